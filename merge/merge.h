@@ -1,0 +1,90 @@
+/*
+ * Merging the per-side CSV files of one recording session into the merged
+ * CSV (see INTERFACE.md and merge/README.md). One implementation, linked into
+ * the post layer and into the `xrlm` tool, so both produce identical bytes.
+ *
+ * All functions are thread-safe: no globals, no exit()/abort(), and no
+ * dependence on the calling thread's or the process's locale.
+ */
+#ifndef XRLM_MERGE_H
+#define XRLM_MERGE_H
+
+#include <stdint.h>
+
+#include "stats.h"
+
+/* Receives one complete line, without a newline. */
+typedef void (*mrg_log_fn)(void *ctx, const char *message);
+
+/* The per-side files of a session; gpu_* may be NULL (no GPU file). */
+struct mrg_paths {
+	const char *pre_csv;
+	const char *post_csv;
+	const char *gpu_pre_csv;
+	const char *gpu_post_csv;
+};
+
+/* Longest path (including the terminating NUL) the path helpers produce. */
+#define MRG_PATH_MAX 4096
+
+/* Longest target layer name kept (including the NUL); longer ones are cut. */
+#define MRG_NAME_MAX 256
+
+/*
+ * Everything the merged file's summary lines and `xrlm`'s table show.
+ * Units are in the field names; a stats_summary with count 0 is all zeros.
+ */
+struct mrg_summary {
+	uint64_t frame_count;            /* matched frames (rows written) */
+	uint64_t gpu_frame_count;        /* rows with a target_gpu_us value */
+	struct stats_summary target_cpu_us;
+	struct stats_summary target_cpu_pct;    /* rows with an interval */
+	struct stats_summary target_gpu_us;
+	struct stats_summary target_gpu_pct;    /* rows with GPU and interval */
+	struct stats_summary frame_interval_us;
+	double frame_rate_hz;            /* 1e6 / median interval; 0 if none */
+
+	uint64_t dropped_queue_full_pre;
+	uint64_t dropped_queue_full_post;
+	uint64_t gpu_ring_overflow_pre;
+	uint64_t gpu_ring_overflow_post;
+	uint64_t unmatched_pre;          /* CPU rows present on pre only */
+	uint64_t unmatched_post;         /* CPU rows present on post only */
+	uint64_t negative_target_frames; /* rows with target_us < 0 */
+	uint64_t truncated_rows;         /* partial last rows skipped, all files */
+	char target_layer[MRG_NAME_MAX];
+};
+
+/*
+ * Merges the per-side files into @p out_path: written to a temporary file in
+ * the same directory (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644), then renamed
+ * into place without replacing anything, so a reader never sees a half file.
+ * Refuses to overwrite an existing @p out_path.
+ *
+ * @p log (may be NULL) gets "warning: ..." lines for recoverable problems
+ * (a truncated last row); on failure it gets exactly one more line naming the
+ * file (and line, where there is one) and the function returns -1.
+ * Returns 0 on success. If @p summary is non-NULL it receives the statistics.
+ */
+int mrg_merge_files(const struct mrg_paths *paths, const char *out_path,
+                    struct mrg_summary *summary, mrg_log_fn log, void *ctx);
+
+/* Default sibling paths of a session's files; see mrg_sibling_paths(). */
+struct mrg_siblings {
+	char post_csv[MRG_PATH_MAX];   /* ".../frames-<tag>-post.csv" */
+	char gpu_pre_csv[MRG_PATH_MAX];  /* "" unless the file exists */
+	char gpu_post_csv[MRG_PATH_MAX]; /* "" unless the file exists */
+	char merged_csv[MRG_PATH_MAX]; /* ".../frames-merged-<tag>.csv" */
+};
+
+/*
+ * Derives the sibling paths from @p pre_csv, which must be named
+ * ".../frames-<tag>-pre.csv": gpu-<tag>-pre.csv next to it (only if it
+ * exists), frames-<tag>-post.csv and frames-merged-<tag>.csv next to it.
+ * If @p post_csv is non-NULL, the post GPU file is looked for next to it
+ * instead (named after its own tag). Returns 0, or -1 when a name does not
+ * follow the pattern or a path would be too long.
+ */
+int mrg_sibling_paths(const char *pre_csv, const char *post_csv, struct mrg_siblings *out);
+
+#endif /* XRLM_MERGE_H */

@@ -1,0 +1,42 @@
+/*
+ * Descriptive statistics over flat arrays of doubles.
+ *
+ * Percentile method: linear interpolation between closest ranks (the
+ * "type 7" estimator of Hyndman & Fan, NumPy's default). For n sorted values
+ * x[0..n-1] and a fraction p in [0, 1], h = (n - 1) * p and the result is
+ * x[floor(h)] + (h - floor(h)) * (x[floor(h) + 1] - x[floor(h)]).
+ * The median is the 0.5 percentile, so an even count averages the two middle
+ * values. Selection (quickselect), not a full sort, finds the ranks: O(n).
+ */
+#ifndef XRLM_STATS_H
+#define XRLM_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The summary of one column. All values are 0 when count is 0. */
+struct stats_summary {
+	uint64_t count;
+	double mean;
+	double median;
+	double p95;
+	double p99;
+	double min;
+	double max;
+};
+
+/*
+ * Computes count/mean/median/p95/p99/min/max of @p values[0..n-1].
+ * The mean is a plain left-to-right double sum divided by n, so the same
+ * values in the same order always give the same bits. @p values is
+ * reordered (partitioned) in place; NaNs must not be present.
+ */
+void stats_compute(double *values, size_t n, struct stats_summary *out);
+
+/*
+ * The @p p percentile (0..1) of @p values[0..n-1] by the method above;
+ * reorders @p values. Returns 0 when n is 0.
+ */
+double stats_percentile(double *values, size_t n, double p);
+
+#endif /* XRLM_STATS_H */
