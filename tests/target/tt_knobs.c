@@ -1,0 +1,30 @@
+/*
+ * Reads the synthetic target layer's environment knobs, once per process.
+ */
+#include "tt_knobs.h"
+
+#include "tt_log.h"
+#include "u_parse.h"
+
+#include <pthread.h>
+
+/* One second: far beyond any frame budget, low enough to catch typos. */
+#define TT_KNOB_MAX_US 1000000
+
+static struct tt_knobs knobs;
+static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
+
+static void knobs_read(void)
+{
+	knobs.cpu_us = u_env_u64("XRTEST_TARGET_CPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
+	knobs.gpu_us = u_env_u64("XRTEST_TARGET_GPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
+	knobs.gpu_wait = u_env_u64("XRTEST_TARGET_GPU_WAIT", 0, 0, 1, tt_log_warn, NULL) != 0;
+	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d", (unsigned long long)knobs.cpu_us,
+	       (unsigned long long)knobs.gpu_us, knobs.gpu_wait);
+}
+
+const struct tt_knobs *tt_knobs_get(void)
+{
+	pthread_once(&knobs_once, knobs_read);
+	return &knobs;
+}

@@ -1,0 +1,23 @@
+/*
+ * The synthetic target layer's settings (environment variables).
+ */
+#ifndef TT_KNOBS_H
+#define TT_KNOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What the target does in every xrEndFrame. */
+struct tt_knobs {
+	uint64_t cpu_us; /* XRTEST_TARGET_CPU_US: busy CPU time */
+	uint64_t gpu_us; /* XRTEST_TARGET_GPU_US: GPU work submitted on the session's queue */
+	bool gpu_wait;   /* XRTEST_TARGET_GPU_WAIT: wait for that work before forwarding */
+};
+
+/*
+ * Returns the knobs, read from the environment once per process (bad values
+ * are logged once and replaced by their default, 0).
+ */
+const struct tt_knobs *tt_knobs_get(void);
+
+#endif /* TT_KNOBS_H */

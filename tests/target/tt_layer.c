@@ -1,0 +1,158 @@
+/*
+ * Loader negotiation, instance creation and xrGetInstanceProcAddr of the
+ * synthetic target layer. Everything not hooked goes to the next layer.
+ */
+#include "tt_layer.h"
+
+#include "loader_abi.h"
+#include "tt_knobs.h"
+#include "tt_log.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TT_MAX_INSTANCES 16
+
+static pthread_mutex_t instances_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tt_instance *instances[TT_MAX_INSTANCES];
+
+struct tt_instance *tt_instance_find(XrInstance handle)
+{
+	struct tt_instance *found = NULL;
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < TT_MAX_INSTANCES && !found; i++)
+		if (instances[i] && instances[i]->handle == handle)
+			found = instances[i];
+	pthread_mutex_unlock(&instances_lock);
+	return found;
+}
+
+static bool instance_add(struct tt_instance *inst)
+{
+	bool added = false;
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < TT_MAX_INSTANCES && !added; i++) {
+		if (!instances[i]) {
+			instances[i] = inst;
+			added = true;
+		}
+	}
+	pthread_mutex_unlock(&instances_lock);
+	return added;
+}
+
+static void instance_remove(struct tt_instance *inst)
+{
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < TT_MAX_INSTANCES; i++)
+		if (instances[i] == inst)
+			instances[i] = NULL;
+	pthread_mutex_unlock(&instances_lock);
+}
+
+static XrResult XRAPI_CALL tt_xrDestroyInstance(XrInstance instance)
+{
+	struct tt_instance *inst = tt_instance_find(instance);
+	if (!inst)
+		return XR_ERROR_HANDLE_INVALID;
+	tt_session_destroy_all(inst);
+	XrResult r = inst->next_destroy_instance(instance);
+	instance_remove(inst);
+	free(inst);
+	return r;
+}
+
+static XrResult XRAPI_CALL tt_xrGetInstanceProcAddr(XrInstance instance, const char *name,
+                                                    PFN_xrVoidFunction *function)
+{
+	PFN_xrVoidFunction hook = tt_session_hook(name);
+	if (!hook && strcmp(name, "xrDestroyInstance") == 0)
+		hook = (PFN_xrVoidFunction)tt_xrDestroyInstance;
+	if (!hook && strcmp(name, "xrGetInstanceProcAddr") == 0)
+		hook = (PFN_xrVoidFunction)tt_xrGetInstanceProcAddr;
+	if (hook) {
+		*function = hook;
+		return XR_SUCCESS;
+	}
+	struct tt_instance *inst = tt_instance_find(instance);
+	if (!inst) {
+		*function = NULL;
+		return XR_ERROR_HANDLE_INVALID;
+	}
+	return inst->next_gipa(instance, name, function);
+}
+
+static bool lookup(struct tt_instance *inst, const char *name, PFN_xrVoidFunction *fn)
+{
+	if (XR_SUCCEEDED(inst->next_gipa(inst->handle, name, fn)) && *fn)
+		return true;
+	tt_log("the next layer has no %s", name);
+	return false;
+}
+
+static bool instance_init(struct tt_instance *inst)
+{
+	return lookup(inst, "xrDestroyInstance", (PFN_xrVoidFunction *)&inst->next_destroy_instance) &&
+	       lookup(inst, "xrCreateSession", (PFN_xrVoidFunction *)&inst->next_create_session) &&
+	       lookup(inst, "xrDestroySession", (PFN_xrVoidFunction *)&inst->next_destroy_session) &&
+	       lookup(inst, "xrEndFrame", (PFN_xrVoidFunction *)&inst->next_end_frame);
+}
+
+static XrResult XRAPI_CALL tt_xrCreateApiLayerInstance(const XrInstanceCreateInfo *info,
+                                                       const XrApiLayerCreateInfo *layer_info,
+                                                       XrInstance *out)
+{
+	if (!layer_info || !layer_info->nextInfo)
+		return XR_ERROR_INITIALIZATION_FAILED;
+	tt_knobs_get(); /* log the settings once, at the first instance */
+
+	struct tt_instance *inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return XR_ERROR_OUT_OF_MEMORY;
+	/* The layer below gets the chain minus us. */
+	XrApiLayerCreateInfo next_info = *layer_info;
+	next_info.nextInfo = layer_info->nextInfo->next;
+	XrResult r = layer_info->nextInfo->nextCreateApiLayerInstance(info, &next_info, out);
+	if (XR_FAILED(r)) {
+		free(inst);
+		return r;
+	}
+	inst->handle = *out;
+	inst->next_gipa = layer_info->nextInfo->nextGetInstanceProcAddr;
+	if (!instance_init(inst) || !instance_add(inst)) {
+		if (inst->next_destroy_instance)
+			inst->next_destroy_instance(*out);
+		free(inst);
+		return XR_ERROR_INITIALIZATION_FAILED;
+	}
+	return XR_SUCCESS;
+}
+
+/* The layer's only exported symbol (see tt_exports.map). */
+__attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL
+xrNegotiateLoaderApiLayerInterface(const XrNegotiateLoaderInfo *loader_info,
+                                   const char *layer_name, XrNegotiateApiLayerRequest *request)
+{
+	if (!loader_info || !request || !layer_name ||
+	    loader_info->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
+	    loader_info->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
+	    loader_info->structSize != sizeof(XrNegotiateLoaderInfo) ||
+	    request->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST ||
+	    request->structVersion != XR_API_LAYER_INFO_STRUCT_VERSION ||
+	    request->structSize != sizeof(XrNegotiateApiLayerRequest) ||
+	    loader_info->minInterfaceVersion > XR_CURRENT_LOADER_API_LAYER_VERSION ||
+	    loader_info->maxInterfaceVersion < XR_CURRENT_LOADER_API_LAYER_VERSION) {
+		tt_log("loader negotiation failed: unsupported loader interface");
+		return XR_ERROR_INITIALIZATION_FAILED;
+	}
+	if (strcmp(layer_name, TT_LAYER_NAME) != 0) {
+		tt_log("loader negotiation failed: asked for layer \"%s\"", layer_name);
+		return XR_ERROR_INITIALIZATION_FAILED;
+	}
+	request->layerInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION;
+	request->layerApiVersion = XR_CURRENT_API_VERSION;
+	request->getInstanceProcAddr = tt_xrGetInstanceProcAddr;
+	request->createApiLayerInstance = tt_xrCreateApiLayerInstance;
+	return XR_SUCCESS;
+}

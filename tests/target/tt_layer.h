@@ -1,0 +1,44 @@
+/*
+ * Shared state of the synthetic target layer: one record per XrInstance it
+ * was created in, one per XrSession, and the hooks that use them.
+ */
+#ifndef TT_LAYER_H
+#define TT_LAYER_H
+
+#include <openxr/openxr.h>
+
+#include "tt_gpu.h"
+
+#define TT_LAYER_NAME "XR_APILAYER_XRLM_test_target"
+
+/* The next layer's (or runtime's) functions for one instance. */
+struct tt_instance {
+	XrInstance handle;
+	PFN_xrGetInstanceProcAddr next_gipa;
+	PFN_xrDestroyInstance next_destroy_instance;
+	PFN_xrCreateSession next_create_session;
+	PFN_xrDestroySession next_destroy_session;
+	PFN_xrEndFrame next_end_frame;
+};
+
+/* What the target does for one session. */
+struct tt_session {
+	XrSession handle;
+	struct tt_instance *instance;
+	PFN_xrEndFrame next_end_frame; /* copied: one lookup per frame, not two */
+	uint64_t cpu_us;
+	bool gpu_wait;
+	struct tt_gpu *gpu; /* NULL: no Vulkan binding or no GPU work requested */
+};
+
+/* The instance record of @p handle, or NULL. */
+struct tt_instance *tt_instance_find(XrInstance handle);
+
+/* Returns our hook for @p name, or NULL if the target does not intercept it. */
+PFN_xrVoidFunction tt_session_hook(const char *name);
+
+/* Destroys the target's state of every session of @p inst (before the
+ * application's VkDevice can go away with the instance). */
+void tt_session_destroy_all(struct tt_instance *inst);
+
+#endif /* TT_LAYER_H */

@@ -1,0 +1,176 @@
+/*
+ * The target's per-session hooks: xrCreateSession notes the Vulkan binding
+ * and sets up GPU work, xrEndFrame costs what the knobs ask, and
+ * xrDestroySession releases the target's Vulkan objects before forwarding.
+ */
+#include "tt_layer.h"
+
+#include "tt_burn.h"
+#include "tt_knobs.h"
+#include "tt_log.h"
+
+#include <vulkan/vulkan.h>
+#define XR_USE_GRAPHICS_API_VULKAN
+#include <openxr/openxr_platform.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TT_MAX_SESSIONS 16
+
+static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tt_session *sessions[TT_MAX_SESSIONS];
+
+static struct tt_session *session_find(XrSession handle)
+{
+	struct tt_session *found = NULL;
+	pthread_mutex_lock(&sessions_lock);
+	for (int i = 0; i < TT_MAX_SESSIONS && !found; i++)
+		if (sessions[i] && sessions[i]->handle == handle)
+			found = sessions[i];
+	pthread_mutex_unlock(&sessions_lock);
+	return found;
+}
+
+static bool session_add(struct tt_session *s)
+{
+	bool added = false;
+	pthread_mutex_lock(&sessions_lock);
+	for (int i = 0; i < TT_MAX_SESSIONS && !added; i++) {
+		if (!sessions[i]) {
+			sessions[i] = s;
+			added = true;
+		}
+	}
+	pthread_mutex_unlock(&sessions_lock);
+	return added;
+}
+
+static void session_remove(struct tt_session *s)
+{
+	pthread_mutex_lock(&sessions_lock);
+	for (int i = 0; i < TT_MAX_SESSIONS; i++)
+		if (sessions[i] == s)
+			sessions[i] = NULL;
+	pthread_mutex_unlock(&sessions_lock);
+}
+
+/* XrGraphicsBindingVulkanKHR serves XR_KHR_vulkan_enable and _enable2 alike. */
+static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const void *next)
+{
+	for (const XrBaseInStructure *s = next; s; s = s->next)
+		if (s->type == XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR)
+			return (const XrGraphicsBindingVulkanKHR *)s;
+	return NULL;
+}
+
+static bool session_setup_gpu(struct tt_session *s, const XrSessionCreateInfo *info,
+                              const struct tt_knobs *knobs)
+{
+	const XrGraphicsBindingVulkanKHR *vb = find_vulkan_binding(info->next);
+	if (!vb) {
+		tt_log("session has no Vulkan binding: GPU work (%llu us) not possible",
+		       (unsigned long long)knobs->gpu_us);
+		return true;
+	}
+	tt_log("session on Vulkan queue family %u index %u", vb->queueFamilyIndex,
+	       vb->queueIndex);
+	struct tt_gpu_binding b = {
+		.instance = vb->instance,
+		.physical_device = vb->physicalDevice,
+		.device = vb->device,
+		.queue_family = vb->queueFamilyIndex,
+		.queue_index = vb->queueIndex,
+	};
+	return tt_gpu_create(&b, knobs->gpu_us, &s->gpu);
+}
+
+static void session_free(struct tt_session *s)
+{
+	tt_gpu_destroy(&s->gpu);
+	free(s);
+}
+
+static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessionCreateInfo *info,
+                                              XrSession *out)
+{
+	struct tt_instance *inst = tt_instance_find(instance);
+	if (!inst)
+		return XR_ERROR_HANDLE_INVALID;
+	XrResult r = inst->next_create_session(instance, info, out);
+	if (XR_FAILED(r))
+		return r;
+
+	const struct tt_knobs *knobs = tt_knobs_get();
+	struct tt_session *s = calloc(1, sizeof(*s));
+	if (!s) {
+		inst->next_destroy_session(*out);
+		return XR_ERROR_OUT_OF_MEMORY;
+	}
+	s->handle = *out;
+	s->instance = inst;
+	s->next_end_frame = inst->next_end_frame;
+	s->cpu_us = knobs->cpu_us;
+	s->gpu_wait = knobs->gpu_wait;
+	/* Fail loudly: a test asking for GPU work must not silently get none. */
+	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) || !session_add(s)) {
+		tt_log("session setup failed; failing xrCreateSession");
+		session_free(s);
+		inst->next_destroy_session(*out);
+		*out = XR_NULL_HANDLE;
+		return XR_ERROR_RUNTIME_FAILURE;
+	}
+	return r;
+}
+
+static XrResult XRAPI_CALL tt_xrDestroySession(XrSession session)
+{
+	struct tt_session *s = session_find(session);
+	if (!s)
+		return XR_ERROR_HANDLE_INVALID;
+	PFN_xrDestroySession next = s->instance->next_destroy_session;
+	session_remove(s);
+	session_free(s); /* our Vulkan objects go before the runtime's session */
+	return next(session);
+}
+
+/* Pass-through when both knobs are 0: one lookup, no clock reads. */
+static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo *info)
+{
+	struct tt_session *s = session_find(session);
+	if (!s)
+		return XR_ERROR_HANDLE_INVALID;
+	if (s->gpu && !tt_gpu_submit(s->gpu))
+		return XR_ERROR_RUNTIME_FAILURE;
+	if (s->cpu_us)
+		tt_burn_cpu_us(s->cpu_us);
+	if (s->gpu && s->gpu_wait && !tt_gpu_wait(s->gpu))
+		return XR_ERROR_RUNTIME_FAILURE;
+	return s->next_end_frame(session, info);
+}
+
+void tt_session_destroy_all(struct tt_instance *inst)
+{
+	for (int i = 0; i < TT_MAX_SESSIONS; i++) {
+		pthread_mutex_lock(&sessions_lock);
+		struct tt_session *s = sessions[i];
+		bool mine = s && s->instance == inst;
+		if (mine)
+			sessions[i] = NULL;
+		pthread_mutex_unlock(&sessions_lock);
+		if (mine)
+			session_free(s);
+	}
+}
+
+PFN_xrVoidFunction tt_session_hook(const char *name)
+{
+	if (strcmp(name, "xrCreateSession") == 0)
+		return (PFN_xrVoidFunction)tt_xrCreateSession;
+	if (strcmp(name, "xrDestroySession") == 0)
+		return (PFN_xrVoidFunction)tt_xrDestroySession;
+	if (strcmp(name, "xrEndFrame") == 0)
+		return (PFN_xrVoidFunction)tt_xrEndFrame;
+	return NULL;
+}
