@@ -1,0 +1,308 @@
+/*
+ * Everything that differs between the pre and the post layer, selected at
+ * compile time by XRLM_SIDE_PRE (1 = pre, 0 = post). The rest of layer/ is
+ * the same code in both libraries.
+ *
+ * The CPU sandwich: pre brackets only its call to the next layer (narrow);
+ * post brackets everything from its first line to just before it publishes
+ * its record (wide). Then pre − post is the target's cost: the runtime and
+ * post's own bookkeeping cancel out. Both sides claim their ring slot where
+ * its cost cancels: pre outside its bracket, post inside its own.
+ */
+#define _GNU_SOURCE
+#include "xl_chain.h"
+#include "xl_instance.h"
+#include "xl_log.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if !XRLM_SIDE_PRE
+#include "merge.h"
+#include <errno.h>
+#endif
+
+#define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
+#define POST_LAYER_NAME "XR_APILAYER_XRLM_monitor_post"
+
+/*
+ * Post answers this name from its xrGetInstanceProcAddr, so that pre can
+ * hand it the control block before instance creation reaches post. It is
+ * not an OpenXR function name: nothing else in the chain ever asks for it.
+ */
+#define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
+typedef void (*xl_attach_fn)(struct xl_control *ctl);
+
+/* The Linux TID, cached per thread: one gettid() the first time a thread's
+ * frame is recorded, then a TLS read. */
+static __thread uint32_t tls_thread_id;
+
+static inline uint32_t thread_id(void)
+{
+	uint32_t tid = tls_thread_id;
+	if (__builtin_expect(tid == 0, 0))
+		tid = tls_thread_id = (uint32_t)gettid();
+	return tid;
+}
+
+static inline uint64_t clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void count_drop(struct xl_control *ctl, uint32_t id)
+{
+	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->dropped[xl_side.index], 1,
+	                          memory_order_relaxed);
+}
+
+static inline XrTime display_time(const XrFrameEndInfo *info)
+{
+	/* A NULL info is the application's error: the chain below reports it. */
+	return info ? info->displayTime : 0;
+}
+
+#if XRLM_SIDE_PRE
+/* ------------------------------------------------------------------ pre */
+
+const struct xl_side xl_side = {XL_SIDE_PRE, "pre", PRE_LAYER_NAME, POST_LAYER_NAME};
+
+/* Static, so the signal handler can never reach freed memory. */
+static struct xl_control pre_control;
+
+static const XrApiLayerNextInfo *find_layer(const XrApiLayerNextInfo *next, const char *name)
+{
+	for (; next; next = next->next)
+		if (strncmp(next->layerName, name, XR_MAX_API_LAYER_NAME_SIZE) == 0)
+			return next;
+	return NULL;
+}
+
+static bool attach_post(const XrApiLayerNextInfo *post)
+{
+	PFN_xrVoidFunction fn = NULL;
+
+	if (!post->nextGetInstanceProcAddr ||
+	    post->nextGetInstanceProcAddr(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS ||
+	    !fn)
+		return false;
+	((xl_attach_fn)fn)(&pre_control);
+	return true;
+}
+
+bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
+{
+	struct xl_chain_report chain;
+
+	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, &chain);
+	if (!chain.partner_found) {
+		xl_log_loud("%s is not below %s in the layer chain (missing, or enabled above it): "
+		            "nothing will be recorded. Enable them around the target: "
+		            "XR_ENABLE_API_LAYERS=%s:<target>:%s", POST_LAYER_NAME, PRE_LAYER_NAME,
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	if (chain.between == 0)
+		xl_log_loud("no layer between pre and post: target_us will measure only the "
+		            "monitor's own floor");
+	else if (chain.between > 1)
+		xl_log_loud("%u layers between pre and post (%s): their costs are reported "
+		            "together as one target", chain.between, chain.between_names);
+
+	xl_control_init(&pre_control, &in->settings);
+	snprintf(pre_control.target_layer, sizeof(pre_control.target_layer), "%s",
+	         chain.between_names);
+	if (!attach_post(find_layer(info->nextInfo, POST_LAYER_NAME))) {
+		xl_log_loud("%s did not accept the control block (a different build?): nothing "
+		            "will be recorded", POST_LAYER_NAME);
+		return false;
+	}
+	in->ctl = &pre_control;
+	xl_log("target layer: %s", chain.between_names);
+	return true;
+}
+
+void xl_side_after_create(struct xl_instance *in)
+{
+	xl_control_install_signal(in->ctl, in->settings.signal, in->settings.signal_name);
+}
+
+void xl_side_before_destroy(struct xl_instance *in)
+{
+	xl_control_remove_signal();
+	xl_control_stop_now(in->ctl);
+}
+
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+{
+	return NULL;
+}
+
+bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
+{
+	(void)name;
+	(void)function;
+	return false;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = xl_inst.ctl;
+	uint32_t id = xl_control_pre_frame(ctl);
+	if (__builtin_expect(!id, 1))
+		return xl_inst.next.EndFrame(session, info);
+
+	struct xl_ring_slot *slot = xl_ring_claim(&xl_inst.ring);
+	if (!slot) {
+		count_drop(ctl, id);
+		return xl_inst.next.EndFrame(session, info);
+	}
+	if (ctl->frame_limit)
+		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
+	uint32_t tid = thread_id();
+
+	uint64_t t_entry = clock_ns();
+	XrResult result = xl_inst.next.EndFrame(session, info);
+	uint64_t t_exit = clock_ns();
+
+	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
+	xl_ring_publish(slot);
+	return result;
+}
+
+#else
+/* ----------------------------------------------------------------- post */
+
+const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER_NAME};
+
+/* Handed over by pre just before instance creation reaches post. */
+static struct xl_control *_Atomic attached_control;
+
+static void attach_control(struct xl_control *ctl)
+{
+	atomic_store(&attached_control, ctl);
+}
+
+bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
+{
+	struct xl_chain_report chain;
+	struct xl_control *ctl = atomic_exchange(&attached_control, NULL);
+
+	xl_chain_inspect(info->nextInfo, PRE_LAYER_NAME, &chain);
+	if (chain.partner_found) {
+		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "
+		            "Use XR_ENABLE_API_LAYERS=%s:<target>:%s", PRE_LAYER_NAME,
+		            POST_LAYER_NAME, PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	if (!ctl) {
+		xl_log_loud("%s is not above %s in the layer chain: nothing will be recorded",
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	if (ctl->abi_size != sizeof(*ctl)) {
+		xl_log_loud("%s comes from a different build than %s: nothing will be recorded",
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	in->ctl = ctl;
+	return true;
+}
+
+void xl_side_after_create(struct xl_instance *in)
+{
+	(void)in;
+}
+
+void xl_side_before_destroy(struct xl_instance *in)
+{
+	/* Normally pre has stopped already; at process exit post may come first. */
+	xl_control_stop_now(in->ctl);
+}
+
+static void merge_log(void *ctx, const char *message)
+{
+	xl_log("merge %s: %s", (const char *)ctx, message);
+}
+
+/* How long the merge waits for pre's writer to finish the same session. */
+#define PRE_FINISH_TIMEOUT_NS 10000000000ull
+
+static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
+{
+	struct timespec step = {0, 2000000};
+	for (uint64_t waited = 0; waited < PRE_FINISH_TIMEOUT_NS; waited += 2000000) {
+		if (atomic_load_explicit(&ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= id)
+			return true;
+		nanosleep(&step, NULL);
+	}
+	return false;
+}
+
+/* Writer hook: the session's post file is complete; merge it with pre's. */
+static void merge_session(void *ctx, uint32_t id, const char *tag)
+{
+	struct xl_control *ctl = ctx;
+	char pre[MRG_PATH_MAX];
+	struct mrg_siblings sib;
+
+	if (!wait_for_pre(ctl, id)) {
+		xl_log_once(XL_ONCE_MERGE, "session %s: the pre side did not finish its file; "
+		            "run `xrlm merge` on the per-side files", tag);
+		return;
+	}
+	int n = snprintf(pre, sizeof(pre), "%s/frames-%s-pre.csv", ctl->output_dir, tag);
+	if (n < 0 || n >= (int)sizeof(pre) || mrg_sibling_paths(pre, NULL, &sib) != 0) {
+		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
+		return;
+	}
+	struct mrg_paths paths = {
+		.pre_csv = pre,
+		.post_csv = sib.post_csv,
+		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
+		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
+	};
+	if (mrg_merge_files(&paths, sib.merged_csv, NULL, merge_log, (void *)tag) == 0)
+		xl_log("session %s: merged into %s", tag, sib.merged_csv);
+}
+
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+{
+	return merge_session;
+}
+
+bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
+{
+	if (strcmp(name, ATTACH_PROC_NAME) != 0)
+		return false;
+	*function = (PFN_xrVoidFunction)attach_control;
+	return true;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = xl_inst.ctl;
+	uint32_t id = xl_control_post_frame(ctl);
+	if (__builtin_expect(!id, 1))
+		return xl_inst.next.EndFrame(session, info);
+
+	uint64_t t_entry = clock_ns();
+	struct xl_ring_slot *slot = xl_ring_claim(&xl_inst.ring);
+	uint32_t tid = thread_id();
+	XrResult result = xl_inst.next.EndFrame(session, info);
+	uint64_t t_exit = clock_ns();
+
+	if (!slot) {
+		count_drop(ctl, id);
+		return result;
+	}
+	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
+	xl_ring_publish(slot);
+	return result;
+}
+
+#endif

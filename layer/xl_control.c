@@ -1,0 +1,228 @@
+/*
+ * Recording control; see xl_control.h for the control word's layout.
+ */
+#define _GNU_SOURCE
+#include "xl_control.h"
+
+#include "xl_log.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts); /* vDSO for both clocks used here: no system call */
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings)
+{
+	uint64_t word = 0;
+
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->abi_size = sizeof(*ctl);
+	ctl->frame_limit = settings->frame_limit;
+	ctl->time_limit_s = settings->time_limit_s;
+	ctl->delay_s = settings->delay_s;
+	ctl->last_start_second = -1;
+	snprintf(ctl->output_dir, sizeof(ctl->output_dir), "%s", settings->output_dir);
+	if (settings->delay_s >= 0.0)
+		word = XL_REQ_ARM;
+	else if (settings->record_at_start)
+		word = XL_REQ_START;
+	atomic_store(&ctl->word, word);
+}
+
+/* Fills session @p id's slot before the control word makes it current. */
+static void begin_session(struct xl_control *ctl, uint32_t id)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	uint64_t realtime = now_ns(CLOCK_REALTIME);
+	int64_t second = (int64_t)(realtime / 1000000000u);
+
+	/* Two sessions started within one second get "-1", "-2"... tags. */
+	if (second == ctl->last_start_second)
+		ctl->same_second_count++;
+	else
+		ctl->same_second_count = 0;
+	ctl->last_start_second = second;
+
+	atomic_store_explicit(&info->id, 0, memory_order_relaxed);
+	info->start_realtime_s = second;
+	info->same_second_index = ctl->same_second_count;
+	info->start_mono_ns = now_ns(CLOCK_MONOTONIC);
+	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
+	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
+	atomic_store_explicit(&info->id, id, memory_order_release);
+}
+
+/* Applies request bits @p req to the state in @p word; returns the new state. */
+static uint64_t apply_requests(struct xl_control *ctl, uint64_t word, unsigned req)
+{
+	bool active = word & XL_ACTIVE;
+	uint32_t id = xl_control_word_id(word);
+	bool start = false, stop = false;
+
+	if (req & XL_REQ_TOGGLE) {
+		stop = active;
+		start = !active;
+	}
+	if ((req & XL_REQ_START) && !active)
+		start = true;
+	if ((req & XL_REQ_STOP) && active)
+		stop = true;
+	if (req & XL_REQ_ARM)
+		atomic_store_explicit(&ctl->first_frame_ns, now_ns(CLOCK_MONOTONIC),
+		                      memory_order_relaxed);
+
+	if (stop)
+		active = false;
+	else if (start) {
+		id++;
+		begin_session(ctl, id);
+		active = true;
+	}
+	return ((uint64_t)id << XL_ID_SHIFT) | (active ? XL_ACTIVE : 0);
+}
+
+uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word)
+{
+	unsigned req = word & XL_REQ_MASK;
+	bool active = word & XL_ACTIVE;
+
+	if (active && ctl->frame_limit &&
+	    atomic_load_explicit(&ctl->frames_recorded, memory_order_relaxed) >= ctl->frame_limit)
+		req |= XL_REQ_STOP;
+	if (req == 0 || (word & XL_BUSY))
+		return active ? xl_control_word_id(word) : 0;
+
+	/* Only one frame thread performs a transition; the others carry on with
+	 * the state they saw, without waiting. */
+	if (!atomic_compare_exchange_strong_explicit(&ctl->word, &word, word | XL_BUSY,
+	                                             memory_order_acquire, memory_order_relaxed))
+		return (word & XL_ACTIVE) ? xl_control_word_id(word) : 0;
+
+	uint64_t state = apply_requests(ctl, word, req);
+
+	/* Publish, keeping any request that arrived while we were busy. */
+	uint64_t cur = word | XL_BUSY, next;
+	do {
+		next = state | (cur & XL_REQ_MASK & ~(uint64_t)req);
+	} while (!atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
+	                                                memory_order_release,
+	                                                memory_order_relaxed));
+	return (state & XL_ACTIVE) ? xl_control_word_id(state) : 0;
+}
+
+uint64_t xl_control_stop_now(struct xl_control *ctl)
+{
+	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_acquire), next;
+	do {
+		/* A frame thread mid-transition finishes in nanoseconds. */
+		while (cur & XL_BUSY)
+			cur = atomic_load_explicit(&ctl->word, memory_order_acquire);
+		next = (uint64_t)xl_control_word_id(cur) << XL_ID_SHIFT;
+	} while (!atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
+	                                                memory_order_acq_rel,
+	                                                memory_order_acquire));
+	return next;
+}
+
+void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns)
+{
+	uint64_t word = atomic_load_explicit(&ctl->word, memory_order_acquire);
+
+	if (ctl->delay_s >= 0.0 && !ctl->delay_fired) {
+		uint64_t first = atomic_load_explicit(&ctl->first_frame_ns, memory_order_relaxed);
+		if (first && now_mono_ns >= first + (uint64_t)(ctl->delay_s * 1e9)) {
+			ctl->delay_fired = true;
+			xl_control_request(ctl, XL_REQ_START);
+		}
+	}
+	if (ctl->time_limit_s > 0.0 && (word & XL_ACTIVE)) {
+		uint32_t id = xl_control_word_id(word);
+		struct xl_session_info *info = xl_control_session(ctl, id);
+		if (atomic_load_explicit(&info->id, memory_order_acquire) == id &&
+		    now_mono_ns >= info->start_mono_ns + (uint64_t)(ctl->time_limit_s * 1e9))
+			xl_control_request(ctl, XL_REQ_STOP);
+	}
+}
+
+/* The toggle signal: the handler only sets a bit in the control word. */
+static struct xl_control *_Atomic signal_ctl;
+static int signal_number;
+static struct sigaction signal_old;
+
+static void on_toggle_signal(int sig)
+{
+	(void)sig;
+	struct xl_control *ctl = atomic_load_explicit(&signal_ctl, memory_order_acquire);
+	if (ctl)
+		xl_control_request(ctl, XL_REQ_TOGGLE);
+}
+
+static bool has_app_handler(const struct sigaction *sa)
+{
+	if (sa->sa_flags & SA_SIGINFO)
+		return true;
+	return sa->sa_handler != SIG_DFL;
+}
+
+bool xl_control_install_signal(struct xl_control *ctl, int signal, const char *signal_name)
+{
+	struct sigaction old, sa;
+
+	if (signal == 0) {
+		xl_log("toggle signal: off (XRLM_SIGNAL=off)");
+		return false;
+	}
+	if (sigaction(signal, NULL, &old) != 0) {
+		xl_log("toggle signal %s: cannot query it (%s); recording can be started by "
+		       "XRLM_RECORD only", signal_name, strerror(errno));
+		return false;
+	}
+	if (has_app_handler(&old)) {
+		xl_log_loud("toggle signal %s (%d) is already %s by the application; leaving it "
+		            "alone. Pick a free one with XRLM_SIGNAL (e.g. XRLM_SIGNAL=RTMIN+3)",
+		            signal_name, signal, old.sa_handler == SIG_IGN ? "ignored" : "handled");
+		return false;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_toggle_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	atomic_store_explicit(&signal_ctl, ctl, memory_order_release);
+	if (sigaction(signal, &sa, NULL) != 0) {
+		atomic_store(&signal_ctl, NULL);
+		xl_log("toggle signal %s: cannot install the handler (%s)", signal_name,
+		       strerror(errno));
+		return false;
+	}
+	signal_number = signal;
+	signal_old = old;
+	xl_log("toggle signal: %s (%d); send it with: kill -%d %d", signal_name, signal, signal,
+	       (int)getpid());
+	return true;
+}
+
+void xl_control_remove_signal(void)
+{
+	struct sigaction cur;
+
+	if (!signal_number)
+		return;
+	/* Restore only if the handler is still ours: the application may have
+	 * installed its own since, and that one must stay. */
+	if (sigaction(signal_number, NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_handler == on_toggle_signal)
+		sigaction(signal_number, &signal_old, NULL);
+	atomic_store_explicit(&signal_ctl, NULL, memory_order_release);
+	signal_number = 0;
+}

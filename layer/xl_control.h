@@ -1,0 +1,151 @@
+/*
+ * Recording control shared by the two sides of one process.
+ *
+ * The pre side owns one xl_control (static storage, so a signal handler can
+ * never see it freed) and hands its address to the post side through a
+ * private entry point of post's xrGetInstanceProcAddr at instance creation
+ * (see side.c). Everything the frame thread needs is one 64-bit word:
+ *
+ *   bits 0-3  requests (toggle, start, stop, arm), set by the signal
+ *             handler and by pre's writer thread (time limit, delay)
+ *   bit  4    busy: a frame thread is performing a transition
+ *   bit  5    active: recording
+ *   bits 8-   the latest session id (1, 2, ...)
+ *
+ * Only pre's frame thread performs transitions, at the top of its
+ * xrEndFrame; post reads the active bit later in the same call, so on one
+ * thread both sides start and stop on the same frame. While idle each side
+ * pays one relaxed load.
+ */
+#ifndef XL_CONTROL_H
+#define XL_CONTROL_H
+
+#include "xl_settings.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XL_REQ_TOGGLE (1u << 0)
+#define XL_REQ_START (1u << 1)
+#define XL_REQ_STOP (1u << 2)
+#define XL_REQ_ARM (1u << 3) /* note the first frame's time (delayed start) */
+#define XL_REQ_MASK 0xfu
+#define XL_BUSY (1u << 4)
+#define XL_ACTIVE (1u << 5)
+#define XL_ID_SHIFT 8
+
+/* Sessions whose start data is kept; a writer must catch up within this many. */
+#define XL_SESSION_SLOTS 64
+
+enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
+
+/* What both sides need to know about one recording session. */
+struct xl_session_info {
+	_Atomic uint32_t id;          /* which session this slot holds; written last */
+	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
+	uint32_t same_second_index;   /* n of the "-<n>" tag suffix, 0 = none */
+	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
+	_Atomic uint64_t dropped[2];  /* records dropped on a full ring, per side */
+};
+
+struct xl_control {
+	/* Checked by post before use: both sides must be built from one tree. */
+	uint32_t abi_size;
+
+	_Atomic uint64_t word;
+	_Atomic uint64_t frames_recorded; /* in the active session, counted by pre */
+	_Atomic uint64_t first_frame_ns;  /* set once when XL_REQ_ARM is handled */
+	_Atomic uint32_t finished[2];     /* newest session each side's writer closed */
+
+	/* Written at pre's instance creation, read-only afterwards. */
+	uint64_t frame_limit;
+	double time_limit_s;
+	double delay_s;
+	char output_dir[XL_PATH_MAX];
+	char target_layer[512];
+
+	/* Touched only by the frame thread that holds XL_BUSY. */
+	int64_t last_start_second;
+	uint32_t same_second_count;
+
+	/* Touched only by pre's writer thread. */
+	bool delay_fired;
+
+	struct xl_session_info sessions[XL_SESSION_SLOTS];
+};
+
+/* Resets @p ctl for a new instance, arming the start mode the settings ask for. */
+void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings);
+
+/* The session id in a control word. */
+static inline uint32_t xl_control_word_id(uint64_t word)
+{
+	return (uint32_t)(word >> XL_ID_SHIFT);
+}
+
+/* The newest session id that can receive no more records, from a control word. */
+static inline uint32_t xl_control_ended_id(uint64_t word)
+{
+	uint32_t id = xl_control_word_id(word);
+	return (word & XL_ACTIVE) ? id - 1 : id;
+}
+
+/* The slot holding session @p id's start data. */
+static inline struct xl_session_info *xl_control_session(struct xl_control *ctl, uint32_t id)
+{
+	return &ctl->sessions[id % XL_SESSION_SLOTS];
+}
+
+uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word);
+
+/*
+ * Pre's frame-thread entry: performs any pending transition and returns the
+ * session this frame is recorded in, or 0. One relaxed load while idle.
+ */
+static inline uint32_t xl_control_pre_frame(struct xl_control *ctl)
+{
+	uint64_t word = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+	if (__builtin_expect((word & (XL_REQ_MASK | XL_BUSY | XL_ACTIVE)) == 0, 1))
+		return 0;
+	return xl_control_pre_frame_slow(ctl, word);
+}
+
+/* Post's frame-thread entry: the session pre decided on for this frame, or 0. */
+static inline uint32_t xl_control_post_frame(struct xl_control *ctl)
+{
+	uint64_t word = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+	if (__builtin_expect(!(word & XL_ACTIVE), 1))
+		return 0;
+	return xl_control_word_id(word);
+}
+
+/* Asks for a transition at the next frame (async-signal-safe). */
+static inline void xl_control_request(struct xl_control *ctl, unsigned request)
+{
+	atomic_fetch_or_explicit(&ctl->word, request, memory_order_relaxed);
+}
+
+/*
+ * Stops recording now, off the frame thread (instance destruction, process
+ * exit). Pending requests are dropped. Returns the word after the change.
+ */
+uint64_t xl_control_stop_now(struct xl_control *ctl);
+
+/*
+ * Pre's writer thread, every poll: turns XRLM_RECORD_DELAY_S and
+ * XRLM_RECORD_S into start and stop requests.
+ */
+void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns);
+
+/*
+ * Installs the toggle signal handler for @p ctl unless the application
+ * already handles @p signal (then logs how to pick another). Returns true
+ * if installed.
+ */
+bool xl_control_install_signal(struct xl_control *ctl, int signal, const char *signal_name);
+
+/* Restores the disposition the signal had before xl_control_install_signal. */
+void xl_control_remove_signal(void);
+
+#endif /* XL_CONTROL_H */

@@ -1,0 +1,70 @@
+/*
+ * The per-process state of one side: the XrInstance it monitors, the next
+ * layer's functions, and the recording machinery. OpenXR allows one
+ * instance at a time; a second concurrent one is forwarded unmonitored.
+ */
+#ifndef XL_INSTANCE_H
+#define XL_INSTANCE_H
+
+#include "loader_abi.h"
+#include "xl_control.h"
+#include "xl_ring.h"
+#include "xl_settings.h"
+#include "xl_writer.h"
+
+#include <stdbool.h>
+
+/* The next layer's functions this layer calls. */
+struct xl_dispatch {
+	PFN_xrGetInstanceProcAddr GetInstanceProcAddr;
+	PFN_xrDestroyInstance DestroyInstance;
+	PFN_xrEndFrame EndFrame;
+	PFN_xrGetInstanceProperties GetInstanceProperties;
+};
+
+struct xl_instance {
+	XrInstance handle;   /* XR_NULL_HANDLE when no instance is monitored */
+	bool monitoring;     /* false: every call goes straight to the next layer */
+	struct xl_dispatch next;
+	struct xl_settings settings;
+	struct xl_control *ctl; /* pre: its own block; post: pre's, once attached */
+	struct xl_ring ring;
+	bool ring_ready;
+	struct xl_writer writer;
+};
+
+/* This side's one monitored instance. */
+extern struct xl_instance xl_inst;
+
+/* The layer identity of this build (side.c). */
+struct xl_side {
+	enum xl_side_index index;
+	const char *name;         /* "pre" / "post" */
+	const char *layer_name;   /* XR_APILAYER_XRLM_monitor_<side> */
+	const char *partner_name; /* the other side's layer name */
+};
+extern const struct xl_side xl_side;
+
+/*
+ * Side-specific part of xrCreateApiLayerInstance, before forwarding: checks
+ * the chain and sets up (pre) or finds (post) the control block. Returns
+ * whether this instance is to be monitored.
+ */
+bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info);
+
+/* Side-specific part after the chain created the instance (pre: signal). */
+void xl_side_after_create(struct xl_instance *in);
+
+/* Side-specific part of xrDestroyInstance, before forwarding. */
+void xl_side_before_destroy(struct xl_instance *in);
+
+/* The session-closed hook for the writer (post: merge), or NULL. */
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag);
+
+/* Answers side-private names in xrGetInstanceProcAddr; false if @p name is not one. */
+bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function);
+
+/* This side's xrEndFrame. */
+XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info);
+
+#endif /* XL_INSTANCE_H */

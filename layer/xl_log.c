@@ -1,0 +1,98 @@
+/*
+ * The side's log file; see xl_log.h.
+ */
+#define _GNU_SOURCE
+#include "xl_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int log_fd = -1;
+static char log_side[8] = "?";
+static atomic_bool once_done[XL_ONCE_COUNT];
+
+void xl_log_open(const char *dir, const char *side)
+{
+	char path[4096];
+
+	xl_log_close();
+	snprintf(log_side, sizeof(log_side), "%s", side);
+	for (int i = 0; i < XL_ONCE_COUNT; i++)
+		atomic_store(&once_done[i], false);
+	if (!dir)
+		return;
+	if (snprintf(path, sizeof(path), "%s/xrlm-%s.log", dir, side) >= (int)sizeof(path))
+		return;
+	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+void xl_log_close(void)
+{
+	if (log_fd >= 0)
+		close(log_fd);
+	log_fd = -1;
+}
+
+/*
+ * Formats the whole line first so it reaches the file in one write.
+ * The line is "<local time> [pid] <side>: <message>"; stderr gets
+ * "xrlm <side>: <message>".
+ */
+static void log_vwrite(bool loud, const char *fmt, va_list ap)
+{
+	char line[2048];
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	int stamp = snprintf(line, sizeof(line), "%04d-%02d-%02d %02d:%02d:%02d.%03ld [%d] ",
+	                     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	                     tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, (int)getpid());
+	if (stamp < 0)
+		return;
+	int side = snprintf(line + stamp, sizeof(line) - (size_t)stamp, "%s: ", log_side);
+	if (side < 0 || vsnprintf(line + stamp + side, sizeof(line) - (size_t)(stamp + side) - 1,
+	                          fmt, ap) < 0)
+		return;
+	size_t len = strnlen(line, sizeof(line) - 2);
+	line[len++] = '\n';
+
+	bool to_file = log_fd >= 0 && write(log_fd, line, len) == (ssize_t)len;
+	if (!to_file || loud) {
+		(void)!write(STDERR_FILENO, "xrlm ", 5);
+		(void)!write(STDERR_FILENO, line + stamp, len - (size_t)stamp);
+	}
+}
+
+void xl_log(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vwrite(false, fmt, ap);
+	va_end(ap);
+}
+
+void xl_log_loud(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vwrite(true, fmt, ap);
+	va_end(ap);
+}
+
+void xl_log_once(enum xl_log_once_id id, const char *fmt, ...)
+{
+	if (atomic_exchange(&once_done[id], true))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	log_vwrite(false, fmt, ap);
+	va_end(ap);
+}

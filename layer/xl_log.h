@@ -1,0 +1,45 @@
+/*
+ * The side's log file, xrlm-<side>.log in the output directory.
+ *
+ * Init metadata and warnings only, never per-frame lines. Each line is one
+ * write(2) on an O_APPEND descriptor, so lines from the layer's threads and
+ * from other processes sharing the directory never interleave mid-line.
+ * Never called on the frame thread.
+ */
+#ifndef XL_LOG_H
+#define XL_LOG_H
+
+#include <stdbool.h>
+
+/* Which one-time warnings have already been written (see xl_log_once). */
+enum xl_log_once_id {
+	XL_ONCE_RING_FULL,
+	XL_ONCE_FILE_OPEN,
+	XL_ONCE_FILE_WRITE,
+	XL_ONCE_MERGE,
+	XL_ONCE_LATE_RECORD,
+	XL_ONCE_SESSION_INFO,
+	XL_ONCE_GPU,
+	XL_ONCE_COUNT
+};
+
+/*
+ * Opens "<dir>/xrlm-<side>.log" (created 0644, appended, no symlink followed).
+ * On failure lines go to stderr only. Safe to call again: reopens.
+ */
+void xl_log_open(const char *dir, const char *side);
+
+/* Closes the log file; later lines go to stderr. */
+void xl_log_close(void);
+
+/* Writes one line "<time> [pid] <side>: message" to the log. */
+void xl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes the line to the log and to stderr (for what a user must see). */
+void xl_log_loud(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Like xl_log, but only the first time for @p id until xl_log_open. */
+void xl_log_once(enum xl_log_once_id id, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* XL_LOG_H */

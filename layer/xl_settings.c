@@ -1,0 +1,163 @@
+/*
+ * Reading the layer's environment; see xl_settings.h.
+ */
+#define _GNU_SOURCE
+#include "xl_settings.h"
+
+#include "u_parse.h"
+#include "xl_log.h"
+
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define DEFAULT_SIGNAL SIGUSR2
+#define DEFAULT_SIGNAL_NAME "USR2"
+
+static bool default_state_dir(char *out, size_t out_size)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	if (xdg && xdg[0] == '/')
+		return snprintf(out, out_size, "%s/xr-layer-monitor", xdg) < (int)out_size;
+
+	const char *home = getenv("HOME");
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+	if ((!home || home[0] != '/') && getpwuid_r(getuid(), &pw, buf, sizeof(buf), &found) == 0 &&
+	    found)
+		home = found->pw_dir;
+	if (!home || home[0] != '/')
+		return false;
+	return snprintf(out, out_size, "%s/.local/state/xr-layer-monitor", home) < (int)out_size;
+}
+
+void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size)
+{
+	const char *dir = getenv("XRLM_OUTPUT_DIR");
+	warning[0] = '\0';
+
+	if (dir && dir[0] != '\0') {
+		char cwd[XL_PATH_MAX];
+		int n;
+		if (dir[0] == '/')
+			n = snprintf(out, out_size, "%s", dir);
+		else if (getcwd(cwd, sizeof(cwd)))
+			n = snprintf(out, out_size, "%s/%s", cwd, dir);
+		else
+			n = -1;
+		if (n >= 0 && n < (int)out_size)
+			return;
+		snprintf(warning, warning_size,
+		         "XRLM_OUTPUT_DIR is too long or cannot be resolved; using the default");
+	} else if (dir) {
+		snprintf(warning, warning_size, "XRLM_OUTPUT_DIR is empty; using the default");
+	}
+	if (!default_state_dir(out, out_size))
+		snprintf(out, out_size, "/tmp/xr-layer-monitor-%u", (unsigned)getuid());
+}
+
+static void warn_to_log(void *ctx, const char *message)
+{
+	(void)ctx;
+	xl_log("setting ignored: %s", message);
+}
+
+/* Looks up "USR1", "RTMIN+3", "34" ... without the "SIG" prefix. */
+static bool parse_signal_body(const char *s, int *sig)
+{
+	uint64_t n;
+
+	if (strcasecmp(s, "USR1") == 0) {
+		*sig = SIGUSR1;
+		return true;
+	}
+	if (strcasecmp(s, "USR2") == 0) {
+		*sig = SIGUSR2;
+		return true;
+	}
+	if (strncasecmp(s, "RTMIN", 5) == 0) {
+		if (s[5] == '\0')
+			n = 0;
+		else if (s[5] != '+' || u_parse_u64(s + 6, 0, 64, &n) != U_PARSE_OK)
+			return false;
+		*sig = SIGRTMIN + (int)n;
+		return *sig <= SIGRTMAX;
+	}
+	if (strncasecmp(s, "RTMAX", 5) == 0) {
+		if (s[5] == '\0')
+			n = 0;
+		else if (s[5] != '-' || u_parse_u64(s + 6, 0, 64, &n) != U_PARSE_OK)
+			return false;
+		*sig = SIGRTMAX - (int)n;
+		return *sig >= SIGRTMIN;
+	}
+	if (u_parse_u64(s, 1, 64, &n) != U_PARSE_OK)
+		return false;
+	*sig = (int)n;
+	return *sig == SIGUSR1 || *sig == SIGUSR2 || (*sig >= SIGRTMIN && *sig <= SIGRTMAX);
+}
+
+bool xl_settings_parse_signal(const char *text, int *signal_out)
+{
+	if (!text)
+		return false;
+	if (strcasecmp(text, "off") == 0) {
+		*signal_out = 0;
+		return true;
+	}
+	if (strncasecmp(text, "SIG", 3) == 0)
+		text += 3;
+	return parse_signal_body(text, signal_out);
+}
+
+static void load_signal(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_SIGNAL");
+
+	s->signal = DEFAULT_SIGNAL;
+	snprintf(s->signal_name, sizeof(s->signal_name), "%s", DEFAULT_SIGNAL_NAME);
+	if (!text)
+		return;
+	if (!xl_settings_parse_signal(text, &s->signal)) {
+		s->signal = DEFAULT_SIGNAL;
+		xl_log("setting ignored: XRLM_SIGNAL=\"%.32s\" is not USR1, USR2, RTMIN+n, "
+		       "RTMAX-n, one of their numbers, or off; using the default %s",
+		       text, DEFAULT_SIGNAL_NAME);
+		return;
+	}
+	snprintf(s->signal_name, sizeof(s->signal_name), "%.15s", text);
+}
+
+static void load_record(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_RECORD");
+
+	s->record_at_start = false;
+	if (!text || strcmp(text, "0") == 0)
+		return;
+	if (strcmp(text, "1") == 0) {
+		s->record_at_start = true;
+		return;
+	}
+	xl_log("setting ignored: XRLM_RECORD=\"%.32s\" is not 0 or 1; using the default 0 "
+	       "(wait for the signal)", text);
+}
+
+void xl_settings_load(struct xl_settings *s)
+{
+	char warning[256];
+
+	xl_settings_output_dir(s->output_dir, sizeof(s->output_dir), warning, sizeof(warning));
+	if (warning[0])
+		xl_log("setting ignored: %s", warning);
+	load_record(s);
+	load_signal(s);
+	/* A week is far beyond any profiling session; larger values are typos. */
+	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, 0.0, 604800.0, warn_to_log, NULL);
+	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, 0.001, 604800.0, warn_to_log, NULL);
+	s->frame_limit = u_env_u64("XRLM_RECORD_FRAMES", 0, 1, UINT64_C(1) << 48, warn_to_log, NULL);
+}

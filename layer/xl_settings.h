@@ -1,0 +1,48 @@
+/*
+ * The layer's settings, read once from the environment at instance creation
+ * (INTERFACE.md, "Layer settings"). A bad value is reported once in the
+ * side's log and the default is used; it never stops the host application.
+ */
+#ifndef XL_SETTINGS_H
+#define XL_SETTINGS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XL_PATH_MAX 4096
+
+struct xl_settings {
+	/* Absolute output directory (XRLM_OUTPUT_DIR or the XDG default). */
+	char output_dir[XL_PATH_MAX];
+	/* XRLM_RECORD=1: start recording at the first frame. */
+	bool record_at_start;
+	/* XRLM_RECORD_DELAY_S: start this long after the first frame; < 0 = unset. */
+	double delay_s;
+	/* XRLM_RECORD_FRAMES: stop after this many recorded frames; 0 = no limit. */
+	uint64_t frame_limit;
+	/* XRLM_RECORD_S: stop after this many seconds of recording; 0 = no limit. */
+	double time_limit_s;
+	/* XRLM_SIGNAL: the toggle signal number, 0 = off; and how it was named. */
+	int signal;
+	char signal_name[16];
+};
+
+/*
+ * Resolves the output directory alone, before the log exists (the log lives
+ * in it). Writes a warning into @p warning (empty when none).
+ */
+void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size);
+
+/* Reads every other setting, logging bad values with xl_log. */
+void xl_settings_load(struct xl_settings *s);
+
+/*
+ * Parses a XRLM_SIGNAL value: "USR1", "USR2", "RTMIN+n", "RTMAX-n" (with or
+ * without "SIG"), a number naming one of those, or "off". Returns false for
+ * anything else, including signals that a profiler must not take over.
+ */
+bool xl_settings_parse_signal(const char *text, int *signal_out);
+
+#endif /* XL_SETTINGS_H */

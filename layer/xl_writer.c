@@ -1,0 +1,224 @@
+/*
+ * The side's writer thread; see xl_writer.h.
+ */
+#define _GNU_SOURCE
+#include "xl_writer.h"
+
+#include "xl_files.h"
+#include "xl_log.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <locale.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_ACTIVE_NS 2000000ull  /* 2 ms while recording */
+#define POLL_IDLE_NS 20000000ull   /* 20 ms while idle */
+#define FLUSH_EVERY_NS 500000000ull
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A failure the side cannot recover from this session: stop recording. */
+static void give_up_session(struct xl_writer *w)
+{
+	w->open_failed = true;
+	xl_control_request(w->cfg.ctl, XL_REQ_STOP);
+}
+
+static void open_session(struct xl_writer *w, uint32_t id)
+{
+	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
+	int64_t start_s = info->start_realtime_s;
+	uint32_t index = info->same_second_index;
+
+	w->open_id = id;
+	w->open_failed = false;
+	w->dirty = false;
+	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
+	if (atomic_load_explicit(&info->id, memory_order_acquire) != id) {
+		xl_log_once(XL_ONCE_SESSION_INFO,
+		            "session %u: its start data was overwritten before this side "
+		            "caught up (toggled too fast); its rows are dropped", id);
+		w->open_failed = true;
+		return;
+	}
+	xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), start_s, index);
+	if (w->dir_fd < 0 || xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) != 0) {
+		xl_log_once(XL_ONCE_FILE_OPEN,
+		            "cannot create frames-%s-%s.csv in %s: %s; recording stopped",
+		            w->open_tag, w->cfg.meta.side, w->cfg.ctl->output_dir,
+		            w->dir_fd < 0 ? "the directory is unusable" : strerror(errno));
+		give_up_session(w);
+		return;
+	}
+	xl_log("session %s: recording to %s/frames-%s-%s.csv", w->open_tag,
+	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
+}
+
+static void close_session(struct xl_writer *w)
+{
+	uint32_t id = w->open_id;
+	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
+	uint64_t dropped = atomic_load(&info->dropped[w->cfg.side]);
+	bool had_rows = false;
+
+	if (!w->open_failed) {
+		had_rows = w->csv.rows > 0;
+		if (!xl_side_csv_close(&w->csv, dropped))
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed "
+			            "(disk full?); the file is incomplete", w->open_tag, w->open_tag,
+			            w->cfg.meta.side);
+		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
+		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+	}
+	w->open_id = 0;
+	if (id > w->closed_id)
+		w->closed_id = id;
+	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
+	                      memory_order_release);
+	if (had_rows && w->cfg.session_closed)
+		w->cfg.session_closed(w->cfg.ctx, id, w->open_tag);
+}
+
+static void handle_record(struct xl_writer *w, const struct xl_frame_record *rec)
+{
+	if (rec->session_id <= w->closed_id) {
+		/* Only possible when two threads race a stop; see README. */
+		xl_log_once(XL_ONCE_LATE_RECORD, "a frame of session %u arrived after the session "
+		            "ended (xrEndFrame on two threads at a stop); it is dropped",
+		            rec->session_id);
+		return;
+	}
+	if (rec->session_id != w->open_id) {
+		if (w->open_id)
+			close_session(w);
+		open_session(w, rec->session_id);
+	}
+	if (w->open_failed)
+		return;
+	if (!xl_side_csv_row(&w->csv, rec)) {
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed: %s; "
+		            "recording stopped", w->open_tag, w->open_tag, w->cfg.meta.side,
+		            strerror(errno));
+		give_up_session(w);
+		return;
+	}
+	w->dirty = true;
+}
+
+/* One pass: drain, close what has ended, run timers, flush. Returns the word seen. */
+static uint64_t writer_poll(struct xl_writer *w)
+{
+	/* Read the state before draining: every record of a session that had
+	 * ended by then is already in the ring (release/acquire on the word). */
+	uint64_t word = atomic_load_explicit(&w->cfg.ctl->word, memory_order_acquire);
+	struct xl_frame_record rec;
+	uint64_t now;
+
+	while (xl_ring_pop(w->cfg.ring, &rec))
+		handle_record(w, &rec);
+
+	uint32_t ended = xl_control_ended_id(word);
+	if (w->open_id && w->open_id <= ended)
+		close_session(w);
+	if (ended > w->closed_id) {
+		w->closed_id = ended;
+		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
+		                      memory_order_release);
+	}
+
+	now = mono_ns();
+	if (w->cfg.side == XL_SIDE_PRE)
+		xl_control_poll_timers(w->cfg.ctl, now);
+	if (w->dirty && now - w->last_flush_ns >= FLUSH_EVERY_NS) {
+		if (!xl_side_csv_flush(&w->csv)) {
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing frames-%s-%s.csv "
+			            "failed: %s; recording stopped", w->open_tag, w->open_tag,
+			            w->cfg.meta.side, strerror(errno));
+			give_up_session(w);
+		}
+		w->dirty = false;
+		w->last_flush_ns = now;
+	}
+	return word;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void *writer_main(void *arg)
+{
+	struct xl_writer *w = arg;
+	/* Numbers are written with '.' whatever the host application's locale. */
+	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
+
+	for (;;) {
+		bool stopping = atomic_load(&w->stop);
+		uint64_t word = writer_poll(w);
+		if (stopping)
+			break;
+		sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
+	}
+	if (w->open_id)
+		close_session(w);
+
+	if (c_locale) {
+		uselocale(old);
+		freelocale(c_locale);
+	}
+	return NULL;
+}
+
+int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
+{
+	memset(w, 0, sizeof(*w));
+	w->cfg = *cfg;
+	atomic_init(&w->stop, false);
+	w->closed_id = atomic_load(&cfg->ctl->finished[cfg->side]);
+	w->dir_fd = xl_files_open_dir(cfg->ctl->output_dir);
+	if (w->dir_fd < 0)
+		xl_log("output directory %s cannot be used: %s; nothing will be recorded",
+		       cfg->ctl->output_dir, strerror(errno));
+
+	/* The thread must not take the application's signals: block them all
+	 * while creating it, so it inherits an all-blocked mask. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&w->thread, NULL, writer_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		xl_log("cannot start the writer thread: %s; nothing will be recorded", strerror(err));
+		if (w->dir_fd >= 0)
+			close(w->dir_fd);
+		w->dir_fd = -1;
+		return -1;
+	}
+	pthread_setname_np(w->thread, cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
+	w->started = true;
+	return 0;
+}
+
+void xl_writer_stop(struct xl_writer *w)
+{
+	if (!w->started)
+		return;
+	atomic_store(&w->stop, true);
+	pthread_join(w->thread, NULL);
+	w->started = false;
+	if (w->dir_fd >= 0)
+		close(w->dir_fd);
+	w->dir_fd = -1;
+}

@@ -1,0 +1,63 @@
+/*
+ * The side's writer thread: drains the ring, writes each session's per-side
+ * CSV, flushes at least twice a second, and tells the control block which
+ * sessions this side has finished. On the pre side it also runs the
+ * recording timers (XRLM_RECORD_DELAY_S, XRLM_RECORD_S).
+ *
+ * Started at instance creation and joined before xrDestroyInstance returns,
+ * so no thread outlives the library.
+ */
+#ifndef XL_WRITER_H
+#define XL_WRITER_H
+
+#include "xl_control.h"
+#include "xl_ring.h"
+#include "xl_side_csv.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+struct xl_writer_config {
+	enum xl_side_index side;
+	struct xl_side_csv_meta meta;
+	struct xl_control *ctl;
+	struct xl_ring *ring;
+	/*
+	 * Called on the writer thread after this side closed the files of
+	 * session @p id (tag @p tag) that held at least one row. The post side
+	 * merges here. May be NULL.
+	 */
+	void (*session_closed)(void *ctx, uint32_t id, const char *tag);
+	void *ctx;
+};
+
+struct xl_writer {
+	struct xl_writer_config cfg;
+	pthread_t thread;
+	bool started;
+	atomic_bool stop;
+
+	int dir_fd;           /* output directory, -1 when it cannot be used */
+	uint32_t open_id;     /* session whose files are open, 0 = none */
+	bool open_failed;     /* open_id's files could not be created */
+	char open_tag[64];
+	struct xl_side_csv csv;
+	uint32_t closed_id;   /* newest session this side has finished */
+	uint64_t last_flush_ns;
+	bool dirty;           /* rows written since the last flush */
+};
+
+/*
+ * Opens the output directory (logging why if it cannot) and starts the
+ * thread. Returns 0, or -1 if the thread could not be started.
+ */
+int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg);
+
+/*
+ * Asks the thread to finish: it drains the ring, closes the open session
+ * (the caller has stopped recording first) and is joined.
+ */
+void xl_writer_stop(struct xl_writer *w);
+
+#endif /* XL_WRITER_H */
