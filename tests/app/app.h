@@ -1,0 +1,56 @@
+/*
+ * The test app's state: one OpenXR instance, system, session, reference
+ * space and (with Vulkan) device, swapchain and GPU frame ring.
+ */
+#ifndef APP_H
+#define APP_H
+
+#include "app_args.h"
+#include "app_gpu.h"
+#include "app_stats.h"
+#include "app_swapchain.h"
+#include "app_vk.h"
+
+#include <pthread.h>
+
+struct app {
+	struct app_options opts;
+
+	XrInstance instance;
+	XrSystemId system;
+	XrSession session;
+	XrSpace space;
+	XrEnvironmentBlendMode blend_mode;
+
+	bool has_vk; /* vulkan or vulkan2: a device, a swapchain, GPU work */
+	struct app_vk vk;
+	struct app_swapchain swapchain;
+	struct app_gpu gpu;
+
+	/* Session state machine (xrPollEvent). */
+	XrSessionState state;
+	bool running;        /* between xrBeginSession and xrEndSession */
+	bool exit_requested; /* xrRequestExitSession called */
+	bool quit;           /* leave the loop */
+	bool failed;         /* some call failed: exit 1 */
+
+	uint64_t frames_done; /* xrEndFrame calls so far */
+	struct app_stats stats;
+};
+
+/* Creates instance, system, Vulkan (if asked), session, space, swapchain. */
+bool app_xr_create(struct app *app);
+
+/* Destroys everything app_xr_create() made, in reverse order. False if a call failed. */
+bool app_xr_destroy(struct app *app);
+
+/* Handles all queued events (state changes: begin, end, quit). */
+bool app_poll_events(struct app *app);
+
+/* Runs one frame: wait, begin, render, the measured xrEndFrame. */
+bool app_frame(struct app *app);
+
+/* Runs the event/frame loop on opts.threads threads until the session exits. */
+bool app_loop_run(struct app *app);
+
+#endif /* APP_H */

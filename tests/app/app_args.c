@@ -1,0 +1,115 @@
+/*
+ * Strict command-line parsing: a bad argument is one clear line, exit 2.
+ */
+#include "app_args.h"
+
+#include "app_check.h"
+#include "u_parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define APP_MAX_FRAMES 10000000u
+
+static const char *const graphics_names[] = {
+	[APP_GRAPHICS_HEADLESS] = "headless",
+	[APP_GRAPHICS_VULKAN] = "vulkan",
+	[APP_GRAPHICS_VULKAN2] = "vulkan2",
+};
+
+const char *app_graphics_name(enum app_graphics g)
+{
+	return graphics_names[g];
+}
+
+static void usage(void)
+{
+	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]\n"
+	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
+	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
+	       "  --graphics G   graphics binding (default vulkan2)\n"
+	       "  --warmup N     first N frames left out of --stats (default 0)\n"
+	       "  --threads T    1, or 2 to alternate frames between two threads (default 1)\n"
+	       "  --stats        print endframe_cpu_ns/endframe_gpu_ns/frame_interval_ns at exit\n");
+}
+
+static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
+                         uint64_t *out)
+{
+	enum u_parse_result r = u_parse_u64(text, min, max, out);
+	if (r == U_PARSE_OK)
+		return true;
+	app_error("%s \"%s\" %s (expected a whole number from %llu to %llu)", opt, text,
+	          u_parse_result_str(r), (unsigned long long)min, (unsigned long long)max);
+	return false;
+}
+
+static bool parse_graphics(const char *text, enum app_graphics *out)
+{
+	for (size_t i = 0; i < sizeof(graphics_names) / sizeof(graphics_names[0]); i++) {
+		if (strcmp(text, graphics_names[i]) == 0) {
+			*out = (enum app_graphics)i;
+			return true;
+		}
+	}
+	app_error("--graphics \"%s\" is not one of vulkan, vulkan2, headless", text);
+	return false;
+}
+
+/* Handles one option that takes a value. */
+static bool parse_valued(const char *opt, const char *value, struct app_options *o)
+{
+	uint64_t n;
+	if (strcmp(opt, "--frames") == 0)
+		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->frames);
+	if (strcmp(opt, "--warmup") == 0)
+		return parse_number(opt, value, 0, APP_MAX_FRAMES, &o->warmup);
+	if (strcmp(opt, "--graphics") == 0)
+		return parse_graphics(value, &o->graphics);
+	if (!parse_number(opt, value, 1, 2, &n))
+		return false;
+	o->threads = (uint32_t)n;
+	return true;
+}
+
+static bool takes_value(const char *opt)
+{
+	return strcmp(opt, "--frames") == 0 || strcmp(opt, "--warmup") == 0 ||
+	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0;
+}
+
+enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)
+{
+	*o = (struct app_options){
+		.frames = 300,
+		.threads = 1,
+		.graphics = APP_GRAPHICS_VULKAN2,
+	};
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i];
+		if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+			usage();
+			return APP_ARGS_HELP;
+		}
+		if (strcmp(opt, "--stats") == 0) {
+			o->stats = true;
+			continue;
+		}
+		if (!takes_value(opt)) {
+			app_error("unknown argument \"%s\" (try --help)", opt);
+			return APP_ARGS_BAD;
+		}
+		if (i + 1 >= argc) {
+			app_error("%s needs a value", opt);
+			return APP_ARGS_BAD;
+		}
+		if (!parse_valued(opt, argv[++i], o))
+			return APP_ARGS_BAD;
+	}
+	if (o->warmup >= o->frames) {
+		app_error("--warmup %llu leaves no frames to measure (--frames %llu)",
+		          (unsigned long long)o->warmup, (unsigned long long)o->frames);
+		return APP_ARGS_BAD;
+	}
+	return APP_ARGS_OK;
+}

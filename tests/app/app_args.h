@@ -1,0 +1,39 @@
+/*
+ * Command line of the test app:
+ *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]
+ *                 [--warmup N] [--threads 1|2] [--stats]
+ */
+#ifndef APP_ARGS_H
+#define APP_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum app_graphics {
+	APP_GRAPHICS_HEADLESS, /* XR_MND_headless: no graphics binding, no GPU work */
+	APP_GRAPHICS_VULKAN,   /* XR_KHR_vulkan_enable: extension strings */
+	APP_GRAPHICS_VULKAN2,  /* XR_KHR_vulkan_enable2: xrCreateVulkan*KHR (default) */
+};
+
+/* What the user asked for. */
+struct app_options {
+	uint64_t frames; /* xrEndFrame calls before requesting exit */
+	uint64_t warmup; /* first frames left out of the statistics */
+	uint32_t threads; /* 1, or 2: frames alternate between two threads */
+	enum app_graphics graphics;
+	bool stats; /* print the summary lines at exit */
+};
+
+enum app_args_result {
+	APP_ARGS_OK,
+	APP_ARGS_HELP, /* usage printed; exit 0 */
+	APP_ARGS_BAD,  /* one error line printed; exit 2 */
+};
+
+/* Parses the command line into @p opts. */
+enum app_args_result app_args_parse(int argc, char **argv, struct app_options *opts);
+
+/* The name of @p g as on the command line. */
+const char *app_graphics_name(enum app_graphics g);
+
+#endif /* APP_ARGS_H */

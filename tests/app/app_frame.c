@@ -1,0 +1,111 @@
+/*
+ * One frame of the test app, with the measured xrEndFrame in the middle:
+ * CPU bracket = two CLOCK_MONOTONIC reads right around the call; GPU
+ * bracket = timestamp A submitted just before the CPU bracket, B just after.
+ */
+#include "app.h"
+
+#include "app_check.h"
+
+#include <time.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool locate_views(struct app *app, XrTime time, XrView views[2])
+{
+	XrViewLocateInfo li = {
+		.type = XR_TYPE_VIEW_LOCATE_INFO,
+		.viewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO,
+		.displayTime = time,
+		.space = app->space,
+	};
+	XrViewState state = {.type = XR_TYPE_VIEW_STATE};
+	uint32_t n = 0;
+	views[0] = (XrView){.type = XR_TYPE_VIEW};
+	views[1] = (XrView){.type = XR_TYPE_VIEW};
+	if (!APP_XR(xrLocateViews(app->session, &li, &state, 2, &n, views)))
+		return false;
+	if (n != 2) {
+		app_error("xrLocateViews returned %u views, not 2", n);
+		return false;
+	}
+	return true;
+}
+
+/* Renders both eyes into the swapchain and fills the projection views. */
+static bool render(struct app *app, XrTime time, XrCompositionLayerProjectionView pv[2])
+{
+	struct app_swapchain *sc = &app->swapchain;
+	XrView views[2];
+	uint32_t index;
+	if (!locate_views(app, time, views) || !app_swapchain_acquire(sc, &index) ||
+	    !app_gpu_render(&app->gpu, sc->images[index].image, sc->layers, app->frames_done) ||
+	    !app_swapchain_release(sc))
+		return false;
+	for (uint32_t eye = 0; eye < 2; eye++) {
+		pv[eye] = (XrCompositionLayerProjectionView){
+			.type = XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW,
+			.pose = views[eye].pose,
+			.fov = views[eye].fov,
+			.subImage = {.swapchain = sc->handle,
+			             .imageRect = {{0, 0}, {(int32_t)sc->width, (int32_t)sc->height}},
+			             .imageArrayIndex = eye},
+		};
+	}
+	return true;
+}
+
+static bool end_frame(struct app *app, const XrFrameEndInfo *info)
+{
+	if (app->has_vk && !app_gpu_mark_before(&app->gpu))
+		return false;
+	uint64_t entry = now_ns();
+	XrResult r = xrEndFrame(app->session, info);
+	uint64_t exit = now_ns();
+	if (!app_xr_ok(r, "xrEndFrame"))
+		return false;
+	if (app->has_vk && !app_gpu_mark_after(&app->gpu))
+		return false;
+	app_stats_cpu(&app->stats, app->frames_done, entry, exit);
+	app->frames_done++;
+	return true;
+}
+
+bool app_frame(struct app *app)
+{
+	/* Waiting for a free GPU slot happens here, outside every bracket. */
+	if (app->has_vk && !app_gpu_begin_frame(&app->gpu, app->frames_done, &app->stats))
+		return false;
+	XrFrameWaitInfo wi = {.type = XR_TYPE_FRAME_WAIT_INFO};
+	XrFrameBeginInfo bi = {.type = XR_TYPE_FRAME_BEGIN_INFO};
+	XrFrameState fs = {.type = XR_TYPE_FRAME_STATE};
+	if (!APP_XR(xrWaitFrame(app->session, &wi, &fs)) ||
+	    !APP_XR(xrBeginFrame(app->session, &bi)))
+		return false;
+
+	XrCompositionLayerProjectionView pv[2];
+	XrCompositionLayerProjection proj = {
+		.type = XR_TYPE_COMPOSITION_LAYER_PROJECTION,
+		.space = app->space,
+		.viewCount = 2,
+		.views = pv,
+	};
+	const XrCompositionLayerBaseHeader *layers[1] = {(XrCompositionLayerBaseHeader *)&proj};
+	XrFrameEndInfo ei = {
+		.type = XR_TYPE_FRAME_END_INFO,
+		.displayTime = fs.predictedDisplayTime,
+		.environmentBlendMode = app->blend_mode,
+		.layers = layers,
+	};
+	if (app->has_vk && fs.shouldRender) {
+		if (!render(app, fs.predictedDisplayTime, pv))
+			return false;
+		ei.layerCount = 1;
+	}
+	return end_frame(app, &ei);
+}

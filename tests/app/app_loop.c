@@ -1,0 +1,153 @@
+/*
+ * The event loop: xrPollEvent drives the session state machine (begin on
+ * READY, end on STOPPING, quit on EXITING); frames run while the session
+ * runs; after --frames frames the app asks to exit.
+ *
+ * With --threads 2 the iterations (events + one frame) alternate between
+ * two threads. OpenXR wants the frame functions externally synchronised:
+ * a thread runs an iteration only while it holds the turn, and the turn is
+ * handed over (mutex + condvar) between iterations, outside every bracket.
+ */
+#include "app.h"
+
+#include "app_check.h"
+
+#include <time.h>
+
+static bool handle_state(struct app *app, const XrEventDataSessionStateChanged *e)
+{
+	app->state = e->state;
+	switch (e->state) {
+	case XR_SESSION_STATE_READY: {
+		XrSessionBeginInfo bi = {
+			.type = XR_TYPE_SESSION_BEGIN_INFO,
+			.primaryViewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO,
+		};
+		app->running = APP_XR(xrBeginSession(app->session, &bi));
+		return app->running;
+	}
+	case XR_SESSION_STATE_STOPPING:
+		app->running = false;
+		return APP_XR(xrEndSession(app->session));
+	case XR_SESSION_STATE_EXITING:
+		app->quit = true;
+		return true;
+	case XR_SESSION_STATE_LOSS_PENDING:
+		app_error("session loss pending");
+		return false;
+	default:
+		return true;
+	}
+}
+
+bool app_poll_events(struct app *app)
+{
+	for (;;) {
+		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
+		XrResult r = xrPollEvent(app->instance, &ev);
+		if (r == XR_EVENT_UNAVAILABLE)
+			return true;
+		if (!APP_XR(r))
+			return false;
+		if (ev.type == XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING) {
+			app_error("instance loss pending");
+			return false;
+		}
+		if (ev.type == XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED &&
+		    !handle_state(app, (const XrEventDataSessionStateChanged *)&ev))
+			return false;
+	}
+}
+
+/* Events, then one frame if the session runs (else a short nap). */
+static bool iterate(struct app *app)
+{
+	if (!app_poll_events(app))
+		return false;
+	if (app->quit)
+		return true;
+	if (!app->running) {
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+		return true;
+	}
+	if (!app_frame(app))
+		return false;
+	if (app->frames_done >= app->opts.frames && !app->exit_requested) {
+		app->exit_requested = true;
+		return APP_XR(xrRequestExitSession(app->session));
+	}
+	return true;
+}
+
+/* Whose turn it is; guarded by lock. */
+struct app_turn {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint32_t next;
+	uint32_t threads;
+	bool done;
+	struct app *app;
+};
+
+struct app_worker {
+	struct app_turn *turn;
+	uint32_t id;
+	pthread_t thread;
+};
+
+static void *worker_main(void *arg)
+{
+	struct app_worker *w = arg;
+	struct app_turn *t = w->turn;
+	for (;;) {
+		pthread_mutex_lock(&t->lock);
+		while (t->next != w->id && !t->done)
+			pthread_cond_wait(&t->cond, &t->lock);
+		bool done = t->done;
+		pthread_mutex_unlock(&t->lock);
+		if (done)
+			return NULL;
+
+		/* Only the turn's holder touches the app (and OpenXR) here. */
+		bool ok = iterate(t->app);
+		if (!ok)
+			t->app->failed = true;
+
+		pthread_mutex_lock(&t->lock);
+		t->done = !ok || t->app->quit;
+		t->next = (w->id + 1) % t->threads;
+		pthread_cond_broadcast(&t->cond);
+		pthread_mutex_unlock(&t->lock);
+	}
+}
+
+bool app_loop_run(struct app *app)
+{
+	struct app_turn turn = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+		.threads = app->opts.threads,
+		.app = app,
+	};
+	struct app_worker workers[2] = {{&turn, 0, 0}, {&turn, 1, 0}};
+	/* Worker 0 is this thread; the others are started. */
+	uint32_t started = 1;
+	for (; started < turn.threads; started++) {
+		if (pthread_create(&workers[started].thread, NULL, worker_main, &workers[started])) {
+			app_error("pthread_create failed");
+			pthread_mutex_lock(&turn.lock);
+			turn.done = true;
+			pthread_cond_broadcast(&turn.cond);
+			pthread_mutex_unlock(&turn.lock);
+			app->failed = true;
+			break;
+		}
+	}
+	if (!app->failed)
+		worker_main(&workers[0]);
+	for (uint32_t i = 1; i < started; i++)
+		pthread_join(workers[i].thread, NULL);
+	pthread_cond_destroy(&turn.cond);
+	pthread_mutex_destroy(&turn.lock);
+	return !app->failed;
+}

@@ -1,0 +1,58 @@
+/*
+ * Samples the test app collects (nanoseconds) and their summary lines:
+ *   NAME count=C mean=M p50=P p95=P p99=P min=M max=M
+ */
+#ifndef APP_STATS_H
+#define APP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One named series of samples with a fixed capacity. */
+struct app_series {
+	const char *name;
+	uint64_t *v;
+	size_t count;
+	size_t cap;
+};
+
+/* Allocates room for @p cap samples. False if out of memory. */
+bool app_series_create(struct app_series *s, const char *name, size_t cap);
+
+/* Frees the samples. */
+void app_series_destroy(struct app_series *s);
+
+/* Adds a sample; samples beyond the capacity are dropped. */
+void app_series_add(struct app_series *s, uint64_t ns);
+
+/* Prints the summary line (sorts the samples). With no samples: "NAME count=0". */
+void app_series_print(struct app_series *s, FILE *f);
+
+/* Everything measured, restricted to frames [warmup, frames). */
+struct app_stats {
+	uint64_t warmup;
+	uint64_t frames;
+	struct app_series endframe_cpu;
+	struct app_series endframe_gpu;
+	struct app_series frame_interval;
+	uint64_t last_entry_ns; /* previous xrEndFrame entry, 0 before the first */
+};
+
+/* Sets up the series for frames [@p warmup, @p frames). */
+bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup);
+
+/* Frees the series. */
+void app_stats_destroy(struct app_stats *st);
+
+/* Records frame @p frame's xrEndFrame CPU bracket [@p entry_ns, @p exit_ns]. */
+void app_stats_cpu(struct app_stats *st, uint64_t frame, uint64_t entry_ns, uint64_t exit_ns);
+
+/* Records frame @p frame's GPU bracket (ns). */
+void app_stats_gpu(struct app_stats *st, uint64_t frame, uint64_t ns);
+
+/* Prints all summary lines to @p f. */
+void app_stats_print(struct app_stats *st, FILE *f);
+
+#endif /* APP_STATS_H */
