@@ -1,0 +1,731 @@
+/*
+ * Per-side CSV reading with libcsv; see csv_reader.h.
+ */
+#define _GNU_SOURCE
+#include "csv_reader.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CSVR_CHUNK (1u << 20)
+#define CSVR_BAD_MAX 200
+
+/* State of one csvr_read() call; lives on the caller's stack. */
+struct engine {
+	const struct csvr_format *fmt;
+	void *ctx;
+	const char *path;
+	struct csvr_diag *diag;
+	uint64_t *truncated;
+	locale_t c_loc;
+
+	uint64_t lines_done; /* newlines seen so far */
+	bool stop;           /* an error was reported; ignore the rest */
+
+	/* The record being assembled. */
+	int field;
+	bool is_comment;
+	size_t comment_len;
+	char comment[CSVR_MSG_MAX / 2];
+	union csvr_value values[CSVR_MAX_COLS];
+	uint32_t present;
+	bool bad;
+	char bad_msg[CSVR_BAD_MAX];
+
+	/* A short record, which is an error unless it turns out to be last. */
+	bool pending;
+	uint64_t pending_line;
+	char pending_msg[CSVR_BAD_MAX];
+};
+
+static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
+{
+	char what[CSVR_MSG_MAX / 2];
+	va_list ap;
+
+	if (d->failed)
+		return; /* keep the first error: it is the cause */
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line)
+		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", path,
+		         (unsigned long long)line, what);
+	else
+		snprintf(d->error, sizeof(d->error), "%s: error: %s", path, what);
+	d->failed = true;
+}
+
+static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, const char *what)
+{
+	/* what is at most half the message; the path gets the rest */
+	if (d->warning_count >= CSVR_MAX_WARNINGS)
+		return;
+	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s", path,
+	         (unsigned long long)line, what);
+}
+
+/* Quotes at most 40 bytes of a bad field for a message. */
+static void quote_field(char *dst, size_t size, const char *s, size_t len)
+{
+	size_t n = len < 40 ? len : 40;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		dst[o++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+	}
+	if (n < len && o + 4 < size) {
+		memcpy(dst + o, "...", 3);
+		o += 3;
+	}
+	dst[o] = '\0';
+}
+
+static bool parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0 || len > 20)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i] - '0';
+		if (d > 9)
+			return false;
+		/* 19 digits always fit; only the 20th can overflow. */
+		if (i >= 19 && v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_i64(const char *s, size_t len, int64_t *out)
+{
+	bool neg = len > 0 && s[0] == '-';
+	uint64_t mag;
+
+	if (neg) {
+		s++;
+		len--;
+	}
+	if (!parse_u64(s, len, &mag))
+		return false;
+	if (neg) {
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = (int64_t)(0 - mag);
+		return true;
+	}
+	if (mag > (uint64_t)INT64_MAX)
+		return false;
+	*out = (int64_t)mag;
+	return true;
+}
+
+/* Plain decimal only: no blanks, hex, nan or inf; must be finite. */
+static bool parse_f64(const char *s, size_t len, locale_t loc, double *out)
+{
+	char buf[64];
+	char *end;
+
+	if (len == 0 || len >= sizeof(buf))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (!(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E')
+			return false;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	double v = strtod_l(buf, &end, loc);
+	if (end != buf + len || !isfinite(v) || errno == ERANGE)
+		return false;
+	*out = v;
+	return true;
+}
+
+static const char *kind_name(enum csvr_kind k)
+{
+	switch (k) {
+	case CSVR_I64: return "an integer";
+	case CSVR_U64: return "a non-negative integer";
+	case CSVR_F64:
+	case CSVR_F64_OPT: return "a number";
+	}
+	return "a value";
+}
+
+static void parse_field(struct engine *e, const char *s, size_t len)
+{
+	int c = e->field;
+	enum csvr_kind kind = e->fmt->kinds[c];
+	union csvr_value *v = &e->values[c];
+	bool ok;
+
+	if (len == 0 && kind == CSVR_F64_OPT)
+		return; /* blank cell: not present */
+
+	switch (kind) {
+	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
+	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
+	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
+	}
+	if (ok) {
+		e->present |= 1u << c;
+		return;
+	}
+	if (!e->bad) {
+		char q[64];
+		quote_field(q, sizeof(q), s, len);
+		snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) is not %s: \"%s\"", c + 1,
+		         e->fmt->names[c], kind_name(kind), q);
+		e->bad = true;
+	}
+}
+
+static void append_comment(struct engine *e, const char *s, size_t len)
+{
+	size_t room = sizeof(e->comment) - 1 - e->comment_len;
+
+	if (e->field > 0 && room > 0) {
+		e->comment[e->comment_len++] = ',';
+		room--;
+	}
+	if (len > room)
+		len = room;
+	memcpy(e->comment + e->comment_len, s, len);
+	e->comment_len += len;
+	e->comment[e->comment_len] = '\0';
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct engine *e = data;
+	const char *text = s ? s : "";
+
+	if (e->stop)
+		return;
+	if (e->field == 0 && len > 0 && text[0] == '#')
+		e->is_comment = true;
+	if (e->is_comment)
+		append_comment(e, text, len);
+	else if (e->field < e->fmt->ncols)
+		parse_field(e, text, len);
+	e->field++;
+}
+
+/* Text of a comment line after '#' and blanks, without a trailing CR. */
+static char *comment_body(char *text)
+{
+	size_t n;
+
+	while (*text == '#' || *text == ' ' || *text == '\t')
+		text++;
+	n = strlen(text);
+	while (n > 0 && (text[n - 1] == '\r' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	return text;
+}
+
+static void handle_comment(struct engine *e, char *text, bool in_header, uint64_t line)
+{
+	char msg[CSVR_BAD_MAX] = "";
+
+	if (e->fmt->comment(e->ctx, comment_body(text), in_header, msg, sizeof(msg)) != 0) {
+		diag_error(e->diag, e->path, line, "%s", msg);
+		e->stop = true;
+	}
+}
+
+static void handle_data(struct engine *e, int terminator, uint64_t line)
+{
+	int ncols = e->fmt->ncols;
+
+	if (terminator == -1) {
+		/* No newline at the end of the file: the writer was cut off
+		 * mid-row, so even a row that parses may be missing digits. */
+		diag_warning(e->diag, e->path, line,
+		             "last row has no newline (writer killed?); skipped");
+		if (e->truncated)
+			(*e->truncated)++;
+		return;
+	}
+	if (e->field < ncols) {
+		e->pending = true;
+		e->pending_line = line;
+		snprintf(e->pending_msg, sizeof(e->pending_msg), "expected %d fields, got %d", ncols,
+		         e->field);
+		return;
+	}
+	if (e->field > ncols) {
+		diag_error(e->diag, e->path, line, "expected %d fields, got %d", ncols, e->field);
+		e->stop = true;
+		return;
+	}
+	if (e->bad) {
+		diag_error(e->diag, e->path, line, "%s", e->bad_msg);
+		e->stop = true;
+		return;
+	}
+
+	char msg[CSVR_BAD_MAX] = "";
+	if (e->fmt->row(e->ctx, e->values, e->present, msg, sizeof(msg)) != 0) {
+		diag_error(e->diag, e->path, line, "%s", msg);
+		e->stop = true;
+	}
+}
+
+static void reset_record(struct engine *e)
+{
+	e->field = 0;
+	e->is_comment = false;
+	e->comment_len = 0;
+	e->present = 0;
+	e->bad = false;
+}
+
+/*
+ * End of a record, or (with CSV_REPALL_NL) a bare newline. Every '\n' gets
+ * exactly one call with c == '\n', which is how lines are counted.
+ */
+static void on_record(int c, void *data)
+{
+	struct engine *e = data;
+	uint64_t line = e->lines_done + 1;
+	bool empty = e->field == 0;
+
+	if (c == '\n')
+		e->lines_done++;
+	if (e->stop || empty) {
+		reset_record(e);
+		return;
+	}
+	if (e->pending) {
+		diag_error(e->diag, e->path, e->pending_line, "%s", e->pending_msg);
+		e->stop = true;
+		return;
+	}
+	if (e->is_comment)
+		handle_comment(e, e->comment, false, line);
+	else
+		handle_data(e, c, line);
+	reset_record(e);
+}
+
+/* libcsv trims blanks around fields by default; strict parsing wants them
+ * kept so that " 12" is reported instead of silently accepted. */
+static int no_space(unsigned char c)
+{
+	(void)c;
+	return 0;
+}
+
+/*
+ * Handles the lines before the column header in @p buf[0..*len): comments
+ * and the header itself. Returns 1 when the header was found (the bytes
+ * after it are moved to the front, *len updated), 0 when more input is
+ * needed, -1 on error.
+ */
+static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
+{
+	size_t pos = 0;
+
+	for (;;) {
+		char *nl = memchr(buf + pos, '\n', *len - pos);
+		if (!nl && !eof) {
+			memmove(buf, buf + pos, *len - pos);
+			*len -= pos;
+			return 0;
+		}
+		size_t end = nl ? (size_t)(nl - buf) : *len;
+		if (!nl && end == pos) {
+			diag_error(e->diag, e->path, e->lines_done ? e->lines_done : 1,
+			           "no column header (expected \"%s\")", e->fmt->header);
+			return -1;
+		}
+		char *line = buf + pos;
+		size_t line_len = end - pos;
+		if (line_len > 0 && line[line_len - 1] == '\r')
+			line_len--;
+		uint64_t lineno = ++e->lines_done;
+		pos = nl ? end + 1 : end;
+
+		if (line_len == 0)
+			continue;
+		if (line[0] == '#') {
+			char text[CSVR_MSG_MAX / 2];
+			size_t n = line_len < sizeof(text) - 1 ? line_len : sizeof(text) - 1;
+			memcpy(text, line, n);
+			text[n] = '\0';
+			handle_comment(e, text, true, lineno);
+			if (e->stop)
+				return -1;
+			continue;
+		}
+		if (line_len != strlen(e->fmt->header) ||
+		    memcmp(line, e->fmt->header, line_len) != 0) {
+			char q[64];
+			quote_field(q, sizeof(q), line, line_len);
+			diag_error(e->diag, e->path, lineno,
+			           "wrong column header \"%s\" (expected \"%s\")", q, e->fmt->header);
+			return -1;
+		}
+		memmove(buf, buf + pos, *len - pos);
+		*len -= pos;
+		return 1;
+	}
+}
+
+static int read_some(int fd, char *buf, size_t size, size_t *got)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, buf, size);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	*got = (size_t)n;
+	return 0;
+}
+
+/* Reads until the column header is consumed; leaves the rest in buf. */
+static int read_header(struct engine *e, int fd, char *buf, size_t *len, bool *eof)
+{
+	for (;;) {
+		int r = scan_header(e, buf, len, *eof);
+		if (r != 0)
+			return r;
+		if (*len == CSVR_CHUNK) {
+			diag_error(e->diag, e->path, e->lines_done + 1, "line too long");
+			return -1;
+		}
+		size_t got;
+		if (read_some(fd, buf + *len, CSVR_CHUNK - *len, &got) != 0) {
+			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (got == 0) {
+			if (*len == 0 && e->lines_done == 0) {
+				diag_error(e->diag, e->path, 0, "empty file (expected \"%s\")",
+				           e->fmt->header);
+				return -1;
+			}
+			*eof = true;
+		}
+		*len += got;
+	}
+}
+
+static int feed(struct engine *e, struct csv_parser *p, const char *buf, size_t len)
+{
+	if (csv_parse(p, buf, len, on_field, on_record, e) != len) {
+		diag_error(e->diag, e->path, e->lines_done + 1, "%s", csv_strerror(csv_error(p)));
+		return -1;
+	}
+	return e->stop ? -1 : 0;
+}
+
+static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
+{
+	struct csv_parser p;
+
+	if (csv_init(&p, CSV_REPALL_NL) != 0) {
+		diag_error(e->diag, e->path, 0, "out of memory");
+		return -1;
+	}
+	csv_set_space_func(&p, no_space);
+
+	int ret = feed(e, &p, buf, len);
+	while (ret == 0 && !eof) {
+		size_t got;
+		if (read_some(fd, buf, CSVR_CHUNK, &got) != 0) {
+			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
+			ret = -1;
+			break;
+		}
+		eof = got == 0;
+		ret = feed(e, &p, buf, got);
+	}
+	if (ret == 0) {
+		csv_fini(&p, on_field, on_record, e);
+		ret = e->stop ? -1 : 0;
+	}
+	if (ret == 0 && e->pending) {
+		char what[CSVR_MSG_MAX / 2];
+		snprintf(what, sizeof(what), "last row is cut short (%s, writer killed?); skipped",
+		         e->pending_msg);
+		diag_warning(e->diag, e->path, e->pending_line, what);
+		if (e->truncated)
+			(*e->truncated)++;
+	}
+	csv_free(&p);
+	return ret;
+}
+
+int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
+              struct csvr_diag *diag, uint64_t *truncated_rows)
+{
+	struct engine e = {
+		.fmt = format,
+		.ctx = ctx,
+		.path = path,
+		.diag = diag,
+		.truncated = truncated_rows,
+	};
+
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_error(diag, path, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	char *buf = malloc(CSVR_CHUNK);
+	e.c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!buf || !e.c_loc) {
+		diag_error(diag, path, 0, "out of memory");
+		free(buf);
+		if (e.c_loc)
+			freelocale(e.c_loc);
+		close(fd);
+		return -1;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+
+	size_t len = 0;
+	bool eof = false;
+	int ret = read_header(&e, fd, buf, &len, &eof);
+	if (ret > 0)
+		ret = parse_rows(&e, fd, buf, len, eof);
+
+	free(buf);
+	freelocale(e.c_loc);
+	close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
+size_t csvr_estimate_rows(const char *path, size_t bytes_per_row)
+{
+	struct stat st;
+
+	if (bytes_per_row == 0 || stat(path, &st) != 0 || st.st_size <= 0)
+		return 0;
+	return (size_t)st.st_size / bytes_per_row + 16;
+}
+
+/* ---- per-side files ---- */
+
+/* Copies a metadata value, cutting it to the destination's size. */
+static void set_text(char *dst, size_t size, const char *value)
+{
+	snprintf(dst, size, "%s", value);
+}
+
+/* Parses the `key=value` tokens of a `session_end` footer. */
+static int parse_footer(struct csvr_meta *m, const char *text, char *msg, size_t msg_size)
+{
+	char copy[CSVR_MSG_MAX / 2];
+	char *save = NULL;
+
+	set_text(copy, sizeof(copy), text);
+	m->has_session_end = true;
+	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(tok, '=');
+		uint64_t *dst = NULL;
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (strcmp(tok, "dropped_queue_full") == 0)
+			dst = &m->dropped_queue_full;
+		else if (strcmp(tok, "gpu_ring_overflow") == 0)
+			dst = &m->gpu_ring_overflow;
+		if (dst && !parse_u64(eq + 1, strlen(eq + 1), dst)) {
+			snprintf(msg, msg_size, "session_end %s is not a count: \"%.40s\"", tok, eq + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Context of a per-side file's comment callback. */
+struct side_ctx {
+	struct csvr_meta *meta;
+	const char *expected_side;
+	void *file; /* struct csvr_cpu_file * or struct csvr_gpu_file * */
+};
+
+static int side_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	struct side_ctx *c = ctx;
+	struct csvr_meta *m = c->meta;
+
+	if (strncmp(text, "session_end", 11) == 0 && (text[11] == ' ' || text[11] == '\0'))
+		return parse_footer(m, text + 11, msg, msg_size);
+	if (!in_header)
+		return 0; /* other comments after the rows carry nothing we use */
+
+	const char *eq = strchr(text, '=');
+	if (!eq)
+		return 0;
+	size_t klen = (size_t)(eq - text);
+	const char *value = eq + 1;
+
+	if (klen == 4 && memcmp(text, "side", 4) == 0) {
+		set_text(m->side, sizeof(m->side), value);
+		if (c->expected_side && strcmp(value, c->expected_side) != 0) {
+			snprintf(msg, msg_size, "file is side=%.15s, expected side=%s", value,
+			         c->expected_side);
+			return -1;
+		}
+	} else if (klen == 5 && memcmp(text, "layer", 5) == 0) {
+		set_text(m->layer, sizeof(m->layer), value);
+	} else if (klen == 12 && memcmp(text, "target_layer", 12) == 0) {
+		set_text(m->target_layer, sizeof(m->target_layer), value);
+	} else if (klen == 5 && memcmp(text, "clock", 5) == 0) {
+		set_text(m->clock, sizeof(m->clock), value);
+	} else if (klen == 9 && memcmp(text, "gpu_clock", 9) == 0) {
+		set_text(m->gpu_clock, sizeof(m->gpu_clock), value);
+	} else if (klen == 10 && memcmp(text, "clock_freq", 10) == 0) {
+		if (!parse_u64(value, strlen(value), &m->clock_freq) || m->clock_freq == 0) {
+			snprintf(msg, msg_size, "clock_freq is not a positive integer: \"%.40s\"",
+			         value);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Grows a row array to hold at least one more row. */
+static int grow(void **rows, size_t *cap, size_t count, size_t row_size)
+{
+	if (count < *cap)
+		return 0;
+	size_t new_cap = *cap ? *cap * 2 : 1024;
+	void *p = realloc(*rows, new_cap * row_size);
+	if (!p)
+		return -1;
+	*rows = p;
+	*cap = new_cap;
+	return 0;
+}
+
+/* Converts clock ticks to nanoseconds; exact for the usual 1 GHz clock. */
+static int64_t ticks_to_ns(int64_t ticks, uint64_t freq)
+{
+	if (freq == 0 || freq == 1000000000u)
+		return ticks;
+	return (int64_t)((__int128)ticks * 1000000000 / (__int128)freq);
+}
+
+static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
+{
+	struct side_ctx *c = ctx;
+	struct csvr_cpu_file *f = c->file;
+	(void)present;
+
+	if (grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	struct csvr_cpu_row *r = &f->rows[f->count++];
+	r->display_time = v[0].i;
+	r->thread_id = v[1].u;
+	r->t_entry_ns = ticks_to_ns(v[2].i, f->meta.clock_freq);
+	r->dur_ns = ticks_to_ns(v[3].i, f->meta.clock_freq) - r->t_entry_ns;
+	return 0;
+}
+
+static const struct csvr_format cpu_format = {
+	.header = "display_time,thread_id,t_entry,t_exit",
+	.ncols = 4,
+	.kinds = {CSVR_I64, CSVR_U64, CSVR_I64, CSVR_I64},
+	.names = {"display_time", "thread_id", "t_entry", "t_exit"},
+	.comment = side_comment,
+	.row = cpu_row,
+};
+
+int csvr_read_cpu(const char *path, const char *expected_side, struct csvr_cpu_file *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
+
+	/* Reserve once from the file size so large files do not regrow. */
+	size_t hint = csvr_estimate_rows(path, 32);
+	if (hint) {
+		out->rows = malloc(hint * sizeof(*out->rows));
+		out->cap = out->rows ? hint : 0;
+	}
+	return csvr_read(path, &cpu_format, &c, &out->diag, &out->meta.truncated_rows);
+}
+
+void csvr_cpu_file_destroy(struct csvr_cpu_file *f)
+{
+	free(f->rows);
+	f->rows = NULL;
+	f->count = f->cap = 0;
+}
+
+static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
+{
+	struct side_ctx *c = ctx;
+	struct csvr_gpu_file *f = c->file;
+	(void)present;
+
+	if (v[3].u > 1) {
+		snprintf(msg, msg_size, "column 4 (valid) is not 0 or 1");
+		return -1;
+	}
+	if (grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	struct csvr_gpu_row *r = &f->rows[f->count++];
+	r->display_time = v[0].i;
+	r->ticks = v[1].u;
+	/* A period that is not positive cannot turn ticks into time. */
+	r->period_ns = (v[3].u == 1 && v[2].f > 0) ? v[2].f : 0;
+	return 0;
+}
+
+static const struct csvr_format gpu_format = {
+	.header = "display_time,gpu_ticks,gpu_period_ns,valid",
+	.ncols = 4,
+	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
+	.names = {"display_time", "gpu_ticks", "gpu_period_ns", "valid"},
+	.comment = side_comment,
+	.row = gpu_row,
+};
+
+int csvr_read_gpu(const char *path, const char *expected_side, struct csvr_gpu_file *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
+
+	size_t hint = csvr_estimate_rows(path, 24);
+	if (hint) {
+		out->rows = malloc(hint * sizeof(*out->rows));
+		out->cap = out->rows ? hint : 0;
+	}
+	return csvr_read(path, &gpu_format, &c, &out->diag, &out->meta.truncated_rows);
+}
+
+void csvr_gpu_file_destroy(struct csvr_gpu_file *f)
+{
+	free(f->rows);
+	f->rows = NULL;
+	f->count = f->cap = 0;
+}

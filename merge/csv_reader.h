@@ -1,0 +1,149 @@
+/*
+ * Reading the per-side CPU and GPU CSV files (and the merged CSV) with
+ * libcsv: `# key=value` comment lines before the column header are read as
+ * metadata, the column header must match exactly, every row is parsed
+ * strictly (no spaces, no quotes tricks, whole-field numbers), and comment
+ * lines after the rows (`# session_end ...`) are read as footers.
+ *
+ * A final row that is cut short (no newline at the end of the file, or fewer
+ * fields than columns on the last line) is what a killed writer leaves: it
+ * is skipped with a warning. Anything else that is malformed is an error
+ * naming the file and line.
+ *
+ * Readers do not log: they keep their messages in the file struct, so they
+ * can run on any thread and the caller decides where messages go.
+ */
+#ifndef XRLM_CSV_READER_H
+#define XRLM_CSV_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CSVR_MSG_MAX 640
+#define CSVR_TEXT_MAX 256
+#define CSVR_MAX_WARNINGS 2
+
+/* Messages produced while reading one file. */
+struct csvr_diag {
+	bool failed;
+	char error[CSVR_MSG_MAX];                       /* "<file>:<line>: error: ..." */
+	int warning_count;
+	char warnings[CSVR_MAX_WARNINGS][CSVR_MSG_MAX]; /* "<file>:<line>: warning: ..." */
+};
+
+/* Metadata from a per-side file's comment lines. Empty string = absent. */
+struct csvr_meta {
+	char side[16];
+	char layer[CSVR_TEXT_MAX];
+	char target_layer[CSVR_TEXT_MAX];
+	char clock[64];
+	char gpu_clock[64];
+	uint64_t clock_freq;         /* ticks per second; 0 when absent */
+	bool has_session_end;        /* the footer line was present */
+	uint64_t dropped_queue_full; /* from the CPU footer */
+	uint64_t gpu_ring_overflow;  /* from the GPU footer */
+	uint64_t truncated_rows;     /* 0 or 1: a cut-short final row skipped */
+};
+
+/* One CPU bracket; times are converted to nanoseconds on reading. 32 bytes. */
+struct csvr_cpu_row {
+	int64_t display_time;
+	uint64_t thread_id;
+	int64_t t_entry_ns;
+	int64_t dur_ns; /* t_exit - t_entry */
+};
+
+/* A per-side CPU file. Owns rows; release with csvr_cpu_file_destroy(). */
+struct csvr_cpu_file {
+	struct csvr_meta meta;
+	struct csvr_diag diag;
+	struct csvr_cpu_row *rows;
+	size_t count;
+	size_t cap;
+};
+
+/* One GPU timestamp. 24 bytes. */
+struct csvr_gpu_row {
+	int64_t display_time;
+	uint64_t ticks;
+	double period_ns; /* 0 when the row is not valid (valid=0) */
+};
+
+/* A per-side GPU file. Owns rows; release with csvr_gpu_file_destroy(). */
+struct csvr_gpu_file {
+	struct csvr_meta meta;
+	struct csvr_diag diag;
+	struct csvr_gpu_row *rows;
+	size_t count;
+	size_t cap;
+};
+
+/*
+ * Reads the CPU file @p path into @p out (zeroed first). @p expected_side
+ * ("pre" or "post"), if non-NULL, must match a `# side=` line when present.
+ * Returns 0, or -1 with out->diag.error set (rows may be partially read;
+ * csvr_cpu_file_destroy() must still be called).
+ */
+int csvr_read_cpu(const char *path, const char *expected_side, struct csvr_cpu_file *out);
+
+/* Frees the rows of @p f; leaves it empty. */
+void csvr_cpu_file_destroy(struct csvr_cpu_file *f);
+
+/* As csvr_read_cpu(), for a GPU file. */
+int csvr_read_gpu(const char *path, const char *expected_side, struct csvr_gpu_file *out);
+
+/* Frees the rows of @p f; leaves it empty. */
+void csvr_gpu_file_destroy(struct csvr_gpu_file *f);
+
+/* ---- the generic engine, also used for the merged CSV ---- */
+
+enum csvr_kind {
+	CSVR_I64,     /* optional '-', digits */
+	CSVR_U64,     /* digits */
+	CSVR_F64,     /* plain decimal number, finite */
+	CSVR_F64_OPT, /* as CSVR_F64, or an empty field */
+};
+
+union csvr_value {
+	int64_t i;
+	uint64_t u;
+	double f;
+};
+
+#define CSVR_MAX_COLS 12
+
+/* Describes one file format for csvr_read(). */
+struct csvr_format {
+	const char *header;                    /* exact column header line */
+	int ncols;
+	enum csvr_kind kinds[CSVR_MAX_COLS];
+	const char *names[CSVR_MAX_COLS];      /* for messages */
+	/*
+	 * Called for each `#` line, with the text after "#" and blanks; @p
+	 * in_header is true before the column header. Return 0, or -1 after
+	 * setting an error message in @p msg (the reader adds file and line).
+	 */
+	int (*comment)(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size);
+	/*
+	 * Called for each good row; @p present has bit c set when column c
+	 * was non-empty. Return 0, or -1 after setting @p msg.
+	 */
+	int (*row)(void *ctx, const union csvr_value *values, uint32_t present, char *msg, size_t msg_size);
+};
+
+/*
+ * Reads @p path with @p format, calling its callbacks with @p ctx.
+ * @p truncated_rows (may be NULL) is incremented for a skipped final row.
+ * Returns 0, or -1 with @p diag->error set.
+ */
+int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
+              struct csvr_diag *diag, uint64_t *truncated_rows);
+
+/*
+ * Size hint: how many rows @p path may hold, from its size and @p
+ * bytes_per_row; 0 when unknown. Used to reserve arrays once.
+ */
+size_t csvr_estimate_rows(const char *path, size_t bytes_per_row);
+
+#endif /* XRLM_CSV_READER_H */

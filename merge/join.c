@@ -1,0 +1,318 @@
+/*
+ * Joining pre and post rows; see join.h.
+ */
+#include "join.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Open-addressing index of row numbers (stored +1, 0 = empty slot), linear
+ * probing, at most half full. Lookups walk the probe chain and let the
+ * caller compare the actual keys, so the index stores no keys itself.
+ */
+struct hidx {
+	uint32_t *slots;
+	size_t mask;
+};
+
+static int hidx_create(struct hidx *h, size_t n)
+{
+	size_t size = 16;
+	while (size < n * 2)
+		size *= 2;
+	h->slots = calloc(size, sizeof(*h->slots));
+	h->mask = size - 1;
+	return h->slots ? 0 : -1;
+}
+
+static void hidx_destroy(struct hidx *h)
+{
+	free(h->slots);
+	h->slots = NULL;
+}
+
+static void hidx_insert(struct hidx *h, uint64_t hash, uint32_t row)
+{
+	size_t pos = hash & h->mask;
+	while (h->slots[pos])
+		pos = (pos + 1) & h->mask;
+	h->slots[pos] = row + 1;
+}
+
+static uint64_t cpu_hash(const struct csvr_cpu_row *r)
+{
+	return mix64((uint64_t)r->display_time ^ mix64(r->thread_id));
+}
+
+static bool cpu_same_key(const struct csvr_cpu_row *a, const struct csvr_cpu_row *b)
+{
+	return a->display_time == b->display_time && a->thread_id == b->thread_id;
+}
+
+/* First unused post row with the key of @p key, through the index. */
+static uint32_t cpu_lookup(const struct hidx *h, const struct csvr_cpu_row *rows,
+                           const uint8_t *used, const struct csvr_cpu_row *key)
+{
+	size_t pos = cpu_hash(key) & h->mask;
+	for (; h->slots[pos]; pos = (pos + 1) & h->mask) {
+		uint32_t i = h->slots[pos] - 1;
+		if (!used[i] && cpu_same_key(&rows[i], key))
+			return i;
+	}
+	return JOIN_NONE;
+}
+
+static int build_cpu_index(struct hidx *h, const struct csvr_cpu_file *f)
+{
+	if (hidx_create(h, f->count) != 0)
+		return -1;
+	for (size_t i = 0; i < f->count; i++)
+		hidx_insert(h, cpu_hash(&f->rows[i]), (uint32_t)i);
+	return 0;
+}
+
+static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
+                     struct join_result *out)
+{
+	uint8_t *used = calloc(post->count ? post->count : 1, 1);
+	struct hidx index = {0};
+	size_t cursor = 0;
+	int ret = 0;
+
+	if (!used)
+		return -1;
+	for (size_t i = 0; i < pre->count; i++) {
+		const struct csvr_cpu_row *key = &pre->rows[i];
+		uint32_t m = JOIN_NONE;
+
+		if (cursor < post->count && !used[cursor] && cpu_same_key(&post->rows[cursor], key)) {
+			m = (uint32_t)cursor;
+		} else {
+			if (!index.slots && build_cpu_index(&index, post) != 0) {
+				ret = -1;
+				break;
+			}
+			m = cpu_lookup(&index, post->rows, used, key);
+		}
+		out->match[i] = m;
+		if (m == JOIN_NONE) {
+			out->unmatched_pre++;
+			continue;
+		}
+		used[m] = 1;
+		out->matched++;
+		/* Resynchronise the walk after an out-of-step match. */
+		cursor = (size_t)m + 1;
+	}
+	out->unmatched_post = post->count - out->matched;
+	hidx_destroy(&index);
+	free(used);
+	return ret;
+}
+
+/* thread_id -> last pre row seen of that thread; grows as needed. */
+struct thread_map {
+	uint64_t *ids;
+	uint32_t *last;
+	size_t mask;
+	size_t used;
+};
+
+static int tmap_grow(struct thread_map *t)
+{
+	size_t size = t->ids ? (t->mask + 1) * 2 : 16;
+	struct thread_map n = {
+		.ids = malloc(size * sizeof(*n.ids)),
+		.last = malloc(size * sizeof(*n.last)),
+		.mask = size - 1,
+	};
+	if (!n.ids || !n.last) {
+		free(n.ids);
+		free(n.last);
+		return -1;
+	}
+	for (size_t i = 0; i < size; i++)
+		n.last[i] = JOIN_NONE;
+	for (size_t i = 0; t->ids && i <= t->mask; i++) {
+		if (t->last[i] == JOIN_NONE)
+			continue;
+		size_t pos = mix64(t->ids[i]) & n.mask;
+		while (n.last[pos] != JOIN_NONE)
+			pos = (pos + 1) & n.mask;
+		n.ids[pos] = t->ids[i];
+		n.last[pos] = t->last[i];
+		n.used++;
+	}
+	free(t->ids);
+	free(t->last);
+	*t = n;
+	return 0;
+}
+
+/* The slot of @p id, inserting it (with last = JOIN_NONE) if new. */
+static uint32_t *tmap_slot(struct thread_map *t, uint64_t id)
+{
+	if ((t->used + 1) * 2 > t->mask + 1 && tmap_grow(t) != 0)
+		return NULL;
+	size_t pos = mix64(id) & t->mask;
+	while (t->last[pos] != JOIN_NONE && t->ids[pos] != id)
+		pos = (pos + 1) & t->mask;
+	if (t->last[pos] == JOIN_NONE) {
+		t->ids[pos] = id;
+		t->used++;
+	}
+	return &t->last[pos];
+}
+
+static int link_threads(const struct csvr_cpu_file *pre, struct join_result *out)
+{
+	struct thread_map t = {0};
+	uint64_t cached_id = 0;
+	uint32_t *cached = NULL;
+
+	if (tmap_grow(&t) != 0)
+		return -1;
+	for (size_t i = 0; i < pre->count; i++) {
+		uint64_t id = pre->rows[i].thread_id;
+		/* Frames come from one thread almost always: skip the map. */
+		if (!cached || id != cached_id) {
+			cached = tmap_slot(&t, id);
+			cached_id = id;
+			if (!cached) {
+				free(t.ids);
+				free(t.last);
+				return -1;
+			}
+		}
+		if (*cached != JOIN_NONE)
+			out->next[*cached] = (uint32_t)i;
+		*cached = (uint32_t)i;
+		out->next[i] = JOIN_NONE;
+	}
+	free(t.ids);
+	free(t.last);
+	return 0;
+}
+
+int join_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
+             struct join_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* Row numbers are 32-bit; JOIN_NONE is reserved. */
+	if (pre->count >= JOIN_NONE || post->count >= JOIN_NONE)
+		return -1;
+	size_t n = pre->count ? pre->count : 1;
+	out->count = pre->count;
+	out->match = malloc(n * sizeof(*out->match));
+	out->next = malloc(n * sizeof(*out->next));
+	if (!out->match || !out->next)
+		return -1;
+	if (match_cpu(pre, post, out) != 0)
+		return -1;
+	return link_threads(pre, out);
+}
+
+/* ---- GPU ---- */
+
+/* Walks one GPU file in step with the frames; see join.h. */
+struct gpu_walk {
+	const struct csvr_gpu_file *f;
+	uint8_t *used;
+	struct hidx index;
+	size_t cursor;
+};
+
+static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
+{
+	const struct csvr_gpu_file *f = w->f;
+	size_t c = w->cursor;
+
+	if (c < f->count && !w->used[c] && f->rows[c].display_time == display_time) {
+		w->used[c] = 1;
+		w->cursor = c + 1;
+		return (uint32_t)c;
+	}
+	if (!w->index.slots) {
+		if (hidx_create(&w->index, f->count) != 0) {
+			*err = -1;
+			return JOIN_NONE;
+		}
+		for (size_t i = 0; i < f->count; i++)
+			hidx_insert(&w->index, mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
+	}
+	size_t pos = mix64((uint64_t)display_time) & w->index.mask;
+	for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
+		uint32_t i = w->index.slots[pos] - 1;
+		if (!w->used[i] && f->rows[i].display_time == display_time) {
+			w->used[i] = 1;
+			w->cursor = (size_t)i + 1;
+			return i;
+		}
+	}
+	return JOIN_NONE;
+}
+
+/* The target GPU time of one frame, or NAN when the pair is unusable. */
+static double gpu_target_us(const struct csvr_gpu_row *pre, const struct csvr_gpu_row *post)
+{
+	if (pre->period_ns <= 0 || post->period_ns <= 0)
+		return NAN; /* invalid on either side */
+	if (pre->period_ns != post->period_ns)
+		return NAN; /* ticks of different clocks cannot be subtracted */
+	if (post->ticks < pre->ticks)
+		return NAN; /* backwards: clock reset or corruption */
+	double us = (double)(post->ticks - pre->ticks) * pre->period_ns / 1000.0;
+	/* Rounded as written, so a merged file's text gives the same stats. */
+	return fmt_round(us, 3);
+}
+
+int join_gpu(const struct csvr_cpu_file *pre, const struct csvr_gpu_file *gpu_pre,
+             const struct csvr_gpu_file *gpu_post, struct join_result *out)
+{
+	size_t n = out->count ? out->count : 1;
+	struct gpu_walk a = {.f = gpu_pre, .used = calloc(gpu_pre->count + 1, 1)};
+	struct gpu_walk b = {.f = gpu_post, .used = calloc(gpu_post->count + 1, 1)};
+	int err = 0;
+
+	out->gpu_us = malloc(n * sizeof(*out->gpu_us));
+	if (!out->gpu_us || !a.used || !b.used)
+		err = -1;
+	for (size_t i = 0; !err && i < out->count; i++) {
+		out->gpu_us[i] = NAN;
+		if (out->match[i] == JOIN_NONE)
+			continue;
+		int64_t t = pre->rows[i].display_time;
+		uint32_t x = gpu_find(&a, t, &err);
+		uint32_t y = gpu_find(&b, t, &err);
+		if (x != JOIN_NONE && y != JOIN_NONE)
+			out->gpu_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
+	}
+	hidx_destroy(&a.index);
+	hidx_destroy(&b.index);
+	free(a.used);
+	free(b.used);
+	return err;
+}
+
+void join_result_destroy(struct join_result *j)
+{
+	free(j->match);
+	free(j->next);
+	free(j->gpu_us);
+	memset(j, 0, sizeof(*j));
+}

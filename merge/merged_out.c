@@ -1,0 +1,268 @@
+/*
+ * Writing the merged CSV; see merged_out.h.
+ */
+#define _GNU_SOURCE
+#include "merged_out.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fmt.h"
+
+#define MOUT_BUF_SIZE (1u << 20)
+/* Worst case of one row or one summary line, with room to spare. */
+#define MOUT_ROW_MAX 1024
+
+static void flush(struct mout *o)
+{
+	size_t off = 0;
+
+	while (off < o->len && !o->error) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->error = n < 0 ? errno : EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	o->len = 0;
+}
+
+/* Room for one more row or line. */
+static char *reserve(struct mout *o)
+{
+	if (o->len + MOUT_ROW_MAX > MOUT_BUF_SIZE)
+		flush(o);
+	return o->buf + o->len;
+}
+
+static void commit_bytes(struct mout *o, char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+
+/* Splits @p path into its directory (with trailing '/', or "") and name. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path)) {
+		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
+		return -1;
+	}
+	o->buf = malloc(MOUT_BUF_SIZE);
+	if (!o->buf) {
+		snprintf(msg, msg_size, "%s: error: out of memory", path);
+		return -1;
+	}
+
+	const char *name = base_name(path);
+	int dir_len = (int)(name - path);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* O_EXCL makes a clash fail instead of sharing a file; retry with
+	 * another name, which only a concurrent merge could cause. */
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		unsigned long long salt = (unsigned long long)ts.tv_nsec + attempt * 7919ull;
+		int n = snprintf(o->tmp_path, sizeof(o->tmp_path), "%.*s.%s.tmp-%d-%llx", dir_len,
+		                 path, name, (int)getpid(), salt);
+		if (n >= (int)sizeof(o->tmp_path)) {
+			snprintf(msg, msg_size, "%s: error: path too long", path);
+			break;
+		}
+		o->fd = open(o->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (o->fd >= 0)
+			return 0;
+		if (errno != EEXIST) {
+			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s", path,
+			         strerror(errno));
+			break;
+		}
+	}
+	if (o->fd < 0 && errno == EEXIST)
+		snprintf(msg, msg_size, "%s: error: cannot create a temporary file", path);
+	free(o->buf);
+	o->buf = NULL;
+	return -1;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static void line_u64(struct mout *o, const char *key, uint64_t v)
+{
+	char *p = reserve(o);
+	p = put_str(p, "# ");
+	p = put_str(p, key);
+	*p++ = '=';
+	p = fmt_u64(p, v);
+	*p++ = '\n';
+	commit_bytes(o, p);
+}
+
+/* "# key=<v with decimals><suffix>"; a non-finite value prints as 0. */
+static void line_fixed(struct mout *o, const char *key, double v, int decimals, const char *suffix)
+{
+	char *p = reserve(o);
+	p = put_str(p, "# ");
+	p = put_str(p, key);
+	*p++ = '=';
+	p = fmt_fixed(p, isfinite(v) ? v : 0, decimals);
+	p = put_str(p, suffix);
+	*p++ = '\n';
+	commit_bytes(o, p);
+}
+
+static void line_text(struct mout *o, const char *key, const char *text)
+{
+	char *p = reserve(o);
+	p = put_str(p, "# ");
+	p = put_str(p, key);
+	*p++ = '=';
+	/* The name came from one line of a per-side file, but keep the
+	 * output one line per key whatever it holds. */
+	for (size_t i = 0; text[i] && i < MRG_NAME_MAX; i++)
+		*p++ = (text[i] == '\n' || text[i] == '\r') ? ' ' : text[i];
+	*p++ = '\n';
+	commit_bytes(o, p);
+}
+
+void mout_summary(struct mout *o, const struct mrg_summary *s)
+{
+	const struct stats_summary *cpu = &s->target_cpu_us, *cpct = &s->target_cpu_pct;
+	const struct stats_summary *gpu = &s->target_gpu_us, *gpct = &s->target_gpu_pct;
+
+	/* The fourteen lines of INTERFACE.md, in this exact order. */
+	line_u64(o, "frame_count", s->frame_count);
+	line_fixed(o, "target_cpu_ms_mean", cpu->mean / 1000.0, 4, "");
+	line_fixed(o, "target_cpu_ms_min", cpu->min / 1000.0, 4, "");
+	line_fixed(o, "target_cpu_ms_max", cpu->max / 1000.0, 4, "");
+	line_fixed(o, "target_cpu_pct_mean", cpct->mean, 4, "%");
+	line_fixed(o, "target_cpu_pct_min", cpct->min, 4, "%");
+	line_fixed(o, "target_cpu_pct_max", cpct->max, 4, "%");
+	line_u64(o, "gpu_frame_count", s->gpu_frame_count);
+	line_fixed(o, "target_gpu_ms_mean", gpu->mean / 1000.0, 4, "");
+	line_fixed(o, "target_gpu_ms_min", gpu->min / 1000.0, 4, "");
+	line_fixed(o, "target_gpu_ms_max", gpu->max / 1000.0, 4, "");
+	line_fixed(o, "target_gpu_pct_mean", gpct->mean, 4, "%");
+	line_fixed(o, "target_gpu_pct_min", gpct->min, 4, "%");
+	line_fixed(o, "target_gpu_pct_max", gpct->max, 4, "%");
+
+	line_fixed(o, "target_cpu_us_p50", cpu->median, 3, "");
+	line_fixed(o, "target_cpu_us_p95", cpu->p95, 3, "");
+	line_fixed(o, "target_cpu_us_p99", cpu->p99, 3, "");
+	line_fixed(o, "target_gpu_us_p50", gpu->median, 3, "");
+	line_fixed(o, "target_gpu_us_p95", gpu->p95, 3, "");
+	line_fixed(o, "target_gpu_us_p99", gpu->p99, 3, "");
+	line_fixed(o, "frame_interval_us_median", s->frame_interval_us.median, 3, "");
+	line_fixed(o, "frame_rate_hz", s->frame_rate_hz, 3, "");
+	line_u64(o, "dropped_queue_full_pre", s->dropped_queue_full_pre);
+	line_u64(o, "dropped_queue_full_post", s->dropped_queue_full_post);
+	line_u64(o, "gpu_ring_overflow_pre", s->gpu_ring_overflow_pre);
+	line_u64(o, "gpu_ring_overflow_post", s->gpu_ring_overflow_post);
+	line_u64(o, "unmatched_pre", s->unmatched_pre);
+	line_u64(o, "unmatched_post", s->unmatched_post);
+	line_u64(o, "negative_target_frames", s->negative_target_frames);
+	line_u64(o, "truncated_rows", s->truncated_rows);
+	line_text(o, "target_layer", s->target_layer);
+
+	char *p = reserve(o);
+	p = put_str(p, MOUT_HEADER "\n");
+	commit_bytes(o, p);
+}
+
+void mout_row(struct mout *o, const struct mout_row *r)
+{
+	char *p = reserve(o);
+
+	p = fmt_i64(p, r->display_time);
+	*p++ = ',';
+	p = fmt_u64(p, r->thread_id);
+	*p++ = ',';
+	if (r->has_interval)
+		p = fmt_ns_as_us(p, r->interval_ns);
+	*p++ = ',';
+	p = fmt_ns_as_us(p, r->pre_ns);
+	*p++ = ',';
+	p = fmt_ns_as_us(p, r->post_ns);
+	*p++ = ',';
+	p = fmt_ns_as_us(p, r->target_ns);
+	*p++ = ',';
+	p = fmt_fixed(p, r->cpu_pct, 4); /* writes nothing for NAN */
+	*p++ = ',';
+	p = fmt_fixed(p, r->gpu_us, 3);
+	*p++ = ',';
+	p = fmt_fixed(p, r->gpu_pct, 4);
+	*p++ = '\n';
+	commit_bytes(o, p);
+}
+
+/* Puts the finished temporary file at o->path without replacing anything. */
+static int place(struct mout *o)
+{
+	if (renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* The file system has no RENAME_NOREPLACE: link() also refuses to
+	 * replace, and the name appears complete all at once. */
+	if (link(o->tmp_path, o->path) != 0)
+		return -1;
+	unlink(o->tmp_path);
+	return 0;
+}
+
+int mout_commit(struct mout *o, char *msg, size_t msg_size)
+{
+	flush(o);
+	if (close(o->fd) != 0 && !o->error)
+		o->error = errno;
+	o->fd = -1;
+	free(o->buf);
+	o->buf = NULL;
+	if (o->error) {
+		snprintf(msg, msg_size, "%s: error: cannot write: %s", o->path, strerror(o->error));
+		unlink(o->tmp_path);
+		return -1;
+	}
+	if (place(o) != 0) {
+		int err = errno;
+		if (err == EEXIST)
+			snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", o->path);
+		else
+			snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", o->path,
+			         strerror(err));
+		unlink(o->tmp_path);
+		return -1;
+	}
+	return 0;
+}
+
+void mout_abort(struct mout *o)
+{
+	if (o->fd >= 0) {
+		close(o->fd);
+		unlink(o->tmp_path);
+	}
+	o->fd = -1;
+	free(o->buf);
+	o->buf = NULL;
+}

@@ -1,0 +1,79 @@
+/*
+ * Writing the merged CSV.
+ *
+ * Format (all numbers written by fmt.h, '.' decimal point, LF endings):
+ *  - the 14 summary lines of INTERFACE.md: counts as integers, *_ms_* in
+ *    milliseconds with 4 decimals, *_pct_* in percent with 4 decimals and a
+ *    trailing '%';
+ *  - extra `# key=value` lines: percentiles and frame interval in µs with 3
+ *    decimals, frame_rate_hz with 3 decimals, counts as integers, the
+ *    target layer's name as text;
+ *  - the column header and one row per matched frame: display_time and
+ *    thread_id as integers, every *_us column in µs with 3 decimals (exact:
+ *    the inputs are integer ns), every *_pct_* column with 4 decimals; blank
+ *    cells where a value does not exist.
+ *
+ * The file is written to a temporary file in the target's directory and
+ * renamed into place at commit without replacing an existing file.
+ */
+#ifndef XRLM_MERGED_OUT_H
+#define XRLM_MERGED_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "merge.h"
+
+/* The column header line of the merged CSV (without newline). */
+#define MOUT_HEADER                                                                          \
+	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
+
+/* One merged row. */
+struct mout_row {
+	int64_t display_time;
+	uint64_t thread_id;
+	bool has_interval;
+	int64_t interval_ns;
+	int64_t pre_ns;
+	int64_t post_ns;
+	int64_t target_ns;
+	double cpu_pct; /* NAN: blank */
+	double gpu_us;  /* NAN: blank */
+	double gpu_pct; /* NAN: blank */
+};
+
+/* An output file being written. Owns its buffer, descriptor and temp file. */
+struct mout {
+	int fd;
+	char *buf;
+	size_t len;
+	int error; /* first errno of a failed write, 0 if none */
+	char path[MRG_PATH_MAX];
+	char tmp_path[MRG_PATH_MAX];
+};
+
+/*
+ * Creates the temporary file for @p path. Returns 0, or -1 with a message
+ * (naming the file) in @p msg.
+ */
+int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size);
+
+/* Writes the summary lines and the column header. */
+void mout_summary(struct mout *o, const struct mrg_summary *s);
+
+/* Writes one row. */
+void mout_row(struct mout *o, const struct mout_row *r);
+
+/*
+ * Flushes, closes and renames the file into place (never replacing an
+ * existing file). On failure removes the temporary file and returns -1 with
+ * a message in @p msg. @p o is closed either way.
+ */
+int mout_commit(struct mout *o, char *msg, size_t msg_size);
+
+/* Closes and removes the temporary file (after an error elsewhere). */
+void mout_abort(struct mout *o);
+
+#endif /* XRLM_MERGED_OUT_H */

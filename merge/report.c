@@ -1,0 +1,50 @@
+/*
+ * The statistics table; see report.h. Numbers go through fmt.h, so the
+ * output does not depend on the locale.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+
+#include "fmt.h"
+
+static void print_value(FILE *f, const char *label, double v, int decimals)
+{
+	char num[FMT_NUM_MAX];
+	fprintf(f, "    %-6s%9s\n", label, fmt_fixed_str(num, v, decimals));
+}
+
+static void print_block(FILE *f, const char *name, const char *unit,
+                        const struct stats_summary *s, int decimals)
+{
+	fprintf(f, "%-19s(%s):\n", name, unit);
+	if (s->count == 0) {
+		fprintf(f, "    (no samples)\n\n");
+		return;
+	}
+	fprintf(f, "    count  %" PRIu64 "\n", s->count);
+	print_value(f, "mean", s->mean, decimals);
+	print_value(f, "median", s->median, decimals);
+	print_value(f, "p95", s->p95, decimals);
+	print_value(f, "p99", s->p99, decimals);
+	print_value(f, "min", s->min, decimals);
+	print_value(f, "max", s->max, decimals);
+	fprintf(f, "\n");
+}
+
+void rpt_print(FILE *f, const struct mrg_summary *s)
+{
+	char a[FMT_NUM_MAX], b[FMT_NUM_MAX];
+
+	fprintf(f, "matched frames: %" PRIu64 "\n\n", s->frame_count);
+	print_block(f, "target_cpu_us", "microseconds, CPU", &s->target_cpu_us, 2);
+	print_block(f, "target_cpu_pct", "% of frame interval", &s->target_cpu_pct, 3);
+	print_block(f, "target_gpu_us", "microseconds, GPU", &s->target_gpu_us, 2);
+	print_block(f, "target_gpu_pct", "% of frame interval", &s->target_gpu_pct, 3);
+	if (s->frame_interval_us.count == 0) {
+		fprintf(f, "frame_interval_us median: (no samples)\n");
+		return;
+	}
+	fprintf(f, "frame_interval_us median: %s  (~%s Hz)\n",
+	        fmt_fixed_str(a, s->frame_interval_us.median, 2), fmt_fixed_str(b, s->frame_rate_hz, 1));
+}
