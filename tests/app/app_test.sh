@@ -1,0 +1,106 @@
+#!/bin/sh
+# Tests of xrlm-test-app (run by ctest; see app_tests.cmake).
+#
+#   app_test.sh APP run GRAPHICS FRAMES WARMUP [APP ARGS...]
+#       runs the app with --stats; checks exit 0 and every stats line
+#   app_test.sh APP runtime-exit
+#       the runtime ends the session early (XRTEST_EXIT_AFTER_FRAMES): exit 0
+#   app_test.sh APP bad-args
+#       each bad command line: exit 2 and exactly one line on stderr
+set -u
+# Only what a test sets may influence it.
+unset XR_ENABLE_API_LAYERS XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
+app=$1
+mode=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# field FILE SERIES KEY: the value of KEY= on SERIES's line.
+field() {
+	awk -v s="$2" -v k="$3" '$1 == s { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$1"
+}
+
+check_series() { # FILE SERIES WANT_COUNT
+	line=$(grep "^$2 " "$1") || fail "no $2 line"
+	if [ "$3" -eq 0 ]; then
+		[ "$line" = "$2 count=0" ] || fail "expected '$2 count=0', got '$line'"
+		return
+	fi
+	echo "$line" | grep -Eq "^$2 count=[0-9]+ mean=[0-9]+ p50=[0-9]+ p95=[0-9]+ p99=[0-9]+ min=[0-9]+ max=[0-9]+\$" ||
+		fail "malformed line '$line'"
+	count=$(field "$1" "$2" count)
+	[ "$count" -eq "$3" ] || fail "$2 count=$count, want $3"
+	set -- $(for k in min p50 p95 p99 max; do field "$1" "$2" $k; done)
+	[ "$1" -le "$2" ] && [ "$2" -le "$3" ] && [ "$3" -le "$4" ] && [ "$4" -le "$5" ] ||
+		fail "$2: min <= p50 <= p95 <= p99 <= max does not hold: $line"
+}
+
+run_mode() {
+	graphics=$1 frames=$2 warmup=$3
+	shift 3
+	"$app" --frames "$frames" --warmup "$warmup" --graphics "$graphics" --stats "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	cat "$tmp/out"
+	[ $rc -eq 0 ] || { cat "$tmp/err" >&2; fail "exit status $rc"; }
+	measured=$((frames - warmup))
+	check_series "$tmp/out" endframe_cpu_ns $measured
+	if [ "$graphics" = headless ]; then
+		check_series "$tmp/out" endframe_gpu_ns 0
+	else
+		check_series "$tmp/out" endframe_gpu_ns $measured
+	fi
+	# Intervals need a previous frame: one fewer without warm-up.
+	[ "$warmup" -eq 0 ] && measured=$((measured - 1))
+	check_series "$tmp/out" frame_interval_ns $measured
+	run=$(grep '^run ' "$tmp/out") || fail "no run line"
+	echo "$run" | grep -q "graphics=$graphics " || fail "run line: $run"
+	echo "PASS"
+}
+
+runtime_exit() {
+	XRTEST_EXIT_AFTER_FRAMES=20 "$app" --frames 100000 --graphics headless --stats \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	cat "$tmp/out" "$tmp/err"
+	[ $rc -eq 0 ] || fail "exit status $rc"
+	ran=$(awk '$1 == "run" { for (i = 2; i <= NF; i++) if ($i ~ /^frames_run=/) { sub(/.*=/, "", $i); print $i } }' "$tmp/out")
+	[ -n "$ran" ] && [ "$ran" -ge 20 ] && [ "$ran" -lt 100 ] || fail "frames_run=$ran, want about 20"
+	echo "PASS"
+}
+
+bad_one() { # ARGS...: must exit 2 with one stderr line
+	"$app" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	printf '%s -> rc=%s: %s\n' "$*" "$rc" "$(cat "$tmp/err")"
+	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
+	[ "$lines" -eq 1 ] || fail "'$*' printed $lines lines on stderr, want 1"
+}
+
+bad_args() {
+	bad_one --frames
+	bad_one --frames abc
+	bad_one --frames 0
+	bad_one --frames 12x
+	bad_one --frames -3
+	bad_one --warmup 10 --frames 10
+	bad_one --graphics opengl
+	bad_one --threads 3
+	bad_one --bogus
+	bad_one extra
+	echo "PASS"
+}
+
+case $mode in
+run) run_mode "$@" ;;
+runtime-exit) runtime_exit ;;
+bad-args) bad_args ;;
+*) fail "unknown mode $mode" ;;
+esac
