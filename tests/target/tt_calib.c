@@ -12,9 +12,9 @@
 
 /* Without timestamps we can only guess: about lavapipe's fill rate. */
 #define TT_CALIB_GUESS_BYTES_PER_NS 30.0
-#define TT_CALIB_RUNS 3
+#define TT_CALIB_RUNS 7
 #define TT_CALIB_ROUNDS 4
-#define TT_CALIB_TOLERANCE 0.02
+#define TT_CALIB_TOLERANCE 0.03
 #define TT_CALIB_TIMEOUT_NS 10000000000ull
 
 static bool vk_ok(VkResult r, const char *what)
