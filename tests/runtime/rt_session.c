@@ -1,0 +1,213 @@
+/*
+ * XrSession: creation with a Vulkan binding or headless (XR_MND_headless),
+ * and the session state machine, delivered through xrPollEvent.
+ */
+#include "rt_internal.h"
+#include "rt_api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const XrReferenceSpaceType g_space_types[] = {
+	XR_REFERENCE_SPACE_TYPE_VIEW,
+	XR_REFERENCE_SPACE_TYPE_LOCAL,
+	XR_REFERENCE_SPACE_TYPE_STAGE,
+};
+
+XrResult rt_session_get(XrSession handle, struct rt_session **out)
+{
+	*out = rt_handle_get(RT_H(handle), RT_HANDLE_SESSION);
+	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
+}
+
+void rt_session_set_state(struct rt_session *sess, XrSessionState state)
+{
+	sess->state = state;
+	XrEventDataSessionStateChanged ev = {
+		.type = XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED,
+		.session = sess->handle,
+		.state = state,
+		.time = rt_now_ns(),
+	};
+	rt_event_push(&sess->inst->events, &ev, sizeof(ev));
+}
+
+void rt_session_begin_exit(struct rt_session *sess)
+{
+	if (sess->exit_requested)
+		return;
+	sess->exit_requested = true;
+	/* The spec's path down: no state may be skipped on the way. */
+	while (sess->state != XR_SESSION_STATE_STOPPING) {
+		switch (sess->state) {
+		case XR_SESSION_STATE_FOCUSED: rt_session_set_state(sess, XR_SESSION_STATE_VISIBLE); break;
+		case XR_SESSION_STATE_VISIBLE:
+		case XR_SESSION_STATE_READY: rt_session_set_state(sess, XR_SESSION_STATE_SYNCHRONIZED); break;
+		default: rt_session_set_state(sess, XR_SESSION_STATE_STOPPING); break;
+		}
+	}
+}
+
+static void session_destroy(void *obj)
+{
+	struct rt_session *sess = obj;
+	if (!sess->headless)
+		rt_vk_session_fini(&sess->vk);
+	rt_event_drop_session(&sess->inst->events, sess->handle);
+	sess->inst->session = XR_NULL_HANDLE;
+	pthread_cond_destroy(&sess->frame_cond);
+	pthread_mutex_destroy(&sess->lock);
+	free(sess);
+}
+
+/* The Vulkan binding in @p next's chain, or NULL. */
+static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const void *next)
+{
+	for (const XrBaseInStructure *s = next; s; s = s->next)
+		if (s->type == XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR)
+			return (const XrGraphicsBindingVulkanKHR *)s;
+	return NULL;
+}
+
+/* Sets up the graphics side of @p sess from the create info's chain. */
+static XrResult session_init_graphics(struct rt_session *sess, const XrSessionCreateInfo *info)
+{
+	struct rt_instance *inst = sess->inst;
+	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info->next);
+	if (!binding) {
+		if (!inst->ext_headless)
+			return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+		sess->headless = true;
+		return XR_SUCCESS;
+	}
+	if (!inst->ext_vulkan_enable && !inst->ext_vulkan_enable2)
+		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+	if (!inst->vk_requirements_queried)
+		return XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING;
+	return rt_vk_session_init(&sess->vk, inst, binding);
+}
+
+XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreateInfo *createInfo,
+                                       XrSession *session)
+{
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get(instance, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (!createInfo || !session || createInfo->type != XR_TYPE_SESSION_CREATE_INFO)
+		return XR_ERROR_VALIDATION_FAILURE;
+	r = rt_instance_check_system(inst, createInfo->systemId);
+	if (r != XR_SUCCESS)
+		return r;
+	if (inst->session != XR_NULL_HANDLE)
+		return XR_ERROR_LIMIT_REACHED;
+
+	struct rt_session *sess = calloc(1, sizeof(*sess));
+	if (!sess)
+		return XR_ERROR_OUT_OF_MEMORY;
+	sess->inst = inst;
+	r = session_init_graphics(sess, createInfo);
+	if (r != XR_SUCCESS) {
+		free(sess);
+		return r;
+	}
+	pthread_mutex_init(&sess->lock, NULL);
+	pthread_cond_init(&sess->frame_cond, NULL);
+	uint64_t h = rt_handle_add(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy);
+	if (!h) {
+		session_destroy(sess);
+		return XR_ERROR_LIMIT_REACHED;
+	}
+	sess->handle = (XrSession)(uintptr_t)h;
+	inst->session = sess->handle;
+	rt_log("session created (%s)", sess->headless ? "headless" : "Vulkan");
+
+	pthread_mutex_lock(&sess->lock);
+	rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
+	rt_session_set_state(sess, XR_SESSION_STATE_READY);
+	pthread_mutex_unlock(&sess->lock);
+	*session = sess->handle;
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrDestroySession(XrSession session)
+{
+	struct rt_session *sess;
+	XrResult r = rt_session_get(session, &sess);
+	if (r != XR_SUCCESS)
+		return r;
+	rt_handle_destroy(RT_H(session));
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrBeginSession(XrSession session, const XrSessionBeginInfo *beginInfo)
+{
+	struct rt_session *sess;
+	XrResult r = rt_session_get(session, &sess);
+	if (r != XR_SUCCESS)
+		return r;
+	if (!beginInfo || beginInfo->type != XR_TYPE_SESSION_BEGIN_INFO)
+		return XR_ERROR_VALIDATION_FAILURE;
+	if (beginInfo->primaryViewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+
+	pthread_mutex_lock(&sess->lock);
+	if (sess->running)
+		r = XR_ERROR_SESSION_RUNNING;
+	else if (sess->state != XR_SESSION_STATE_READY)
+		r = XR_ERROR_SESSION_NOT_READY;
+	else {
+		sess->running = true;
+		rt_frame_reset(sess);
+	}
+	pthread_mutex_unlock(&sess->lock);
+	return r;
+}
+
+XrResult XRAPI_CALL rt_xrEndSession(XrSession session)
+{
+	struct rt_session *sess;
+	XrResult r = rt_session_get(session, &sess);
+	if (r != XR_SUCCESS)
+		return r;
+	pthread_mutex_lock(&sess->lock);
+	if (!sess->running)
+		r = XR_ERROR_SESSION_NOT_RUNNING;
+	else if (sess->state != XR_SESSION_STATE_STOPPING)
+		r = XR_ERROR_SESSION_NOT_STOPPING;
+	else {
+		sess->running = false;
+		rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
+		/* We only ever stop a session to end it. */
+		rt_session_set_state(sess, XR_SESSION_STATE_EXITING);
+		pthread_cond_broadcast(&sess->frame_cond);
+	}
+	pthread_mutex_unlock(&sess->lock);
+	return r;
+}
+
+XrResult XRAPI_CALL rt_xrRequestExitSession(XrSession session)
+{
+	struct rt_session *sess;
+	XrResult r = rt_session_get(session, &sess);
+	if (r != XR_SUCCESS)
+		return r;
+	pthread_mutex_lock(&sess->lock);
+	if (!sess->running)
+		r = XR_ERROR_SESSION_NOT_RUNNING;
+	else
+		rt_session_begin_exit(sess);
+	pthread_mutex_unlock(&sess->lock);
+	return r;
+}
+
+XrResult XRAPI_CALL rt_xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity,
+                                                  uint32_t *countOutput, XrReferenceSpaceType *spaces)
+{
+	struct rt_session *sess;
+	XrResult r = rt_session_get(session, &sess);
+	if (r != XR_SUCCESS)
+		return r;
+	return rt_two_call(capacity, countOutput, spaces, g_space_types,
+	                   sizeof(g_space_types) / sizeof(g_space_types[0]), sizeof(g_space_types[0]));
+}

@@ -1,0 +1,137 @@
+/*
+ * The one system: a stereo HMD with fixed views and an opaque display.
+ */
+#include "rt_internal.h"
+#include "rt_api.h"
+
+#include <stdio.h>
+
+/* Small enough that lavapipe renders hello_xr's views at 90 Hz on 2 cores. */
+#define RT_VIEW_WIDTH 512
+#define RT_VIEW_HEIGHT 512
+#define RT_MAX_IMAGE_SIZE 4096
+
+static const XrViewConfigurationType g_view_config = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
+static const XrEnvironmentBlendMode g_blend_mode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
+
+/* Instance and system id checks shared by every system query. */
+static XrResult get_system(XrInstance instance, XrSystemId systemId, struct rt_instance **inst)
+{
+	XrResult r = rt_instance_get(instance, inst);
+	if (r != XR_SUCCESS)
+		return r;
+	return rt_instance_check_system(*inst, systemId);
+}
+
+XrResult XRAPI_CALL rt_xrGetSystem(XrInstance instance, const XrSystemGetInfo *getInfo,
+                                   XrSystemId *systemId)
+{
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get(instance, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (!getInfo || !systemId || getInfo->type != XR_TYPE_SYSTEM_GET_INFO)
+		return XR_ERROR_VALIDATION_FAILURE;
+	if (getInfo->formFactor == XR_FORM_FACTOR_HANDHELD_DISPLAY)
+		return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
+	if (getInfo->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY)
+		return XR_ERROR_VALIDATION_FAILURE;
+	*systemId = RT_SYSTEM_ID;
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrGetSystemProperties(XrInstance instance, XrSystemId systemId,
+                                             XrSystemProperties *properties)
+{
+	struct rt_instance *inst;
+	XrResult r = get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (!properties || properties->type != XR_TYPE_SYSTEM_PROPERTIES)
+		return XR_ERROR_VALIDATION_FAILURE;
+	properties->systemId = RT_SYSTEM_ID;
+	properties->vendorId = 0x584c; /* "XL" */
+	snprintf(properties->systemName, sizeof(properties->systemName), "XRLM headless test HMD");
+	properties->graphicsProperties.maxSwapchainImageWidth = RT_MAX_IMAGE_SIZE;
+	properties->graphicsProperties.maxSwapchainImageHeight = RT_MAX_IMAGE_SIZE;
+	properties->graphicsProperties.maxLayerCount = RT_MAX_LAYERS;
+	properties->trackingProperties.orientationTracking = XR_TRUE;
+	properties->trackingProperties.positionTracking = XR_TRUE;
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId systemId,
+                                                        XrViewConfigurationType viewConfigurationType,
+                                                        uint32_t capacity, uint32_t *countOutput,
+                                                        XrEnvironmentBlendMode *modes)
+{
+	struct rt_instance *inst;
+	XrResult r = get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (viewConfigurationType != g_view_config)
+		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+	return rt_two_call(capacity, countOutput, modes, &g_blend_mode, 1, sizeof(g_blend_mode));
+}
+
+XrResult XRAPI_CALL rt_xrEnumerateViewConfigurations(XrInstance instance, XrSystemId systemId,
+                                                     uint32_t capacity, uint32_t *countOutput,
+                                                     XrViewConfigurationType *types)
+{
+	struct rt_instance *inst;
+	XrResult r = get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	return rt_two_call(capacity, countOutput, types, &g_view_config, 1, sizeof(g_view_config));
+}
+
+XrResult XRAPI_CALL rt_xrGetViewConfigurationProperties(XrInstance instance, XrSystemId systemId,
+                                                        XrViewConfigurationType viewConfigurationType,
+                                                        XrViewConfigurationProperties *properties)
+{
+	struct rt_instance *inst;
+	XrResult r = get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (!properties || properties->type != XR_TYPE_VIEW_CONFIGURATION_PROPERTIES)
+		return XR_ERROR_VALIDATION_FAILURE;
+	if (viewConfigurationType != g_view_config)
+		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+	properties->viewConfigurationType = g_view_config;
+	properties->fovMutable = XR_FALSE;
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId systemId,
+                                                         XrViewConfigurationType viewConfigurationType,
+                                                         uint32_t capacity, uint32_t *countOutput,
+                                                         XrViewConfigurationView *views)
+{
+	struct rt_instance *inst;
+	XrResult r = get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	if (viewConfigurationType != g_view_config)
+		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+	if (!countOutput)
+		return XR_ERROR_VALIDATION_FAILURE;
+	*countOutput = RT_VIEW_COUNT;
+	if (capacity == 0)
+		return XR_SUCCESS;
+	if (capacity < RT_VIEW_COUNT)
+		return XR_ERROR_SIZE_INSUFFICIENT;
+	if (!views)
+		return XR_ERROR_VALIDATION_FAILURE;
+	for (uint32_t i = 0; i < RT_VIEW_COUNT; i++) {
+		/* The app's type and next stay; only the payload is ours. */
+		if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW)
+			return XR_ERROR_VALIDATION_FAILURE;
+		views[i].recommendedImageRectWidth = RT_VIEW_WIDTH;
+		views[i].maxImageRectWidth = RT_MAX_IMAGE_SIZE;
+		views[i].recommendedImageRectHeight = RT_VIEW_HEIGHT;
+		views[i].maxImageRectHeight = RT_MAX_IMAGE_SIZE;
+		views[i].recommendedSwapchainSampleCount = 1;
+		views[i].maxSwapchainSampleCount = 1;
+	}
+	return XR_SUCCESS;
+}
