@@ -17,14 +17,6 @@
 #define TT_CALIB_TOLERANCE 0.03
 #define TT_CALIB_TIMEOUT_NS 10000000000ull
 
-static bool vk_ok(VkResult r, const char *what)
-{
-	if (r == VK_SUCCESS)
-		return true;
-	tt_log("calibration: %s failed: %s (%d)", what, tt_vk_result_str(r), (int)r);
-	return false;
-}
-
 /* One timed run of @p bytes of fills, using ring slot 0 (idle at this point). */
 static bool measure_once(struct tt_gpu *gpu, uint64_t bytes, double *ns)
 {
@@ -37,13 +29,13 @@ static bool measure_once(struct tt_gpu *gpu, uint64_t bytes, double *ns)
 		.commandBufferCount = 1,
 		.pCommandBuffers = &cmd,
 	};
-	if (!vk_ok(gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, fence), "vkQueueSubmit") ||
-	    !vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, TT_CALIB_TIMEOUT_NS),
+	if (!tt_vk_ok(gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, fence), "calibration: vkQueueSubmit") ||
+	    !tt_vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, TT_CALIB_TIMEOUT_NS),
 	           "vkWaitForFences") ||
-	    !vk_ok(gpu->vk.vkResetFences(gpu->device, 1, &fence), "vkResetFences"))
+	    !tt_vk_ok(gpu->vk.vkResetFences(gpu->device, 1, &fence), "vkResetFences"))
 		return false;
 	uint64_t ts[2];
-	if (!vk_ok(gpu->vk.vkGetQueryPoolResults(gpu->device, gpu->queries, 0, 2, sizeof(ts), ts,
+	if (!tt_vk_ok(gpu->vk.vkGetQueryPoolResults(gpu->device, gpu->queries, 0, 2, sizeof(ts), ts,
 	                                         sizeof(ts[0]),
 	                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
 	           "vkGetQueryPoolResults"))

@@ -12,14 +12,6 @@
 /* Destruction waits this long for our own work before giving up. */
 #define TT_GPU_DESTROY_TIMEOUT_NS 5000000000ull
 
-static bool vk_ok(VkResult r, const char *what)
-{
-	if (r == VK_SUCCESS)
-		return true;
-	tt_log("%s failed: %s (%d)", what, tt_vk_result_str(r), (int)r);
-	return false;
-}
-
 static int32_t find_memory_type(struct tt_gpu *gpu, VkPhysicalDevice pd, uint32_t type_bits)
 {
 	VkPhysicalDeviceMemoryProperties props;
@@ -44,7 +36,7 @@ static bool create_buffer(struct tt_gpu *gpu, VkPhysicalDevice pd)
 		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
-	if (!vk_ok(gpu->vk.vkCreateBuffer(gpu->device, &bci, NULL, &gpu->buffer), "vkCreateBuffer"))
+	if (!tt_vk_ok(gpu->vk.vkCreateBuffer(gpu->device, &bci, NULL, &gpu->buffer), "vkCreateBuffer"))
 		return false;
 	gpu->buffer_size = bci.size;
 
@@ -60,10 +52,10 @@ static bool create_buffer(struct tt_gpu *gpu, VkPhysicalDevice pd)
 		.allocationSize = req.size,
 		.memoryTypeIndex = (uint32_t)type,
 	};
-	if (!vk_ok(gpu->vk.vkAllocateMemory(gpu->device, &mai, NULL, &gpu->memory),
+	if (!tt_vk_ok(gpu->vk.vkAllocateMemory(gpu->device, &mai, NULL, &gpu->memory),
 	           "vkAllocateMemory"))
 		return false;
-	return vk_ok(gpu->vk.vkBindBufferMemory(gpu->device, gpu->buffer, gpu->memory, 0),
+	return tt_vk_ok(gpu->vk.vkBindBufferMemory(gpu->device, gpu->buffer, gpu->memory, 0),
 	             "vkBindBufferMemory");
 }
 
@@ -89,7 +81,7 @@ static bool create_timestamps(struct tt_gpu *gpu, const struct tt_gpu_binding *b
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
 		.queryCount = 2,
 	};
-	return vk_ok(gpu->vk.vkCreateQueryPool(gpu->device, &qci, NULL, &gpu->queries),
+	return tt_vk_ok(gpu->vk.vkCreateQueryPool(gpu->device, &qci, NULL, &gpu->queries),
 	             "vkCreateQueryPool");
 }
 
@@ -100,7 +92,7 @@ static bool create_ring(struct tt_gpu *gpu, uint32_t family)
 		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
 		.queueFamilyIndex = family,
 	};
-	if (!vk_ok(gpu->vk.vkCreateCommandPool(gpu->device, &pci, NULL, &gpu->pool),
+	if (!tt_vk_ok(gpu->vk.vkCreateCommandPool(gpu->device, &pci, NULL, &gpu->pool),
 	           "vkCreateCommandPool"))
 		return false;
 	VkCommandBufferAllocateInfo cai = {
@@ -109,12 +101,12 @@ static bool create_ring(struct tt_gpu *gpu, uint32_t family)
 		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 		.commandBufferCount = TT_GPU_RING,
 	};
-	if (!vk_ok(gpu->vk.vkAllocateCommandBuffers(gpu->device, &cai, gpu->cmd),
+	if (!tt_vk_ok(gpu->vk.vkAllocateCommandBuffers(gpu->device, &cai, gpu->cmd),
 	           "vkAllocateCommandBuffers"))
 		return false;
 	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	for (uint32_t i = 0; i < TT_GPU_RING; i++)
-		if (!vk_ok(gpu->vk.vkCreateFence(gpu->device, &fci, NULL, &gpu->fence[i]),
+		if (!tt_vk_ok(gpu->vk.vkCreateFence(gpu->device, &fci, NULL, &gpu->fence[i]),
 		           "vkCreateFence"))
 			return false;
 	return true;
@@ -155,7 +147,7 @@ static void wait_all(struct tt_gpu *gpu)
 	for (uint32_t i = 0; i < TT_GPU_RING; i++) {
 		if (!gpu->pending[i])
 			continue;
-		vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &gpu->fence[i], VK_TRUE,
+		tt_vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &gpu->fence[i], VK_TRUE,
 		                              TT_GPU_DESTROY_TIMEOUT_NS),
 		      "vkWaitForFences (destroy)");
 		gpu->pending[i] = false;
@@ -211,14 +203,14 @@ bool tt_gpu_submit(struct tt_gpu *gpu)
 			       TT_GPU_RING);
 		return true;
 	}
-	if (!vk_ok(r, "vkGetFenceStatus/vkResetFences"))
+	if (!tt_vk_ok(r, "vkGetFenceStatus/vkResetFences"))
 		return false;
 	VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
 		.commandBufferCount = 1,
 		.pCommandBuffers = &gpu->cmd[i],
 	};
-	if (!vk_ok(gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, gpu->fence[i]), "vkQueueSubmit"))
+	if (!tt_vk_ok(gpu->vk.vkQueueSubmit(gpu->queue, 1, &si, gpu->fence[i]), "vkQueueSubmit"))
 		return false;
 	gpu->pending[i] = true;
 	gpu->last = (int32_t)i;
@@ -231,7 +223,7 @@ bool tt_gpu_wait(struct tt_gpu *gpu)
 {
 	if (gpu->last < 0 || !gpu->pending[gpu->last])
 		return true;
-	return vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &gpu->fence[gpu->last], VK_TRUE,
+	return tt_vk_ok(gpu->vk.vkWaitForFences(gpu->device, 1, &gpu->fence[gpu->last], VK_TRUE,
 	                                     UINT64_MAX),
 	             "vkWaitForFences");
 }
@@ -239,7 +231,7 @@ bool tt_gpu_wait(struct tt_gpu *gpu)
 bool tt_gpu_record(struct tt_gpu *gpu, VkCommandBuffer cmd, uint64_t bytes, bool timestamps)
 {
 	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	if (!vk_ok(gpu->vk.vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer"))
+	if (!tt_vk_ok(gpu->vk.vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer"))
 		return false;
 	if (timestamps) {
 		gpu->vk.vkCmdResetQueryPool(cmd, gpu->queries, 0, 2);
@@ -264,5 +256,5 @@ bool tt_gpu_record(struct tt_gpu *gpu, VkCommandBuffer cmd, uint64_t bytes, bool
 	}
 	if (timestamps)
 		gpu->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->queries, 1);
-	return vk_ok(gpu->vk.vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+	return tt_vk_ok(gpu->vk.vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
 }

@@ -7,48 +7,16 @@
 #include "loader_abi.h"
 #include "tt_knobs.h"
 #include "tt_log.h"
+#include "tt_registry.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TT_MAX_INSTANCES 16
-
-static pthread_mutex_t instances_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tt_instance *instances[TT_MAX_INSTANCES];
+static struct tt_registry instances = TT_REGISTRY_INIT;
 
 struct tt_instance *tt_instance_find(XrInstance handle)
 {
-	struct tt_instance *found = NULL;
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < TT_MAX_INSTANCES && !found; i++)
-		if (instances[i] && instances[i]->handle == handle)
-			found = instances[i];
-	pthread_mutex_unlock(&instances_lock);
-	return found;
-}
-
-static bool instance_add(struct tt_instance *inst)
-{
-	bool added = false;
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < TT_MAX_INSTANCES && !added; i++) {
-		if (!instances[i]) {
-			instances[i] = inst;
-			added = true;
-		}
-	}
-	pthread_mutex_unlock(&instances_lock);
-	return added;
-}
-
-static void instance_remove(struct tt_instance *inst)
-{
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < TT_MAX_INSTANCES; i++)
-		if (instances[i] == inst)
-			instances[i] = NULL;
-	pthread_mutex_unlock(&instances_lock);
+	return tt_registry_find(&instances, (uint64_t)handle);
 }
 
 static XrResult XRAPI_CALL tt_xrDestroyInstance(XrInstance instance)
@@ -58,7 +26,7 @@ static XrResult XRAPI_CALL tt_xrDestroyInstance(XrInstance instance)
 		return XR_ERROR_HANDLE_INVALID;
 	tt_session_destroy_all(inst);
 	XrResult r = inst->next_destroy_instance(instance);
-	instance_remove(inst);
+	tt_registry_take(&instances, (uint64_t)instance);
 	free(inst);
 	return r;
 }
@@ -120,7 +88,7 @@ static XrResult XRAPI_CALL tt_xrCreateApiLayerInstance(const XrInstanceCreateInf
 	}
 	inst->handle = *out;
 	inst->next_gipa = layer_info->nextInfo->nextGetInstanceProcAddr;
-	if (!instance_init(inst) || !instance_add(inst)) {
+	if (!instance_init(inst) || !tt_registry_add(&instances, (uint64_t)*out, inst)) {
 		if (inst->next_destroy_instance)
 			inst->next_destroy_instance(*out);
 		free(inst);

@@ -8,53 +8,16 @@
 #include "tt_burn.h"
 #include "tt_knobs.h"
 #include "tt_log.h"
+#include "tt_registry.h"
 
 #include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN
 #include <openxr/openxr_platform.h>
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TT_MAX_SESSIONS 16
-
-static pthread_mutex_t sessions_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tt_session *sessions[TT_MAX_SESSIONS];
-
-static struct tt_session *session_find(XrSession handle)
-{
-	struct tt_session *found = NULL;
-	pthread_mutex_lock(&sessions_lock);
-	for (int i = 0; i < TT_MAX_SESSIONS && !found; i++)
-		if (sessions[i] && sessions[i]->handle == handle)
-			found = sessions[i];
-	pthread_mutex_unlock(&sessions_lock);
-	return found;
-}
-
-static bool session_add(struct tt_session *s)
-{
-	bool added = false;
-	pthread_mutex_lock(&sessions_lock);
-	for (int i = 0; i < TT_MAX_SESSIONS && !added; i++) {
-		if (!sessions[i]) {
-			sessions[i] = s;
-			added = true;
-		}
-	}
-	pthread_mutex_unlock(&sessions_lock);
-	return added;
-}
-
-static void session_remove(struct tt_session *s)
-{
-	pthread_mutex_lock(&sessions_lock);
-	for (int i = 0; i < TT_MAX_SESSIONS; i++)
-		if (sessions[i] == s)
-			sessions[i] = NULL;
-	pthread_mutex_unlock(&sessions_lock);
-}
+static struct tt_registry sessions = TT_REGISTRY_INIT;
 
 /* XrGraphicsBindingVulkanKHR serves XR_KHR_vulkan_enable and _enable2 alike. */
 static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const void *next)
@@ -114,7 +77,8 @@ static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessi
 	s->cpu_us = knobs->cpu_us;
 	s->gpu_wait = knobs->gpu_wait;
 	/* Fail loudly: a test asking for GPU work must not silently get none. */
-	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) || !session_add(s)) {
+	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) ||
+	    !tt_registry_add(&sessions, (uint64_t)s->handle, s)) {
 		tt_log("session setup failed; failing xrCreateSession");
 		session_free(s);
 		inst->next_destroy_session(*out);
@@ -126,11 +90,10 @@ static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessi
 
 static XrResult XRAPI_CALL tt_xrDestroySession(XrSession session)
 {
-	struct tt_session *s = session_find(session);
+	struct tt_session *s = tt_registry_take(&sessions, (uint64_t)session);
 	if (!s)
 		return XR_ERROR_HANDLE_INVALID;
 	PFN_xrDestroySession next = s->instance->next_destroy_session;
-	session_remove(s);
 	session_free(s); /* our Vulkan objects go before the runtime's session */
 	return next(session);
 }
@@ -138,7 +101,7 @@ static XrResult XRAPI_CALL tt_xrDestroySession(XrSession session)
 /* Pass-through when both knobs are 0: one lookup, no clock reads. */
 static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo *info)
 {
-	struct tt_session *s = session_find(session);
+	struct tt_session *s = tt_registry_find(&sessions, (uint64_t)session);
 	if (!s)
 		return XR_ERROR_HANDLE_INVALID;
 	if (s->gpu && !tt_gpu_submit(s->gpu))
@@ -150,18 +113,16 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 	return s->next_end_frame(session, info);
 }
 
+static bool of_instance(void *record, void *inst)
+{
+	return ((struct tt_session *)record)->instance == inst;
+}
+
 void tt_session_destroy_all(struct tt_instance *inst)
 {
-	for (int i = 0; i < TT_MAX_SESSIONS; i++) {
-		pthread_mutex_lock(&sessions_lock);
-		struct tt_session *s = sessions[i];
-		bool mine = s && s->instance == inst;
-		if (mine)
-			sessions[i] = NULL;
-		pthread_mutex_unlock(&sessions_lock);
-		if (mine)
-			session_free(s);
-	}
+	struct tt_session *s;
+	while ((s = tt_registry_take_if(&sessions, of_instance, inst)))
+		session_free(s);
 }
 
 PFN_xrVoidFunction tt_session_hook(const char *name)

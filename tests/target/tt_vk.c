@@ -50,6 +50,14 @@ void tt_vk_unload(struct tt_vk *vk)
 	vk->lib = NULL;
 }
 
+bool tt_vk_ok(VkResult r, const char *what)
+{
+	if (r == VK_SUCCESS)
+		return true;
+	tt_log("%s failed: %s (%d)", what, tt_vk_result_str(r), (int)r);
+	return false;
+}
+
 const char *tt_vk_result_str(VkResult r)
 {
 	switch (r) {

@@ -63,6 +63,9 @@ bool tt_vk_load(struct tt_vk *vk, VkInstance instance, VkDevice device);
 /* Drops the reference on libvulkan taken by tt_vk_load(). */
 void tt_vk_unload(struct tt_vk *vk);
 
+/* True if @p r is VK_SUCCESS; else logs "WHAT failed: RESULT". */
+bool tt_vk_ok(VkResult r, const char *what);
+
 /* A short name for @p r, e.g. "VK_ERROR_DEVICE_LOST". */
 const char *tt_vk_result_str(VkResult r);
 
