@@ -74,21 +74,11 @@ const struct xl_side xl_side = {XL_SIDE_PRE, "pre", PRE_LAYER_NAME, POST_LAYER_N
 /* Static, so the signal handler can never reach freed memory. */
 static struct xl_control pre_control;
 
-static const XrApiLayerNextInfo *find_layer(const XrApiLayerNextInfo *next, const char *name)
-{
-	for (; next; next = next->next)
-		if (strncmp(next->layerName, name, XR_MAX_API_LAYER_NAME_SIZE) == 0)
-			return next;
-	return NULL;
-}
-
-static bool attach_post(const XrApiLayerNextInfo *post)
+static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa)
 {
 	PFN_xrVoidFunction fn = NULL;
 
-	if (!post->nextGetInstanceProcAddr ||
-	    post->nextGetInstanceProcAddr(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS ||
-	    !fn)
+	if (!post_gipa || post_gipa(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS || !fn)
 		return false;
 	((xl_attach_fn)fn)(&pre_control);
 	return true;
@@ -98,7 +88,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 {
 	struct xl_chain_report chain;
 
-	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, &chain);
+	xl_chain_inspect(info->nextInfo, PRE_LAYER_NAME, POST_LAYER_NAME, &chain);
 	if (!chain.partner_found) {
 		xl_log_loud("%s is not below %s in the layer chain (missing, or enabled above it): "
 		            "nothing will be recorded. Enable them around the target: "
@@ -116,7 +106,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	xl_control_init(&pre_control, &in->settings);
 	snprintf(pre_control.target_layer, sizeof(pre_control.target_layer), "%s",
 	         chain.between_names);
-	if (!attach_post(find_layer(info->nextInfo, POST_LAYER_NAME))) {
+	if (!attach_post(chain.partner_gipa)) {
 		xl_log_loud("%s did not accept the control block (a different build?): nothing "
 		            "will be recorded", POST_LAYER_NAME);
 		return false;
@@ -192,7 +182,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	struct xl_chain_report chain;
 	struct xl_control *ctl = atomic_exchange(&attached_control, NULL);
 
-	xl_chain_inspect(info->nextInfo, PRE_LAYER_NAME, &chain);
+	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, PRE_LAYER_NAME, &chain);
 	if (chain.partner_found) {
 		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "
 		            "Use XR_ENABLE_API_LAYERS=%s:<target>:%s", PRE_LAYER_NAME,

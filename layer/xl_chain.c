@@ -9,27 +9,39 @@
 /* Guards against a corrupt list: no real chain is this long. */
 #define MAX_LAYERS 64
 
+static bool is_layer(const XrApiLayerNextInfo *e, const char *name)
+{
+	return strncmp(e->layerName, name, XR_MAX_API_LAYER_NAME_SIZE) == 0;
+}
+
 static void append_name(char *names, size_t size, const char *name)
 {
 	size_t len = strlen(names);
 	snprintf(names + len, size - len, "%s%.*s", len ? "+" : "", XR_MAX_API_LAYER_NAME_SIZE, name);
 }
 
-void xl_chain_inspect(const XrApiLayerNextInfo *next, const char *partner,
+void xl_chain_inspect(const XrApiLayerNextInfo *list, const char *self, const char *partner,
                       struct xl_chain_report *out)
 {
+	const XrApiLayerNextInfo *above = NULL, *e = list;
 	unsigned seen = 0;
 
 	memset(out, 0, sizeof(*out));
-	for (; next && seen < MAX_LAYERS; next = next->next, seen++) {
-		if (next->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO)
+	/* Our own element: its functions are those of the layer below us. */
+	if (e && is_layer(e, self)) {
+		above = e;
+		e = e->next;
+	}
+	for (; e && seen < MAX_LAYERS; above = e, e = e->next, seen++) {
+		if (e->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO)
 			break;
-		if (strncmp(next->layerName, partner, XR_MAX_API_LAYER_NAME_SIZE) == 0) {
+		if (is_layer(e, partner)) {
 			out->partner_found = true;
+			out->partner_gipa = above ? above->nextGetInstanceProcAddr : NULL;
 			break;
 		}
 		out->between++;
-		append_name(out->between_names, sizeof(out->between_names), next->layerName);
+		append_name(out->between_names, sizeof(out->between_names), e->layerName);
 	}
 	if (out->between == 0)
 		snprintf(out->between_names, sizeof(out->between_names), "none");

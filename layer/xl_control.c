@@ -29,7 +29,6 @@ void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings)
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
 	ctl->delay_s = settings->delay_s;
-	ctl->last_start_second = -1;
 	snprintf(ctl->output_dir, sizeof(ctl->output_dir), "%s", settings->output_dir);
 	if (settings->delay_s >= 0.0)
 		word = XL_REQ_ARM;
@@ -42,22 +41,13 @@ void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings)
 static void begin_session(struct xl_control *ctl, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
-	uint64_t realtime = now_ns(CLOCK_REALTIME);
-	int64_t second = (int64_t)(realtime / 1000000000u);
-
-	/* Two sessions started within one second get "-1", "-2"... tags. */
-	if (second == ctl->last_start_second)
-		ctl->same_second_count++;
-	else
-		ctl->same_second_count = 0;
-	ctl->last_start_second = second;
 
 	atomic_store_explicit(&info->id, 0, memory_order_relaxed);
-	info->start_realtime_s = second;
-	info->same_second_index = ctl->same_second_count;
+	info->start_realtime_s = (int64_t)(now_ns(CLOCK_REALTIME) / 1000000000u);
 	info->start_mono_ns = now_ns(CLOCK_MONOTONIC);
 	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->tag_state, XL_TAG_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
 	atomic_store_explicit(&info->id, id, memory_order_release);
 }
@@ -110,10 +100,12 @@ uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word)
 
 	uint64_t state = apply_requests(ctl, word, req);
 
-	/* Publish, keeping any request that arrived while we were busy. */
+	/* Publish, keeping any request that arrived while we were busy: a
+	 * request bit that changed since we took the word (set anew, or a
+	 * toggle flipped again) is still pending. */
 	uint64_t cur = word | XL_BUSY, next;
 	do {
-		next = state | (cur & XL_REQ_MASK & ~(uint64_t)req);
+		next = state | ((cur ^ word) & XL_REQ_MASK);
 	} while (!atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
 	                                                memory_order_release,
 	                                                memory_order_relaxed));
@@ -164,7 +156,7 @@ static void on_toggle_signal(int sig)
 	(void)sig;
 	struct xl_control *ctl = atomic_load_explicit(&signal_ctl, memory_order_acquire);
 	if (ctl)
-		xl_control_request(ctl, XL_REQ_TOGGLE);
+		xl_control_toggle(ctl);
 }
 
 static bool has_app_handler(const struct sigaction *sa)

@@ -40,13 +40,20 @@
 
 enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
 
+enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
+
 /* What both sides need to know about one recording session. */
 struct xl_session_info {
 	_Atomic uint32_t id;          /* which session this slot holds; written last */
 	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
-	uint32_t same_second_index;   /* n of the "-<n>" tag suffix, 0 = none */
 	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
 	_Atomic uint64_t dropped[2];  /* records dropped on a full ring, per side */
+	/*
+	 * The session's file tag, chosen by pre's writer when it creates its
+	 * file (the first free "<pid>-<time>[-<n>]"), then read by post's.
+	 */
+	_Atomic uint32_t tag_state;   /* enum xl_tag_state */
+	char tag[64];
 };
 
 struct xl_control {
@@ -64,10 +71,6 @@ struct xl_control {
 	double delay_s;
 	char output_dir[XL_PATH_MAX];
 	char target_layer[512];
-
-	/* Touched only by the frame thread that holds XL_BUSY. */
-	int64_t last_start_second;
-	uint32_t same_second_count;
 
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;
@@ -120,10 +123,19 @@ static inline uint32_t xl_control_post_frame(struct xl_control *ctl)
 	return xl_control_word_id(word);
 }
 
-/* Asks for a transition at the next frame (async-signal-safe). */
+/* Asks for a start, stop or arm at the next frame (async-signal-safe). */
 static inline void xl_control_request(struct xl_control *ctl, unsigned request)
 {
 	atomic_fetch_or_explicit(&ctl->word, request, memory_order_relaxed);
+}
+
+/*
+ * Flips the pending toggle (async-signal-safe): two toggles before the next
+ * frame cancel out, as "start, then stop" with no frame between should.
+ */
+static inline void xl_control_toggle(struct xl_control *ctl)
+{
+	atomic_fetch_xor_explicit(&ctl->word, XL_REQ_TOGGLE, memory_order_relaxed);
 }
 
 /*

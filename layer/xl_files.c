@@ -35,8 +35,7 @@ int xl_files_open_dir(const char *path)
 	return open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
-void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s,
-                  uint32_t same_second_index)
+void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s, uint32_t n)
 {
 	time_t t = (time_t)start_realtime_s;
 	struct tm tm;
@@ -44,8 +43,8 @@ void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_
 
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-	if (same_second_index)
-		snprintf(out, out_size, "%d-%s-%u", (int)pid, stamp, same_second_index);
+	if (n)
+		snprintf(out, out_size, "%d-%s-%u", (int)pid, stamp, n);
 	else
 		snprintf(out, out_size, "%d-%s", (int)pid, stamp);
 }

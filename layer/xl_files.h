@@ -19,10 +19,9 @@ int xl_files_open_dir(const char *path);
 
 /*
  * Formats a session tag "<pid>-<YYYYmmddTHHMMSS>[-<n>]" (local time of the
- * session start) into @p out.
+ * session start; no suffix for n = 0) into @p out.
  */
-void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s,
-                  uint32_t same_second_index);
+void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s, uint32_t n);
 
 /* Creates the new file @p name in @p dir_fd for buffered writing; NULL and errno on failure. */
 FILE *xl_files_create(int dir_fd, const char *name);

@@ -32,15 +32,64 @@ static void give_up_session(struct xl_writer *w)
 	xl_control_request(w->cfg.ctl, XL_REQ_STOP);
 }
 
+/* Tags repeat when sessions start within one second, or in an earlier
+ * instance of the same process: pre then takes the first free "-<n>". */
+#define MAX_TAG_SUFFIX 1000
+#define TAG_WAIT_STEP_NS 1000000ull
+#define TAG_WAIT_NS 5000000000ull
+
+/* Pre: creates its file under the first free tag and publishes the tag. */
+static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
+{
+	for (uint32_t n = 0; n < MAX_TAG_SUFFIX; n++) {
+		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, n);
+		if (xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) == 0) {
+			memcpy(info->tag, w->open_tag, sizeof(info->tag));
+			atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	int saved = errno;
+	atomic_store_explicit(&info->tag_state, XL_TAG_FAILED, memory_order_release);
+	errno = saved;
+	return -1;
+}
+
+/* Post: waits for the tag pre chose, then creates its file under it. */
+static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
+{
+	struct timespec step = {0, (long)TAG_WAIT_STEP_NS};
+	uint32_t state;
+
+	for (uint64_t waited = 0;; waited += TAG_WAIT_STEP_NS) {
+		state = atomic_load_explicit(&info->tag_state, memory_order_acquire);
+		if (state != XL_TAG_PENDING)
+			break;
+		if (waited >= TAG_WAIT_NS) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		nanosleep(&step, NULL);
+	}
+	if (state != XL_TAG_READY) {
+		errno = ENOENT; /* pre could not create its own file */
+		return -1;
+	}
+	memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
+	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta);
+}
+
 static void open_session(struct xl_writer *w, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	int64_t start_s = info->start_realtime_s;
-	uint32_t index = info->same_second_index;
+	int err;
 
 	w->open_id = id;
 	w->open_failed = false;
 	w->dirty = false;
+	w->open_tag[0] = '\0';
 	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
 	if (atomic_load_explicit(&info->id, memory_order_acquire) != id) {
 		xl_log_once(XL_ONCE_SESSION_INFO,
@@ -49,12 +98,16 @@ static void open_session(struct xl_writer *w, uint32_t id)
 		w->open_failed = true;
 		return;
 	}
-	xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), start_s, index);
-	if (w->dir_fd < 0 || xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) != 0) {
-		xl_log_once(XL_ONCE_FILE_OPEN,
-		            "cannot create frames-%s-%s.csv in %s: %s; recording stopped",
-		            w->open_tag, w->cfg.meta.side, w->cfg.ctl->output_dir,
-		            w->dir_fd < 0 ? "the directory is unusable" : strerror(errno));
+	if (w->dir_fd < 0)
+		err = EBADF;
+	else if (w->cfg.side == XL_SIDE_PRE)
+		err = create_pre_file(w, info) == 0 ? 0 : errno;
+	else
+		err = create_post_file(w, info) == 0 ? 0 : errno;
+	if (err) {
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s; "
+		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
+		            err == EBADF ? "the directory is unusable" : strerror(err));
 		give_up_session(w);
 		return;
 	}

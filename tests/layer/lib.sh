@@ -1,0 +1,91 @@
+# Shared helpers for the monitor's end-to-end tests. Sourced by each test;
+# ctest passes the build's paths in the environment (see CMakeLists.txt).
+set -eu
+
+: "${XRLM_TEST_RUNTIME_JSON:?}" "${XRLM_TEST_MANIFESTS:?}" "${XRLM_TEST_TARGET_MANIFESTS:?}"
+: "${XRLM_TEST_APP:?}" "${XRLM_TEST_XRLM:?}" "${XRLM_TEST_WORK:?}"
+
+PRE=XR_APILAYER_XRLM_monitor_pre
+POST=XR_APILAYER_XRLM_monitor_post
+TARGET=XR_APILAYER_XRLM_test_target
+SYSTEM_LAYERS=/usr/share/openxr/1/api_layers/explicit.d
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "-- $*"
+}
+
+# A clean work directory and an environment with nothing inherited that
+# could change the monitor's behaviour.
+setup() {
+	rm -rf "$XRLM_TEST_WORK"
+	mkdir -p "$XRLM_TEST_WORK/out"
+	OUT=$XRLM_TEST_WORK/out
+	for v in $(env | sed -n 's/^\(XRLM_[A-Z_]*\)=.*/\1/p; s/^\(XRTEST_[A-Z_]*\)=.*/\1/p'); do
+		case $v in XRLM_TEST_*) ;; *) unset "$v" ;; esac
+	done
+	export XR_RUNTIME_JSON=$XRLM_TEST_RUNTIME_JSON
+	export XR_API_LAYER_PATH=$XRLM_TEST_MANIFESTS:$XRLM_TEST_TARGET_MANIFESTS:$SYSTEM_LAYERS
+	export XRLM_OUTPUT_DIR=$OUT
+	export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST
+}
+
+# Runs the test app; its output goes to $XRLM_TEST_WORK/app.log. Fails the test on a non-zero exit.
+run_app() {
+	if ! "$XRLM_TEST_APP" "$@" >"$XRLM_TEST_WORK/app.log" 2>&1; then
+		cat "$XRLM_TEST_WORK/app.log" >&2
+		fail "xrlm-test-app $* exited non-zero"
+	fi
+}
+
+# The merged files in $OUT, one per line, oldest session first.
+merged_files() {
+	ls "$OUT"/frames-merged-*.csv 2>/dev/null | sort
+}
+
+# The value of "# KEY=value" in a CSV file (without a trailing %).
+header_value() {
+	sed -n "s/^# $2=//p" "$1" | sed 's/%$//' | head -n 1
+}
+
+# Data rows (not comments, not the header) of a CSV.
+data_rows() {
+	grep -v '^#' "$1" | tail -n +2
+}
+
+# Median of column N (1-based) over the data rows of a CSV; blank cells skipped.
+column_median() {
+	data_rows "$1" | cut -d, -f"$2" | grep -v '^$' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# True when |a - b| <= tol (floating point).
+near() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+}
+
+# Checks that a session's two per-side files hold the same frames, row for row.
+same_frames() {
+	pre=$1
+	post=$(echo "$pre" | sed 's/-pre\.csv$/-post.csv/')
+	[ -f "$post" ] || fail "no post file next to $pre"
+	data_rows "$pre" | cut -d, -f1,2 >"$XRLM_TEST_WORK/pre.keys"
+	data_rows "$post" | cut -d, -f1,2 >"$XRLM_TEST_WORK/post.keys"
+	[ -s "$XRLM_TEST_WORK/pre.keys" ] || fail "$pre has no rows"
+	cmp -s "$XRLM_TEST_WORK/pre.keys" "$XRLM_TEST_WORK/post.keys" ||
+		fail "pre and post recorded different frames: $pre vs $post"
+}
+
+# Waits (up to 10 s) until FILE contains PATTERN.
+wait_for_line() {
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -le 200 ] || fail "timed out waiting for '$2' in $1"
+		sleep 0.05
+	done
+}

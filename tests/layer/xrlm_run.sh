@@ -1,0 +1,32 @@
+#!/bin/sh
+# scripts/xrlm-run puts pre, the target and post in order, records N frames,
+# prints the summary and the merged CSV's path, and passes the exit status through.
+. "$(dirname "$0")/lib.sh"
+setup
+unset XR_ENABLE_API_LAYERS XRLM_OUTPUT_DIR
+export XR_API_LAYER_PATH=$XRLM_TEST_TARGET_MANIFESTS:$SYSTEM_LAYERS
+export XRLM_MANIFEST_DIR=$XRLM_TEST_MANIFESTS XRLM_TOOL=$XRLM_TEST_XRLM XRTEST_FRAME_RATE=0 XRTEST_TARGET_CPU_US=100
+
+"$XRLM_TEST_RUN" --target "$TARGET" --frames 120 --out "$OUT" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 200 >"$XRLM_TEST_WORK/run.log" 2>&1 ||
+	fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/run.log")"
+cat "$XRLM_TEST_WORK/run.log"
+path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/run.log")
+[ -f "$path" ] || fail "xrlm-run did not print an existing merged CSV path"
+[ "$(header_value "$path" frame_count)" -eq 120 ] || fail "expected 120 frames in $path"
+grep -q "target_cpu_us" "$XRLM_TEST_WORK/run.log" || fail "no summary table printed"
+
+set +e
+"$XRLM_TEST_RUN" --target "$TARGET" --out "$OUT" -- "$XRLM_TEST_APP" --frames banana \
+	>"$XRLM_TEST_WORK/bad.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] || fail "exit status $status was not passed through (expected 2)"
+
+set +e
+"$XRLM_TEST_RUN" --target NO_SUCH_LAYER -- true >"$XRLM_TEST_WORK/bad.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] && grep -q "no manifest for layer" "$XRLM_TEST_WORK/bad.log" ||
+	fail "an unknown target was not refused clearly"
+note "xrlm-run prints the summary and path and passes the status through"
