@@ -15,17 +15,39 @@ static const double pow10_table[10] = {
  * frame timings and are printed through the slow exact path instead. */
 #define FMT_EXACT_LIMIT 9007199254740992.0
 
+/* "00".."99": two digits per division halves the slow part. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes the digits of @p v ending just before @p end; returns the start. */
+static char *digits_backward(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		unsigned pair = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--end = digit_pairs[pair + 1];
+		*--end = digit_pairs[pair];
+	}
+	if (v >= 10) {
+		unsigned pair = (unsigned)v * 2;
+		*--end = digit_pairs[pair + 1];
+		*--end = digit_pairs[pair];
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
 char *fmt_u64(char *p, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
+	char tmp[24];
+	char *start = digits_backward(tmp + sizeof(tmp), v);
+	/* A byte loop: these are short, and a memcpy() call of a variable
+	 * size costs more than the copy. */
+	while (start < tmp + sizeof(tmp))
+		*p++ = *start++;
 	return p;
 }
 
@@ -42,22 +64,20 @@ char *fmt_i64(char *p, int64_t v)
 /* Writes |r| as an integer with @p decimals digits after an inserted point. */
 static char *put_scaled(char *p, uint64_t r, int decimals)
 {
-	char tmp[24];
-	int n = 0;
+	char tmp[32];
+	char *end = tmp + sizeof(tmp);
+	char *start = digits_backward(end, r);
 
-	do {
-		tmp[n++] = (char)('0' + r % 10);
-		r /= 10;
-	} while (r);
 	/* Pad so there is at least one digit before the point. */
-	while (n < decimals + 1)
-		tmp[n++] = '0';
-	while (n > decimals)
-		*p++ = tmp[--n];
+	while (end - start < decimals + 1)
+		*--start = '0';
+	char *point = end - decimals;
+	while (start < point)
+		*p++ = *start++;
 	if (decimals > 0) {
 		*p++ = '.';
-		while (n)
-			*p++ = tmp[--n];
+		while (start < end)
+			*p++ = *start++;
 	}
 	return p;
 }
@@ -104,6 +124,17 @@ static char *fmt_huge(char *p, double v, int decimals)
 	return p;
 }
 
+/*
+ * Rounds half away from zero. Truncating after adding 0.5 is not the exact
+ * decimal rounding of printf for every halfway-looking binary value, but it
+ * is fast and, being the one rounding used by both fmt_fixed() and
+ * fmt_round(), keeps text and value consistent, which is what matters.
+ */
+static int64_t round_away(double scaled)
+{
+	return scaled < 0 ? -(int64_t)(0.5 - scaled) : (int64_t)(scaled + 0.5);
+}
+
 char *fmt_fixed(char *p, double v, int decimals)
 {
 	if (!isfinite(v))
@@ -117,10 +148,10 @@ char *fmt_fixed(char *p, double v, int decimals)
 	if (fabs(scaled) >= FMT_EXACT_LIMIT)
 		return fmt_huge(p, v, decimals);
 
-	double r = round(scaled); /* half away from zero */
+	int64_t r = round_away(scaled);
 	if (r < 0) {
 		*p++ = '-';
-		return put_scaled(p, (uint64_t)-r, decimals);
+		return put_scaled(p, 0 - (uint64_t)r, decimals);
 	}
 	return put_scaled(p, (uint64_t)r, decimals);
 }
@@ -137,10 +168,10 @@ double fmt_round(double v, int decimals)
 	double scaled = v * pow10_table[decimals];
 	if (fabs(scaled) >= FMT_EXACT_LIMIT)
 		return v;
-	double r = round(scaled);
+	int64_t r = round_away(scaled);
 	if (r == 0)
 		return 0.0; /* "0.000", never "-0.000" */
-	return r / pow10_table[decimals];
+	return (double)r / pow10_table[decimals];
 }
 
 const char *fmt_fixed_str(char *buf, double v, int decimals)

@@ -86,6 +86,24 @@ static int build_cpu_index(struct hidx *h, const struct csvr_cpu_file *f)
 	return 0;
 }
 
+/* How far ahead of the cursor a row is looked for before the hash index:
+ * covers rows that a writer queue reordered locally. */
+#define JOIN_WINDOW 16
+
+/*
+ * Moves the cursor after matching row @p m: past rows already used, and
+ * past rows left behind when matches run well ahead of it (rows present on
+ * one side only), which stay reachable through the hash index.
+ */
+static size_t advance_cursor(size_t cursor, size_t m, const uint8_t *used, size_t count)
+{
+	if (m >= cursor + JOIN_WINDOW / 2)
+		cursor = m + 1;
+	while (cursor < count && used[cursor])
+		cursor++;
+	return cursor;
+}
+
 static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
                      struct join_result *out)
 {
@@ -99,10 +117,15 @@ static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file
 	for (size_t i = 0; i < pre->count; i++) {
 		const struct csvr_cpu_row *key = &pre->rows[i];
 		uint32_t m = JOIN_NONE;
+		size_t end = cursor + JOIN_WINDOW < post->count ? cursor + JOIN_WINDOW : post->count;
 
-		if (cursor < post->count && !used[cursor] && cpu_same_key(&post->rows[cursor], key)) {
-			m = (uint32_t)cursor;
-		} else {
+		for (size_t k = cursor; k < end; k++) {
+			if (!used[k] && cpu_same_key(&post->rows[k], key)) {
+				m = (uint32_t)k;
+				break;
+			}
+		}
+		if (m == JOIN_NONE) {
 			if (!index.slots && build_cpu_index(&index, post) != 0) {
 				ret = -1;
 				break;
@@ -116,8 +139,7 @@ static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file
 		}
 		used[m] = 1;
 		out->matched++;
-		/* Resynchronise the walk after an out-of-step match. */
-		cursor = (size_t)m + 1;
+		cursor = advance_cursor(cursor, m, used, post->count);
 	}
 	out->unmatched_post = post->count - out->matched;
 	hidx_destroy(&index);
@@ -240,14 +262,16 @@ struct gpu_walk {
 static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
 {
 	const struct csvr_gpu_file *f = w->f;
-	size_t c = w->cursor;
+	size_t end = w->cursor + JOIN_WINDOW < f->count ? w->cursor + JOIN_WINDOW : f->count;
+	uint32_t m = JOIN_NONE;
 
-	if (c < f->count && !w->used[c] && f->rows[c].display_time == display_time) {
-		w->used[c] = 1;
-		w->cursor = c + 1;
-		return (uint32_t)c;
+	for (size_t k = w->cursor; k < end; k++) {
+		if (!w->used[k] && f->rows[k].display_time == display_time) {
+			m = (uint32_t)k;
+			break;
+		}
 	}
-	if (!w->index.slots) {
+	if (m == JOIN_NONE && !w->index.slots) {
 		if (hidx_create(&w->index, f->count) != 0) {
 			*err = -1;
 			return JOIN_NONE;
@@ -255,16 +279,21 @@ static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
 		for (size_t i = 0; i < f->count; i++)
 			hidx_insert(&w->index, mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
 	}
-	size_t pos = mix64((uint64_t)display_time) & w->index.mask;
-	for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
-		uint32_t i = w->index.slots[pos] - 1;
-		if (!w->used[i] && f->rows[i].display_time == display_time) {
-			w->used[i] = 1;
-			w->cursor = (size_t)i + 1;
-			return i;
+	if (m == JOIN_NONE) {
+		size_t pos = mix64((uint64_t)display_time) & w->index.mask;
+		for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
+			uint32_t i = w->index.slots[pos] - 1;
+			if (!w->used[i] && f->rows[i].display_time == display_time) {
+				m = i;
+				break;
+			}
 		}
 	}
-	return JOIN_NONE;
+	if (m == JOIN_NONE)
+		return JOIN_NONE;
+	w->used[m] = 1;
+	w->cursor = advance_cursor(w->cursor, m, w->used, f->count);
+	return m;
 }
 
 /* The target GPU time of one frame, or NAN when the pair is unusable. */
