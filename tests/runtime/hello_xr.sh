@@ -1,0 +1,73 @@
+#!/bin/sh
+# hello_xr against the test runtime, with api_dump and core_validation in
+# the chain: it must run FRAMES frames, exit 0 by itself (through
+# XRTEST_EXIT_AFTER_FRAMES and the session state path), and core_validation
+# must report nothing.
+#
+# usage: hello_xr.sh Vulkan|Vulkan2 RUNTIME_JSON [FRAMES]
+#        hello_xr.sh --self-test TC_INVALID_CALL RUNTIME_JSON
+#   --self-test: shows that the core_validation check fails on a real
+#   report, by running a program that makes one invalid call.
+set -eu
+. "$(dirname "$0")/rt_lib.sh"
+
+layers=/usr/share/openxr/1/api_layers/explicit.d
+work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-rt-hello.XXXXXX")
+sleeper=
+cleanup() {
+	[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+export XR_API_LAYER_PATH="$layers"
+export XR_CORE_VALIDATION_FILE_NAME="$work/core_validation.txt"
+
+if [ "$1" = --self-test ]; then
+	export XR_RUNTIME_JSON="$3" XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_core_validation
+	"$2" > "$work/log" 2>&1 || { cat "$work/log"; rt_fail "$2 failed"; }
+	grep -q '^\[VALID_ERROR ' "$work/core_validation.txt" ||
+		rt_fail "core_validation did not report the invalid call"
+	if rt_core_validation_clean "$work/core_validation.txt" 2>/dev/null; then
+		rt_fail "the core_validation check passed a report of an invalid call"
+	fi
+	echo "PASS: the check catches: $(grep -m1 '^\[VALID_ERROR ' "$work/core_validation.txt")"
+	exit 0
+fi
+
+graphics=$1
+frames=${3:-300}
+export XR_RUNTIME_JSON="$2"
+export XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_api_dump:XR_APILAYER_LUNARG_core_validation
+export XR_API_DUMP_EXPORT_TYPE=text XR_API_DUMP_FILE_NAME="$work/api_dump.txt"
+export XRTEST_EXIT_AFTER_FRAMES="$frames" XRTEST_FRAME_RATE=90
+
+# hello_xr quits when a key arrives on stdin: give it one that stays open
+# (a FIFO held by a sleep we kill on the way out).
+mkfifo "$work/stdin"
+sleep 600 > "$work/stdin" &
+sleeper=$!
+
+rc=0
+start=$(date +%s)
+timeout 120 hello_xr -g "$graphics" < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
+elapsed=$(($(date +%s) - start))
+if [ "$rc" -ne 0 ]; then
+	tail -40 "$work/hello_xr.log"
+	rt_fail "hello_xr -g $graphics exited with $rc"
+fi
+
+grep -q '^Core Validation output type' "$work/hello_xr.log" ||
+	rt_fail "core_validation was not in the chain"
+ended=$(grep -c '^XrResult xrEndFrame$' "$work/api_dump.txt" || true)
+[ "$ended" -ge "$frames" ] || rt_fail "api_dump saw $ended xrEndFrame calls, expected >= $frames"
+grep -q "\[xrlm-test-runtime\] $frames frames done" "$work/hello_xr.log" ||
+	rt_fail "the runtime did not end the session after $frames frames"
+grep -q 'XR_SESSION_STATE_IDLE->XR_SESSION_STATE_EXITING' "$work/hello_xr.log" ||
+	rt_fail "hello_xr never saw EXITING"
+if grep '\[xrlm-test-runtime\] warning' "$work/hello_xr.log"; then
+	rt_fail "the runtime warned"
+fi
+rt_core_validation_clean "$work/core_validation.txt" || rt_fail "core_validation reported problems"
+echo "PASS: hello_xr -g $graphics: $ended frames in ${elapsed}s, exit 0, core_validation clean"

@@ -1,0 +1,114 @@
+/*
+ * Pacing test: a headless session runs FRAMES frames and checks that
+ * xrWaitFrame returns at the requested rate within 2 % (mean interval of
+ * the returns and of the predictedDisplayTime steps), that display times
+ * are unique and increasing, and that rate 0 runs unpaced (fast).
+ *
+ * usage: tc_pacing --rate HZ --frames N [--expect-exit]
+ *   HZ is what XRTEST_FRAME_RATE should have produced (ctest sets both).
+ *   --expect-exit: XRTEST_EXIT_AFTER_FRAMES=N is set; the runtime must end
+ *   the session after exactly N frames through the normal state path.
+ */
+#include "tc_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TC_MAX_FRAMES 10000
+#define TC_TOLERANCE 0.02
+
+struct args {
+	double rate;
+	uint32_t frames;
+	bool expect_exit;
+};
+
+static bool parse_args(int argc, char **argv, struct args *a)
+{
+	*a = (struct args){.rate = -1};
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc)
+			a->rate = atof(argv[++i]);
+		else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
+			a->frames = (uint32_t)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--expect-exit") == 0)
+			a->expect_exit = true;
+		else
+			return false;
+	}
+	return a->rate >= 0 && a->frames >= 2 && a->frames <= TC_MAX_FRAMES;
+}
+
+static bool check_rate(const char *what, double mean_ns, double rate)
+{
+	double hz = 1e9 / mean_ns;
+	printf("%s: mean interval %.4f ms = %.3f Hz (requested %.3f Hz)\n", what, mean_ns / 1e6, hz, rate);
+	if (fabs(hz / rate - 1.0) > TC_TOLERANCE)
+		return tc_fail("%s: %.3f Hz is not within 2 %% of %.3f Hz", what, hz, rate);
+	return true;
+}
+
+static bool check_times(const int64_t *wake, const int64_t *disp, const XrFrameState *last,
+                        uint32_t n, double rate)
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (disp[i] <= disp[i - 1])
+			return tc_fail("predictedDisplayTime %u (%lld) is not after %u (%lld)", i,
+			               (long long)disp[i], i - 1, (long long)disp[i - 1]);
+	double mean_wake = (double)(wake[n - 1] - wake[0]) / (n - 1);
+	double mean_disp = (double)(disp[n - 1] - disp[0]) / (n - 1);
+	if (rate == 0) {
+		printf("unpaced: mean interval %.4f ms\n", mean_wake / 1e6);
+		/* Far below any real refresh period: nothing sleeps. */
+		if (mean_wake > 1e6)
+			return tc_fail("unpaced frames took %.3f ms each", mean_wake / 1e6);
+		return true;
+	}
+	int64_t period = (int64_t)(1e9 / rate + 0.5);
+	if (last->predictedDisplayPeriod != period)
+		return tc_fail("predictedDisplayPeriod %lld, expected %lld",
+		               (long long)last->predictedDisplayPeriod, (long long)period);
+	return check_rate("xrWaitFrame returns", mean_wake, rate) &&
+	       check_rate("predictedDisplayTime steps", mean_disp, rate);
+}
+
+/* Runs frames until @p a->frames are done or, with --expect-exit, the runtime stops us. */
+static bool run(struct tc_xr *xr, const struct args *a, int64_t *wake, int64_t *disp,
+                XrFrameState *fs, uint32_t *done)
+{
+	uint32_t limit = a->expect_exit ? a->frames + 50 : a->frames;
+	for (*done = 0; *done < limit; (*done)++) {
+		if (!tc_poll(xr))
+			return false;
+		if (xr->state == XR_SESSION_STATE_STOPPING)
+			break;
+		if (!tc_frame(xr, fs))
+			return false;
+		wake[*done] = tc_now_ns();
+		disp[*done] = fs->predictedDisplayTime;
+	}
+	if (a->expect_exit && *done != a->frames)
+		return tc_fail("the runtime stopped the session after %u frames, expected %u", *done,
+		               a->frames);
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	if (!parse_args(argc, argv, &a)) {
+		fprintf(stderr, "usage: %s --rate HZ --frames N [--expect-exit]\n", argv[0]);
+		return 2;
+	}
+	static int64_t wake[TC_MAX_FRAMES + 50], disp[TC_MAX_FRAMES + 50];
+	struct tc_xr xr;
+	XrFrameState fs;
+	uint32_t done = 0;
+	bool ok = tc_create_headless(&xr) && tc_begin(&xr) && run(&xr, &a, wake, disp, &fs, &done) &&
+	          tc_finish(&xr) && tc_check_life_cycle(&xr) &&
+	          check_times(wake, disp, &fs, done, a.rate);
+	printf("%s: %u frames\n", ok ? "PASS" : "FAIL", done);
+	return ok ? 0 : 1;
+}
