@@ -2,7 +2,8 @@
 # hello_xr against the test runtime, with api_dump and core_validation in
 # the chain: it must run FRAMES frames, exit 0 by itself (through
 # XRTEST_EXIT_AFTER_FRAMES and the session state path), and core_validation
-# must report nothing.
+# must report nothing. XRTEST_COMPOSITOR_* from the environment are kept,
+# and the GPU work's calibration must then show up in the log.
 #
 # usage: hello_xr.sh Vulkan|Vulkan2 RUNTIME_JSON [FRAMES]
 #        hello_xr.sh --self-test TC_INVALID_CALL RUNTIME_JSON
@@ -66,6 +67,10 @@ grep -q "\[xrlm-test-runtime\] $frames frames done" "$work/hello_xr.log" ||
 	rt_fail "the runtime did not end the session after $frames frames"
 grep -q 'XR_SESSION_STATE_IDLE->XR_SESSION_STATE_EXITING' "$work/hello_xr.log" ||
 	rt_fail "hello_xr never saw EXITING"
+if [ "${XRTEST_COMPOSITOR_GPU_US:-0}" != 0 ]; then
+	grep '\[xrlm-test-runtime\] GPU calibration' "$work/hello_xr.log" ||
+		rt_fail "XRTEST_COMPOSITOR_GPU_US is set but the GPU work was never calibrated"
+fi
 if grep '\[xrlm-test-runtime\] warning' "$work/hello_xr.log"; then
 	rt_fail "the runtime warned"
 fi

@@ -21,12 +21,16 @@ endfunction()
 
 rt_add_test(runtime_pacing_90hz "XRTEST_FRAME_RATE=90"
 	tc_pacing --rate 90 --frames 300)
-rt_add_test(runtime_pacing_default_is_90hz "XRTEST_FRAME_RATE="
+rt_add_test(runtime_pacing_default_is_90hz ""
 	tc_pacing --rate 90 --frames 90)
+set_tests_properties(runtime_pacing_default_is_90hz PROPERTIES
+	ENVIRONMENT_MODIFICATION "XRTEST_FRAME_RATE=unset:")
 rt_add_test(runtime_pacing_120hz "XRTEST_FRAME_RATE=120"
 	tc_pacing --rate 120 --frames 240)
 rt_add_test(runtime_pacing_unpaced "XRTEST_FRAME_RATE=0"
 	tc_pacing --rate 0 --frames 300)
+rt_add_test(runtime_compositor_cpu "XRTEST_FRAME_RATE=0;XRTEST_COMPOSITOR_CPU_US=3000"
+	tc_pacing --rate 0 --frames 100 --cpu-us 3000)
 rt_add_test(runtime_exit_after_frames "XRTEST_FRAME_RATE=0;XRTEST_EXIT_AFTER_FRAMES=50"
 	tc_pacing --rate 0 --frames 50 --expect-exit)
 rt_add_test(runtime_endframe_validation "XRTEST_FRAME_RATE=0"
@@ -38,9 +42,13 @@ rt_add_test(runtime_bad_knobs ""
 rt_add_test(runtime_core_validation_catches_invalid_call "XRTEST_FRAME_RATE=0"
 	${CMAKE_CURRENT_SOURCE_DIR}/hello_xr.sh --self-test $<TARGET_FILE:tc_invalid_call>
 	${XRLM_TEST_RUNTIME_JSON})
+# Vulkan2 also runs the compositor's CPU and GPU work, so it is checked
+# under core_validation too.
+set(RT_HELLO_ENV_Vulkan "")
+set(RT_HELLO_ENV_Vulkan2 "XRTEST_COMPOSITOR_CPU_US=500;XRTEST_COMPOSITOR_GPU_US=1000")
 foreach(g Vulkan Vulkan2)
 	string(TOLOWER ${g} lg)
-	rt_add_test(runtime_hello_xr_${lg} ""
+	rt_add_test(runtime_hello_xr_${lg} "${RT_HELLO_ENV_${g}}"
 		${CMAKE_CURRENT_SOURCE_DIR}/hello_xr.sh ${g} ${XRLM_TEST_RUNTIME_JSON} 300)
 	# lavapipe renders on every core: keep other tests off the machine meanwhile.
 	set_tests_properties(runtime_hello_xr_${lg} PROPERTIES PROCESSORS 2)

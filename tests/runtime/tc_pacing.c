@@ -4,8 +4,10 @@
  * the returns and of the predictedDisplayTime steps), that display times
  * are unique and increasing, and that rate 0 runs unpaced (fast).
  *
- * usage: tc_pacing --rate HZ --frames N [--expect-exit]
+ * usage: tc_pacing --rate HZ --frames N [--expect-exit] [--cpu-us US]
  *   HZ is what XRTEST_FRAME_RATE should have produced (ctest sets both).
+ *   --cpu-us: XRTEST_COMPOSITOR_CPU_US=US is set; unpaced frames must then
+ *   take at least US (the busy wait) and not much more.
  *   --expect-exit: XRTEST_EXIT_AFTER_FRAMES=N is set; the runtime must end
  *   the session after exactly N frames through the normal state path.
  */
@@ -23,6 +25,7 @@ struct args {
 	double rate;
 	uint32_t frames;
 	bool expect_exit;
+	double cpu_us;
 };
 
 static bool parse_args(int argc, char **argv, struct args *a)
@@ -35,6 +38,8 @@ static bool parse_args(int argc, char **argv, struct args *a)
 			a->frames = (uint32_t)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--expect-exit") == 0)
 			a->expect_exit = true;
+		else if (strcmp(argv[i], "--cpu-us") == 0 && i + 1 < argc)
+			a->cpu_us = atof(argv[++i]);
 		else
 			return false;
 	}
@@ -50,22 +55,29 @@ static bool check_rate(const char *what, double mean_ns, double rate)
 	return true;
 }
 
-static bool check_times(const int64_t *wake, const int64_t *disp, const XrFrameState *last,
-                        uint32_t n, double rate)
+/* Unpaced frames take the compositor's busy wait and little else. */
+static bool check_unpaced(double mean_ns, double cpu_us)
 {
+	printf("unpaced: mean interval %.4f ms (XRTEST_COMPOSITOR_CPU_US %g)\n", mean_ns / 1e6, cpu_us);
+	if (mean_ns < cpu_us * 1e3)
+		return tc_fail("frames took %.3f ms, less than the %g us busy wait", mean_ns / 1e6, cpu_us);
+	if (mean_ns > cpu_us * 1e3 + 1e6)
+		return tc_fail("unpaced frames took %.3f ms each", mean_ns / 1e6);
+	return true;
+}
+
+static bool check_times(const int64_t *wake, const int64_t *disp, const XrFrameState *last,
+                        uint32_t n, const struct args *a)
+{
+	double rate = a->rate;
 	for (uint32_t i = 1; i < n; i++)
 		if (disp[i] <= disp[i - 1])
 			return tc_fail("predictedDisplayTime %u (%lld) is not after %u (%lld)", i,
 			               (long long)disp[i], i - 1, (long long)disp[i - 1]);
 	double mean_wake = (double)(wake[n - 1] - wake[0]) / (n - 1);
 	double mean_disp = (double)(disp[n - 1] - disp[0]) / (n - 1);
-	if (rate == 0) {
-		printf("unpaced: mean interval %.4f ms\n", mean_wake / 1e6);
-		/* Far below any real refresh period: nothing sleeps. */
-		if (mean_wake > 1e6)
-			return tc_fail("unpaced frames took %.3f ms each", mean_wake / 1e6);
-		return true;
-	}
+	if (rate == 0)
+		return check_unpaced(mean_wake, a->cpu_us);
 	int64_t period = (int64_t)(1e9 / rate + 0.5);
 	if (last->predictedDisplayPeriod != period)
 		return tc_fail("predictedDisplayPeriod %lld, expected %lld",
@@ -99,7 +111,7 @@ int main(int argc, char **argv)
 {
 	struct args a;
 	if (!parse_args(argc, argv, &a)) {
-		fprintf(stderr, "usage: %s --rate HZ --frames N [--expect-exit]\n", argv[0]);
+		fprintf(stderr, "usage: %s --rate HZ --frames N [--expect-exit] [--cpu-us US]\n", argv[0]);
 		return 2;
 	}
 	static int64_t wake[TC_MAX_FRAMES + 50], disp[TC_MAX_FRAMES + 50];
@@ -108,7 +120,7 @@ int main(int argc, char **argv)
 	uint32_t done = 0;
 	bool ok = tc_create_headless(&xr) && tc_begin(&xr) && run(&xr, &a, wake, disp, &fs, &done) &&
 	          tc_finish(&xr) && tc_check_life_cycle(&xr) &&
-	          check_times(wake, disp, &fs, done, a.rate);
+	          check_times(wake, disp, &fs, done, &a);
 	printf("%s: %u frames\n", ok ? "PASS" : "FAIL", done);
 	return ok ? 0 : 1;
 }
