@@ -1,0 +1,163 @@
+#!/bin/sh
+# CLI tests of xrlm: cli_test.sh XRLM DATA_DIR CASE GEN_SESSION
+# Each case exits non-zero on failure with a line saying why.
+set -u
+xrlm=$1
+data=$2
+case_name=$3
+gen=${4:-}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-cli-XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "FAIL ($case_name): $*" >&2
+	echo "--- stdout" >&2; cat "$work/out" >&2 2>/dev/null
+	echo "--- stderr" >&2; cat "$work/err" >&2 2>/dev/null
+	exit 1
+}
+
+# run ARGS...: runs xrlm, keeps stdout/stderr in $work/out, $work/err, status in $rc
+run() {
+	"$xrlm" "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -lt 128 ] || fail "crashed with status $rc"
+}
+
+# expect_error STATUS PATTERN: non-zero status, exactly one stderr line matching PATTERN
+expect_error() {
+	[ "$rc" -eq "$1" ] || fail "status $rc, expected $1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected exactly one line on stderr"
+	grep -q -- "$2" "$work/err" || fail "stderr does not match '$2'"
+}
+
+copy_session() { # copy_session TAG: the per-side files of data set TAG into $work
+	cp "$data"/frames-"$1"-*.csv "$work"/
+	cp "$data"/gpu-"$1"-*.csv "$work"/ 2>/dev/null || true
+}
+
+case "$case_name" in
+help)
+	run --help
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "xrlm merge PRE.csv POST.csv" "$work/out" || fail "no usage"
+	;;
+version)
+	run --version
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^xrlm [0-9]" "$work/out" || fail "no version"
+	;;
+merge_siblings)
+	# Default output name and sibling GPU discovery; the same bytes as the
+	# library's golden file.
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	cmp "$work/frames-merged-s1.csv" "$data/expected-merged-s1.csv" || fail "merged file differs"
+	[ "$(tail -n 1 "$work/out")" = "wrote $work/frames-merged-s1.csv" ] || fail "no 'wrote' line"
+	grep -q "^matched frames: 3$" "$work/out" || fail "no matched frames line"
+	grep -q "^target_gpu_us      (microseconds, GPU):$" "$work/out" || fail "no GPU block"
+	grep -q "^    count  3$" "$work/out" || fail "no GPU count"
+	grep -q "^frame_interval_us median: 11000.00  (~90.9 Hz)$" "$work/out" || fail "no interval line"
+	[ ! -s "$work/err" ] || fail "unexpected stderr"
+	;;
+merge_no_gpu)
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^# gpu_frame_count=0$" "$work/m.csv" || fail "GPU used despite --no-gpu"
+	[ "$(grep -c "(no samples)" "$work/out")" -eq 2 ] || fail "expected two '(no samples)' blocks"
+	;;
+merge_gpu_options)
+	# Explicit GPU files from elsewhere override discovery.
+	cp "$data"/frames-s3-*.csv "$work"/
+	run merge "$work/frames-s3-pre.csv" "$work/frames-s3-post.csv" \
+		--gpu-pre "$data/gpu-s3-pre.csv" --gpu-post="$data/gpu-s3-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^# gpu_frame_count=2$" "$work/frames-merged-s3.csv" || fail "GPU files not used"
+	;;
+stats_reproduces_merge)
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "merge status $rc"
+	sed '$d' "$work/out" >"$work/merge-table"
+	run stats "$work/frames-merged-s1.csv"
+	[ "$rc" -eq 0 ] || fail "stats status $rc"
+	cmp "$work/out" "$work/merge-table" || fail "stats table differs from merge table"
+	# The same on a larger, generated session with jittered values.
+	"$gen" "$work" big 20000 || fail "generator"
+	run merge "$work/frames-big-pre.csv" "$work/frames-big-post.csv"
+	[ "$rc" -eq 0 ] || fail "merge big status $rc"
+	sed '$d' "$work/out" >"$work/merge-table"
+	run stats "$work/frames-merged-big.csv"
+	cmp "$work/out" "$work/merge-table" || fail "stats table differs on the big session"
+	;;
+truncated_warns)
+	cp "$data"/frames-trunc-*.csv "$work"/
+	run merge "$work/frames-trunc-pre.csv" "$work/frames-trunc-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ "$(grep -c "warning" "$work/err")" -eq 2 ] || fail "expected two warnings"
+	grep -q "frames-trunc-pre.csv:10: warning:" "$work/err" || fail "warning lacks file:line"
+	grep -q "^matched frames: 2$" "$work/out" || fail "wrong frame count"
+	;;
+missing_file)
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/nope-post.csv" -o "$work/m.csv"
+	expect_error 1 "nope-post.csv: error: cannot open"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	;;
+wrong_header)
+	copy_session s1
+	run merge "$data/bad-header-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "bad-header-pre.csv:2: error: wrong column header"
+	;;
+malformed_row)
+	copy_session s1
+	run merge "$data/bad-row-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "bad-row-pre.csv:9: error: column 3 (t_entry)"
+	;;
+garbage)
+	copy_session s1
+	run merge "$data/bad-garbage-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "bad-garbage-pre.csv:1: error:"
+	run merge /dev/null "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "/dev/null: error: empty file"
+	run stats "$data/bad-garbage-pre.csv"
+	expect_error 1 "bad-garbage-pre.csv:1: error:"
+	;;
+refuses_overwrite)
+	copy_session s1
+	echo keep >"$work/frames-merged-s1.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	expect_error 1 "frames-merged-s1.csv: error: already exists"
+	[ "$(cat "$work/frames-merged-s1.csv")" = keep ] || fail "file was changed"
+	;;
+stats_wrong_file)
+	run stats "$data/frames-s1-pre.csv"
+	expect_error 1 "frames-s1-pre.csv:7: error: wrong column header"
+	run stats "$work/none.csv"
+	expect_error 1 "none.csv: error: cannot open"
+	;;
+bad_args)
+	run
+	expect_error 2 "no command"
+	run frobnicate
+	expect_error 2 "unknown command"
+	run merge onlyone.csv
+	expect_error 2 "needs PRE.csv and POST.csv"
+	run merge a-pre.csv b-post.csv --bogus
+	expect_error 2 "unknown option"
+	run merge a-pre.csv b-post.csv -o
+	expect_error 2 "option needs a value"
+	run merge a.csv b.csv
+	expect_error 2 "give -o OUT"
+	run merge a-pre.csv b-post.csv c.csv
+	expect_error 2 "unexpected argument"
+	run stats
+	expect_error 2 "stats needs MERGED.csv"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+exit 0

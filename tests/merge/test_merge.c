@@ -1,0 +1,611 @@
+/*
+ * Unit tests of the merge: number formatting, statistics, the per-side CSV
+ * reader, the join, the GPU rules and the merged file's exact format.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "csv_reader.h"
+#include "fmt.h"
+#include "merge.h"
+#include "stats.h"
+#include "test_merge_common.h"
+
+/* cmocka 1.1 has no assert_double_equal(). */
+#define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), __FILE__, __LINE__)
+
+static void assert_near(double a, double b, double eps, const char *file, int line)
+{
+	if (!(fabs(a - b) <= eps))
+		fail_msg("%s:%d: %.17g != %.17g (within %g)", file, line, a, b, eps);
+}
+
+/* ---- fmt ---- */
+
+static const char *fixed(double v, int d)
+{
+	static char buf[FMT_NUM_MAX];
+	return fmt_fixed_str(buf, v, d);
+}
+
+static void test_fmt_fixed(void **state)
+{
+	(void)state;
+	assert_string_equal(fixed(1.23456, 3), "1.235");
+	assert_string_equal(fixed(-1.23456, 3), "-1.235");
+	assert_string_equal(fixed(-0.0004, 3), "0.000");
+	assert_string_equal(fixed(0, 4), "0.0000");
+	assert_string_equal(fixed(12345.6789, 4), "12345.6789");
+	assert_string_equal(fixed(0.5, 0), "1");
+	assert_string_equal(fixed(-2.5, 0), "-3");
+	assert_string_equal(fixed(90.9090909, 3), "90.909");
+	assert_string_equal(fixed(1e20, 2), "100000000000000000000.00");
+	assert_string_equal(fixed(NAN, 3), "");
+
+	char buf[64];
+	*fmt_ns_as_us(buf, -1500) = '\0';
+	assert_string_equal(buf, "-1.500");
+	*fmt_ns_as_us(buf, 5) = '\0';
+	assert_string_equal(buf, "0.005");
+	*fmt_ns_as_us(buf, 123456789012) = '\0';
+	assert_string_equal(buf, "123456789.012");
+	*fmt_i64(buf, INT64_MIN) = '\0';
+	assert_string_equal(buf, "-9223372036854775808");
+	*fmt_u64(buf, UINT64_MAX) = '\0';
+	assert_string_equal(buf, "18446744073709551615");
+}
+
+/* The text of fmt_fixed() must read back as exactly fmt_round(). */
+static void test_fmt_round_reads_back(void **state)
+{
+	(void)state;
+	srand(7);
+	for (int i = 0; i < 200000; i++) {
+		double v = ((double)rand() / RAND_MAX - 0.3) * pow(10, rand() % 9);
+		int d = 3 + rand() % 2;
+		char buf[FMT_NUM_MAX];
+		fmt_fixed_str(buf, v, d);
+		double back = strtod(buf, NULL);
+		if (back != fmt_round(v, d))
+			fail_msg("%.17g with %d decimals: text %s, fmt_round %.17g", v, d, buf,
+			         fmt_round(v, d));
+	}
+}
+
+/* ---- stats ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Reference: the documented method on a sorted copy. */
+static double ref_percentile(const double *v, size_t n, double p)
+{
+	double *s = malloc(n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	double h = (double)(n - 1) * p;
+	size_t k = (size_t)floor(h);
+	double r = k + 1 < n ? s[k] + (h - (double)k) * (s[k + 1] - s[k]) : s[k];
+	free(s);
+	return r;
+}
+
+static void test_stats_known(void **state)
+{
+	(void)state;
+	double v[] = {7, 3, 10, 1, 5, 9, 2, 8, 6, 4}; /* 1..10 shuffled */
+	struct stats_summary s;
+
+	stats_compute(v, 10, &s);
+	assert_int_equal(s.count, 10);
+	assert_double_equal(s.mean, 5.5, 1e-12);
+	assert_double_equal(s.median, 5.5, 1e-12);
+	assert_double_equal(s.p95, 9.55, 1e-12);
+	assert_double_equal(s.p99, 9.91, 1e-12);
+	assert_double_equal(s.min, 1, 0);
+	assert_double_equal(s.max, 10, 0);
+
+	double odd[] = {5, 1, 3};
+	stats_compute(odd, 3, &s);
+	assert_double_equal(s.median, 3, 0);
+
+	double one[] = {-4.25};
+	stats_compute(one, 1, &s);
+	assert_double_equal(s.median, -4.25, 0);
+	assert_double_equal(s.p99, -4.25, 0);
+
+	stats_compute(NULL, 0, &s);
+	assert_int_equal(s.count, 0);
+	assert_double_equal(s.mean, 0, 0);
+	assert_double_equal(s.max, 0, 0);
+}
+
+static void test_stats_random_against_sort(void **state)
+{
+	(void)state;
+	srand(3);
+	for (int round = 0; round < 300; round++) {
+		size_t n = 1 + (size_t)(rand() % 3000);
+		int spread = 1 + rand() % 50; /* small spreads: many duplicates */
+		double *v = malloc(n * sizeof(*v));
+		double *w = malloc(n * sizeof(*w));
+		for (size_t i = 0; i < n; i++)
+			v[i] = (double)(rand() % spread) * 0.5;
+		if (round % 7 == 0) /* sorted input must not degrade */
+			qsort(v, n, sizeof(*v), cmp_double);
+
+		struct stats_summary s;
+		memcpy(w, v, n * sizeof(*v));
+		stats_compute(w, n, &s);
+		assert_double_equal(s.median, ref_percentile(v, n, 0.50), 1e-9);
+		assert_double_equal(s.p95, ref_percentile(v, n, 0.95), 1e-9);
+		assert_double_equal(s.p99, ref_percentile(v, n, 0.99), 1e-9);
+		free(v);
+		free(w);
+	}
+}
+
+/* ---- reader ---- */
+
+static void test_read_cpu_valid(void **state)
+{
+	(void)state;
+	struct csvr_cpu_file f;
+
+	assert_int_equal(csvr_read_cpu(tdata("frames-s1-pre.csv"), "pre", &f), 0);
+	assert_int_equal(f.count, 3);
+	assert_string_equal(f.meta.side, "pre");
+	assert_string_equal(f.meta.layer, "XR_APILAYER_XRLM_monitor_pre");
+	assert_string_equal(f.meta.target_layer, "XR_APILAYER_XRLM_test_target");
+	assert_string_equal(f.meta.clock, "CLOCK_MONOTONIC");
+	assert_int_equal(f.meta.clock_freq, 1000000000);
+	assert_true(f.meta.has_session_end);
+	assert_int_equal(f.meta.dropped_queue_full, 2);
+	assert_int_equal(f.diag.warning_count, 0);
+	assert_int_equal(f.rows[1].display_time, 2000);
+	assert_int_equal(f.rows[1].thread_id, 7);
+	assert_int_equal(f.rows[1].t_entry_ns, 12000000);
+	assert_int_equal(f.rows[1].dur_ns, 60000);
+	csvr_cpu_file_destroy(&f);
+}
+
+static void test_read_cpu_other_clock_freq(void **state)
+{
+	(void)state;
+	char dir[256], path[512];
+	struct csvr_cpu_file f;
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
+	/* A 10 MHz clock: one tick is 100 ns. */
+	assert_int_equal(tfile_write(path, "# clock_freq=10000000\n"
+	                                   "display_time,thread_id,t_entry,t_exit\n"
+	                                   "-5,18446744073709551615,1000,1250\n"),
+	                 0);
+	assert_int_equal(csvr_read_cpu(path, "pre", &f), 0);
+	assert_int_equal(f.count, 1);
+	assert_int_equal(f.rows[0].display_time, -5);
+	assert_true(f.rows[0].thread_id == UINT64_MAX);
+	assert_int_equal(f.rows[0].t_entry_ns, 100000);
+	assert_int_equal(f.rows[0].dur_ns, 25000);
+	assert_false(f.meta.has_session_end);
+	csvr_cpu_file_destroy(&f);
+	tdir_remove(dir);
+}
+
+static void test_read_gpu_valid(void **state)
+{
+	(void)state;
+	struct csvr_gpu_file f;
+
+	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-pre.csv"), "pre", &f), 0);
+	assert_int_equal(f.count, 6);
+	assert_string_equal(f.meta.gpu_clock, "vulkan");
+	assert_double_equal(f.rows[0].period_ns, 1.0, 0);   /* "1.0000000000000000000" */
+	assert_double_equal(f.rows[1].period_ns, 0, 0);     /* valid=0 */
+	assert_double_equal(f.rows[4].period_ns, 52.5, 0);
+	assert_true(f.rows[4].ticks == 5000);
+	csvr_gpu_file_destroy(&f);
+
+	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-post.csv"), "post", &f), 0);
+	assert_int_equal(f.meta.gpu_ring_overflow, 4);
+	csvr_gpu_file_destroy(&f);
+}
+
+static void test_read_wrong_side(void **state)
+{
+	(void)state;
+	struct csvr_cpu_file f;
+
+	assert_int_equal(csvr_read_cpu(tdata("frames-s1-post.csv"), "pre", &f), -1);
+	assert_non_null(strstr(f.diag.error, "frames-s1-post.csv:3: error:"));
+	assert_non_null(strstr(f.diag.error, "side=pre"));
+	csvr_cpu_file_destroy(&f);
+}
+
+static void test_read_truncated(void **state)
+{
+	(void)state;
+	struct csvr_cpu_file f;
+
+	/* Last row without a newline. */
+	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-pre.csv"), "pre", &f), 0);
+	assert_int_equal(f.count, 2);
+	assert_int_equal(f.meta.truncated_rows, 1);
+	assert_int_equal(f.diag.warning_count, 1);
+	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-pre.csv:10: warning:"));
+	csvr_cpu_file_destroy(&f);
+
+	/* Last row with too few fields. */
+	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-post.csv"), "post", &f), 0);
+	assert_int_equal(f.count, 2);
+	assert_int_equal(f.meta.truncated_rows, 1);
+	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-post.csv:10: warning:"));
+	csvr_cpu_file_destroy(&f);
+}
+
+/* Each bad file fails with one message naming the file and the line. */
+static void test_read_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		const char *where;
+		const char *what;
+	} cases[] = {
+		{"bad-row-pre.csv", "bad-row-pre.csv:9: error:", "t_entry"},
+		{"bad-short-pre.csv", "bad-short-pre.csv:9: error:", "expected 4 fields, got 2"},
+		{"bad-long-pre.csv", "bad-long-pre.csv:8: error:", "expected 4 fields, got 5"},
+		{"bad-header-pre.csv", "bad-header-pre.csv:2: error:", "wrong column header"},
+		{"bad-garbage-pre.csv", "bad-garbage-pre.csv:1: error:", "wrong column header"},
+		{"bad-empty-pre.csv", "bad-empty-pre.csv: error:", "empty file"},
+		{"does-not-exist-pre.csv", "does-not-exist-pre.csv: error:", "cannot open"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct csvr_cpu_file f;
+		assert_int_equal(csvr_read_cpu(tdata(cases[i].file), "pre", &f), -1);
+		if (!strstr(f.diag.error, cases[i].where) || !strstr(f.diag.error, cases[i].what))
+			fail_msg("%s: got \"%s\"", cases[i].file, f.diag.error);
+		assert_null(strchr(f.diag.error, '\n'));
+		csvr_cpu_file_destroy(&f);
+	}
+}
+
+static void test_read_rejects_bad_numbers(void **state)
+{
+	(void)state;
+	static const char *rows[] = {
+		"1,2,3,4x", "1,2,-3x,4", "1,-2,3,4", "1,2,3,99999999999999999999",
+		"1,2,3,1.5", "1,2,3,", "a,2,3,4", "1,2,0x10,4",
+	};
+	char dir[256], path[512], text[256];
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct csvr_cpu_file f;
+		snprintf(text, sizeof(text), "display_time,thread_id,t_entry,t_exit\n%s\n5,5,5,5\n",
+		         rows[i]);
+		assert_int_equal(tfile_write(path, text), 0);
+		if (csvr_read_cpu(path, NULL, &f) != -1)
+			fail_msg("row \"%s\" was accepted", rows[i]);
+		assert_non_null(strstr(f.diag.error, ":2: error:"));
+		csvr_cpu_file_destroy(&f);
+	}
+	tdir_remove(dir);
+}
+
+/* ---- merge ---- */
+
+/* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
+static int merge_data(const char *dir, const char *pre, const char *post, const char *gpu_pre,
+                      const char *gpu_post, struct mrg_summary *s, struct tlog *log, char *out,
+                      size_t out_size)
+{
+	struct mrg_paths p = {
+		.pre_csv = tdata(pre),
+		.post_csv = tdata(post),
+		.gpu_pre_csv = gpu_pre ? tdata(gpu_pre) : NULL,
+		.gpu_post_csv = gpu_post ? tdata(gpu_post) : NULL,
+	};
+	snprintf(out, out_size, "%s/out.csv", dir);
+	return mrg_merge_files(&p, out, s, tlog_fn, log);
+}
+
+/* The part of a merged file after the column header. */
+static const char *rows_of(const char *text)
+{
+	const char *h = strstr(text, "\ndisplay_time,thread_id,");
+	assert_non_null(h);
+	h = strchr(h + 1, '\n');
+	assert_non_null(h);
+	return h + 1;
+}
+
+static void test_merge_exact_file(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", "gpu-s1-pre.csv",
+	                            "gpu-s1-post.csv", &s, &log, out, sizeof(out)),
+	                 0);
+	assert_int_equal(log.count, 0);
+	char *got = tfile_read(out);
+	char *want = tfile_read(tdata("expected-merged-s1.csv"));
+	assert_non_null(got);
+	assert_non_null(want);
+	assert_string_equal(got, want);
+	assert_null(strchr(got, '\r'));
+
+	/* The fourteen summary keys, in order, with '%' on the _pct_ lines. */
+	static const char *keys[14] = {
+		"frame_count", "target_cpu_ms_mean", "target_cpu_ms_min", "target_cpu_ms_max",
+		"target_cpu_pct_mean", "target_cpu_pct_min", "target_cpu_pct_max", "gpu_frame_count",
+		"target_gpu_ms_mean", "target_gpu_ms_min", "target_gpu_ms_max", "target_gpu_pct_mean",
+		"target_gpu_pct_min", "target_gpu_pct_max",
+	};
+	const char *line = got;
+	for (int i = 0; i < 14; i++) {
+		const char *end = strchr(line, '\n');
+		char prefix[64];
+		snprintf(prefix, sizeof(prefix), "# %s=", keys[i]);
+		assert_memory_equal(line, prefix, strlen(prefix));
+		bool pct = strstr(keys[i], "_pct_") != NULL;
+		assert_int_equal(end[-1] == '%', pct);
+		line = end + 1;
+	}
+
+	assert_int_equal(s.frame_count, 3);
+	assert_int_equal(s.gpu_frame_count, 3);
+	assert_int_equal(s.dropped_queue_full_pre, 2);
+	assert_int_equal(s.gpu_ring_overflow_pre, 1);
+	assert_string_equal(s.target_layer, "XR_APILAYER_XRLM_test_target");
+	assert_double_equal(s.frame_interval_us.median, 11000, 0);
+	/* Nothing but the result in the directory: the temp file is gone. */
+	assert_int_equal(tdir_count(dir), 1);
+	free(got);
+	free(want);
+	tdir_remove(dir);
+}
+
+/* Two interleaved threads, post out of order, one unmatched row per side. */
+static void test_merge_join(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-s2-pre.csv", "frames-s2-post.csv", NULL, NULL, &s,
+	                            &log, out, sizeof(out)),
+	                 0);
+	char *got = tfile_read(out);
+	assert_string_equal(rows_of(got),
+	                    /* thread 1: intervals to its own next frame */
+	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,\n"
+	                    /* thread 2: next pre frame (200,2) exists, though unmatched */
+	                    "100,2,11005.000,50.000,30.000,20.000,0.1817,,\n"
+	                    "200,1,11000.000,120.000,80.000,40.000,0.3636,,\n"
+	                    /* the last frame of each thread has no interval */
+	                    "300,1,,90.000,70.000,20.000,,,\n"
+	                    "300,2,,60.000,40.000,20.000,,,\n");
+	assert_int_equal(s.frame_count, 5);
+	assert_int_equal(s.unmatched_pre, 1);
+	assert_int_equal(s.unmatched_post, 1);
+	assert_int_equal(s.dropped_queue_full_post, 3);
+	assert_int_equal(s.target_cpu_pct.count, 3);
+	assert_int_equal(s.gpu_frame_count, 0);
+	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
+	free(got);
+	tdir_remove(dir);
+}
+
+static void test_merge_gpu_rules(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv", "gpu-s3-pre.csv",
+	                            "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
+	                 0);
+	char *got = tfile_read(out);
+	assert_string_equal(rows_of(got),
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n" /* valid */
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* pre valid=0 */
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* periods differ */
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* negative */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250\n" /* 52.5 ns */
+	                    "60,5,,0.100,0.050,0.050,,,\n"); /* no post GPU row */
+	assert_int_equal(s.gpu_frame_count, 2);
+	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
+	assert_int_equal(s.gpu_ring_overflow_post, 4);
+	free(got);
+	tdir_remove(dir);
+}
+
+static void test_merge_empty_session(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
+	                            &s, &log, out, sizeof(out)),
+	                 0);
+	char *got = tfile_read(out);
+	assert_non_null(strstr(got, "# frame_count=0\n# target_cpu_ms_mean=0.0000\n"));
+	assert_non_null(strstr(got, "# target_gpu_pct_max=0.0000%\n"));
+	assert_non_null(strstr(got, "# frame_rate_hz=0.000\n"));
+	assert_string_equal(rows_of(got), "");
+	assert_int_equal(s.frame_count, 0);
+	free(got);
+	tdir_remove(dir);
+}
+
+static void test_merge_truncated(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-trunc-pre.csv", "frames-trunc-post.csv", NULL, NULL,
+	                            &s, &log, out, sizeof(out)),
+	                 0);
+	assert_int_equal(log.count, 2);
+	assert_non_null(strstr(log.all, "frames-trunc-pre.csv:10: warning:"));
+	assert_non_null(strstr(log.all, "frames-trunc-post.csv:10: warning:"));
+	assert_int_equal(s.frame_count, 2);
+	assert_int_equal(s.truncated_rows, 2);
+	char *got = tfile_read(out);
+	assert_non_null(strstr(got, "\n# truncated_rows=2\n"));
+	free(got);
+	tdir_remove(dir);
+}
+
+static void test_merge_refuses_overwrite(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+	struct mrg_summary s;
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(out, sizeof(out), "%s/out.csv", dir);
+	assert_int_equal(tfile_write(out, "keep me\n"), 0);
+	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
+	                            &log, out, sizeof(out)),
+	                 -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "out.csv: error: already exists"));
+	char *got = tfile_read(out);
+	assert_string_equal(got, "keep me\n");
+	assert_int_equal(tdir_count(dir), 1);
+	free(got);
+
+	/* A symlink in the way is not followed or replaced either. */
+	unlink(out);
+	char target[600];
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	assert_int_equal(symlink(target, out), 0);
+	log = (struct tlog){0};
+	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
+	                            &log, out, sizeof(out)),
+	                 -1);
+	struct stat st;
+	assert_int_equal(stat(target, &st), -1);
+	tdir_remove(dir);
+}
+
+/* A bad input: one log line naming the file and line, no output, no temp. */
+static void test_merge_error_logged_once(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tlog log = {0};
+
+	tdir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "bad-row-pre.csv", "frames-s1-post.csv", NULL, NULL, NULL,
+	                            &log, out, sizeof(out)),
+	                 -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "bad-row-pre.csv:9: error:"));
+	assert_int_equal(tdir_count(dir), 0);
+
+	/* Swapped sides are caught by the side= header. */
+	log = (struct tlog){0};
+	assert_int_equal(merge_data(dir, "frames-s1-post.csv", "frames-s1-pre.csv", NULL, NULL, NULL,
+	                            &log, out, sizeof(out)),
+	                 -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "frames-s1-post.csv:3: error:"));
+
+	/* Into a directory that does not exist. */
+	struct mrg_paths p = {.pre_csv = tdata("frames-s1-pre.csv"), .post_csv = tdata("frames-s1-post.csv")};
+	log = (struct tlog){0};
+	snprintf(out, sizeof(out), "%s/missing/out.csv", dir);
+	assert_int_equal(mrg_merge_files(&p, out, NULL, tlog_fn, &log), -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "missing/out.csv: error:"));
+	tdir_remove(dir);
+}
+
+static void test_sibling_paths(void **state)
+{
+	(void)state;
+	char dir[256], path[512];
+	struct mrg_siblings sib;
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/gpu-42-20260101T000000-pre.csv", dir);
+	assert_int_equal(tfile_write(path, ""), 0);
+	snprintf(path, sizeof(path), "%s/frames-42-20260101T000000-pre.csv", dir);
+
+	assert_int_equal(mrg_sibling_paths(path, NULL, &sib), 0);
+	char want[600];
+	snprintf(want, sizeof(want), "%s/gpu-42-20260101T000000-pre.csv", dir);
+	assert_string_equal(sib.gpu_pre_csv, want);
+	assert_string_equal(sib.gpu_post_csv, ""); /* does not exist */
+	snprintf(want, sizeof(want), "%s/frames-42-20260101T000000-post.csv", dir);
+	assert_string_equal(sib.post_csv, want);
+	snprintf(want, sizeof(want), "%s/frames-merged-42-20260101T000000.csv", dir);
+	assert_string_equal(sib.merged_csv, want);
+
+	assert_int_equal(mrg_sibling_paths("frames-1-pre.csv", NULL, &sib), 0);
+	assert_string_equal(sib.merged_csv, "frames-merged-1.csv");
+	assert_int_equal(mrg_sibling_paths("/x/other.csv", NULL, &sib), -1);
+	assert_int_equal(mrg_sibling_paths("/x/frames--pre.csv", NULL, &sib), -1);
+	tdir_remove(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_fixed),
+		cmocka_unit_test(test_fmt_round_reads_back),
+		cmocka_unit_test(test_stats_known),
+		cmocka_unit_test(test_stats_random_against_sort),
+		cmocka_unit_test(test_read_cpu_valid),
+		cmocka_unit_test(test_read_cpu_other_clock_freq),
+		cmocka_unit_test(test_read_gpu_valid),
+		cmocka_unit_test(test_read_wrong_side),
+		cmocka_unit_test(test_read_truncated),
+		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_read_rejects_bad_numbers),
+		cmocka_unit_test(test_merge_exact_file),
+		cmocka_unit_test(test_merge_join),
+		cmocka_unit_test(test_merge_gpu_rules),
+		cmocka_unit_test(test_merge_empty_session),
+		cmocka_unit_test(test_merge_truncated),
+		cmocka_unit_test(test_merge_refuses_overwrite),
+		cmocka_unit_test(test_merge_error_logged_once),
+		cmocka_unit_test(test_sibling_paths),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

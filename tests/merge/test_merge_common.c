@@ -1,0 +1,105 @@
+/*
+ * Helpers shared by the merge unit tests; see test_merge_common.h.
+ */
+#define _GNU_SOURCE
+#include "test_merge_common.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void tlog_fn(void *ctx, const char *message)
+{
+	struct tlog *l = ctx;
+	size_t n = strlen(l->all);
+
+	l->count++;
+	snprintf(l->last, sizeof(l->last), "%s", message);
+	snprintf(l->all + n, sizeof(l->all) - n, "%s\n", message);
+}
+
+void tdir_create(char *out, size_t size)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(out, size, "%s/xrlm-merge-test-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(out)) {
+		perror("mkdtemp");
+		abort();
+	}
+}
+
+void tdir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int tdir_count(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+char *tfile_read(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int tfile_write(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int ok = fputs(text, f) >= 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+const char *tdata(const char *name)
+{
+	static char bufs[4][4096];
+	static int next;
+	char *b = bufs[next++ % 4];
+
+	snprintf(b, sizeof(bufs[0]), "%s/%s", TEST_DATA_DIR, name);
+	return b;
+}

@@ -1,0 +1,38 @@
+/*
+ * Helpers shared by the merge unit tests: temporary directories, whole-file
+ * reads and a log callback that records what it was given.
+ */
+#ifndef XRLM_TEST_MERGE_COMMON_H
+#define XRLM_TEST_MERGE_COMMON_H
+
+#include <stddef.h>
+
+/* Records the log lines a merge produced. */
+struct tlog {
+	int count;
+	char last[1024];
+	char all[8192];
+};
+
+/* mrg_log_fn that appends to a struct tlog. */
+void tlog_fn(void *ctx, const char *message);
+
+/* A fresh directory under $TMPDIR (or /tmp); the path is static per call site use. */
+void tdir_create(char *out, size_t size);
+
+/* Removes the files in @p dir and the directory. */
+void tdir_remove(const char *dir);
+
+/* Number of entries (other than . and ..) in @p dir. */
+int tdir_count(const char *dir);
+
+/* Whole file as a NUL-terminated malloc'ed string, or NULL. */
+char *tfile_read(const char *path);
+
+/* Writes @p text to @p path; returns 0 on success. */
+int tfile_write(const char *path, const char *text);
+
+/* "<DATA_DIR>/<name>" in a static buffer (one of a few rotating). */
+const char *tdata(const char *name);
+
+#endif
