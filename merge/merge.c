@@ -183,6 +183,31 @@ static int summarize(const struct side *pre, const struct side *post, const stru
 	return 0;
 }
 
+/* What fill_rows() formats from. */
+struct rows_ctx {
+	const struct side *pre;
+	const struct side *post;
+	const struct join_result *j;
+};
+
+/* mout_fill_fn: the matched rows among pre rows [first, last). */
+static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	const struct rows_ctx *c = ctx;
+	char *p = buf;
+	size_t i = first;
+
+	for (; i < last && (size_t)(p - buf) + MOUT_ROW_MAX <= cap; i++) {
+		struct mout_row r;
+		if (c->j->match[i] == JOIN_NONE)
+			continue;
+		make_row(c->pre, c->post, c->j, i, &r);
+		p = mout_format_row(p, &r);
+	}
+	*used = (size_t)(p - buf);
+	return i;
+}
+
 static int write_output(const char *out_path, const struct side *pre, const struct side *post,
                         const struct join_result *j, const struct mrg_summary *s, mrg_log_fn log,
                         void *ctx)
@@ -194,14 +219,9 @@ static int write_output(const char *out_path, const struct side *pre, const stru
 		say(log, ctx, msg);
 		return -1;
 	}
+	struct rows_ctx rows = {.pre = pre, .post = post, .j = j};
 	mout_summary(&o, s);
-	for (size_t i = 0; i < j->count; i++) {
-		struct mout_row r;
-		if (j->match[i] == JOIN_NONE)
-			continue;
-		make_row(pre, post, j, i, &r);
-		mout_row(&o, &r);
-	}
+	mout_rows(&o, j->count, fill_rows, &rows);
 	if (mout_commit(&o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;

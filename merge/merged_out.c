@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,11 @@
 #include "fmt.h"
 
 #define MOUT_BUF_SIZE (1u << 20)
-/* Worst case of one row or one summary line, with room to spare. */
-#define MOUT_ROW_MAX 1024
+/* Items per block of mout_rows(), and the buffer a block is formatted in
+ * (a normal row is under 150 bytes; a block that does not fit is written
+ * in several pieces). */
+#define MOUT_BLOCK_ITEMS 16384
+#define MOUT_BLOCK_BUF (4u << 20)
 
 static void flush(struct mout *o)
 {
@@ -189,10 +194,8 @@ void mout_summary(struct mout *o, const struct mrg_summary *s)
 	commit_bytes(o, p);
 }
 
-void mout_row(struct mout *o, const struct mout_row *r)
+char *mout_format_row(char *p, const struct mout_row *r)
 {
-	char *p = reserve(o);
-
 	p = fmt_i64(p, r->display_time);
 	*p++ = ',';
 	p = fmt_u64(p, r->thread_id);
@@ -212,7 +215,105 @@ void mout_row(struct mout *o, const struct mout_row *r)
 	*p++ = ',';
 	p = fmt_fixed(p, r->gpu_pct, 4);
 	*p++ = '\n';
-	commit_bytes(o, p);
+	return p;
+}
+
+/* Writes @p len bytes at the file's current end; records the first error. */
+static void write_all(struct mout *o, const char *data, size_t len)
+{
+	while (len > 0 && !o->error) {
+		ssize_t n = write(o->fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->error = n < 0 ? errno : EIO;
+			break;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+}
+
+/* State shared by the two row writers. */
+struct rows_job {
+	struct mout *o;
+	size_t count;
+	mout_fill_fn fill;
+	void *ctx;
+	pthread_mutex_t lock;
+	pthread_cond_t turn_changed;
+	size_t turn; /* the block whose bytes go to the file next */
+	size_t stride;
+};
+
+struct rows_worker {
+	struct rows_job *job;
+	size_t first_block;
+	bool out_of_memory;
+};
+
+/* Formats every stride-th block; writes each when the file reaches it. */
+static void *rows_worker(void *arg)
+{
+	struct rows_worker *w = arg;
+	struct rows_job *job = w->job;
+	size_t blocks = (job->count + MOUT_BLOCK_ITEMS - 1) / MOUT_BLOCK_ITEMS;
+	char *buf = malloc(MOUT_BLOCK_BUF);
+
+	w->out_of_memory = buf == NULL;
+	for (size_t b = w->first_block; b < blocks; b += job->stride) {
+		size_t item = b * MOUT_BLOCK_ITEMS;
+		size_t last = item + MOUT_BLOCK_ITEMS < job->count ? item + MOUT_BLOCK_ITEMS : job->count;
+		size_t used = 0;
+
+		/* Format before taking the turn: that is the parallel part. */
+		if (buf)
+			item = job->fill(job->ctx, item, last, buf, MOUT_BLOCK_BUF, &used);
+
+		pthread_mutex_lock(&job->lock);
+		while (job->turn != b)
+			pthread_cond_wait(&job->turn_changed, &job->lock);
+		pthread_mutex_unlock(&job->lock);
+
+		/* Only this thread touches the file until the turn moves on. */
+		if (buf) {
+			write_all(job->o, buf, used);
+			while (item < last) {
+				item = job->fill(job->ctx, item, last, buf, MOUT_BLOCK_BUF, &used);
+				write_all(job->o, buf, used);
+			}
+		} else if (!job->o->error) {
+			job->o->error = ENOMEM;
+		}
+
+		pthread_mutex_lock(&job->lock);
+		job->turn = b + 1;
+		pthread_cond_broadcast(&job->turn_changed);
+		pthread_mutex_unlock(&job->lock);
+	}
+	free(buf);
+	return NULL;
+}
+
+void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx)
+{
+	struct rows_job job = {.o = o, .count = count, .fill = fill, .ctx = ctx, .stride = 2};
+	struct rows_worker a = {.job = &job, .first_block = 0};
+	struct rows_worker b = {.job = &job, .first_block = 1};
+	pthread_t thread;
+
+	flush(o); /* the summary goes first */
+	pthread_mutex_init(&job.lock, NULL);
+	pthread_cond_init(&job.turn_changed, NULL);
+	if (count > MOUT_BLOCK_ITEMS && pthread_create(&thread, NULL, rows_worker, &b) == 0) {
+		rows_worker(&a);
+		pthread_join(thread, NULL);
+	} else {
+		job.stride = 1;
+		rows_worker(&a);
+	}
+	pthread_cond_destroy(&job.turn_changed);
+	pthread_mutex_destroy(&job.lock);
 }
 
 /* Puts the finished temporary file at o->path without replacing anything. */

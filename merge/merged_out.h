@@ -63,8 +63,27 @@ int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size);
 /* Writes the summary lines and the column header. */
 void mout_summary(struct mout *o, const struct mrg_summary *s);
 
-/* Writes one row. */
-void mout_row(struct mout *o, const struct mout_row *r);
+/* Formats one row (with its newline) at @p p, which has MOUT_ROW_MAX bytes; returns the end. */
+char *mout_format_row(char *p, const struct mout_row *r);
+
+/* Room a row may take in a buffer given to mout_fill_fn. */
+#define MOUT_ROW_MAX 1024
+
+/*
+ * Formats the rows of items [@p first, @p last) into @p buf, stopping early
+ * when less than MOUT_ROW_MAX of @p cap is left. Sets *@p used to the bytes
+ * written and returns the first item not formatted.
+ */
+typedef size_t (*mout_fill_fn)(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                               size_t *used);
+
+/*
+ * Writes the rows of items [0, @p count) in order, formatting blocks of
+ * items on two threads (when a second can be created) while the other
+ * writes: the bytes are the same as a serial write. @p fill must be safe to
+ * call from two threads at once on different ranges.
+ */
+void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx);
 
 /*
  * Flushes, closes and renames the file into place (never replacing an
