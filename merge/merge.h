@@ -61,9 +61,9 @@ struct mrg_summary {
  * into place without replacing anything, so a reader never sees a half file.
  * Refuses to overwrite an existing @p out_path.
  *
- * @p log (may be NULL) gets "warning: ..." lines for recoverable problems
- * (a truncated last row); on failure it gets exactly one more line naming the
- * file (and line, where there is one) and the function returns -1.
+ * @p log (may be NULL) gets "<file>:<line>: warning: ..." lines for
+ * recoverable problems (a truncated last row); on failure it gets exactly one
+ * more line, "<file>[:<line>]: error: ...", and the function returns -1.
  * Returns 0 on success. If @p summary is non-NULL it receives the statistics.
  */
 int mrg_merge_files(const struct mrg_paths *paths, const char *out_path,
