@@ -155,8 +155,15 @@ XrResult XRAPI_CALL rt_xrGetInstanceProperties(XrInstance instance,
 	return XR_SUCCESS;
 }
 
+static XrResult copy_name(char *buffer, size_t size, const char *name)
+{
+	snprintf(buffer, size, "%s", name);
+	return XR_SUCCESS;
+}
+
+/* One case of an XR_LIST_ENUM_* list; `buffer` and `size` are in scope. */
 #define RT_CASE_STR(name, value) \
-	case name: snprintf(buffer, XR_MAX_RESULT_STRING_SIZE, "%s", #name); return XR_SUCCESS;
+	case name: return copy_name(buffer, size, #name);
 
 XrResult XRAPI_CALL rt_xrResultToString(XrInstance instance, XrResult value,
                                         char buffer[XR_MAX_RESULT_STRING_SIZE])
@@ -167,18 +174,16 @@ XrResult XRAPI_CALL rt_xrResultToString(XrInstance instance, XrResult value,
 		return r;
 	if (!buffer)
 		return XR_ERROR_VALIDATION_FAILURE;
+	const size_t size = XR_MAX_RESULT_STRING_SIZE;
 	switch (value) {
 		XR_LIST_ENUM_XrResult(RT_CASE_STR)
 	default: break;
 	}
-	snprintf(buffer, XR_MAX_RESULT_STRING_SIZE, "XR_UNKNOWN_%s_%d",
+	snprintf(buffer, size, "XR_UNKNOWN_%s_%d",
 	         XR_SUCCEEDED(value) ? "SUCCESS" : "FAILURE", (int)value);
 	return XR_SUCCESS;
 }
 
-#undef RT_CASE_STR
-#define RT_CASE_STR(name, value) \
-	case name: snprintf(buffer, XR_MAX_STRUCTURE_NAME_SIZE, "%s", #name); return XR_SUCCESS;
 
 XrResult XRAPI_CALL rt_xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                                char buffer[XR_MAX_STRUCTURE_NAME_SIZE])
@@ -189,10 +194,13 @@ XrResult XRAPI_CALL rt_xrStructureTypeToString(XrInstance instance, XrStructureT
 		return r;
 	if (!buffer)
 		return XR_ERROR_VALIDATION_FAILURE;
+	const size_t size = XR_MAX_STRUCTURE_NAME_SIZE;
 	switch (value) {
 		XR_LIST_ENUM_XrStructureType(RT_CASE_STR)
 	default: break;
 	}
-	snprintf(buffer, XR_MAX_STRUCTURE_NAME_SIZE, "XR_UNKNOWN_STRUCTURE_TYPE_%d", (int)value);
+	snprintf(buffer, size, "XR_UNKNOWN_STRUCTURE_TYPE_%d", (int)value);
 	return XR_SUCCESS;
 }
+
+#undef RT_CASE_STR
