@@ -13,6 +13,7 @@
 #include "xl_files.h"
 #include "xl_instance.h"
 #include "xl_log.h"
+#include "xl_session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static bool begin_instance(const XrApiLayerCreateInfo *info)
 		xl_log("setting ignored: %s", warning);
 	xl_settings_load(&xl_inst.settings);
 
+	pthread_mutex_init(&xl_inst.gpu.lock, NULL);
 	if (xl_ring_create(&xl_inst.ring, RING_CAPACITY) != 0) {
 		xl_log("out of memory for the frame ring: nothing will be recorded");
 		return false;
@@ -65,8 +67,10 @@ static bool begin_instance(const XrApiLayerCreateInfo *info)
 
 static void end_instance(void)
 {
+	xl_session_abandon_gpu();
 	if (xl_inst.ring_ready)
 		xl_ring_destroy(&xl_inst.ring);
+	pthread_mutex_destroy(&xl_inst.gpu.lock);
 	xl_log_close();
 	memset(&xl_inst, 0, sizeof(xl_inst));
 }
@@ -82,10 +86,15 @@ static bool resolve_dispatch(XrInstance instance)
 	struct xl_dispatch *d = &xl_inst.next;
 
 	d->GetInstanceProcAddr = next_gipa;
+	/* Optional: present only when the application enabled XR_KHR_vulkan_enable2. */
+	resolve(instance, "xrCreateVulkanInstanceKHR", (PFN_xrVoidFunction *)&d->CreateVulkanInstanceKHR);
+	resolve(instance, "xrCreateVulkanDeviceKHR", (PFN_xrVoidFunction *)&d->CreateVulkanDeviceKHR);
 	return resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&d->DestroyInstance) &&
 	       resolve(instance, "xrEndFrame", (PFN_xrVoidFunction *)&d->EndFrame) &&
 	       resolve(instance, "xrGetInstanceProperties",
-	               (PFN_xrVoidFunction *)&d->GetInstanceProperties);
+	               (PFN_xrVoidFunction *)&d->GetInstanceProperties) &&
+	       resolve(instance, "xrCreateSession", (PFN_xrVoidFunction *)&d->CreateSession) &&
+	       resolve(instance, "xrDestroySession", (PFN_xrVoidFunction *)&d->DestroySession);
 }
 
 static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create)
@@ -131,6 +140,7 @@ static bool finish_instance(XrInstance instance, const XrInstanceCreateInfo *cre
 		.meta = {xl_side.name, xl_side.layer_name, xl_inst.ctl->target_layer},
 		.ctl = xl_inst.ctl,
 		.ring = &xl_inst.ring,
+		.gpu = &xl_inst.gpu,
 		.session_closed = xl_side_session_closed(),
 		.ctx = xl_inst.ctl,
 	};
@@ -191,6 +201,7 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_destroy_instance(XrInstance instance
 	}
 	PFN_xrDestroyInstance destroy = xl_inst.next.DestroyInstance;
 	stop_monitoring();
+	xl_session_abandon_gpu();
 	XrResult result = destroy(instance);
 	xl_log("instance destroyed");
 	end_instance();
@@ -211,6 +222,34 @@ __attribute__((destructor)) static void layer_at_exit(void)
 	end_instance();
 }
 
+/* The functions this layer wraps; everything else is the next layer's own. */
+static const struct {
+	const char *name;
+	PFN_xrVoidFunction wrapper;
+	bool pre_only; /* the Vulkan device hooks belong to pre alone */
+} wrappers[] = {
+	{"xrGetInstanceProcAddr", (PFN_xrVoidFunction)layer_get_instance_proc_addr, false},
+	{"xrDestroyInstance", (PFN_xrVoidFunction)layer_destroy_instance, false},
+	{"xrEndFrame", (PFN_xrVoidFunction)xl_side_end_frame, false},
+	{"xrCreateSession", (PFN_xrVoidFunction)xl_session_create, false},
+	{"xrDestroySession", (PFN_xrVoidFunction)xl_session_destroy, false},
+	{"xrCreateVulkanInstanceKHR", (PFN_xrVoidFunction)xl_session_create_vulkan_instance, true},
+	{"xrCreateVulkanDeviceKHR", (PFN_xrVoidFunction)xl_session_create_vulkan_device, true},
+};
+
+/* Our wrapper for @p name, or @p next (the next layer's function) if there is none. */
+static PFN_xrVoidFunction wrapper_for(const char *name, PFN_xrVoidFunction next)
+{
+	for (size_t i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++) {
+		if (strcmp(name, wrappers[i].name) != 0)
+			continue;
+		if (wrappers[i].pre_only && xl_side.index != XL_SIDE_PRE)
+			return next;
+		return wrappers[i].wrapper;
+	}
+	return next;
+}
+
 static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance instance,
                                                                    const char *name,
                                                                    PFN_xrVoidFunction *function)
@@ -227,12 +266,7 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance in
 	XrResult result = next_gipa(instance, name, function);
 	if (result != XR_SUCCESS || instance != xl_inst.handle || !xl_inst.monitoring)
 		return result;
-	if (strcmp(name, "xrGetInstanceProcAddr") == 0)
-		*function = (PFN_xrVoidFunction)layer_get_instance_proc_addr;
-	else if (strcmp(name, "xrDestroyInstance") == 0)
-		*function = (PFN_xrVoidFunction)layer_destroy_instance;
-	else if (strcmp(name, "xrEndFrame") == 0)
-		*function = (PFN_xrVoidFunction)xl_side_end_frame;
+	*function = wrapper_for(name, *function);
 	return result;
 }
 

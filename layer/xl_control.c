@@ -47,6 +47,8 @@ static void begin_session(struct xl_control *ctl, uint32_t id)
 	info->start_mono_ns = now_ns(CLOCK_MONOTONIC);
 	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->gpu_overflow[0], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->gpu_overflow[1], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->tag_state, XL_TAG_PENDING, memory_order_relaxed);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
 	atomic_store_explicit(&info->id, id, memory_order_release);

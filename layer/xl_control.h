@@ -20,6 +20,8 @@
 #ifndef XL_CONTROL_H
 #define XL_CONTROL_H
 
+#include "xl_gpu.h"
+#include "xl_gpu_device.h"
 #include "xl_settings.h"
 
 #include <stdatomic.h>
@@ -48,6 +50,7 @@ struct xl_session_info {
 	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
 	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
 	_Atomic uint64_t dropped[2];  /* records dropped on a full ring, per side */
+	_Atomic uint64_t gpu_overflow[2]; /* GPU samples skipped: no free slot */
 	/*
 	 * The session's file tag, chosen by pre's writer when it creates its
 	 * file (the first free "<pid>-<time>[-<n>]"), then read by post's.
@@ -74,6 +77,11 @@ struct xl_control {
 
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;
+
+	/* GPU: what pre learned of the Vulkan device (enable2), and the gate. */
+	struct xl_gpu_device_note vk_note;
+	atomic_bool gpu_gated;   /* the current XrSession runs in gated mode */
+	struct xl_gate gate;
 
 	struct xl_session_info sessions[XL_SESSION_SLOTS];
 };

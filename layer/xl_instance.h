@@ -8,6 +8,7 @@
 
 #include "loader_abi.h"
 #include "xl_control.h"
+#include "xl_gpu.h"
 #include "xl_ring.h"
 #include "xl_settings.h"
 #include "xl_writer.h"
@@ -20,6 +21,11 @@ struct xl_dispatch {
 	PFN_xrDestroyInstance DestroyInstance;
 	PFN_xrEndFrame EndFrame;
 	PFN_xrGetInstanceProperties GetInstanceProperties;
+	PFN_xrCreateSession CreateSession;
+	PFN_xrDestroySession DestroySession;
+	/* XR_KHR_vulkan_enable2, when the instance has it (pre hooks them). */
+	PFN_xrCreateVulkanInstanceKHR CreateVulkanInstanceKHR;
+	PFN_xrCreateVulkanDeviceKHR CreateVulkanDeviceKHR;
 };
 
 struct xl_instance {
@@ -31,6 +37,7 @@ struct xl_instance {
 	struct xl_ring ring;
 	bool ring_ready;
 	struct xl_writer writer;
+	struct xl_gpu_holder gpu;
 };
 
 /* This side's one monitored instance. */

@@ -147,6 +147,30 @@ static void load_record(struct xl_settings *s)
 	       "(wait for the signal)", text);
 }
 
+static const char *const gpu_mode_names[] = {"auto", "sandwich", "gated", "off"};
+
+const char *xl_gpu_mode_name(enum xl_gpu_mode mode)
+{
+	return gpu_mode_names[mode];
+}
+
+static void load_gpu_mode(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_GPU_MODE");
+
+	s->gpu_mode = XL_GPU_AUTO;
+	if (!text)
+		return;
+	for (int m = XL_GPU_AUTO; m <= XL_GPU_OFF; m++) {
+		if (strcasecmp(text, gpu_mode_names[m]) == 0) {
+			s->gpu_mode = (enum xl_gpu_mode)m;
+			return;
+		}
+	}
+	xl_log("setting ignored: XRLM_GPU_MODE=\"%.32s\" is not auto, sandwich, gated or off; "
+	       "using the default auto", text);
+}
+
 void xl_settings_load(struct xl_settings *s)
 {
 	char warning[256];
@@ -156,6 +180,7 @@ void xl_settings_load(struct xl_settings *s)
 		xl_log("setting ignored: %s", warning);
 	load_record(s);
 	load_signal(s);
+	load_gpu_mode(s);
 	/* A week is far beyond any profiling session; larger values are typos. */
 	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, 0.0, 604800.0, warn_to_log, NULL);
 	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, 0.001, 604800.0, warn_to_log, NULL);

@@ -13,6 +13,14 @@
 
 #define XL_PATH_MAX 4096
 
+/* XRLM_GPU_MODE: how the GPU cost is measured on Vulkan sessions. */
+enum xl_gpu_mode {
+	XL_GPU_AUTO,     /* gated where the device allows it, else sandwich */
+	XL_GPU_SANDWICH, /* two plain timestamps around the target */
+	XL_GPU_GATED,    /* timestamps and target work held behind a gate */
+	XL_GPU_OFF,      /* no Vulkan calls at all */
+};
+
 struct xl_settings {
 	/* Absolute output directory (XRLM_OUTPUT_DIR or the XDG default). */
 	char output_dir[XL_PATH_MAX];
@@ -27,7 +35,11 @@ struct xl_settings {
 	/* XRLM_SIGNAL: the toggle signal number, 0 = off; and how it was named. */
 	int signal;
 	char signal_name[16];
+	enum xl_gpu_mode gpu_mode;
 };
+
+/* "auto", "sandwich", "gated" or "off". */
+const char *xl_gpu_mode_name(enum xl_gpu_mode mode);
 
 /*
  * Resolves the output directory alone, before the log exists (the log lives

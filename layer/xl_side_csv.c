@@ -1,61 +1,35 @@
 /*
- * The per-side CPU CSV; see xl_side_csv.h.
+ * The per-side CPU and GPU CSVs; see xl_side_csv.h.
  */
 #include "xl_side_csv.h"
 
-#include "xl_files.h"
+#include <stdio.h>
 
-#include <string.h>
-
-char *xl_fmt_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-char *xl_fmt_i64(char *p, int64_t v)
-{
-	if (v >= 0)
-		return xl_fmt_u64(p, (uint64_t)v);
-	*p++ = '-';
-	return xl_fmt_u64(p, 0 - (uint64_t)v);
-}
-
-int xl_side_csv_open(struct xl_side_csv *csv, int dir_fd, const char *tag,
+int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                      const struct xl_side_csv_meta *meta)
 {
-	char name[256];
+	char name[256], header[1024];
 
-	memset(csv, 0, sizeof(*csv));
 	snprintf(name, sizeof(name), "frames-%s-%s.csv", tag, meta->side);
-	csv->file = xl_files_create(dir_fd, name);
-	if (!csv->file)
+	if (xl_csv_file_create(f, dir_fd, name) != 0)
 		return -1;
-	fprintf(csv->file,
-	        "# clock=CLOCK_MONOTONIC\n"
-	        "# clock_freq=1000000000\n"
-	        "# side=%s\n"
-	        "# layer=%s\n"
-	        "# target_layer=%s\n"
-	        "# fn=xrEndFrame\n"
-	        "display_time,thread_id,t_entry,t_exit\n",
-	        meta->side, meta->layer, meta->target_layer);
+	snprintf(header, sizeof(header),
+	         "# clock=CLOCK_MONOTONIC\n"
+	         "# clock_freq=1000000000\n"
+	         "# side=%s\n"
+	         "# layer=%s\n"
+	         "# target_layer=%s\n"
+	         "# fn=xrEndFrame\n"
+	         "display_time,thread_id,t_entry,t_exit\n",
+	         meta->side, meta->layer, meta->target_layer);
+	xl_csv_file_text(f, header);
 	return 0;
 }
 
-bool xl_side_csv_row(struct xl_side_csv *csv, const struct xl_frame_record *rec)
+bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec)
 {
 	char line[96], *p = line;
 
-	if (csv->failed || !csv->file)
-		return false;
 	p = xl_fmt_i64(p, rec->display_time);
 	*p++ = ',';
 	p = xl_fmt_u64(p, rec->thread_id);
@@ -64,34 +38,63 @@ bool xl_side_csv_row(struct xl_side_csv *csv, const struct xl_frame_record *rec)
 	*p++ = ',';
 	p = xl_fmt_u64(p, rec->t_exit);
 	*p++ = '\n';
-	if (fwrite(line, 1, (size_t)(p - line), csv->file) != (size_t)(p - line)) {
-		csv->failed = true;
-		return false;
-	}
-	csv->rows++;
-	return true;
+	return xl_csv_file_row(f, line, (size_t)(p - line));
 }
 
-bool xl_side_csv_flush(struct xl_side_csv *csv)
+bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full)
 {
-	if (csv->failed || !csv->file)
-		return false;
-	if (fflush(csv->file) != 0)
-		csv->failed = true;
-	return !csv->failed;
+	char footer[64];
+	snprintf(footer, sizeof(footer), "# session_end dropped_queue_full=%llu\n",
+	         (unsigned long long)dropped_queue_full);
+	return xl_csv_file_close(f, footer);
 }
 
-bool xl_side_csv_close(struct xl_side_csv *csv, uint64_t dropped_queue_full)
+int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                    const struct xl_side_csv_meta *meta, const char *gpu_mode)
 {
-	bool ok = !csv->failed;
+	char name[256], header[512];
 
-	if (!csv->file)
-		return false;
-	if (ok)
-		ok = fprintf(csv->file, "# session_end dropped_queue_full=%llu\n",
-		             (unsigned long long)dropped_queue_full) > 0;
-	if (fclose(csv->file) != 0)
-		ok = false;
-	csv->file = NULL;
-	return ok;
+	snprintf(name, sizeof(name), "gpu-%s-%s.csv", tag, meta->side);
+	if (xl_csv_file_create(f, dir_fd, name) != 0)
+		return -1;
+	snprintf(header, sizeof(header),
+	         "# gpu_clock=vulkan\n"
+	         "# side=%s\n"
+	         "# layer=%s\n"
+	         "# fn=xrEndFrame\n"
+	         "# gpu_mode=%s\n"
+	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
+	         meta->side, meta->layer, gpu_mode);
+	xl_csv_file_text(f, header);
+	return 0;
+}
+
+bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
+{
+	char line[128], *p = line;
+
+	p = xl_fmt_i64(p, s->display_time);
+	*p++ = ',';
+	p = xl_fmt_u64(p, s->ticks);
+	/* The writer thread runs in the "C" locale: '.' whatever the host's. */
+	p += snprintf(p, 32, ",%.9g,%d\n", (double)s->period_ns, s->valid ? 1 : 0);
+	return xl_csv_file_row(f, line, (size_t)(p - line));
+}
+
+bool xl_gpu_csv_calibration(struct xl_csv_file *f, const struct xl_gpu_calibration *c)
+{
+	char line[160];
+	snprintf(line, sizeof(line),
+	         "# calibration gpu_ticks=%llu monotonic_ns=%llu max_deviation_ns=%llu\n",
+	         (unsigned long long)c->gpu_ticks, (unsigned long long)c->monotonic_ns,
+	         (unsigned long long)c->max_deviation_ns);
+	return xl_csv_file_text(f, line);
+}
+
+bool xl_gpu_csv_close(struct xl_csv_file *f, uint64_t gpu_ring_overflow)
+{
+	char footer[64];
+	snprintf(footer, sizeof(footer), "# session_end gpu_ring_overflow=%llu\n",
+	         (unsigned long long)gpu_ring_overflow);
+	return xl_csv_file_close(f, footer);
 }

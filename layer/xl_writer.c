@@ -5,6 +5,7 @@
 #include "xl_writer.h"
 
 #include "xl_files.h"
+#include "xl_side_csv.h"
 #include "xl_log.h"
 
 #include <errno.h>
@@ -17,6 +18,10 @@
 #define POLL_ACTIVE_NS 2000000ull  /* 2 ms while recording */
 #define POLL_IDLE_NS 20000000ull   /* 20 ms while idle */
 #define FLUSH_EVERY_NS 500000000ull
+/* How long a closing session waits for its last GPU timestamps. */
+#define GPU_DRAIN_NS 250000000ull
+/* A gate armed this long means the target waits for its own GPU work. */
+#define GATE_TIMEOUT_NS 50000000ull
 
 static uint64_t mono_ns(void)
 {
@@ -115,6 +120,113 @@ static void open_session(struct xl_writer *w, uint32_t id)
 	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
 }
 
+/* The GPU mode a session's GPU files record. */
+static const char *gpu_mode_label(const struct xl_control *ctl)
+{
+	return atomic_load(&ctl->gpu_gated) && !atomic_load(&ctl->gate.tripped) ? "gated"
+	                                                                          : "sandwich";
+}
+
+struct gpu_emit_ctx {
+	struct xl_writer *w;
+	struct xl_gpu *gpu;
+};
+
+static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
+{
+	struct xl_gpu_calibration cal;
+
+	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
+	                    gpu_mode_label(w->cfg.ctl)) != 0) {
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
+		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
+		            strerror(errno));
+		w->gpu_failed = true;
+		return;
+	}
+	if (xl_gpu_calibrate(gpu, &cal))
+		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
+}
+
+/* Writes one finished GPU sample into its session's GPU file. */
+static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
+{
+	struct gpu_emit_ctx *c = ctx;
+	struct xl_writer *w = c->w;
+
+	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
+		return; /* its session's files are gone or unusable */
+	if (!w->gpu_csv.file)
+		open_gpu_file(w, c->gpu);
+	if (w->gpu_csv.file && !xl_gpu_csv_row(&w->gpu_csv, s)) {
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing gpu-%s-%s.csv failed: %s",
+		            w->open_tag, w->open_tag, w->cfg.meta.side, strerror(errno));
+		w->gpu_failed = true;
+	}
+	w->dirty = true;
+}
+
+static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
+{
+	int err = atomic_load(&gpu->submit_error);
+	if (err != VK_SUCCESS)
+		xl_log_once(XL_ONCE_GPU, "vkQueueSubmit of a GPU timestamp failed (VkResult %d); "
+		            "GPU samples are missing from then on", err);
+	(void)w;
+}
+
+/*
+ * Collects finished GPU samples up to session @p max_session and, on the
+ * pre side, runs the gate's watchdog. Returns true while samples of those
+ * sessions are still on the GPU.
+ */
+static bool poll_gpu(struct xl_writer *w, uint32_t max_session, uint64_t now)
+{
+	struct xl_gpu_holder *holder = w->cfg.gpu;
+	bool more = false;
+
+	if (!holder)
+		return false;
+	pthread_mutex_lock(&holder->lock);
+	struct xl_gpu *gpu = atomic_load(&holder->gpu);
+	if (gpu) {
+		struct gpu_emit_ctx ctx = {w, gpu};
+		if (w->cfg.side == XL_SIDE_PRE &&
+		    xl_gate_watchdog(&w->cfg.ctl->gate, now, GATE_TIMEOUT_NS))
+			xl_log_loud("GPU gate: the target waited for its own GPU work inside xrEndFrame "
+			            "(the gated mode would deadlock); the gate was opened after %llu ms, "
+			            "that frame's GPU sample is marked invalid, and the session "
+			            "continues in sandwich mode",
+			            (unsigned long long)(GATE_TIMEOUT_NS / 1000000));
+		more = xl_gpu_collect(gpu, max_session, emit_gpu_sample, &ctx);
+		log_gpu_problems(w, gpu);
+	}
+	pthread_mutex_unlock(&holder->lock);
+	return more;
+}
+
+static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
+{
+	uint64_t overflow = atomic_load(&info->gpu_overflow[w->cfg.side]);
+
+	/* The timestamps of the session's last frames are still on the GPU. */
+	for (uint64_t waited = 0; waited < GPU_DRAIN_NS; waited += 1000000) {
+		if (!poll_gpu(w, w->open_id, mono_ns()))
+			break;
+		struct timespec step = {0, 1000000};
+		nanosleep(&step, NULL);
+	}
+	if (w->gpu_csv.file) {
+		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: gpu-%s-%s.csv is incomplete",
+			            w->open_tag, w->open_tag, w->cfg.meta.side);
+	} else if (overflow) {
+		xl_log("session %s: %llu GPU samples skipped (all GPU slots busy)", w->open_tag,
+		       (unsigned long long)overflow);
+	}
+	w->gpu_failed = false;
+}
+
 static void close_session(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
@@ -123,6 +235,7 @@ static void close_session(struct xl_writer *w)
 	bool had_rows = false;
 
 	if (!w->open_failed) {
+		close_gpu_file(w, info);
 		had_rows = w->csv.rows > 0;
 		if (!xl_side_csv_close(&w->csv, dropped))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed "
@@ -178,6 +291,12 @@ static uint64_t writer_poll(struct xl_writer *w)
 	while (xl_ring_pop(w->cfg.ring, &rec))
 		handle_record(w, &rec);
 
+	now = mono_ns();
+	if (w->open_id)
+		poll_gpu(w, w->open_id, now);
+	else
+		poll_gpu(w, 0, now); /* the watchdog runs whatever the files */
+
 	uint32_t ended = xl_control_ended_id(word);
 	if (w->open_id && w->open_id <= ended)
 		close_session(w);
@@ -187,11 +306,12 @@ static uint64_t writer_poll(struct xl_writer *w)
 		                      memory_order_release);
 	}
 
-	now = mono_ns();
 	if (w->cfg.side == XL_SIDE_PRE)
 		xl_control_poll_timers(w->cfg.ctl, now);
 	if (w->dirty && now - w->last_flush_ns >= FLUSH_EVERY_NS) {
-		if (!xl_side_csv_flush(&w->csv)) {
+		if (w->gpu_csv.file)
+			xl_csv_file_flush(&w->gpu_csv);
+		if (!xl_csv_file_flush(&w->csv)) {
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing frames-%s-%s.csv "
 			            "failed: %s; recording stopped", w->open_tag, w->open_tag,
 			            w->cfg.meta.side, strerror(errno));

@@ -1,8 +1,9 @@
 /*
- * The side's writer thread: drains the ring, writes each session's per-side
- * CSV, flushes at least twice a second, and tells the control block which
- * sessions this side has finished. On the pre side it also runs the
- * recording timers (XRLM_RECORD_DELAY_S, XRLM_RECORD_S).
+ * The side's writer thread: drains the ring, collects finished GPU
+ * timestamps, writes each session's per-side CSVs, flushes at least twice a
+ * second, and tells the control block which sessions this side has
+ * finished. On the pre side it also runs the recording timers
+ * (XRLM_RECORD_DELAY_S, XRLM_RECORD_S) and the GPU gate's watchdog.
  *
  * Started at instance creation and joined before xrDestroyInstance returns,
  * so no thread outlives the library.
@@ -23,6 +24,7 @@ struct xl_writer_config {
 	struct xl_side_csv_meta meta;
 	struct xl_control *ctl;
 	struct xl_ring *ring;
+	struct xl_gpu_holder *gpu; /* this side's GPU timestamps, if any */
 	/*
 	 * Called on the writer thread after this side closed the files of
 	 * session @p id (tag @p tag) that held at least one row. The post side
@@ -42,7 +44,9 @@ struct xl_writer {
 	uint32_t open_id;     /* session whose files are open, 0 = none */
 	bool open_failed;     /* open_id's files could not be created */
 	char open_tag[64];
-	struct xl_side_csv csv;
+	struct xl_csv_file csv;
+	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
+	bool gpu_failed;            /* the GPU file could not be written */
 	uint32_t closed_id;   /* newest session this side has finished */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */

@@ -1,0 +1,163 @@
+/*
+ * GPU timestamps on the application's queue: one side's half of the GPU
+ * sandwich, for one XrSession with a Vulkan binding.
+ *
+ * A small ring of slots, each with a pre-recorded command buffer (reset one
+ * query, write one timestamp at BOTTOM_OF_PIPE) and a fence. The frame
+ * thread only submits a free slot's command buffer; the writer thread polls
+ * fences without blocking, reads the query with its availability bit and
+ * frees the slot. A slot is never reset while pending, and nothing on the
+ * frame thread waits.
+ *
+ * Gated mode (pre side): the submission also waits on a timeline semaphore
+ * value that post signals from the host at its first line, right after
+ * submitting its own timestamp, so the target's work and both timestamps
+ * run back to back on the GPU (see xl_gate).
+ */
+#ifndef XL_GPU_H
+#define XL_GPU_H
+
+#include "xl_vk.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XR_USE_GRAPHICS_API_VULKAN
+#include <openxr/openxr.h>
+#include <openxr/openxr_platform.h>
+
+#define XL_GPU_SLOTS 32
+
+/* One finished timestamp, as the GPU CSV records it. */
+struct xl_gpu_sample {
+	int64_t display_time;
+	uint64_t ticks;      /* masked to timestampValidBits */
+	float period_ns;     /* VkPhysicalDeviceLimits::timestampPeriod */
+	bool valid;
+	uint32_t session_id;
+};
+
+/* One GPU-to-CLOCK_MONOTONIC correlation (VK_EXT_calibrated_timestamps). */
+struct xl_gpu_calibration {
+	uint64_t gpu_ticks;
+	uint64_t monotonic_ns;
+	uint64_t max_deviation_ns;
+};
+
+struct xl_gpu_slot {
+	atomic_uint state;       /* enum in xl_gpu.c */
+	uint32_t session_id;
+	int64_t display_time;
+	atomic_bool invalid;     /* set by the gate's watchdog */
+	VkCommandBuffer cmd;
+	VkFence fence;
+};
+
+/*
+ * The gate shared by both sides of a process (it lives in xl_control): pre
+ * arms it with the value its submission waits for; post, or the watchdog
+ * when post never comes, opens it.
+ */
+struct xl_gate {
+	VkDevice device;
+	VkSemaphore semaphore;      /* owned by pre's xl_gpu */
+	PFN_vkSignalSemaphore signal;
+	atomic_uint_fast64_t armed;     /* value waited for, 0 = not armed */
+	atomic_uint_fast64_t armed_at_ns;
+	atomic_uintptr_t armed_slot;    /* pre's slot for that frame */
+	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
+	uint64_t counter;               /* last value armed (pre's frame thread) */
+};
+
+struct xl_gpu {
+	struct xl_vk vk;
+	XrSession session;
+	VkDevice device;
+	VkQueue queue;
+	VkQueryPool pool;
+	VkCommandPool cmd_pool;
+	struct xl_gpu_slot slots[XL_GPU_SLOTS];
+	atomic_uint head;          /* next slot to submit (written by the frame thread) */
+	uint32_t tail;             /* next slot to read (writer thread) */
+	uint64_t valid_mask;
+	float period_ns;
+	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
+	bool calibrated;           /* GetCalibratedTimestamps may be used */
+	atomic_int submit_error;   /* first failed VkResult, for the writer to log */
+};
+
+/* What the session's creator knows about the device (see xl_gpu_device). */
+struct xl_gpu_params {
+	PFN_vkGetInstanceProcAddr gipa; /* NULL: use the loader in the process */
+	bool timeline;                  /* timeline semaphores enabled on the device */
+	bool timeline_khr;              /* ...through VK_KHR_timeline_semaphore */
+	bool calibrated;                /* VK_EXT_calibrated_timestamps enabled */
+};
+
+/*
+ * The side's current stamper, shared by the XrSession hooks (create,
+ * destroy) and the writer thread (collect, watchdog). The frame thread reads
+ * @p gpu without the lock: OpenXR already forbids destroying a session
+ * while one of its frames is being ended.
+ */
+struct xl_gpu_holder {
+	pthread_mutex_t lock;
+	struct xl_gpu *_Atomic gpu;
+};
+
+/*
+ * Creates the timestamp machinery for @p session on the binding's device and
+ * queue family. With @p gate non-NULL (pre side, gated mode) it also creates
+ * the timeline semaphore and fills in @p gate. On failure returns NULL after
+ * writing a reason into @p why.
+ */
+struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
+                             const struct xl_gpu_params *params, struct xl_gate *gate,
+                             char *why, size_t why_size);
+
+/* Waits (bounded) for pending slots, then destroys every Vulkan object. */
+void xl_gpu_destroy(struct xl_gpu *gpu);
+
+/*
+ * Waits up to @p timeout_ns for the GPU to finish every submitted timestamp,
+ * then up to the same again for the writer to collect them. Not on the
+ * frame thread.
+ */
+void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns);
+
+/* Frees the host memory only: the device is gone or about to be. */
+void xl_gpu_abandon(struct xl_gpu *gpu);
+
+/*
+ * Frame thread: submits a timestamp for this frame on the application's
+ * queue, behind the gate when @p gated. Returns false when no slot is free
+ * (the caller counts a gpu_ring_overflow) or the submission failed.
+ */
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated);
+
+/* Frame thread, post side: opens the gate pre armed for this frame, if any. */
+void xl_gate_open(struct xl_gate *gate);
+
+/*
+ * Pre's writer thread: if the gate has been armed for longer than
+ * @p timeout_ns (a target waiting for its own GPU work inside xrEndFrame
+ * would wait forever), opens it, marks that frame's sample invalid and trips
+ * the gate. Returns true if it fired.
+ */
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns);
+
+/*
+ * Writer thread: hands each finished sample, in submission order, to
+ * @p emit, stopping at the first unfinished one or the first belonging to
+ * a session after @p max_session. Returns true if it stopped at an
+ * unfinished sample of a session up to @p max_session (more will come).
+ */
+bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
+                        void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx);
+
+/* Writer thread: one GPU/CPU clock correlation; false if unavailable. */
+bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out);
+
+#endif /* XL_GPU_H */

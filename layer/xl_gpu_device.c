@@ -1,0 +1,211 @@
+/*
+ * Pre side: noting and extending the application's Vulkan device under
+ * XR_KHR_vulkan_enable2; see xl_gpu_device.h.
+ */
+#define _GNU_SOURCE
+#include "xl_gpu_device.h"
+
+#include "xl_log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TIMELINE_EXT "VK_KHR_timeline_semaphore"
+#define CALIBRATED_EXT "VK_EXT_calibrated_timestamps"
+
+XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
+                                       const XrVulkanInstanceCreateInfoKHR *info,
+                                       VkInstance *vk_instance, VkResult *vk_result,
+                                       struct xl_gpu_device_note *note)
+{
+	XrResult r = next(instance, info, vk_instance, vk_result);
+	if (XR_FAILED(r) || !info || !vk_instance || !vk_result || *vk_result != VK_SUCCESS)
+		return r;
+	const VkInstanceCreateInfo *ci = info->vulkanCreateInfo;
+	memset(note, 0, sizeof(*note));
+	note->instance = *vk_instance;
+	note->gipa = info->pfnGetInstanceProcAddr;
+	note->instance_api = ci && ci->pApplicationInfo && ci->pApplicationInfo->apiVersion
+	                             ? ci->pApplicationInfo->apiVersion
+	                             : VK_API_VERSION_1_0;
+	return r;
+}
+
+/* What the physical device offers and the application's request already has. */
+struct device_survey {
+	uint32_t api;             /* effective: min(instance, physical device) */
+	bool timeline_supported;
+	bool has_khr_ext, has_calibrated_ext;        /* offered by the device */
+	bool app_khr_ext, app_calibrated_ext;        /* requested by the app */
+	const VkBaseOutStructure *app_timeline_feature; /* in the app's pNext chain */
+	bool app_timeline_on;
+};
+
+static bool requested(const VkDeviceCreateInfo *ci, const char *ext)
+{
+	for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+		if (strcmp(ci->ppEnabledExtensionNames[i], ext) == 0)
+			return true;
+	return false;
+}
+
+static void survey_chain(const VkDeviceCreateInfo *ci, struct device_survey *s)
+{
+	for (const VkBaseOutStructure *p = ci->pNext; p; p = p->pNext) {
+		if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES) {
+			s->app_timeline_feature = p;
+			s->app_timeline_on = ((const VkPhysicalDeviceVulkan12Features *)p)->timelineSemaphore;
+		} else if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES) {
+			s->app_timeline_feature = p;
+			s->app_timeline_on =
+				((const VkPhysicalDeviceTimelineSemaphoreFeatures *)p)->timelineSemaphore;
+		}
+	}
+}
+
+static bool survey_device(const struct xl_gpu_device_note *note,
+                          const XrVulkanDeviceCreateInfoKHR *info, struct device_survey *s)
+{
+	PFN_vkGetInstanceProcAddr gipa = info->pfnGetInstanceProcAddr;
+	VkPhysicalDevice phys = info->vulkanPhysicalDevice;
+	const VkDeviceCreateInfo *ci = info->vulkanCreateInfo;
+
+	memset(s, 0, sizeof(*s));
+	PFN_vkGetPhysicalDeviceProperties props_fn =
+		(PFN_vkGetPhysicalDeviceProperties)gipa(note->instance, "vkGetPhysicalDeviceProperties");
+	PFN_vkGetPhysicalDeviceFeatures2 features_fn =
+		(PFN_vkGetPhysicalDeviceFeatures2)gipa(note->instance, "vkGetPhysicalDeviceFeatures2");
+	PFN_vkEnumerateDeviceExtensionProperties ext_fn = (PFN_vkEnumerateDeviceExtensionProperties)gipa(
+		note->instance, "vkEnumerateDeviceExtensionProperties");
+	if (!props_fn || !ext_fn)
+		return false;
+
+	VkPhysicalDeviceProperties props;
+	props_fn(phys, &props);
+	s->api = props.apiVersion < note->instance_api ? props.apiVersion : note->instance_api;
+	/* vkGetPhysicalDeviceFeatures2 is core in 1.1: below that, no timeline. */
+	if (s->api >= VK_API_VERSION_1_1 && features_fn) {
+		VkPhysicalDeviceTimelineSemaphoreFeatures tl = {
+			.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+		VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		                                .pNext = &tl};
+		features_fn(phys, &f2);
+		s->timeline_supported = tl.timelineSemaphore;
+	}
+
+	uint32_t count = 0;
+	ext_fn(phys, NULL, &count, NULL);
+	VkExtensionProperties *exts = calloc(count ? count : 1, sizeof(*exts));
+	if (!exts)
+		return false;
+	ext_fn(phys, NULL, &count, exts);
+	for (uint32_t i = 0; i < count; i++) {
+		s->has_khr_ext |= strcmp(exts[i].extensionName, TIMELINE_EXT) == 0;
+		s->has_calibrated_ext |= strcmp(exts[i].extensionName, CALIBRATED_EXT) == 0;
+	}
+	free(exts);
+	s->app_khr_ext = requested(ci, TIMELINE_EXT);
+	s->app_calibrated_ext = requested(ci, CALIBRATED_EXT);
+	survey_chain(ci, s);
+	return true;
+}
+
+/* The changed request: the application's, plus what pre adds. */
+struct device_request {
+	VkDeviceCreateInfo ci;
+	VkPhysicalDeviceTimelineSemaphoreFeatures timeline_feature;
+	const char **exts;
+	bool timeline, timeline_khr, calibrated; /* what the device will have */
+	bool changed;
+};
+
+static bool plan_request(const VkDeviceCreateInfo *app, const struct device_survey *s,
+                         bool want_timeline, struct device_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->ci = *app;
+	req->exts = calloc(app->enabledExtensionCount + 2, sizeof(*req->exts));
+	if (!req->exts)
+		return false;
+	memcpy(req->exts, app->ppEnabledExtensionNames,
+	       app->enabledExtensionCount * sizeof(*req->exts));
+	req->ci.ppEnabledExtensionNames = req->exts;
+
+	/* Timeline semaphores: core from 1.2, else the KHR extension. */
+	bool core = s->api >= VK_API_VERSION_1_2;
+	if (s->app_timeline_feature) {
+		/* The application decided; its structure is not ours to edit. */
+		req->timeline = s->app_timeline_on && (core || s->app_khr_ext);
+	} else if (want_timeline && s->timeline_supported && (core || s->has_khr_ext)) {
+		req->timeline = true;
+		req->timeline_feature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
+		req->timeline_feature.pNext = (void *)app->pNext;
+		req->timeline_feature.timelineSemaphore = VK_TRUE;
+		req->ci.pNext = &req->timeline_feature;
+		req->changed = true;
+		if (!core && !s->app_khr_ext)
+			req->exts[req->ci.enabledExtensionCount++] = TIMELINE_EXT;
+	}
+	req->timeline_khr = req->timeline && !core;
+
+	req->calibrated = s->app_calibrated_ext;
+	if (!req->calibrated && s->has_calibrated_ext) {
+		req->exts[req->ci.enabledExtensionCount++] = CALIBRATED_EXT;
+		req->calibrated = true;
+		req->changed = true;
+	}
+	return true;
+}
+
+/* Creates the device with pre's additions; false (and a log line) if that failed. */
+static bool create_changed(PFN_xrCreateVulkanDeviceKHR next, XrInstance instance,
+                           const XrVulkanDeviceCreateInfoKHR *info, const struct device_request *req,
+                           VkDevice *vk_device, VkResult *vk_result, XrResult *r)
+{
+	XrVulkanDeviceCreateInfoKHR changed = *info;
+	changed.vulkanCreateInfo = &req->ci;
+	*r = next(instance, &changed, vk_device, vk_result);
+	if (XR_SUCCEEDED(*r) && *vk_result == VK_SUCCESS)
+		return true;
+	xl_log("creating the Vulkan device with timeline semaphores / calibrated timestamps "
+	       "failed (XrResult %d, VkResult %d); creating it exactly as the application asked",
+	       *r, *vk_result);
+	return false;
+}
+
+XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstance instance,
+                                     const XrVulkanDeviceCreateInfoKHR *info,
+                                     VkDevice *vk_device, VkResult *vk_result,
+                                     bool want_timeline, struct xl_gpu_device_note *note)
+{
+	struct device_survey survey;
+	struct device_request req;
+	XrResult r;
+
+	if (!info || !info->vulkanCreateInfo || !info->pfnGetInstanceProcAddr || !vk_device ||
+	    !vk_result || !note->instance || !survey_device(note, info, &survey) ||
+	    !plan_request(info->vulkanCreateInfo, &survey, want_timeline, &req))
+		return next(instance, info, vk_device, vk_result);
+
+	if (!req.changed || !create_changed(next, instance, info, &req, vk_device, vk_result, &r)) {
+		/* Exactly the application's request: nothing of ours can fail it. */
+		req.timeline = survey.app_timeline_on && (survey.api >= VK_API_VERSION_1_2 ||
+		                                          survey.app_khr_ext);
+		req.timeline_khr = req.timeline && survey.api < VK_API_VERSION_1_2;
+		req.calibrated = survey.app_calibrated_ext;
+		r = next(instance, info, vk_device, vk_result);
+	}
+	free(req.exts);
+	if (XR_FAILED(r) || *vk_result != VK_SUCCESS)
+		return r;
+
+	note->device = *vk_device;
+	note->timeline = req.timeline;
+	note->timeline_khr = req.timeline_khr;
+	note->calibrated = req.calibrated;
+	xl_log("Vulkan device (API %u.%u): timeline semaphores %s%s, calibrated timestamps %s",
+	       VK_API_VERSION_MAJOR(survey.api), VK_API_VERSION_MINOR(survey.api),
+	       req.timeline ? "on" : "off", req.timeline_khr ? " (KHR extension)" : "",
+	       req.calibrated ? "on" : "off");
+	return r;
+}

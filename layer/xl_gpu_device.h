@@ -1,0 +1,49 @@
+/*
+ * Pre side, XR_KHR_vulkan_enable2 only: what the layer learns and adds when
+ * the application creates its Vulkan instance and device through the
+ * runtime. The gated GPU mode needs timeline semaphores, and clock
+ * correlation needs VK_EXT_calibrated_timestamps; where the physical device
+ * supports them and the application did not enable them, pre adds the
+ * feature and the extensions to xrCreateVulkanDeviceKHR's device, and
+ * changes nothing else. If the device cannot be created that way, it is
+ * created exactly as the application asked.
+ */
+#ifndef XL_GPU_DEVICE_H
+#define XL_GPU_DEVICE_H
+
+#include "xl_vk.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XR_USE_GRAPHICS_API_VULKAN
+#include <openxr/openxr.h>
+#include <openxr/openxr_platform.h>
+
+/* What pre noted about the application's Vulkan instance and device. */
+struct xl_gpu_device_note {
+	VkInstance instance;            /* from xrCreateVulkanInstanceKHR */
+	uint32_t instance_api;          /* its VkApplicationInfo::apiVersion */
+	PFN_vkGetInstanceProcAddr gipa; /* the application's */
+	VkDevice device;                /* from xrCreateVulkanDeviceKHR */
+	bool timeline;                  /* timeline semaphores usable on device */
+	bool timeline_khr;              /* ...through VK_KHR_timeline_semaphore */
+	bool calibrated;                /* VK_EXT_calibrated_timestamps enabled */
+};
+
+/* xrCreateVulkanInstanceKHR: forwards unchanged and notes the instance. */
+XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
+                                       const XrVulkanInstanceCreateInfoKHR *info,
+                                       VkInstance *vk_instance, VkResult *vk_result,
+                                       struct xl_gpu_device_note *note);
+
+/*
+ * xrCreateVulkanDeviceKHR: adds timeline semaphores (when @p want_timeline)
+ * and calibrated timestamps where possible, and notes what the device has.
+ */
+XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstance instance,
+                                     const XrVulkanDeviceCreateInfoKHR *info,
+                                     VkDevice *vk_device, VkResult *vk_result,
+                                     bool want_timeline, struct xl_gpu_device_note *note);
+
+#endif /* XL_GPU_DEVICE_H */

@@ -1,0 +1,154 @@
+/*
+ * XrSession hooks and the GPU half of the sandwich; see xl_session.h.
+ */
+#define _GNU_SOURCE
+#include "xl_session.h"
+
+#include "xl_instance.h"
+#include "xl_log.h"
+
+#include <string.h>
+
+/* How long xrDestroySession waits for the last timestamps to be written. */
+#define DRAIN_NS 100000000ull
+
+static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const XrSessionCreateInfo *info)
+{
+	/* XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR is the same value and structure. */
+	for (const XrBaseInStructure *p = info ? info->next : NULL; p; p = p->next)
+		if (p->type == XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR)
+			return (const XrGraphicsBindingVulkanKHR *)p;
+	return NULL;
+}
+
+/* Whether this side's session runs gated, logging why not when asked for. */
+static bool choose_gated(const XrGraphicsBindingVulkanKHR *binding)
+{
+	const struct xl_gpu_device_note *note = &xl_inst.ctl->vk_note;
+	enum xl_gpu_mode mode = xl_inst.settings.gpu_mode;
+
+	if (xl_side.index != XL_SIDE_PRE || mode == XL_GPU_SANDWICH)
+		return false;
+	if (note->device == binding->device && note->timeline)
+		return true;
+	const char *why = note->device != binding->device
+		                  ? "the device was not created through XR_KHR_vulkan_enable2"
+		                  : "the device has no timeline semaphores (needs Vulkan 1.1+ and "
+		                    "timelineSemaphore support)";
+	if (mode == XL_GPU_GATED)
+		xl_log_loud("XRLM_GPU_MODE=gated is not possible: %s; using the plain sandwich", why);
+	else
+		xl_log("GPU: gated mode not possible (%s); using the plain sandwich", why);
+	return false;
+}
+
+static void start_gpu(XrSession session, const XrGraphicsBindingVulkanKHR *binding)
+{
+	struct xl_control *ctl = xl_inst.ctl;
+	const struct xl_gpu_device_note *note = &ctl->vk_note;
+	bool known_device = note->device == binding->device;
+	struct xl_gpu_params params = {
+		.gipa = known_device ? note->gipa : NULL,
+		.timeline = known_device && note->timeline,
+		.timeline_khr = known_device && note->timeline_khr,
+		.calibrated = known_device && note->calibrated,
+	};
+	char why[160];
+
+	if (atomic_load(&xl_inst.gpu.gpu)) {
+		xl_log("GPU: a second concurrent session is not measured on the GPU");
+		return;
+	}
+	bool gated = choose_gated(binding);
+	struct xl_gpu *gpu = xl_gpu_create(session, binding, &params, gated ? &ctl->gate : NULL,
+	                                   why, sizeof(why));
+	if (!gpu) {
+		xl_log("GPU timestamps unavailable (%s): GPU columns stay blank", why);
+		return;
+	}
+	if (xl_side.index == XL_SIDE_PRE) {
+		atomic_store(&ctl->gate.tripped, false);
+		atomic_store(&ctl->gpu_gated, gated);
+	}
+	pthread_mutex_lock(&xl_inst.gpu.lock);
+	atomic_store(&xl_inst.gpu.gpu, gpu);
+	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	xl_log("GPU timestamps: queue family %u index %u, %.9g ns per tick, %s mode%s",
+	       binding->queueFamilyIndex, binding->queueIndex, (double)gpu->period_ns,
+	       xl_side.index == XL_SIDE_PRE ? (gated ? "gated" : "sandwich") : "pre's",
+	       gpu->calibrated ? ", clock correlation on" : "");
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_session_create(XrInstance instance,
+                                                 const XrSessionCreateInfo *info,
+                                                 XrSession *session)
+{
+	XrResult r = xl_inst.next.CreateSession(instance, info, session);
+	if (XR_FAILED(r) || xl_inst.settings.gpu_mode == XL_GPU_OFF)
+		return r;
+	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
+	if (!binding) {
+		xl_log("session without a Vulkan binding: GPU columns stay blank");
+		return r;
+	}
+	start_gpu(*session, binding);
+	return r;
+}
+
+/* Takes the session's GPU state out of the holder, so the writer lets go of it. */
+static struct xl_gpu *take_gpu(XrSession session)
+{
+	struct xl_gpu *gpu = atomic_load(&xl_inst.gpu.gpu);
+	if (!gpu || (session != XR_NULL_HANDLE && gpu->session != session))
+		return NULL;
+	pthread_mutex_lock(&xl_inst.gpu.lock);
+	atomic_store(&xl_inst.gpu.gpu, NULL);
+	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	if (xl_side.index == XL_SIDE_PRE)
+		atomic_store(&xl_inst.ctl->gpu_gated, false);
+	return gpu;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_session_destroy(XrSession session)
+{
+	struct xl_gpu *gpu = atomic_load(&xl_inst.gpu.gpu);
+	if (gpu && gpu->session == session) {
+		/* Let the writer write the last samples, then free everything
+		 * on the device before the chain below destroys the session. */
+		xl_gpu_drain(gpu, DRAIN_NS);
+		xl_gpu_destroy(take_gpu(session));
+	}
+	return xl_inst.next.DestroySession(session);
+}
+
+void xl_session_abandon_gpu(void)
+{
+	struct xl_gpu *gpu = take_gpu(XR_NULL_HANDLE);
+	if (!gpu)
+		return;
+	xl_log("xrDestroyInstance with a session still alive: its GPU timestamp objects are left "
+	       "to the application's device");
+	xl_gpu_abandon(gpu);
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_instance(
+	XrInstance instance, const XrVulkanInstanceCreateInfoKHR *info, VkInstance *vk_instance,
+	VkResult *vk_result)
+{
+	return xl_gpu_device_create_instance(xl_inst.next.CreateVulkanInstanceKHR, instance, info,
+	                                     vk_instance, vk_result, &xl_inst.ctl->vk_note);
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_device(
+	XrInstance instance, const XrVulkanDeviceCreateInfoKHR *info, VkDevice *vk_device,
+	VkResult *vk_result)
+{
+	enum xl_gpu_mode mode = xl_inst.settings.gpu_mode;
+	bool want_timeline = mode == XL_GPU_AUTO || mode == XL_GPU_GATED;
+
+	if (mode == XL_GPU_OFF)
+		return xl_inst.next.CreateVulkanDeviceKHR(instance, info, vk_device, vk_result);
+	return xl_gpu_device_create_device(xl_inst.next.CreateVulkanDeviceKHR, instance, info,
+	                                   vk_device, vk_result, want_timeline,
+	                                   &xl_inst.ctl->vk_note);
+}
