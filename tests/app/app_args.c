@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define APP_MAX_FRAMES 10000000u
+#define APP_MAX_CYCLES 1000u
 
 static const char *const graphics_names[] = {
 	[APP_GRAPHICS_HEADLESS] = "headless",
@@ -26,11 +27,16 @@ static void usage(void)
 {
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
+	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
 	       "  --threads T    1, or 2 to alternate frames between two threads (default 1)\n"
-	       "  --stats        print endframe_cpu_ns/endframe_gpu_ns/frame_interval_ns at exit\n");
+	       "  --stats        print endframe_cpu_ns/endframe_gpu_ns/frame_interval_ns at exit\n"
+	       "  --cycles N     run everything N times in this process, printing the\n"
+	       "                 thread and descriptor counts after each xrDestroyInstance\n"
+	       "  --toggle-every N  raise SIGUSR2 (the monitor's toggle) every N frames\n"
+	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -66,6 +72,14 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_number(opt, value, 0, APP_MAX_FRAMES, &o->warmup);
 	if (strcmp(opt, "--graphics") == 0)
 		return parse_graphics(value, &o->graphics);
+	if (strcmp(opt, "--toggle-every") == 0)
+		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->toggle_every);
+	if (strcmp(opt, "--cycles") == 0) {
+		if (!parse_number(opt, value, 1, APP_MAX_CYCLES, &n))
+			return false;
+		o->cycles = (uint32_t)n;
+		return true;
+	}
 	if (!parse_number(opt, value, 1, 2, &n))
 		return false;
 	o->threads = (uint32_t)n;
@@ -75,7 +89,8 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 static bool takes_value(const char *opt)
 {
 	return strcmp(opt, "--frames") == 0 || strcmp(opt, "--warmup") == 0 ||
-	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0;
+	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
+	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0;
 }
 
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)
@@ -83,6 +98,7 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	*o = (struct app_options){
 		.frames = 300,
 		.threads = 1,
+		.cycles = 1,
 		.graphics = APP_GRAPHICS_VULKAN2,
 	};
 	for (int i = 1; i < argc; i++) {
@@ -93,6 +109,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--stats") == 0) {
 			o->stats = true;
+			continue;
+		}
+		if (strcmp(opt, "--exit-without-destroy") == 0) {
+			o->exit_without_destroy = true;
 			continue;
 		}
 		if (!takes_value(opt)) {
@@ -109,6 +129,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	if (o->warmup >= o->frames) {
 		app_error("--warmup %llu leaves no frames to measure (--frames %llu)",
 		          (unsigned long long)o->warmup, (unsigned long long)o->frames);
+		return APP_ARGS_BAD;
+	}
+	if (o->exit_without_destroy && o->cycles > 1) {
+		app_error("--exit-without-destroy ends the first cycle: it takes no --cycles");
 		return APP_ARGS_BAD;
 	}
 	return APP_ARGS_OK;

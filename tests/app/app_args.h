@@ -2,6 +2,7 @@
  * Command line of the test app:
  *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]
  *                 [--warmup N] [--threads 1|2] [--stats]
+ *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -22,6 +23,9 @@ struct app_options {
 	uint32_t threads; /* 1, or 2: frames alternate between two threads */
 	enum app_graphics graphics;
 	bool stats; /* print the summary lines at exit */
+	uint32_t cycles;       /* instance create..destroy cycles in this process */
+	uint64_t toggle_every; /* raise SIGUSR2 after every N frames; 0 = never */
+	bool exit_without_destroy; /* exit() after the loop, destroying nothing */
 };
 
 enum app_args_result {

@@ -12,6 +12,7 @@
 
 #include "app_check.h"
 
+#include <signal.h>
 #include <time.h>
 
 static bool handle_state(struct app *app, const XrEventDataSessionStateChanged *e)
@@ -72,6 +73,10 @@ static bool iterate(struct app *app)
 	}
 	if (!app_frame(app))
 		return false;
+	/* Between frames, outside every bracket: the monitor applies the
+	 * toggle at the next xrEndFrame, so sessions are exactly N frames. */
+	if (app->opts.toggle_every && app->frames_done % app->opts.toggle_every == 0)
+		raise(SIGUSR2);
 	if (app->frames_done >= app->opts.frames && !app->exit_requested) {
 		app->exit_requested = true;
 		return APP_XR(xrRequestExitSession(app->session));

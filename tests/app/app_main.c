@@ -6,8 +6,10 @@
 #include "app.h"
 
 #include "app_check.h"
+#include "app_proc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static void print_stats(struct app *app)
 {
@@ -19,27 +21,61 @@ static void print_stats(struct app *app)
 	fflush(stdout);
 }
 
+/* After a cycle's xrDestroyInstance: what the process still holds. */
+static bool print_cycle(uint32_t cycle)
+{
+	unsigned threads, fds;
+	if (!app_proc_counts(&threads, &fds)) {
+		app_error("cannot read /proc/self");
+		return false;
+	}
+	printf("cycle %u threads=%u fds=%u\n", cycle, threads, fds);
+	fflush(stdout);
+	return true;
+}
+
+/* One instance's whole life: create, run the loop, destroy. */
+static bool run_cycle(struct app *app)
+{
+	bool ok = app_xr_create(app) && app_loop_run(app);
+	if (app->opts.exit_without_destroy) {
+		/* A host that quits with the instance alive: the monitor's
+		 * destructors must still finish the recording. */
+		fflush(stdout);
+		exit(ok ? 0 : 1);
+	}
+	if (app->gpu.vk)
+		ok = app_gpu_drain(&app->gpu, &app->stats) && ok;
+	ok = app_xr_destroy(app) && ok;
+	if (ok && app->frames_done < app->opts.frames)
+		app_error("note: the runtime ended the session after %llu of %llu frames",
+		          (unsigned long long)app->frames_done, (unsigned long long)app->opts.frames);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
-	struct app app = {0};
-	switch (app_args_parse(argc, argv, &app.opts)) {
+	struct app_options opts;
+	switch (app_args_parse(argc, argv, &opts)) {
 	case APP_ARGS_OK: break;
 	case APP_ARGS_HELP: return 0;
 	case APP_ARGS_BAD: return 2;
 	}
-	if (!app_stats_create(&app.stats, app.opts.frames, app.opts.warmup)) {
-		app_error("out of memory");
-		return 1;
+	bool ok = true;
+	for (uint32_t cycle = 1; ok && cycle <= opts.cycles; cycle++) {
+		struct app app = {.opts = opts};
+		/* Samples are kept only when printed: a long run stays small. */
+		uint64_t frames = opts.stats ? opts.frames : 0, warmup = opts.stats ? opts.warmup : 0;
+		if (!app_stats_create(&app.stats, frames, warmup)) {
+			app_error("out of memory");
+			return 1;
+		}
+		ok = run_cycle(&app);
+		if (ok && opts.stats && cycle == opts.cycles)
+			print_stats(&app);
+		app_stats_destroy(&app.stats);
+		if (ok && opts.cycles > 1)
+			ok = print_cycle(cycle);
 	}
-	bool ok = app_xr_create(&app) && app_loop_run(&app);
-	if (app.gpu.vk)
-		ok = app_gpu_drain(&app.gpu, &app.stats) && ok;
-	ok = app_xr_destroy(&app) && ok;
-	if (ok && app.frames_done < app.opts.frames)
-		app_error("note: the runtime ended the session after %llu of %llu frames",
-		          (unsigned long long)app.frames_done, (unsigned long long)app.opts.frames);
-	if (ok && app.opts.stats)
-		print_stats(&app);
-	app_stats_destroy(&app.stats);
 	return ok ? 0 : 1;
 }
