@@ -120,13 +120,6 @@ static void open_session(struct xl_writer *w, uint32_t id)
 	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
 }
 
-/* The GPU mode a session's GPU files record. */
-static const char *gpu_mode_label(const struct xl_control *ctl)
-{
-	return atomic_load(&ctl->gpu_gated) && !atomic_load(&ctl->gate.tripped) ? "gated"
-	                                                                          : "sandwich";
-}
-
 struct gpu_emit_ctx {
 	struct xl_writer *w;
 	struct xl_gpu *gpu;
@@ -136,8 +129,9 @@ static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
 {
 	struct xl_gpu_calibration cal;
 
+	w->gpu_gated = atomic_load(&w->cfg.ctl->gpu_gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    gpu_mode_label(w->cfg.ctl)) != 0) {
+	                    w->gpu_gated ? "gated" : "sandwich") != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
 		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
 		            strerror(errno));
@@ -217,6 +211,10 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		nanosleep(&step, NULL);
 	}
 	if (w->gpu_csv.file) {
+		/* The gate is re-armed only by the next XrSession's creation. */
+		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gate.tripped))
+			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
+			                              "own GPU work: sandwich mode from then on)\n");
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: gpu-%s-%s.csv is incomplete",
 			            w->open_tag, w->open_tag, w->cfg.meta.side);

@@ -47,6 +47,7 @@ struct xl_writer {
 	struct xl_csv_file csv;
 	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
 	bool gpu_failed;            /* the GPU file could not be written */
+	bool gpu_gated;             /* the GPU file was opened in gated mode */
 	uint32_t closed_id;   /* newest session this side has finished */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Debian's hello_xr on lavapipe through the monitor, with a real third-party
 # layer as the target and core_validation below post: at least 300 merged
-# rows, and no validation error that the same chain without the monitor
+# rows, GPU values for at least 95 % of them, and no validation error that the same chain without the monitor
 # does not also report.
 #
 # Known third-party false positive, tolerated by name: api_dump itself calls
@@ -44,6 +44,9 @@ n=$(header_value "$merged" frame_count)
 note "hello_xr -g $graphics, target $target: $n merged frames"
 [ "$n" -ge 300 ] || fail "only $n merged frames"
 grep -q "^# target_layer=$target\$" "$OUT"/frames-*-pre.csv || fail "the target is not named"
+gpu=$(header_value "$merged" gpu_frame_count)
+note "$gpu frames with a GPU value ($(sed -n 's/^# gpu_mode=//p' "$OUT"/gpu-*-pre.csv) mode)"
+awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' || fail "only $gpu of $n frames have a GPU value"
 if [ -s "$XRLM_TEST_WORK/monitored/errors" ]; then
 	head -n 5 "$XRLM_TEST_WORK/monitored/errors" >&2
 	fail "core_validation reported errors with the monitor in the chain"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# The GPU half of the sandwich on Vulkan sessions (lavapipe).
+# Usage: gpu.sh CASE, where CASE is one of:
+#   columns-vulkan, columns-vulkan2  GPU columns filled for >= 95 % of frames,
+#                                    under the Khronos validation layer (no
+#                                    errors, no leaked objects at vkDestroyDevice)
+#   headless                         no GPU file, blank GPU columns
+#   off                              XRLM_GPU_MODE=off: no GPU file on a Vulkan session
+#   deadlock                         the target waits for its own GPU work inside
+#                                    xrEndFrame: the gate's watchdog keeps the app
+#                                    running, the log explains the fallback
+#   modes                            gated and sandwich both order K = 0 < 200 < 1000,
+#                                    gated is selected where possible (vulkan2)
+. "$(dirname "$0")/lib.sh"
+case=$1
+setup
+export XRTEST_FRAME_RATE=90 XRLM_RECORD=1
+
+# Runs the app under the Vulkan validation layer and checks it stayed silent.
+run_validated() {
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation VK_LOADER_DEBUG=layer run_app "$@"
+	grep -q "VK_LAYER_KHRONOS_validation" "$XRLM_TEST_WORK/app.log" ||
+		fail "the Vulkan validation layer was not loaded"
+	if grep -q "Validation Error" "$XRLM_TEST_WORK/app.log"; then
+		grep -m 5 "Validation Error" "$XRLM_TEST_WORK/app.log" >&2
+		fail "the Vulkan validation layer reported errors"
+	fi
+}
+
+# The one merged file of this run, with its GPU sample count checked against ratio.
+gpu_share() {
+	merged=$(merged_files)
+	[ "$(echo "$merged" | wc -l)" -eq 1 ] && [ -n "$merged" ] || fail "expected one merged file"
+	frames=$(header_value "$merged" frame_count)
+	gpu=$(header_value "$merged" gpu_frame_count)
+	note "$frames frames, $gpu with a GPU value"
+	awk -v g="$gpu" -v f="$frames" -v r="$1" 'BEGIN { exit !(f > 0 && g >= r * f) }' ||
+		fail "only $gpu of $frames frames have a GPU value (wanted >= $1)"
+}
+
+case $case in
+columns-vulkan | columns-vulkan2)
+	export XRTEST_TARGET_GPU_US=100
+	run_validated --graphics "${case#columns-}" --frames 200
+	gpu_share 0.95
+	ls "$OUT"/gpu-*-pre.csv "$OUT"/gpu-*-post.csv >/dev/null || fail "no GPU files"
+	;;
+headless)
+	run_app --graphics headless --frames 100
+	gpu_share 0
+	[ "$gpu" -eq 0 ] || fail "a headless session has GPU values"
+	[ -z "$(ls "$OUT"/gpu-* 2>/dev/null)" ] || fail "a headless session wrote GPU files"
+	grep -q "session without a Vulkan binding" "$OUT/xrlm-pre.log" || fail "no log line"
+	;;
+off)
+	export XRLM_GPU_MODE=off
+	run_app --graphics vulkan2 --frames 60
+	[ -z "$(ls "$OUT"/gpu-* 2>/dev/null)" ] || fail "XRLM_GPU_MODE=off wrote GPU files"
+	;;
+deadlock)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=300 XRTEST_TARGET_GPU_WAIT=1
+	run_app --graphics vulkan2 --frames 100
+	grep -q "GPU gate: the target waited for its own GPU work" "$XRLM_TEST_WORK/app.log" ||
+		fail "no explanation on stderr"
+	grep -q "GPU gate: the target waited for its own GPU work" "$OUT/xrlm-pre.log" ||
+		fail "no explanation in the pre log"
+	grep -q "^# gpu_mode=gated" "$OUT"/gpu-*-pre.csv || fail "the session did not start gated"
+	grep -q "^# gpu_gate_tripped=1" "$OUT"/gpu-*-pre.csv || fail "the GPU file does not note the trip"
+	gpu_share 0.9
+	;;
+modes)
+	for mode in gated sandwich; do
+		prev=-1
+		for k in 0 200 1000; do
+			setup
+			export XRLM_RECORD=1 XRLM_GPU_MODE=$mode XRTEST_TARGET_GPU_US=$k
+			run_app --graphics vulkan2 --frames 150
+			grep -q "^# gpu_mode=$mode" "$OUT"/gpu-*-pre.csv || fail "$mode mode was not used"
+			m=$(column_median "$(merged_files)" 8)
+			note "$mode K=$k us: median target_gpu_us=$m"
+			awk -v a="$m" -v b="$prev" 'BEGIN { exit !(a > b) }' ||
+				fail "$mode: K=$k measured $m, not above the smaller K's $prev"
+			prev=$m
+		done
+	done
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
