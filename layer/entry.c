@@ -71,6 +71,7 @@ static void end_instance(void)
 	if (xl_inst.ring_ready)
 		xl_ring_destroy(&xl_inst.ring);
 	pthread_mutex_destroy(&xl_inst.gpu.lock);
+	xl_control_unref(xl_inst.ctl);
 	xl_log_close();
 	memset(&xl_inst, 0, sizeof(xl_inst));
 }

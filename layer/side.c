@@ -87,16 +87,13 @@ static inline void stamp_gpu(struct xl_control *ctl, XrSession session,
 
 const struct xl_side xl_side = {XL_SIDE_PRE, "pre", PRE_LAYER_NAME, POST_LAYER_NAME};
 
-/* Static, so the signal handler can never reach freed memory. */
-static struct xl_control pre_control;
-
-static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa)
+static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *ctl)
 {
 	PFN_xrVoidFunction fn = NULL;
 
 	if (!post_gipa || post_gipa(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS || !fn)
 		return false;
-	((xl_attach_fn)fn)(&pre_control);
+	((xl_attach_fn)fn)(ctl);
 	return true;
 }
 
@@ -119,15 +116,17 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		xl_log_loud("%u layers between pre and post (%s): their costs are reported "
 		            "together as one target", chain.between, chain.between_names);
 
-	xl_control_init(&pre_control, &in->settings);
-	snprintf(pre_control.target_layer, sizeof(pre_control.target_layer), "%s",
-	         chain.between_names);
-	if (!attach_post(chain.partner_gipa)) {
+	in->ctl = xl_control_create(&in->settings);
+	if (!in->ctl) {
+		xl_log("out of memory for the control block: nothing will be recorded");
+		return false;
+	}
+	snprintf(in->ctl->target_layer, sizeof(in->ctl->target_layer), "%s", chain.between_names);
+	if (!attach_post(chain.partner_gipa, in->ctl)) {
 		xl_log_loud("%s did not accept the control block (a different build?): nothing "
 		            "will be recorded", POST_LAYER_NAME);
 		return false;
 	}
-	in->ctl = &pre_control;
 	xl_log("target layer: %s", chain.between_names);
 	return true;
 }
@@ -192,7 +191,9 @@ static struct xl_control *_Atomic attached_control;
 
 static void attach_control(struct xl_control *ctl)
 {
-	atomic_store(&attached_control, ctl);
+	/* Post's own reference: pre may be unloaded first (at process exit). */
+	xl_control_ref(ctl);
+	xl_control_unref(atomic_exchange(&attached_control, ctl));
 }
 
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
@@ -205,6 +206,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "
 		            "Use XR_ENABLE_API_LAYERS=%s:<target>:%s", PRE_LAYER_NAME,
 		            POST_LAYER_NAME, PRE_LAYER_NAME, POST_LAYER_NAME);
+		xl_control_unref(ctl);
 		return false;
 	}
 	if (!ctl) {
@@ -215,6 +217,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	if (ctl->abi_size != sizeof(*ctl)) {
 		xl_log_loud("%s comes from a different build than %s: nothing will be recorded",
 		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		/* Not ours to free: a block of another layout. Leak the reference. */
 		return false;
 	}
 	in->ctl = ctl;

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,12 +21,15 @@ static uint64_t now_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings)
+struct xl_control *xl_control_create(const struct xl_settings *settings)
 {
+	struct xl_control *ctl = calloc(1, sizeof(*ctl));
 	uint64_t word = 0;
 
-	memset(ctl, 0, sizeof(*ctl));
+	if (!ctl)
+		return NULL;
 	ctl->abi_size = sizeof(*ctl);
+	atomic_init(&ctl->refs, 1);
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
 	ctl->delay_s = settings->delay_s;
@@ -34,7 +38,19 @@ void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings)
 		word = XL_REQ_ARM;
 	else if (settings->record_at_start)
 		word = XL_REQ_START;
-	atomic_store(&ctl->word, word);
+	atomic_init(&ctl->word, word);
+	return ctl;
+}
+
+void xl_control_ref(struct xl_control *ctl)
+{
+	atomic_fetch_add(&ctl->refs, 1);
+}
+
+void xl_control_unref(struct xl_control *ctl)
+{
+	if (ctl && atomic_fetch_sub(&ctl->refs, 1) == 1)
+		free(ctl);
 }
 
 /* Fills session @p id's slot before the control word makes it current. */

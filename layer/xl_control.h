@@ -1,10 +1,11 @@
 /*
  * Recording control shared by the two sides of one process.
  *
- * The pre side owns one xl_control (static storage, so a signal handler can
- * never see it freed) and hands its address to the post side through a
- * private entry point of post's xrGetInstanceProcAddr at instance creation
- * (see side.c). Everything the frame thread needs is one 64-bit word:
+ * The pre side creates one xl_control per instance and hands it to the
+ * post side through a private entry point of post's xrGetInstanceProcAddr at
+ * instance creation (see side.c). Both hold a reference: the loader may
+ * unload pre before post (it does at process exit), and post's writer must
+ * still be able to finish its files and the merge. Everything the frame thread needs is one 64-bit word:
  *
  *   bits 0-3  requests (toggle, start, stop, arm), set by the signal
  *             handler and by pre's writer thread (time limit, delay)
@@ -62,6 +63,7 @@ struct xl_session_info {
 struct xl_control {
 	/* Checked by post before use: both sides must be built from one tree. */
 	uint32_t abi_size;
+	atomic_uint refs;
 
 	_Atomic uint64_t word;
 	_Atomic uint64_t frames_recorded; /* in the active session, counted by pre */
@@ -86,8 +88,17 @@ struct xl_control {
 	struct xl_session_info sessions[XL_SESSION_SLOTS];
 };
 
-/* Resets @p ctl for a new instance, arming the start mode the settings ask for. */
-void xl_control_init(struct xl_control *ctl, const struct xl_settings *settings);
+/*
+ * Creates the control block for a new instance (one reference), arming the
+ * start mode the settings ask for. NULL when out of memory.
+ */
+struct xl_control *xl_control_create(const struct xl_settings *settings);
+
+/* Takes another reference (the post side's). */
+void xl_control_ref(struct xl_control *ctl);
+
+/* Drops a reference; the last one frees the block. */
+void xl_control_unref(struct xl_control *ctl);
 
 /* The session id in a control word. */
 static inline uint32_t xl_control_word_id(uint64_t word)
