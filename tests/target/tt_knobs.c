@@ -7,6 +7,8 @@
 #include "u_parse.h"
 
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* One second: far beyond any frame budget, low enough to catch typos. */
 #define TT_KNOB_MAX_US 1000000
@@ -19,8 +21,12 @@ static void knobs_read(void)
 	knobs.cpu_us = u_env_u64("XRTEST_TARGET_CPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_us = u_env_u64("XRTEST_TARGET_GPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_wait = u_env_u64("XRTEST_TARGET_GPU_WAIT", 0, 0, 1, tt_log_warn, NULL) != 0;
-	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d", (unsigned long long)knobs.cpu_us,
-	       (unsigned long long)knobs.gpu_us, knobs.gpu_wait);
+	/* Empty counts as unset. A copy: the app may change its environment. */
+	const char *log = getenv("XRTEST_TARGET_GPU_LOG");
+	knobs.gpu_log = log && *log ? strdup(log) : NULL;
+	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s",
+	       (unsigned long long)knobs.cpu_us, (unsigned long long)knobs.gpu_us, knobs.gpu_wait,
+	       knobs.gpu_log ? knobs.gpu_log : "-");
 }
 
 const struct tt_knobs *tt_knobs_get(void)

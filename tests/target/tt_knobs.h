@@ -12,6 +12,7 @@ struct tt_knobs {
 	uint64_t cpu_us; /* XRTEST_TARGET_CPU_US: busy CPU time */
 	uint64_t gpu_us; /* XRTEST_TARGET_GPU_US: GPU work submitted on the session's queue */
 	bool gpu_wait;   /* XRTEST_TARGET_GPU_WAIT: wait for that work before forwarding */
+	const char *gpu_log; /* XRTEST_TARGET_GPU_LOG: per-frame CSV path; NULL if unset */
 };
 
 /*

@@ -46,7 +46,7 @@ static bool session_setup_gpu(struct tt_session *s, const XrSessionCreateInfo *i
 		.queue_family = vb->queueFamilyIndex,
 		.queue_index = vb->queueIndex,
 	};
-	return tt_gpu_create(&b, knobs->gpu_us, &s->gpu);
+	return tt_gpu_create(&b, knobs->gpu_us, knobs->gpu_log, &s->gpu);
 }
 
 static void session_free(struct tt_session *s)
@@ -104,7 +104,7 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 	struct tt_session *s = tt_registry_find(&sessions, (uint64_t)session);
 	if (!s)
 		return XR_ERROR_HANDLE_INVALID;
-	if (s->gpu && !tt_gpu_submit(s->gpu))
+	if (s->gpu && !tt_gpu_submit(s->gpu, info->displayTime))
 		return XR_ERROR_RUNTIME_FAILURE;
 	if (s->cpu_us)
 		tt_burn_cpu_us(s->cpu_us);

@@ -4,7 +4,8 @@
 #
 #   tt_test.sh BUILD_DIR APP LAYER_LIB CASE
 #
-# CASE: exports, passthrough, cpu-burn, gpu-work, gpu-wait, validation, bad-knobs.
+# CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, gpu-wait, validation,
+# bad-knobs.
 # Timing checks retry (at most 3 attempts) because the build machine is
 # shared; each attempt is printed, and three misses fail.
 set -u
@@ -12,7 +13,7 @@ build=$1 app=$2 lib=$3 case=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-unset XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT \
+unset XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT XRTEST_TARGET_GPU_LOG \
 	XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
 export XR_RUNTIME_JSON="$build/tests/runtime/xrlm_test_runtime.json"
 export XRTEST_FRAME_RATE=0
@@ -92,19 +93,35 @@ cpu_burn() {
 	done
 }
 
+# self_median NAME: the target's own median (us, integer) from its summary line.
+self_median() {
+	sed -n 's/^\[xrlm-test-target\] GPU work: requested [0-9]* us, measured median \([0-9]*\)\.[0-9] us.*/\1/p' \
+		"$tmp/$1.err"
+}
+
+# The target's self-measured median (its own timestamps around its fills)
+# within 10 % of the request; the app's bracket still orders 0 < 200 < 1000.
 gpu_once() {
+	ok=0
 	for g in 0 200 1000; do
 		run g$g vulkan2 200 20 XRTEST_TARGET_GPU_US=$g
 		eval "p$g=\$(stat g$g endframe_gpu_ns p50)"
 	done
 	grep '^\[xrlm-test-target\] calibrated' "$tmp/g1000.err" || fail "no calibration logged"
+	for g in 200 1000; do
+		grep '^\[xrlm-test-target\] GPU work:' "$tmp/g$g.err" || fail "$g us: no summary logged"
+		m=$(self_median g$g)
+		err=$(abs $((m - g)))
+		echo "$g us: self-measured median $m us, error $err us (tolerance $((g / 10)) us)"
+		[ -n "$m" ] && [ "$err" -le $((g / 10)) ] || ok=1
+	done
 	d200=$((p200 - p0)) d1000=$((p1000 - p0))
-	echo "GPU p50: 0 us -> $p0 ns, 200 us -> $p200 ns (+$d200), 1000 us -> $p1000 ns (+$d1000)"
-	# lavapipe adds per-submission latency and CPU time after the submit
-	# (tests/README.md): check ordering and rough size only.
+	echo "app GPU p50: 0 us -> $p0 ns, 200 us -> $p200 ns (+$d200), 1000 us -> $p1000 ns (+$d1000)"
+	# The app's bracket also holds lavapipe's submission latency and CPU
+	# time after the submit (tests/README.md): ordering and rough size only.
 	[ "$p0" -lt "$p200" ] && [ "$p200" -lt "$p1000" ] &&
 		[ "$d200" -ge 100000 ] && [ "$d200" -le 800000 ] &&
-		[ "$d1000" -ge 600000 ] && [ "$d1000" -le 2000000 ]
+		[ "$d1000" -ge 600000 ] && [ "$d1000" -le 2000000 ] && [ $ok -eq 0 ]
 }
 
 gpu_work() {
@@ -113,6 +130,22 @@ gpu_work() {
 		n=$((n + 1))
 		[ $n -le 3 ] || fail "GPU work not ordered/sized as requested 3 times"
 	done
+}
+
+# XRTEST_TARGET_GPU_LOG: header, one row per submitted frame, display times
+# increasing, durations positive; an unwritable path is one log line, exit 0.
+gpu_log() {
+	run log vulkan2 60 0 XRTEST_TARGET_GPU_US=300 XRTEST_TARGET_GPU_LOG="$tmp/gpu.csv"
+	[ "$(head -n 1 "$tmp/gpu.csv")" = display_time,target_gpu_ns ] || fail "bad CSV header"
+	subs=$(sed -n 's/.*session end: \([0-9]*\) GPU submissions.*/\1/p' "$tmp/log.err")
+	rows=$(($(wc -l <"$tmp/gpu.csv") - 1))
+	echo "CSV: $rows rows, $subs submissions"
+	[ "$rows" -eq "$subs" ] && [ "$rows" -ge 60 ] || fail "$rows rows for $subs submissions"
+	awk -F, 'NR > 1 && ($1 <= last || $2 <= 0) { bad = 1 } NR > 1 { last = $1 } END { exit bad }' \
+		"$tmp/gpu.csv" || fail "display times not increasing or a duration <= 0"
+	run nolog vulkan2 20 0 XRTEST_TARGET_GPU_US=100 XRTEST_TARGET_GPU_LOG=/nonexistent/dir/gpu.csv
+	n=$(grep -c 'XRTEST_TARGET_GPU_LOG: cannot open' "$tmp/nolog.err")
+	[ "$n" -eq 1 ] || fail "unwritable path: $n log lines, want 1"
 }
 
 gpu_wait() {
@@ -156,6 +189,7 @@ exports) exports ;;
 passthrough) passthrough ;;
 cpu-burn) cpu_burn ;;
 gpu-work) gpu_work ;;
+gpu-log) gpu_log ;;
 gpu-wait) gpu_wait ;;
 validation) validation ;;
 bad-knobs) bad_knobs ;;

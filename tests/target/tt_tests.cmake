@@ -2,7 +2,7 @@
 set(TT_TEST ${CMAKE_CURRENT_SOURCE_DIR}/tt_test.sh ${CMAKE_BINARY_DIR}
 	$<TARGET_FILE:xrlm-test-app> $<TARGET_FILE:xrlm_test_target>)
 
-foreach(case exports passthrough cpu-burn gpu-work gpu-wait validation bad-knobs)
+foreach(case exports passthrough cpu-burn gpu-work gpu-log gpu-wait validation bad-knobs)
 	string(REPLACE "-" "_" name "target_${case}")
 	add_test(NAME ${name} COMMAND ${TT_TEST} ${case})
 	set_tests_properties(${name} PROPERTIES TIMEOUT 300)

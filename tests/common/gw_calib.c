@@ -1,0 +1,98 @@
+/*
+ * Calibration of the GPU work: how many bytes of vkCmdFillBuffer take the
+ * requested time on this GPU. Runs once at creation, on the work's queue,
+ * measured with its own timestamps. It is only the controller's starting
+ * point: lavapipe's fill rate back-to-back differs from its rate between
+ * paced frames, and the controller corrects that at run time.
+ */
+#include "gw_work.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Without timestamps we can only guess: about lavapipe's fill rate. */
+#define GW_CALIB_GUESS_BYTES_PER_NS 30.0
+#define GW_CALIB_RUNS 7
+#define GW_CALIB_ROUNDS 4
+#define GW_CALIB_TOLERANCE 0.03
+#define GW_CALIB_TIMEOUT_NS 10000000000ull
+
+/* One timed run of @p bytes of fills, using ring slot 0 (idle at this point). */
+static bool measure_once(struct gw_work *w, uint64_t bytes, double *ns)
+{
+	struct gw_slot *s = &w->slot[0];
+	if (!gw_work_record(w, 0, bytes))
+		return false;
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &s->cmd,
+	};
+	const struct gw_vk *vk = &w->vk;
+	if (!gw_vk_ok(vk, vk->vkQueueSubmit(w->queue, 1, &si, s->fence),
+	              "calibration: vkQueueSubmit") ||
+	    !gw_vk_ok(vk, vk->vkWaitForFences(w->device, 1, &s->fence, VK_TRUE, GW_CALIB_TIMEOUT_NS),
+	              "vkWaitForFences") ||
+	    !gw_vk_ok(vk, vk->vkResetFences(w->device, 1, &s->fence), "vkResetFences"))
+		return false;
+	uint64_t ts[2];
+	if (!gw_vk_ok(vk, vk->vkGetQueryPoolResults(w->device, w->queries, 0, 2, sizeof(ts), ts,
+	                                            sizeof(ts[0]),
+	                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+	              "vkGetQueryPoolResults"))
+		return false;
+	*ns = (double)((ts[1] - ts[0]) & w->ts_mask) * w->ts_period_ns;
+	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of a few runs: one preempted run must not skew the calibration. */
+static bool measure(struct gw_work *w, uint64_t bytes, double *ns)
+{
+	double runs[GW_CALIB_RUNS];
+	for (int i = 0; i < GW_CALIB_RUNS; i++)
+		if (!measure_once(w, bytes, &runs[i]))
+			return false;
+	qsort(runs, GW_CALIB_RUNS, sizeof(runs[0]), cmp_double);
+	*ns = runs[GW_CALIB_RUNS / 2];
+	return true;
+}
+
+bool gw_work_calibrate(struct gw_work *w, uint64_t target_us, uint64_t *out)
+{
+	double target_ns = (double)target_us * 1000.0;
+	if (!w->queries) {
+		*out = gw_ctrl_align(target_ns * GW_CALIB_GUESS_BYTES_PER_NS);
+		w->log("calibration: queue has no timestamps; guessing %llu bytes for %llu us "
+		       "(no closed loop)",
+		       (unsigned long long)*out, (unsigned long long)target_us);
+		return true;
+	}
+	double ns;
+	/* First a whole-buffer fill for the rate, then refine on the real size:
+	 * small fills are dominated by fixed per-command overhead. */
+	if (!measure(w, w->buffer_size, &ns))
+		return false;
+	uint64_t bytes = gw_ctrl_align(target_ns * (double)w->buffer_size / fmax(ns, 1.0));
+	for (int round = 0; round < GW_CALIB_ROUNDS; round++) {
+		if (!measure(w, bytes, &ns))
+			return false;
+		w->log("calibration round %d: %llu bytes -> %.1f us (want %llu us)", round,
+		       (unsigned long long)bytes, ns / 1000.0, (unsigned long long)target_us);
+		if (fabs(ns - target_ns) <= GW_CALIB_TOLERANCE * target_ns ||
+		    round == GW_CALIB_ROUNDS - 1)
+			break;
+		bytes = gw_ctrl_align(target_ns * (double)bytes / fmax(ns, 1.0));
+	}
+	*out = bytes;
+	w->log("calibrated: %llu bytes of vkCmdFillBuffer per frame = %.1f us of GPU time "
+	       "(requested %llu us, timestampPeriod %.3f ns); closed loop from here",
+	       (unsigned long long)bytes, ns / 1000.0, (unsigned long long)target_us,
+	       w->ts_period_ns);
+	return true;
+}

@@ -1,0 +1,314 @@
+/*
+ * Creation, per-frame submission, non-blocking readback and destruction of
+ * the closed-loop GPU work (see gw_work.h).
+ */
+#include "gw_work.h"
+
+#include <stdlib.h>
+
+/* Big enough that one fill is far longer than a command's overhead. */
+#define GW_BUFFER_SIZE (16u << 20)
+/* Destruction waits this long for our own work before giving up. */
+#define GW_DESTROY_TIMEOUT_NS 5000000000ull
+
+static int32_t find_memory_type(struct gw_work *w, VkPhysicalDevice pd, uint32_t type_bits)
+{
+	VkPhysicalDeviceMemoryProperties props;
+	w->vk.vkGetPhysicalDeviceMemoryProperties(pd, &props);
+	int32_t any = -1;
+	for (uint32_t i = 0; i < props.memoryTypeCount; i++) {
+		if (!(type_bits & (1u << i)))
+			continue;
+		if (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+			return (int32_t)i;
+		if (any < 0)
+			any = (int32_t)i;
+	}
+	return any;
+}
+
+static bool create_buffer(struct gw_work *w, VkPhysicalDevice pd)
+{
+	const struct gw_vk *vk = &w->vk;
+	VkBufferCreateInfo bci = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = GW_BUFFER_SIZE,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	if (!gw_vk_ok(vk, vk->vkCreateBuffer(w->device, &bci, NULL, &w->buffer), "vkCreateBuffer"))
+		return false;
+	w->buffer_size = bci.size;
+
+	VkMemoryRequirements req;
+	vk->vkGetBufferMemoryRequirements(w->device, w->buffer, &req);
+	int32_t type = find_memory_type(w, pd, req.memoryTypeBits);
+	if (type < 0) {
+		w->log("no memory type for the work buffer");
+		return false;
+	}
+	VkMemoryAllocateInfo mai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = (uint32_t)type,
+	};
+	return gw_vk_ok(vk, vk->vkAllocateMemory(w->device, &mai, NULL, &w->memory),
+	                "vkAllocateMemory") &&
+	       gw_vk_ok(vk, vk->vkBindBufferMemory(w->device, w->buffer, w->memory, 0),
+	                "vkBindBufferMemory");
+}
+
+static bool create_timestamps(struct gw_work *w, const struct gw_work_info *info)
+{
+	const struct gw_vk *vk = &w->vk;
+	uint32_t count = 0;
+	vk->vkGetPhysicalDeviceQueueFamilyProperties(info->physical_device, &count, NULL);
+	VkQueueFamilyProperties *families = calloc(count ? count : 1, sizeof(*families));
+	if (!families)
+		return false;
+	vk->vkGetPhysicalDeviceQueueFamilyProperties(info->physical_device, &count, families);
+	uint32_t bits = info->queue_family < count ? families[info->queue_family].timestampValidBits : 0;
+	free(families);
+	if (bits == 0)
+		return true; /* open loop: calibration falls back to a guess */
+
+	VkPhysicalDeviceProperties props;
+	vk->vkGetPhysicalDeviceProperties(info->physical_device, &props);
+	w->ts_period_ns = props.limits.timestampPeriod;
+	w->ts_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	VkQueryPoolCreateInfo qci = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = 2 * GW_RING,
+	};
+	return gw_vk_ok(vk, vk->vkCreateQueryPool(w->device, &qci, NULL, &w->queries),
+	                "vkCreateQueryPool");
+}
+
+static bool create_ring(struct gw_work *w, uint32_t family)
+{
+	const struct gw_vk *vk = &w->vk;
+	VkCommandPoolCreateInfo pci = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+		.queueFamilyIndex = family,
+	};
+	if (!gw_vk_ok(vk, vk->vkCreateCommandPool(w->device, &pci, NULL, &w->pool),
+	              "vkCreateCommandPool"))
+		return false;
+	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	for (uint32_t i = 0; i < GW_RING; i++) {
+		VkCommandBufferAllocateInfo cai = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+			.commandPool = w->pool,
+			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+			.commandBufferCount = 1,
+		};
+		if (!gw_vk_ok(vk, vk->vkAllocateCommandBuffers(w->device, &cai, &w->slot[i].cmd),
+		              "vkAllocateCommandBuffers") ||
+		    !gw_vk_ok(vk, vk->vkCreateFence(w->device, &fci, NULL, &w->slot[i].fence),
+		              "vkCreateFence"))
+			return false;
+	}
+	return true;
+}
+
+bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
+{
+	struct gw_work *w = calloc(1, sizeof(*w));
+	if (!w)
+		return false;
+	*w = (struct gw_work){
+		.device = info->device,
+		.last = -1,
+		.log = info->log,
+		.on_sample = info->on_sample,
+		.sample_ctx = info->sample_ctx,
+	};
+	if (!gw_vk_load(&w->vk, info->gipa, info->instance, info->device, info->log)) {
+		free(w);
+		return false;
+	}
+	w->vk.vkGetDeviceQueue(info->device, info->queue_family, info->queue_index, &w->queue);
+	uint64_t bytes;
+	if (!create_buffer(w, info->physical_device) || !create_timestamps(w, info) ||
+	    !create_ring(w, info->queue_family) ||
+	    !gw_work_calibrate(w, info->target_us, &bytes)) {
+		gw_work_destroy(&w);
+		return false;
+	}
+	gw_ctrl_init(&w->ctrl, (double)info->target_us * 1000.0, bytes);
+	*out = w;
+	return true;
+}
+
+/* Slot @p i has finished: report its duration and let the controller learn. */
+static bool read_back(struct gw_work *w, uint32_t i)
+{
+	struct gw_slot *s = &w->slot[i];
+	if (!w->queries)
+		return true;
+	/* {begin, availability, end, availability}; no WAIT: the fence said done. */
+	uint64_t r[4];
+	VkResult res = w->vk.vkGetQueryPoolResults(w->device, w->queries, 2 * i, 2, sizeof(r), r,
+	                                           2 * sizeof(uint64_t),
+	                                           VK_QUERY_RESULT_64_BIT |
+	                                                   VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (res != VK_NOT_READY && !gw_vk_ok(&w->vk, res, "vkGetQueryPoolResults"))
+		return false;
+	if (res == VK_NOT_READY || !r[1] || !r[3]) {
+		if (w->unavailable++ == 0)
+			w->log("timestamps unavailable after their fence signalled; "
+			       "frame left out (counted at the end)");
+		return true;
+	}
+	double ns = (double)((r[2] - r[0]) & w->ts_mask) * w->ts_period_ns;
+	gw_ctrl_update(&w->ctrl, s->bytes, ns);
+	if (w->on_sample)
+		w->on_sample(w->sample_ctx, s->tag, (uint64_t)(ns + 0.5));
+	return true;
+}
+
+/* Frees slot @p i if its work has finished (VK_NOT_READY if not). */
+static VkResult retire(struct gw_work *w, uint32_t i, uint64_t timeout_ns)
+{
+	struct gw_slot *s = &w->slot[i];
+	if (!s->pending)
+		return VK_SUCCESS;
+	VkResult r = timeout_ns ? w->vk.vkWaitForFences(w->device, 1, &s->fence, VK_TRUE, timeout_ns)
+	                        : w->vk.vkGetFenceStatus(w->device, s->fence);
+	if (r != VK_SUCCESS)
+		return r;
+	s->pending = false;
+	if (!read_back(w, i))
+		return VK_ERROR_UNKNOWN;
+	return w->vk.vkResetFences(w->device, 1, &s->fence);
+}
+
+/* Retires finished slots oldest first (one queue: they finish in order). */
+static bool poll(struct gw_work *w, uint64_t timeout_ns)
+{
+	for (uint32_t n = 0; n < GW_RING; n++) {
+		VkResult r = retire(w, (w->next + n) % GW_RING, timeout_ns);
+		if (r == VK_NOT_READY || r == VK_TIMEOUT)
+			return true;
+		if (!gw_vk_ok(&w->vk, r, "vkGetFenceStatus/vkResetFences"))
+			return false;
+	}
+	return true;
+}
+
+bool gw_work_submit(struct gw_work *w, uint64_t tag)
+{
+	if (!poll(w, 0))
+		return false;
+	uint32_t i = w->next;
+	struct gw_slot *s = &w->slot[i];
+	if (s->pending) {
+		if (w->skipped++ == 0)
+			w->log("all %d submissions still in flight: skipping this frame's GPU work "
+			       "(never blocking); counted at the end",
+			       GW_RING);
+		return true;
+	}
+	/* Re-record only when the controller changed the size. */
+	if (s->bytes != w->ctrl.bytes && !gw_work_record(w, i, w->ctrl.bytes))
+		return false;
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &s->cmd,
+	};
+	if (!gw_vk_ok(&w->vk, w->vk.vkQueueSubmit(w->queue, 1, &si, s->fence), "vkQueueSubmit"))
+		return false;
+	s->tag = tag;
+	s->pending = true;
+	w->last = (int32_t)i;
+	w->next = (i + 1) % GW_RING;
+	w->submitted++;
+	return true;
+}
+
+bool gw_work_wait(struct gw_work *w)
+{
+	if (w->last < 0 || !w->slot[w->last].pending)
+		return true;
+	return gw_vk_ok(&w->vk,
+	                w->vk.vkWaitForFences(w->device, 1, &w->slot[w->last].fence, VK_TRUE,
+	                                      UINT64_MAX),
+	                "vkWaitForFences");
+}
+
+void gw_work_destroy(struct gw_work **work)
+{
+	struct gw_work *w = *work;
+	if (!w)
+		return;
+	*work = NULL;
+	if (w->pool)
+		poll(w, GW_DESTROY_TIMEOUT_NS);
+	if (w->skipped || w->unavailable)
+		w->log("GPU work: %llu frames skipped (ring full), %llu without timestamps",
+		       (unsigned long long)w->skipped, (unsigned long long)w->unavailable);
+	const struct gw_vk *vk = &w->vk;
+	for (uint32_t i = 0; i < GW_RING; i++)
+		if (w->slot[i].fence)
+			vk->vkDestroyFence(w->device, w->slot[i].fence, NULL);
+	/* Destroying the pool frees its command buffers. */
+	if (w->pool)
+		vk->vkDestroyCommandPool(w->device, w->pool, NULL);
+	if (w->queries)
+		vk->vkDestroyQueryPool(w->device, w->queries, NULL);
+	if (w->buffer)
+		vk->vkDestroyBuffer(w->device, w->buffer, NULL);
+	if (w->memory)
+		vk->vkFreeMemory(w->device, w->memory, NULL);
+	free(w);
+}
+
+/* Fill sizes must be multiples of 4. A barrier between fills keeps a real
+ * GPU from running them in parallel, so time adds up linearly. */
+static void record_fills(struct gw_work *w, VkCommandBuffer cmd, uint64_t bytes)
+{
+	VkMemoryBarrier barrier = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	};
+	uint64_t left = bytes & ~(uint64_t)3;
+	for (bool first = true; left > 0; first = false) {
+		VkDeviceSize chunk = left < w->buffer_size ? left : w->buffer_size;
+		if (!first)
+			w->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+			                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0,
+			                           NULL, 0, NULL);
+		w->vk.vkCmdFillBuffer(cmd, w->buffer, 0, chunk, 0x5a5a5a5a);
+		left -= chunk;
+	}
+}
+
+bool gw_work_record(struct gw_work *w, uint32_t i, uint64_t bytes)
+{
+	struct gw_slot *s = &w->slot[i];
+	const struct gw_vk *vk = &w->vk;
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	if (!gw_vk_ok(vk, vk->vkBeginCommandBuffer(s->cmd, &bi), "vkBeginCommandBuffer"))
+		return false;
+	/* Both timestamps inside this command buffer: the measured span is our
+	 * fills only, never the queue's idle time between submissions. Bottom
+	 * of pipe for the first one: it is written once earlier work is done. */
+	if (w->queries) {
+		vk->vkCmdResetQueryPool(s->cmd, w->queries, 2 * i, 2);
+		vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries,
+		                        2 * i);
+	}
+	record_fills(w, s->cmd, bytes);
+	if (w->queries)
+		vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries,
+		                        2 * i + 1);
+	s->bytes = 0;
+	if (!gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer"))
+		return false;
+	s->bytes = bytes;
+	return true;
+}

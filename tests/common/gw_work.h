@@ -1,0 +1,107 @@
+/*
+ * Closed-loop GPU work for the test bed: every frame submits one command
+ * buffer of its own - timestamp, vkCmdFillBuffer into a private buffer,
+ * timestamp - on a given queue. Finished frames are read back without
+ * blocking (fence status, then the queries' availability bits) and feed a
+ * controller (gw_ctrl.h) that sizes the next frames so that the median of
+ * the measured durations converges to the request. The initial size comes
+ * from a calibration at creation (gw_calib.c).
+ *
+ * Not thread-safe: one caller at a time (the frame functions are externally
+ * synchronised in OpenXR, so the frame thread is that caller).
+ */
+#ifndef GW_WORK_H
+#define GW_WORK_H
+
+#include "gw_ctrl.h"
+#include "gw_vk.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Submissions that may be in flight at once; more are skipped, not waited for. */
+#define GW_RING 8
+
+/* One finished frame: the caller's @p tag and the measured duration. */
+typedef void (*gw_sample_fn)(void *ctx, uint64_t tag, uint64_t ns);
+
+/* Where the work runs and what it reports to. */
+struct gw_work_info {
+	PFN_vkGetInstanceProcAddr gipa;
+	VkInstance instance;
+	VkPhysicalDevice physical_device;
+	VkDevice device;
+	uint32_t queue_family;
+	uint32_t queue_index;
+	uint64_t target_us; /* requested GPU time per frame */
+	gw_log_fn log;
+	gw_sample_fn on_sample; /* may be NULL; called from submit/destroy */
+	void *sample_ctx;
+};
+
+struct gw_slot {
+	VkCommandBuffer cmd;
+	VkFence fence;
+	uint64_t bytes; /* recorded fill size; 0: not recorded yet */
+	uint64_t tag;
+	bool pending; /* submitted, not read back */
+};
+
+/* Vulkan objects of one instance of the work; all its own. */
+struct gw_work {
+	struct gw_vk vk;
+	VkDevice device;
+	VkQueue queue;
+
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	VkDeviceSize buffer_size;
+	VkCommandPool pool;
+
+	/* Two timestamps per slot; VK_NULL_HANDLE when the queue has none
+	 * (then the size stays at a guess and no samples are reported). */
+	VkQueryPool queries;
+	double ts_period_ns;
+	uint64_t ts_mask;
+
+	struct gw_slot slot[GW_RING];
+	uint32_t next;
+	int32_t last; /* slot of the latest submission, -1 before the first */
+
+	struct gw_ctrl ctrl;
+	gw_log_fn log;
+	gw_sample_fn on_sample;
+	void *sample_ctx;
+
+	uint64_t submitted;
+	uint64_t skipped;     /* ring full: frame had no work */
+	uint64_t unavailable; /* timestamps missing after the fence: no sample */
+};
+
+/*
+ * Creates the work on @p info's queue and calibrates it to info->target_us.
+ * Logs and returns false on failure (nothing is left allocated then).
+ */
+bool gw_work_create(const struct gw_work_info *info, struct gw_work **out);
+
+/* Waits for pending frames, reports their samples, destroys every object. */
+void gw_work_destroy(struct gw_work **work);
+
+/*
+ * Reads back every finished frame (feeding the controller and on_sample),
+ * then submits this frame's work, tagged @p tag, without blocking: if the
+ * ring is full the frame's work is skipped and counted. False on a Vulkan
+ * error (logged).
+ */
+bool gw_work_submit(struct gw_work *work, uint64_t tag);
+
+/* Blocks until the latest submission has finished. False on error (logged). */
+bool gw_work_wait(struct gw_work *work);
+
+/* Records @p bytes of fills between slot @p i's two timestamps. */
+bool gw_work_record(struct gw_work *work, uint32_t i, uint64_t bytes);
+
+/* Finds the initial fill size for @p target_us (gw_calib.c); logs it. */
+bool gw_work_calibrate(struct gw_work *work, uint64_t target_us, uint64_t *bytes);
+
+#endif /* GW_WORK_H */
