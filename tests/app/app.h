@@ -26,6 +26,7 @@ struct app {
 	struct app_vk vk;
 	struct app_swapchain swapchain;
 	struct app_gpu gpu;
+	struct gw_work *load; /* --gpu-us: app_load.c; NULL without */
 
 	/* Session state machine (xrPollEvent). */
 	XrSessionState state;

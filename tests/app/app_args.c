@@ -11,6 +11,8 @@
 
 #define APP_MAX_FRAMES 10000000u
 #define APP_MAX_CYCLES 1000u
+/* One second per frame: far beyond any frame budget. */
+#define APP_MAX_GPU_US 1000000u
 
 static const char *const graphics_names[] = {
 	[APP_GRAPHICS_HEADLESS] = "headless",
@@ -28,6 +30,7 @@ static void usage(void)
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
+	       "                     [--gpu-us N]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -36,7 +39,9 @@ static void usage(void)
 	       "  --cycles N     run everything N times in this process, printing the\n"
 	       "                 thread and descriptor counts after each xrDestroyInstance\n"
 	       "  --toggle-every N  raise SIGUSR2 (the monitor's toggle) every N frames\n"
-	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n");
+	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n"
+	       "  --gpu-us N     N us of the app's own GPU work per frame, before xrEndFrame\n"
+	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -72,6 +77,8 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_number(opt, value, 0, APP_MAX_FRAMES, &o->warmup);
 	if (strcmp(opt, "--graphics") == 0)
 		return parse_graphics(value, &o->graphics);
+	if (strcmp(opt, "--gpu-us") == 0)
+		return parse_number(opt, value, 0, APP_MAX_GPU_US, &o->gpu_us);
 	if (strcmp(opt, "--toggle-every") == 0)
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->toggle_every);
 	if (strcmp(opt, "--cycles") == 0) {
@@ -90,7 +97,8 @@ static bool takes_value(const char *opt)
 {
 	return strcmp(opt, "--frames") == 0 || strcmp(opt, "--warmup") == 0 ||
 	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
-	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0;
+	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0 ||
+	       strcmp(opt, "--gpu-us") == 0;
 }
 
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)
@@ -133,6 +141,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	}
 	if (o->exit_without_destroy && o->cycles > 1) {
 		app_error("--exit-without-destroy ends the first cycle: it takes no --cycles");
+		return APP_ARGS_BAD;
+	}
+	if (o->gpu_us && o->graphics == APP_GRAPHICS_HEADLESS) {
+		app_error("--gpu-us needs a Vulkan session, not --graphics headless");
 		return APP_ARGS_BAD;
 	}
 	return APP_ARGS_OK;

@@ -3,6 +3,7 @@
  *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
+ *                 [--gpu-us N]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -26,6 +27,7 @@ struct app_options {
 	uint32_t cycles;       /* instance create..destroy cycles in this process */
 	uint64_t toggle_every; /* raise SIGUSR2 after every N frames; 0 = never */
 	bool exit_without_destroy; /* exit() after the loop, destroying nothing */
+	uint64_t gpu_us; /* the app's own GPU load per frame (app_load.c); 0 = none */
 };
 
 enum app_args_result {

@@ -6,6 +6,7 @@
 #include "app.h"
 
 #include "app_check.h"
+#include "app_load.h"
 
 #include <time.h>
 
@@ -62,6 +63,10 @@ static bool render(struct app *app, XrTime time, XrCompositionLayerProjectionVie
 
 static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 {
+	/* The app's own load goes before timestamp A: the bracket measures
+	 * what xrEndFrame adds, never the app's work. */
+	if (!app_load_submit(app))
+		return false;
 	if (app->has_vk && !app_gpu_mark_before(&app->gpu))
 		return false;
 	uint64_t entry = now_ns();

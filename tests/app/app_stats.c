@@ -63,7 +63,8 @@ bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup)
 	size_t cap = (size_t)(frames - warmup);
 	return app_series_create(&st->endframe_cpu, "endframe_cpu_ns", cap) &&
 	       app_series_create(&st->endframe_gpu, "endframe_gpu_ns", cap) &&
-	       app_series_create(&st->frame_interval, "frame_interval_ns", cap);
+	       app_series_create(&st->frame_interval, "frame_interval_ns", cap) &&
+	       app_series_create(&st->gpu_load, "app_gpu_load_ns", cap);
 }
 
 void app_stats_destroy(struct app_stats *st)
@@ -71,6 +72,7 @@ void app_stats_destroy(struct app_stats *st)
 	app_series_destroy(&st->endframe_cpu);
 	app_series_destroy(&st->endframe_gpu);
 	app_series_destroy(&st->frame_interval);
+	app_series_destroy(&st->gpu_load);
 }
 
 static bool measured(const struct app_stats *st, uint64_t frame)
@@ -95,9 +97,17 @@ void app_stats_gpu(struct app_stats *st, uint64_t frame, uint64_t ns)
 		app_series_add(&st->endframe_gpu, ns);
 }
 
+void app_stats_load(struct app_stats *st, uint64_t frame, uint64_t ns)
+{
+	if (measured(st, frame))
+		app_series_add(&st->gpu_load, ns);
+}
+
 void app_stats_print(struct app_stats *st, FILE *f)
 {
 	app_series_print(&st->endframe_cpu, f);
 	app_series_print(&st->endframe_gpu, f);
 	app_series_print(&st->frame_interval, f);
+	if (st->load_on)
+		app_series_print(&st->gpu_load, f);
 }

@@ -37,6 +37,8 @@ struct app_stats {
 	struct app_series endframe_cpu;
 	struct app_series endframe_gpu;
 	struct app_series frame_interval;
+	struct app_series gpu_load; /* --gpu-us: the load's own duration */
+	bool load_on;               /* print gpu_load (set by app_load.c) */
 	uint64_t last_entry_ns; /* previous xrEndFrame entry, 0 before the first */
 };
 
@@ -52,7 +54,10 @@ void app_stats_cpu(struct app_stats *st, uint64_t frame, uint64_t entry_ns, uint
 /* Records frame @p frame's GPU bracket (ns). */
 void app_stats_gpu(struct app_stats *st, uint64_t frame, uint64_t ns);
 
-/* Prints all summary lines to @p f. */
+/* Records frame @p frame's app GPU load, measured by its own timestamps (ns). */
+void app_stats_load(struct app_stats *st, uint64_t frame, uint64_t ns);
+
+/* Prints all summary lines to @p f (app_gpu_load_ns only with --gpu-us). */
 void app_stats_print(struct app_stats *st, FILE *f);
 
 #endif /* APP_STATS_H */

@@ -4,6 +4,7 @@
 #include "app.h"
 
 #include "app_check.h"
+#include "app_load.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -94,13 +95,14 @@ bool app_xr_create(struct app *app)
 	if (!app->has_vk)
 		return true;
 	return app_swapchain_create(&app->swapchain, app->instance, app->system, app->session) &&
-	       app_gpu_create(&app->gpu, &app->vk);
+	       app_gpu_create(&app->gpu, &app->vk) && app_load_create(app);
 }
 
 bool app_xr_destroy(struct app *app)
 {
 	bool ok = true;
 	/* Our GPU work first: it may still use swapchain images. */
+	app_load_destroy(app);
 	app_gpu_destroy(&app->gpu);
 	ok = app_swapchain_destroy(&app->swapchain) && ok;
 	if (app->space)
