@@ -4,8 +4,8 @@
 #
 #   tt_test.sh BUILD_DIR APP LAYER_LIB CASE
 #
-# CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, gpu-wait, validation,
-# bad-knobs.
+# CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, app-load, gpu-wait,
+# validation, bad-knobs.
 # Timing checks retry (at most 3 attempts) because the build machine is
 # shared; each attempt is printed, and three misses fail.
 set -u
@@ -25,13 +25,15 @@ fail() {
 	exit 1
 }
 
-# run NAME GRAPHICS FRAMES WARMUP [VAR=VALUE...]: the app with --stats into
-# $tmp/NAME.out / .err; fails the test unless it exits 0 with our layer loaded.
+# run NAME GRAPHICS FRAMES WARMUP [VAR=VALUE...]: the app with --stats (and
+# $app_args) into $tmp/NAME.out / .err; fails the test unless it exits 0 with
+# our layer loaded.
+app_args=
 run() {
 	name=$1 graphics=$2 frames=$3 warmup=$4
 	shift 4
 	env "$@" "$app" --graphics "$graphics" --frames "$frames" --warmup "$warmup" --stats \
-		>"$tmp/$name.out" 2>"$tmp/$name.err"
+		$app_args >"$tmp/$name.out" 2>"$tmp/$name.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		cat "$tmp/$name.err" >&2
@@ -148,6 +150,38 @@ gpu_log() {
 	[ "$n" -eq 1 ] || fail "unwritable path: $n log lines, want 1"
 }
 
+# Heavy application load: xrlm-test-app --gpu-us 5000 next to the target's
+# 1000 us. The load's own timestamps (app_gpu_load_ns) and, independently,
+# the unpaced frame interval (GPU-bound through the app's 3-slot ring) grow
+# by >= 4 ms; the app's xrEndFrame bracket stays clear of the load (it is
+# submitted before timestamp A); the target still hits its request.
+app_load_once() {
+	app_args=
+	run noload vulkan2 200 20 XRTEST_TARGET_GPU_US=1000
+	app_args="--gpu-us 5000"
+	run load vulkan2 200 20 XRTEST_TARGET_GPU_US=1000
+	app_args=
+	l50=$(stat load app_gpu_load_ns p50)
+	i0=$(stat noload frame_interval_ns p50) i1=$(stat load frame_interval_ns p50)
+	g0=$(stat noload endframe_gpu_ns p50) g1=$(stat load endframe_gpu_ns p50)
+	m=$(self_median load)
+	echo "app load p50 $l50 ns; frame interval p50 $i0 -> $i1 ns (+$((i1 - i0)));" \
+		"xrEndFrame GPU p50 $g0 -> $g1 ns; target self-median $m us"
+	[ -n "$l50" ] && [ "$l50" -ge 4000000 ] && [ $((i1 - i0)) -ge 4000000 ] &&
+		[ $((g1 - g0)) -le 2500000 ] && [ -n "$m" ] && [ "$(abs $((m - 1000)))" -le 100 ]
+}
+
+app_load() {
+	if "$app" --graphics headless --gpu-us 100 2>"$tmp/bad.err"; then
+		fail "--gpu-us with headless accepted"
+	fi
+	n=1
+	until app_load_once; do
+		n=$((n + 1))
+		[ $n -le 3 ] || fail "app GPU load not as requested 3 times"
+	done
+}
+
 gpu_wait() {
 	run nowait vulkan2 100 10 XRTEST_TARGET_GPU_US=500
 	run wait vulkan2 100 10 XRTEST_TARGET_GPU_US=500 XRTEST_TARGET_GPU_WAIT=1
@@ -190,6 +224,7 @@ passthrough) passthrough ;;
 cpu-burn) cpu_burn ;;
 gpu-work) gpu_work ;;
 gpu-log) gpu_log ;;
+app-load) app_load ;;
 gpu-wait) gpu_wait ;;
 validation) validation ;;
 bad-knobs) bad_knobs ;;
