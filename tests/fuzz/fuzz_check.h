@@ -1,0 +1,24 @@
+/*
+ * Checks shared by the fuzz entry points, on what the merge promises
+ * whatever the input: messages are terminated single lines and an error
+ * is reported exactly when a reader fails.
+ */
+#ifndef XRLM_FUZZ_CHECK_H
+#define XRLM_FUZZ_CHECK_H
+
+#include "csv_reader.h"
+#include "merge.h"
+
+/* Checks the messages of one reader call that returned @p ret. */
+void fuzz_check_diag(const struct csvr_diag *d, int ret);
+
+/* Checks one log line: non-empty, one line, "<file>...: error|warning: ". */
+void fuzz_check_line(const char *message);
+
+/*
+ * Checks that @p again (statistics recomputed from the merged file's rows,
+ * as `xrlm stats` does) equals @p merged (what the merge computed).
+ */
+void fuzz_check_same_stats(const struct mrg_summary *merged, const struct mrg_summary *again);
+
+#endif /* XRLM_FUZZ_CHECK_H */
