@@ -30,6 +30,8 @@ struct engine {
 
 	uint64_t lines_done; /* newlines seen so far */
 	bool stop;           /* an error was reported; ignore the rest */
+	bool fast;           /* plain rows may skip libcsv (see csvr_read_ex) */
+	bool clean;          /* libcsv is between records: the fast path may run */
 
 	/* The record being assembled. */
 	int field;
@@ -522,6 +524,125 @@ static int feed(struct engine *e, struct csv_parser *p, const char *buf, size_t 
 	return e->stop ? -1 : 0;
 }
 
+/* ---- the fast path ---- */
+
+/* End of the plain field at @p s: the first byte that cannot be in a number of @p kind. */
+static const char *plain_field_end(const char *s, enum csvr_kind kind)
+{
+	switch (kind) {
+	case CSVR_I64:
+		s += *s == '-';
+		/* fall through */
+	case CSVR_U64:
+		while ((unsigned)(*s - '0') < 10)
+			s++;
+		return s;
+	default:
+		/* parse_f64() rejects anything in here that is not a number. */
+		while (*s != ',' && *s != '\n')
+			s++;
+		return s;
+	}
+}
+
+/*
+ * Parses column @p c at *@p pp without libcsv, when the field is plain:
+ * only the characters of a number, then @p sep. Such a field is exactly
+ * what libcsv would hand to parse_field() (no quote, blank or line end in
+ * it). Returns false for anything else, without having reported anything.
+ */
+static bool fast_field(struct engine *e, int c, const char **pp, char sep)
+{
+	enum csvr_kind kind = e->fmt->kinds[c];
+	union csvr_value *v = &e->values[c];
+	const char *s = *pp;
+	const char *end = plain_field_end(s, kind);
+	size_t len = (size_t)(end - s);
+	bool ok;
+
+	if (*end != sep)
+		return false;
+	*pp = end + 1;
+	if (len == 0 && kind == CSVR_F64_OPT)
+		return true; /* blank cell: not present */
+	switch (kind) {
+	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
+	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
+	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
+	}
+	e->present |= (uint32_t)ok << c;
+	return ok;
+}
+
+/*
+ * Parses the row at *@p pp (which ends in a '\n' somewhere) without
+ * libcsv if every field is plain and there are exactly ncols of them;
+ * delivers it and moves *@p pp past its newline. Returns false, with
+ * nothing delivered or reported, for any other line.
+ */
+static bool fast_row(struct engine *e, const char **pp)
+{
+	const char *p = *pp;
+	int n = e->fmt->ncols;
+
+	for (int c = 0; c < n; c++) {
+		if (!fast_field(e, c, &p, c == n - 1 ? '\n' : ',')) {
+			reset_record(e);
+			return false;
+		}
+	}
+	e->field = n;
+	handle_data(e, '\n', ++e->lines_done);
+	reset_record(e);
+	*pp = p;
+	return true;
+}
+
+/*
+ * Gives libcsv one line (ending in its only '\n'). libcsv is between
+ * records afterwards exactly when that newline ended a record, not a
+ * quoted field.
+ */
+static int feed_line(struct engine *e, struct csv_parser *p, const char *line, size_t len)
+{
+	uint64_t before = e->lines_done;
+	int ret = feed(e, p, line, len);
+
+	e->clean = e->lines_done == before + 1;
+	return ret;
+}
+
+/*
+ * Parses @p buf: the complete lines through the fast path where it
+ * applies (libcsv between records, no short row pending) and through
+ * libcsv otherwise; the bytes after the last newline through libcsv.
+ * libcsv remains the parser of record: the fast path only takes lines that
+ * libcsv would split into the same fields, and leaves every line that is
+ * not a good row (comments, errors, quotes, blanks) to it.
+ */
+static int parse_buffer(struct engine *e, struct csv_parser *p, const char *buf, size_t len)
+{
+	const char *end = buf + len;
+	const char *last_nl = e->fast ? memrchr(buf, '\n', len) : NULL;
+	const char *s = buf;
+
+	while (last_nl && s <= last_nl) {
+		if (e->clean && !e->pending && fast_row(e, &s)) {
+			if (e->stop)
+				return -1;
+			continue;
+		}
+		const char *nl = memchr(s, '\n', (size_t)(last_nl + 1 - s));
+		if (feed_line(e, p, s, (size_t)(nl + 1 - s)) != 0)
+			return -1;
+		s = nl + 1;
+	}
+	if (s == end)
+		return 0;
+	e->clean = false;
+	return feed(e, p, s, (size_t)(end - s));
+}
+
 static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 {
 	struct csv_parser p;
@@ -532,7 +653,8 @@ static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 	}
 	//csv_set_space_func(&p, no_space);
 
-	int ret = feed(e, &p, buf, len);
+	e->clean = true;
+	int ret = parse_buffer(e, &p, buf, len);
 	while (ret == 0 && !eof) {
 		size_t got;
 		if (read_some(fd, buf, CSVR_CHUNK, &got) != 0) {
@@ -541,7 +663,7 @@ static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 			break;
 		}
 		eof = got == 0;
-		ret = feed(e, &p, buf, got);
+		ret = parse_buffer(e, &p, buf, got);
 	}
 	if (ret == 0) {
 		csv_fini(&p, on_field, on_record, e);
@@ -562,12 +684,19 @@ static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
               struct csvr_diag *diag, uint64_t *truncated_rows)
 {
+	return csvr_read_ex(path, format, ctx, diag, truncated_rows, true);
+}
+
+int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
+                 struct csvr_diag *diag, uint64_t *truncated_rows, bool fast)
+{
 	struct engine e = {
 		.fmt = format,
 		.ctx = ctx,
 		.path = path,
 		.diag = diag,
 		.truncated = truncated_rows,
+		.fast = fast,
 	};
 
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -704,20 +833,41 @@ static int grow(void **rows, size_t *cap, size_t count, size_t row_size)
 	return 0;
 }
 
-/* Converts clock ticks to nanoseconds; exact for the usual 1 GHz clock. */
-static int64_t ticks_to_ns(int64_t ticks, uint64_t freq)
+/*
+ * Largest |time| in nanoseconds a CPU row may hold (about 73 years): the
+ * merge subtracts times (durations) and then durations (target time), and
+ * with both sides below 2^61 neither subtraction can overflow.
+ */
+#define CSVR_TIME_NS_MAX (INT64_C(1) << 61)
+
+/*
+ * Converts clock ticks to nanoseconds (exact for the usual 1 GHz clock).
+ * Returns false when the result is out of the range above.
+ */
+static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 {
-	if (freq == 0 || freq == 1000000000u)
-		return ticks;
-	return (int64_t)((__int128)ticks * 1000000000 / (__int128)freq);
+	__int128 v = ticks;
+
+	if (freq != 0 && freq != 1000000000u)
+		v = v * 1000000000 / (__int128)freq;
+	if (v >= CSVR_TIME_NS_MAX || v <= -CSVR_TIME_NS_MAX)
+		return false;
+	*ns = (int64_t)v;
+	return true;
 }
 
 static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_ctx *c = ctx;
 	struct csvr_cpu_file *f = c->file;
+	int64_t entry, exit;
 	(void)present;
 
+	if (!ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
+	    !ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
+		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+		return -1;
+	}
 	if (grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
@@ -725,8 +875,8 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	struct csvr_cpu_row *r = &f->rows[f->count++];
 	r->display_time = v[0].i;
 	r->thread_id = v[1].u;
-	r->t_entry_ns = ticks_to_ns(v[2].i, f->meta.clock_freq);
-	r->dur_ns = ticks_to_ns(v[3].i, f->meta.clock_freq) - r->t_entry_ns;
+	r->t_entry_ns = entry;
+	r->dur_ns = exit - entry;
 	return 0;
 }
 

@@ -141,6 +141,14 @@ int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
               struct csvr_diag *diag, uint64_t *truncated_rows);
 
 /*
+ * As csvr_read(); with @p fast false every line goes through libcsv (the
+ * fast path for plain rows is off). Both give the same callbacks and
+ * messages for every input; the fuzz tests check that.
+ */
+int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
+                 struct csvr_diag *diag, uint64_t *truncated_rows, bool fast);
+
+/*
  * Size hint: how many rows @p path may hold, from its size and @p
  * bytes_per_row; 0 when unknown. Used to reserve arrays once.
  */

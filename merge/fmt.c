@@ -1,9 +1,13 @@
 /*
  * Locale-independent number formatting; see fmt.h.
  */
+#define _GNU_SOURCE
 #include "fmt.h"
 
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double pow10_table[10] = {
@@ -82,6 +86,23 @@ static char *put_scaled(char *p, uint64_t r, int decimals)
 	return p;
 }
 
+double fmt_ns_as_us_value(int64_t ns)
+{
+	char text[32];
+	char *end;
+
+	/* Both operands exact: one correctly rounded division. */
+	if (ns <= (int64_t)FMT_EXACT_LIMIT && ns >= -(int64_t)FMT_EXACT_LIMIT)
+		return (double)ns / 1000.0;
+	/* (double)ns would round once before the division: read the text. */
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	*fmt_ns_as_us(text, ns) = '\0';
+	double v = c ? strtod_l(text, &end, c) : (double)ns / 1000.0;
+	if (c)
+		freelocale(c);
+	return v;
+}
+
 char *fmt_ns_as_us(char *p, int64_t ns)
 {
 	if (ns < 0) {
@@ -91,37 +112,24 @@ char *fmt_ns_as_us(char *p, int64_t ns)
 	return put_scaled(p, (uint64_t)ns, 3);
 }
 
-/* Exact decimal expansion of a huge finite double; only used past 2^53. */
+/*
+ * A value whose scaled form is past 2^53: printed correctly rounded to
+ * @p decimals by printf (exact in glibc), so the text reads back as @p v
+ * itself (its spacing is then wider than 10^-decimals), which is what
+ * fmt_round() returns for it. Only this thread's locale is switched to "C"
+ * for the call, to get a '.' whatever the caller's locale is.
+ */
 static char *fmt_huge(char *p, double v, int decimals)
 {
-	/* Every double >= 2^53 is an integer, so it has no fractional digits:
-	 * peel decimal digits off with exact fmod/division steps. */
-	char tmp[330];
-	int n = 0;
-	double a = fabs(v);
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	int n = snprintf(p, FMT_NUM_MAX, "%.*f", decimals, v);
 
-	while (a >= 1.0 && n < (int)sizeof(tmp)) {
-		double q = floor(a / 10.0);
-		double digit = a - q * 10.0;
-		/* The subtraction is exact for integers of this size, but guard
-		 * against the quotient being rounded up by one. */
-		if (digit < 0) {
-			q -= 1.0;
-			digit += 10.0;
-		}
-		tmp[n++] = (char)('0' + (int)digit);
-		a = q;
+	if (c) {
+		uselocale(old);
+		freelocale(c);
 	}
-	if (v < 0)
-		*p++ = '-';
-	while (n)
-		*p++ = tmp[--n];
-	if (decimals > 0) {
-		*p++ = '.';
-		for (int i = 0; i < decimals; i++)
-			*p++ = '0';
-	}
-	return p;
+	return p + (n > 0 && n < FMT_NUM_MAX ? n : 0);
 }
 
 /*

@@ -25,6 +25,12 @@ char *fmt_i64(char *p, int64_t v);
 char *fmt_ns_as_us(char *p, int64_t ns);
 
 /*
+ * The value that fmt_ns_as_us(@p ns) text reads back as (the correctly
+ * rounded double of ns / 1000), also past 2^53 ns.
+ */
+double fmt_ns_as_us_value(int64_t ns);
+
+/*
  * Writes @p v with exactly @p decimals (0..9) digits after the point, rounded
  * half away from zero; "-" only when the rounded value is non-zero.
  * Writes nothing for a NaN or infinity. Returns the end (no NUL).

@@ -306,6 +306,8 @@ static double gpu_target_us(const struct csvr_gpu_row *pre, const struct csvr_gp
 	if (post->ticks < pre->ticks)
 		return NAN; /* backwards: clock reset or corruption */
 	double us = (double)(post->ticks - pre->ticks) * pre->period_ns / 1000.0;
+	if (isinf(us))
+		return NAN; /* an absurd period: no time that can be written */
 	/* Rounded as written, so a merged file's text gives the same stats. */
 	return fmt_round(us, 3);
 }

@@ -122,6 +122,13 @@ static int check_clocks(const struct side *pre, const struct side *post, mrg_log
 	return 0;
 }
 
+/* An overflowed value has no text (fmt_fixed() writes nothing for it), so
+ * it must not count as present in the statistics either. */
+static double blank_if_infinite(double v)
+{
+	return isinf(v) ? NAN : v;
+}
+
 static void make_row(const struct side *pre, const struct side *post, const struct join_result *j,
                      size_t i, struct mout_row *r)
 {
@@ -143,6 +150,7 @@ static void make_row(const struct side *pre, const struct side *post, const stru
 	double interval_us = (double)r->interval_ns / 1000.0;
 	r->cpu_pct = has_share ? fmt_round((double)r->target_ns / (double)r->interval_ns * 100.0, 4) : NAN;
 	r->gpu_pct = has_share && !isnan(r->gpu_us) ? fmt_round(r->gpu_us / interval_us * 100.0, 4) : NAN;
+	r->gpu_pct = blank_if_infinite(r->gpu_pct);
 }
 
 static int summarize(const struct side *pre, const struct side *post, const struct join_result *j,
@@ -157,10 +165,9 @@ static int summarize(const struct side *pre, const struct side *post, const stru
 		if (j->match[i] == JOIN_NONE)
 			continue;
 		make_row(pre, post, j, i, &r);
-		/* Values as the text of the row reads back: ns / 1000 is the
-		 * correctly rounded double of the 3-decimal text. */
-		double interval_us = r.has_interval ? (double)r.interval_ns / 1000.0 : NAN;
-		if (cols_add(&c, (double)r.target_ns / 1000.0, r.cpu_pct, r.gpu_us, r.gpu_pct,
+		/* Values as the text of the row reads back. */
+		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
+		if (cols_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
 		             interval_us) != 0) {
 			cols_destroy(&c);
 			return -1;
