@@ -1,0 +1,168 @@
+#!/bin/sh
+# An output directory the monitor cannot (fully) use never breaks the app:
+# it runs all its frames with exit 0, one clear line says what happened,
+# nothing is written outside the output directory, no symlink is followed.
+#   missing:  a directory three levels deep that does not exist: created
+#   full:     a 64 KiB tmpfs fills up mid-session (ENOSPC), and the same with
+#             `ulimit -f` (EFBIG) where mounting is not allowed
+#   readonly: a read-only tmpfs: the directory cannot be created under it,
+#             or exists but no file can be created in it
+#   symlinks: symlinks planted where the session's files and the log will
+#             be created, pointing at a file outside: nothing goes through
+# (A path under a regular file is tests/layer/hostile_env.sh's.)
+. "$(dirname "$0")/rel_lib.sh"
+W=$XRLM_TEST_WORK
+
+# A clean work directory (lib.sh's setup), recording from the first frame.
+prepare() {
+	setup
+	export XRTEST_FRAME_RATE=0 XRLM_RECORD=1
+}
+
+# mount_tmpfs DIR OPTIONS: false (with a note) where mounting is not allowed.
+mount_tmpfs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "$2" xrlm-test "$1" 2>/dev/null && return 0
+	note "cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)"
+	return 1
+}
+
+# Frames the app ran (its --stats "run" line); fails unless at least $1.
+ran_all() {
+	ran=$(sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$W/app.log")
+	[ -n "$ran" ] && [ "$ran" -ge "$1" ] || fail "the app ran ${ran:-no} frames, not $1"
+}
+
+case_missing() {
+	prepare
+	export XRLM_OUTPUT_DIR=$W/new/a/b/out
+	run_app_traced --graphics headless --frames 200
+	OUT=$XRLM_OUTPUT_DIR
+	[ "$(check_all_sessions)" -eq 1 ] || fail "no session in the created directory"
+	only_written_under "$OUT"
+	note "missing directory created, session recorded and merged"
+}
+
+# The directory fills up: one line per side at most, the app unaffected.
+fill_up() {
+	run_app_traced --graphics headless --frames 20000 --stats
+	ran_all 20000
+	only_written_under "$OUT"
+	grep -h "failed" "$W/app.log" "$OUT"/xrlm-*.log 2>/dev/null | grep -E "$1" >"$W/msgs" || true
+	[ -s "$W/msgs" ] || fail "no line says the disk is full ($1)"
+	for side in pre post; do
+		[ "$(grep -c " $side: " "$W/msgs")" -le 1 ] || fail "more than one line for $side: $(cat "$W/msgs")"
+	done
+	note "$(head -n 1 "$W/msgs" | sed 's/^.*\(pre\|post\): //')"
+}
+
+case_full() {
+	prepare
+	if mount_tmpfs "$W/full" size=64k; then
+		trap 'umount "$W/full" 2>/dev/null' EXIT
+		export XRLM_OUTPUT_DIR=$W/full
+		OUT=$W/full
+		fill_up "No space left on device|disk full"
+		umount "$W/full"
+		trap - EXIT
+	fi
+	# Same without root: a file size limit (SIGXFSZ ignored, as a host may).
+	prepare
+	trap '' XFSZ
+	(ulimit -f 128 && fill_up "File too large|disk full") || exit 1
+}
+
+case_readonly() {
+	prepare
+	mount_tmpfs "$W/ro" ro,size=64k || exit 77
+	trap 'umount "$W/ro" 2>/dev/null' EXIT
+	export XRLM_OUTPUT_DIR=$W/ro/out
+	run_app_traced --graphics headless --frames 200 --stats
+	ran_all 200
+	only_written_under "$W/ro/out"
+	one_line "$W/app.log" "pre: output directory $W/ro/out cannot be used"
+	export XRLM_OUTPUT_DIR=$W/ro
+	run_app_traced --graphics headless --frames 200 --stats
+	ran_all 200
+	only_written_under "$W/ro"
+	one_line "$W/app.log" "pre: .*cannot create.*Read-only file system"
+	note "read-only: $(grep -h "cannot" "$W/app.log" | head -n 1)"
+}
+
+# plant KIND N...: symlinks frames-<pid>-<time><-n>-KIND.csv (or merged) for
+# the seconds around now, for each suffix N ("" = none), to the victim.
+plant() {
+	kind=$1
+	shift
+	now=$(date +%s)
+	for s in $(seq $((now - 1)) $((now + 3))); do
+		stamp=$(date -d "@$s" +%Y%m%dT%H%M%S)
+		for n in "$@"; do
+			case $kind in
+			merged) ln -s "$VICTIM" "$OUT/frames-merged-$APP_PID-$stamp$n.csv" ;;
+			*) ln -s "$VICTIM" "$OUT/frames-$APP_PID-$stamp$n-$kind.csv" ;;
+			esac
+			PLANTED=$((PLANTED + 1))
+		done
+	done
+}
+
+# One recorded session of about 0.5 s, toggled by signal, with planting
+# done by "$@" once the app's handler is installed.
+session_with_plants() {
+	start_app --graphics headless --frames 3000 --stats
+	wait_for_line "$W/app.log" "toggle signal: "
+	"$@"
+	kill -USR2 "$APP_PID"
+	sleep 0.5
+	kill -USR2 "$APP_PID"
+	wait_app
+}
+
+plant_logs() {
+	PLANTED=2
+	ln -s "$VICTIM" "$OUT/xrlm-pre.log"
+	ln -s "$VICTIM" "$OUT/xrlm-post.log"
+}
+
+victim_intact() {
+	[ "$(find "$OUT" -type l | wc -l)" -eq "$PLANTED" ] || fail "a planted symlink was replaced"
+	[ -f "$VICTIM" ] && [ ! -L "$VICTIM" ] || fail "the victim file was replaced"
+	[ "$(cat "$VICTIM")" = "victim" ] || fail "something was written through a symlink"
+	for l in "$OUT"/*; do
+		[ -L "$l" ] || continue
+		[ "$(readlink "$l")" = "$VICTIM" ] || fail "planted symlink $l was changed"
+	done
+}
+
+case_symlinks() {
+	prepare
+	VICTIM=$W/victim
+	echo victim >"$VICTIM"
+	export XRTEST_FRAME_RATE=500
+	unset XRLM_RECORD
+	# The logs: a symlink in place of each, so the log goes to stderr.
+	plant_logs
+	# Pre finds its plain tag taken and uses "-1"; post finds "-1" taken
+	# (and stops the recording: a second toggle starts another session).
+	session_with_plants eval 'plant pre "" && plant post -1'
+	victim_intact
+	ls "$OUT"/frames-"$APP_PID"-*-1-pre.csv >/dev/null 2>&1 || fail "pre did not move on to a free tag"
+	one_line "$W/app.log" "post: .*cannot create its post file.*File exists"
+	rm -f "$OUT"/*
+
+	plant_logs
+	# The merged file's name is taken: the merge must not write through it.
+	session_with_plants eval 'plant pre "" && plant merged -1'
+	victim_intact
+	one_line "$W/app.log" "post: merge .*already exists; not overwriting"
+	note "no symlink followed: $(grep -h "exists" "$W/app.log" | tail -n 1 | sed 's/^.*post: //')"
+}
+
+case $1 in
+missing) case_missing ;;
+full) case_full ;;
+readonly) case_readonly ;;
+symlinks) case_symlinks ;;
+*) fail "unknown case $1" ;;
+esac
