@@ -1,0 +1,40 @@
+#!/bin/sh
+# Lifecycle: four xrCreateInstance..xrDestroyInstance cycles in one process
+# (--cycles 4), each session destroyed while recording (XRLM_RECORD=1, no
+# limit: xrDestroySession/xrDestroyInstance end it).
+#  - each layer library is unloaded as often as it is loaded (LD_DEBUG=files).
+#    Debian's loader 1.0.20 keeps them loaded between instances and unloads
+#    them at exit, so each cycle re-initialises the layer's state in a
+#    library that stays mapped; a loader that reloads them is covered too;
+#  - after each xrDestroyInstance the process has exactly the threads
+#    (/proc/self/task) and descriptors (/proc/self/fd) it has without the
+#    monitor: nothing leaked;
+#  - each cycle's session has its own tag and complete, merged files.
+# Usage: lifecycle.sh headless|vulkan2
+. "$(dirname "$0")/rel_lib.sh"
+setup
+export XRTEST_FRAME_RATE=0
+CYCLES=4
+
+unset XR_ENABLE_API_LAYERS
+run_app --graphics "$1" --frames 100 --cycles $CYCLES
+grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/baseline"
+[ "$(wc -l <"$XRLM_TEST_WORK/baseline")" -eq $CYCLES ] || fail "no cycle lines without the monitor"
+
+export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST XRLM_RECORD=1
+LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES
+grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/monitored"
+if ! cmp -s "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored"; then
+	paste "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored" >&2
+	fail "threads or descriptors differ from a run without the monitor (left: without)"
+fi
+for side in pre post; do
+	lib=libXrApiLayer_xrlm_monitor_$side.so
+	inits=$(grep -c "calling init: .*$lib" "$XRLM_TEST_WORK/app.log" || true)
+	finis=$(grep -c "calling fini: .*$lib" "$XRLM_TEST_WORK/app.log" || true)
+	[ "$inits" -ge 1 ] && [ "$inits" -eq "$finis" ] || fail "$lib: loaded $inits times, unloaded $finis times"
+done
+[ "$(check_all_sessions)" -eq $CYCLES ] || fail "not one session per cycle"
+[ "$(grep -l '^# session_end dropped_queue_full=0$' "$OUT"/frames-*-p*.csv | wc -l)" -eq $((2 * CYCLES)) ] ||
+	fail "a session destroyed while recording has an unfinished file"
+note "$1: $CYCLES cycles, libraries loaded/unloaded $inits time(s), $(tail -n 1 "$XRLM_TEST_WORK/monitored" | cut -d' ' -f3-) as without the monitor, $CYCLES sessions merged"
