@@ -5,6 +5,9 @@
  * strictly (no spaces, no quotes tricks, whole-field numbers), and comment
  * lines after the rows (`# session_end ...`) are read as footers.
  *
+ * libcsv is the parser of record; plain all-numeric rows take a fast path
+ * that splits them directly (see csvr_read_ex() and merge/README.md).
+ *
  * A final row that is cut short (no newline at the end of the file, or fewer
  * fields than columns on the last line) is what a killed writer leaves: it
  * is skipped with a warning. Anything else that is malformed is an error
