@@ -44,10 +44,10 @@ static bool disabled_by_environment(void)
 /* Settings, log and side checks, before the chain below creates the instance. */
 static bool begin_instance(const XrApiLayerCreateInfo *info)
 {
-	char dir[XL_PATH_MAX], warning[256];
+	char *dir = xl_inst.settings.output_dir, warning[256];
 
 	memset(&xl_inst, 0, sizeof(xl_inst));
-	xl_settings_output_dir(dir, sizeof(dir), warning, sizeof(warning));
+	xl_settings_output_dir(dir, sizeof(xl_inst.settings.output_dir), warning, sizeof(warning));
 	int dir_fd = xl_files_open_dir(dir);
 	if (dir_fd >= 0)
 		close(dir_fd);

@@ -173,11 +173,6 @@ static void load_gpu_mode(struct xl_settings *s)
 
 void xl_settings_load(struct xl_settings *s)
 {
-	char warning[256];
-
-	xl_settings_output_dir(s->output_dir, sizeof(s->output_dir), warning, sizeof(warning));
-	if (warning[0])
-		xl_log("setting ignored: %s", warning);
 	load_record(s);
 	load_signal(s);
 	load_gpu_mode(s);

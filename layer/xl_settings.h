@@ -47,7 +47,11 @@ const char *xl_gpu_mode_name(enum xl_gpu_mode mode);
  */
 void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size);
 
-/* Reads every other setting, logging bad values with xl_log. */
+/*
+ * Reads every setting but the output directory (resolved first, with
+ * xl_settings_output_dir, so that the log can live there), logging bad
+ * values with xl_log.
+ */
 void xl_settings_load(struct xl_settings *s);
 
 /*

@@ -243,6 +243,7 @@ static void close_session(struct xl_writer *w)
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
 	}
 	w->open_id = 0;
+	w->dirty = false; /* closing flushed everything */
 	if (id > w->closed_id)
 		w->closed_id = id;
 	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
@@ -306,7 +307,7 @@ static uint64_t writer_poll(struct xl_writer *w)
 
 	if (w->cfg.side == XL_SIDE_PRE)
 		xl_control_poll_timers(w->cfg.ctl, now);
-	if (w->dirty && now - w->last_flush_ns >= FLUSH_EVERY_NS) {
+	if (w->dirty && w->csv.file && now - w->last_flush_ns >= FLUSH_EVERY_NS) {
 		if (w->gpu_csv.file)
 			xl_csv_file_flush(&w->gpu_csv);
 		if (!xl_csv_file_flush(&w->csv)) {
