@@ -1,0 +1,30 @@
+/*
+ * xrlm-bench-frames: the frame-thread benchmarks of bench/run. One mode per
+ * process; the configuration (which layers, recording or not) comes from
+ * the environment, so bench/run interleaves configurations as processes.
+ */
+#ifndef BX_BENCH_H
+#define BX_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct bx_opts {
+	uint64_t frames;  /* timed frames (cost) or frames up to the stop (stall) */
+	uint64_t block;   /* frames per timed block; one clock read per block */
+	uint64_t warmup;  /* untimed frames first */
+	uint64_t gap_ms;  /* sleep between blocks, so the writer drains the ring */
+	uint64_t after;   /* stall: most frames watched after the stop */
+	bool wait_merge;  /* stall: watch until the merged CSV is in XRLM_OUTPUT_DIR */
+};
+
+/* Per-frame time of blocks of wait/begin/end frames: "frame_ns ..." */
+bool bx_run_cost(const struct bx_opts *o);
+
+/* Cost of two back-to-back clock reads, the same way: "clock_pair_ns ..." */
+bool bx_run_clock(const struct bx_opts *o);
+
+/* Memory through a long session, then every xrEndFrame around its stop. */
+bool bx_run_stall(const struct bx_opts *o);
+
+#endif /* BX_BENCH_H */
