@@ -183,6 +183,47 @@ static void test_read_cpu_valid(void **state)
 	csvr_cpu_file_destroy(&f);
 }
 
+/*
+ * A file of several read chunks (1 MiB) whose rows alternate between the
+ * fast path and libcsv (quoted fields, CRLF, a quoted newline), so lines
+ * straddle chunk ends in every state: each row must still be read once.
+ */
+static void test_read_cpu_mixed_large(void **state)
+{
+	(void)state;
+	char dir[256], path[512];
+	struct csvr_cpu_file f;
+	const int n = 120000;
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/mixed.csv", dir);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	fprintf(out, "# side=pre\ndisplay_time,thread_id,t_entry,t_exit\n");
+	for (int i = 0; i < n; i++) {
+		if (i % 997 == 0)
+			fprintf(out, "\"%d\",7,%d,%d\n", i, i * 10, i * 10 + 3);
+		else if (i % 1499 == 0)
+			fprintf(out, "%d,7,%d,%d\r\n", i, i * 10, i * 10 + 3);
+		else if (i % 50021 == 0)
+			fprintf(out, "%d,\"7\n\",%d,%d\n", i, i * 10, i * 10 + 3);
+		else
+			fprintf(out, "%d,7,%d,%d\n", i, i * 10, i * 10 + 3);
+	}
+	fclose(out);
+
+	/* The quoted newline makes a thread_id "7\n": an error at its row. */
+	assert_int_equal(csvr_read_cpu(path, "pre", &f), -1);
+	assert_non_null(strstr(f.diag.error, "mixed.csv:50024: error: column 2 (thread_id)"));
+	assert_int_equal(f.count, 50021);
+	for (size_t i = 0; i < f.count; i++) {
+		assert_int_equal(f.rows[i].display_time, (int64_t)i);
+		assert_int_equal(f.rows[i].dur_ns, 3);
+	}
+	csvr_cpu_file_destroy(&f);
+	tdir_remove(dir);
+}
+
 static void test_read_cpu_other_clock_freq(void **state)
 {
 	(void)state;
@@ -592,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_random_against_sort),
 		cmocka_unit_test(test_read_cpu_valid),
+		cmocka_unit_test(test_read_cpu_mixed_large),
 		cmocka_unit_test(test_read_cpu_other_clock_freq),
 		cmocka_unit_test(test_read_gpu_valid),
 		cmocka_unit_test(test_read_wrong_side),
