@@ -1,0 +1,61 @@
+# Shared by the bench/*.sh scripts (sourced, POSIX sh). Expects BUILD (the
+# Release build directory) and WORK (a scratch directory) to be set.
+
+PRE=XR_APILAYER_XRLM_monitor_pre
+POST=XR_APILAYER_XRLM_monitor_post
+TARGET=XR_APILAYER_XRLM_test_target
+FRAMES_BIN=$BUILD/bench/xrlm-bench-frames
+APP=$BUILD/tests/xrlm-test-app
+XRLM=$BUILD/merge/xrlm
+
+export XR_RUNTIME_JSON="$BUILD/tests/runtime/xrlm_test_runtime.json"
+export XR_API_LAYER_PATH="$BUILD/manifests:$BUILD/tests/manifests"
+export XRTEST_FRAME_RATE=0
+unset XR_ENABLE_API_LAYERS XRLM_RECORD XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_GPU_MODE \
+	XRLM_RECORD_DELAY_S XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US
+
+# Runs "$@" with the layers of configuration $1 (none, pass, idle, rec) in a
+# fresh output directory $WORK/out; the signal is off so nothing else toggles.
+with_config() {
+	cfg=$1; shift
+	rm -rf "$WORK/out" && mkdir -p "$WORK/out"
+	case $cfg in
+	none) env XRLM_OUTPUT_DIR="$WORK/out" "$@" ;;
+	pass) env XRLM_OUTPUT_DIR="$WORK/out" XR_ENABLE_API_LAYERS=$TARGET "$@" ;;
+	idle) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XR_ENABLE_API_LAYERS=$PRE:$POST "$@" ;;
+	rec) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XRLM_RECORD=1 \
+		XR_ENABLE_API_LAYERS=$PRE:$POST "$@" ;;
+	rect) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XRLM_RECORD=1 \
+		XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST "$@" ;;
+	*) echo "bench: unknown configuration $cfg" >&2; return 2 ;;
+	esac
+}
+
+# The value of KEY=... on stdin's first line holding it.
+field() {
+	sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" | head -n 1
+}
+
+# "p50 p25 p75 n" of the numbers on stdin (nearest rank).
+quartiles() {
+	sort -g | awk '{ v[NR] = $1 }
+		function r(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
+		END { if (NR) printf "%.2f %.2f %.2f %d\n", r(0.5), r(0.25), r(0.75), NR; else print "nan nan nan 0" }'
+}
+
+# "p50 p99" of the numbers on stdin.
+p50_p99() {
+	sort -g | awk '{ v[NR] = $1 }
+		function r(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
+		END { if (NR) printf "%.3f %.3f\n", r(0.5), r(0.99); else print "nan nan" }'
+}
+
+# One table row: item, figure, target, seed, note.
+row() {
+	printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5"
+}
+
+# The merged CSV of the last run in $WORK/out (empty if none).
+merged_csv() {
+	ls "$WORK"/out/frames-merged-*.csv 2>/dev/null | head -n 1
+}
