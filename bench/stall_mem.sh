@@ -56,8 +56,8 @@ for at in frames_10000 frames_1000000; do
 done
 # Growth from just before the stop to the peak, in the same process.
 grow() {
-	awk -v c="$1" '$1 == c && $3 == "before_stop" { sub("rss_kb=", "", $4); b = $4 }
-		$1 == c && $3 == "after_stop" { sub("hwm_kb=", "", $5); print $5 - b }' "$WORK/stall" |
+	awk -v c="$1" '$1 == c && $2 == "mem" && $3 == "before_stop" { sub("rss_kb=", "", $4); b = $4 }
+		$1 == c && $2 == "mem" && $3 == "after_stop" { sub("hwm_kb=", "", $5); print $5 - b }' "$WORK/stall" |
 		quartiles | cut -d' ' -f1
 }
 g5=$(grow rec5)
