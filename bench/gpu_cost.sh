@@ -16,9 +16,9 @@ frames=${2:-20000}
 i=0
 while [ "$i" -lt "$reps" ]; do
 	for mode in none sandwich gated; do
-		cfg=rec
+		cfg="rec env XRLM_GPU_MODE=$mode"
 		[ $mode = none ] && cfg=none
-		v=$(with_config $cfg env XRLM_GPU_MODE=$mode "$APP" --graphics vulkan2 \
+		v=$(with_config $cfg "$APP" --graphics vulkan2 \
 			--frames "$frames" --warmup 1000 --stats 2>/dev/null |
 			grep '^endframe_cpu_ns' | field p50)
 		echo "$i $mode $v" >>"$WORK/gpu"
