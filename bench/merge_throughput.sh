@@ -64,7 +64,7 @@ for n in $sizes; do
 	awk -v n="$frames" -v s="$secs" -v r="$rss_kb" -v t="$target" 'BEGIN {
 		fps = s > 0 ? n / s : 0
 		printf "%-10d %10.3f %14.0f %12.1f %12.1f  %s\n", n, s, fps, r / 1024, r * 1024 / n,
-		       fps >= t ? "ok" : "BELOW"
+		       (fps >= t ? "ok" : "BELOW")
 	}'
 	rm -f "$dir"/*
 done
