@@ -15,6 +15,7 @@ W=$XRLM_TEST_WORK
 
 # A clean work directory (lib.sh's setup), recording from the first frame.
 prepare() {
+	umount "$W/full" "$W/ro" 2>/dev/null || true # left by an interrupted run
 	setup
 	export XRTEST_FRAME_RATE=0 XRLM_RECORD=1
 }
