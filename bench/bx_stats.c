@@ -27,7 +27,7 @@ double bx_pct(const double *v, size_t n, double p)
 void bx_print_series(const char *name, double *v, size_t n)
 {
 	bx_sort(v, n);
-	printf("%s n=%zu p25=%.2f p50=%.2f p75=%.2f min=%.2f max=%.2f\n", name, n,
-	       bx_pct(v, n, 25), bx_pct(v, n, 50), bx_pct(v, n, 75), n ? v[0] : 0,
-	       n ? v[n - 1] : 0);
+	printf("%s n=%zu p10=%.2f p25=%.2f p50=%.2f p75=%.2f min=%.2f max=%.2f\n", name, n,
+	       bx_pct(v, n, 10), bx_pct(v, n, 25), bx_pct(v, n, 50), bx_pct(v, n, 75),
+	       n ? v[0] : 0, n ? v[n - 1] : 0);
 }

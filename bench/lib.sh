@@ -31,9 +31,9 @@ with_config() {
 	esac
 }
 
-# The value of KEY=... on stdin's first line holding it.
+# The value of KEY=... on each line of stdin holding it.
 field() {
-	sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" | head -n 1
+	sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"
 }
 
 # "p50 p25 p75 n" of the numbers on stdin (nearest rank).

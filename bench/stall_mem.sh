@@ -30,18 +30,19 @@ with_config rec env XRLM_RECORD_FRAMES=100000 "$FRAMES_BIN" $args --frames 10000
 
 # Median over repetitions of KEY on the "CFG mem AT" (or "CFG stall") lines.
 med() {
-	grep "^$1 $2" "$WORK/stall" | field "$3" | quartiles | cut -d' ' -f1
+	grep "^$1 $2 " "$WORK/stall" | field "$3" | quartiles | cut -d' ' -f1
 }
 range() {
-	grep "^$1 $2" "$WORK/stall" | field "$3" | sort -g | sed -n '1p;$p' | tr '\n' ' '
+	grep "^$1 $2 " "$WORK/stall" | field "$3" | sort -g | sed -n '1p;$p' | tr '\n' ' '
 }
 us() { awk -v v="$1" 'BEGIN { printf "%.0f µs", v / 1000 }'; }
+int() { printf %.0f "$1"; }
 # "A - B" kB as MB.
 mb() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f MB", (a - b) / 1024 }'; }
 
 set -- $(range rec stall max_after_ns)
 row "3 stop stall: longest xrEndFrame from the stop of a 10^6-frame session until its merge is in place" \
-	"$(us "$(med rec stall max_after_ns)") (range $(us "$1")–$(us "$2"), $reps reps; merge took $(med rec stall after_ms) ms, $(med rec stall after_frames) frames)" \
+	"$(us "$(med rec stall max_after_ns)") (range $(us "$1")–$(us "$2"), $reps reps; merge took $(int "$(med rec stall after_ms)") ms, $(int "$(med rec stall after_frames)") frames)" \
 	"≤ 100 µs" "10–50 ms" \
 	"frame thread blocked: $(grep '^rec switches' "$WORK/stall" | field voluntary | sort -g | tail -n 1) voluntary switches (max); preempted: $(grep '^rec switches' "$WORK/stall" | field involuntary | quartiles | cut -d' ' -f1) involuntary (median)"
 row "3 control: longest of as many frames, no layers / idle / recording before the stop" \
