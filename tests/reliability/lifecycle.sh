@@ -10,6 +10,8 @@
 #    (/proc/self/task) and descriptors (/proc/self/fd) it has without the
 #    monitor: nothing leaked;
 #  - each cycle's session has its own tag and complete, merged files.
+# Both runs use --threads 2: a sanitizer runtime that starts its own thread
+# with the first pthread_create (TSan) then does so in both.
 # Usage: lifecycle.sh headless|vulkan2
 . "$(dirname "$0")/rel_lib.sh"
 setup
@@ -17,12 +19,12 @@ export XRTEST_FRAME_RATE=0
 CYCLES=4
 
 unset XR_ENABLE_API_LAYERS
-run_app --graphics "$1" --frames 100 --cycles $CYCLES
+run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/baseline"
 [ "$(wc -l <"$XRLM_TEST_WORK/baseline")" -eq $CYCLES ] || fail "no cycle lines without the monitor"
 
 export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST XRLM_RECORD=1
-LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES
+LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/monitored"
 if ! cmp -s "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored"; then
 	paste "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored" >&2
