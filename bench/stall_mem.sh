@@ -44,7 +44,7 @@ set -- $(range rec stall max_after_ns)
 row "3 stop stall: longest xrEndFrame from the stop of a 10^6-frame session until its merge is in place" \
 	"$(us "$(med rec stall max_after_ns)") (range $(us "$1")–$(us "$2"), $reps reps; merge took $(int "$(med rec stall after_ms)") ms, $(int "$(med rec stall after_frames)") frames)" \
 	"≤ 100 µs" "10–50 ms" \
-	"frame thread blocked: $(grep '^rec switches' "$WORK/stall" | field voluntary | sort -g | tail -n 1) voluntary switches (max); preempted: $(grep '^rec switches' "$WORK/stall" | field involuntary | quartiles | cut -d' ' -f1) involuntary (median)"
+	"frame thread blocked (voluntary switches, max over reps): $(grep '^rec switches' "$WORK/stall" | field voluntary | sort -g | tail -n 1); preempted (involuntary, median): $(grep '^rec switches' "$WORK/stall" | field involuntary | quartiles | cut -d' ' -f1)"
 row "3 control: longest of as many frames, no layers / idle / recording before the stop" \
 	"$(us "$(med none stall max_after_ns)") / $(us "$(med idle stall max_after_ns)") / $(us "$(med rec stall max_before_ns)")" \
 	"—" "—" "this machine's preemption noise"
