@@ -71,13 +71,13 @@ static inline XrTime display_time(const XrFrameEndInfo *info)
  * Vulkan binding: pre's waits behind the gate in gated mode.
  */
 static inline void stamp_gpu(struct xl_control *ctl, XrSession session,
-                             const XrFrameEndInfo *info, uint32_t id)
+                             const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
 {
 	struct xl_gpu *gpu = atomic_load_explicit(&xl_inst.gpu.gpu, memory_order_relaxed);
 	if (!gpu || gpu->session != session)
 		return;
 	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gate.tripped, memory_order_relaxed);
-	if (!xl_gpu_stamp(gpu, display_time(info), id, gated))
+	if (!xl_gpu_stamp(gpu, display_time(info), id, gated, tid))
 		atomic_fetch_add_explicit(&xl_control_session(ctl, id)->gpu_overflow[xl_side.index],
 		                          1, memory_order_relaxed);
 }
@@ -170,7 +170,7 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFram
 		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
 	uint32_t tid = thread_id();
 	/* Just before the target: its GPU work lands after this timestamp. */
-	stamp_gpu(ctl, session, info, id);
+	stamp_gpu(ctl, session, info, id, tid);
 
 	uint64_t t_entry = clock_ns();
 	XrResult result = xl_inst.next.EndFrame(session, info);
@@ -304,10 +304,10 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFram
 	uint64_t t_entry = clock_ns();
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
-	stamp_gpu(ctl, session, info, id);
+	uint32_t tid = thread_id();
+	stamp_gpu(ctl, session, info, id, tid);
 	xl_gate_open(&ctl->gate);
 	struct xl_ring_slot *slot = xl_ring_claim(&xl_inst.ring);
-	uint32_t tid = thread_id();
 	XrResult result = xl_inst.next.EndFrame(session, info);
 	uint64_t t_exit = clock_ns();
 

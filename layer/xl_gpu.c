@@ -23,21 +23,88 @@ static uint64_t mono_ns(void)
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
-/* Records slot @p i's command buffer once: reset its query, write a timestamp. */
+/* Bytes of the results buffer per slot: the timestamp and its availability. */
+#define RESULT_STRIDE (2 * sizeof(uint64_t))
+
+/*
+ * Records slot @p i's command buffer once: reset its query, write a
+ * timestamp, copy it out for the host.
+ */
 static VkResult record_slot(struct xl_gpu *gpu, uint32_t i)
 {
 	const struct xl_vk *vk = &gpu->vk;
+	VkCommandBuffer cmd = gpu->slots[i].cmd;
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VkResult r = vk->BeginCommandBuffer(gpu->slots[i].cmd, &begin);
+	VkMemoryBarrier to_host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	VkResult r = vk->BeginCommandBuffer(cmd, &begin);
 	if (r != VK_SUCCESS)
 		return r;
-	vk->CmdResetQueryPool(gpu->slots[i].cmd, gpu->pool, i, 1);
+	vk->CmdResetQueryPool(cmd, gpu->pool, i, 1);
 	/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
-	vk->CmdWriteTimestamp(gpu->slots[i].cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
-	return vk->EndCommandBuffer(gpu->slots[i].cmd);
+	vk->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
+	vk->CmdCopyQueryPoolResults(cmd, gpu->pool, i, 1, gpu->results, i * RESULT_STRIDE,
+	                            RESULT_STRIDE,
+	                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
+	                                    VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	/* The fence's signal then makes the copy visible to the host. */
+	vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+	                       1, &to_host, 0, NULL, 0, NULL);
+	return vk->EndCommandBuffer(cmd);
 }
 
-static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
+/* A memory type that is host-visible and coherent, allowed by @p bits; -1 if none. */
+static int host_memory_type(const struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t bits)
+{
+	const VkMemoryPropertyFlags want =
+		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	VkPhysicalDeviceMemoryProperties props;
+
+	gpu->vk.GetPhysicalDeviceMemoryProperties(phys, &props);
+	for (uint32_t t = 0; t < props.memoryTypeCount; t++)
+		if ((bits & (1u << t)) && (props.memoryTypes[t].propertyFlags & want) == want)
+			return (int)t;
+	return -1;
+}
+
+/* The mapped buffer the slots copy their results into. */
+static VkResult create_results(struct xl_gpu *gpu, VkPhysicalDevice phys)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = XL_GPU_SLOTS * RESULT_STRIDE,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VkMemoryRequirements req;
+	void *mapped = NULL;
+
+	VkResult r = vk->CreateBuffer(gpu->device, &bi, NULL, &gpu->results);
+	if (r != VK_SUCCESS)
+		return r;
+	vk->GetBufferMemoryRequirements(gpu->device, gpu->results, &req);
+	int type = host_memory_type(gpu, phys, req.memoryTypeBits);
+	if (type < 0)
+		return VK_ERROR_FEATURE_NOT_PRESENT;
+	VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = (uint32_t)type,
+	};
+	r = vk->AllocateMemory(gpu->device, &ai, NULL, &gpu->results_memory);
+	if (r == VK_SUCCESS)
+		r = vk->BindBufferMemory(gpu->device, gpu->results, gpu->results_memory, 0);
+	if (r == VK_SUCCESS)
+		r = vk->MapMemory(gpu->device, gpu->results_memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+	gpu->mapped = mapped;
+	return r;
+}
+
+static VkResult create_slots(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t family)
 {
 	const struct xl_vk *vk = &gpu->vk;
 	VkQueryPoolCreateInfo qp = {
@@ -50,6 +117,8 @@ static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
 		.queueFamilyIndex = family,
 	};
 	VkResult r = vk->CreateQueryPool(gpu->device, &qp, NULL, &gpu->pool);
+	if (r == VK_SUCCESS)
+		r = create_results(gpu, phys);
 	if (r == VK_SUCCESS)
 		r = vk->CreateCommandPool(gpu->device, &cp, NULL, &gpu->cmd_pool);
 	if (r != VK_SUCCESS)
@@ -153,7 +222,7 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	                       &gpu->queue);
 	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
 
-	VkResult r = create_slots(gpu, binding->queueFamilyIndex);
+	VkResult r = create_slots(gpu, binding->physicalDevice, binding->queueFamilyIndex);
 	if (r == VK_SUCCESS && gate)
 		r = create_gate(gpu, params, gate);
 	if (r != VK_SUCCESS) {
@@ -181,6 +250,10 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)
 		vk->DestroyQueryPool(gpu->device, gpu->pool, NULL);
+	if (gpu->results)
+		vk->DestroyBuffer(gpu->device, gpu->results, NULL);
+	if (gpu->results_memory)
+		vk->FreeMemory(gpu->device, gpu->results_memory, NULL); /* unmaps it too */
 	if (gpu->gate && gpu->gate->semaphore) {
 		vk->DestroySemaphore(gpu->device, gpu->gate->semaphore, NULL);
 		gpu->gate->semaphore = VK_NULL_HANDLE;
@@ -215,7 +288,8 @@ void xl_gpu_abandon(struct xl_gpu *gpu)
 	free(gpu);
 }
 
-bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated)
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
+                  uint32_t thread_id)
 {
 	uint32_t head = atomic_load_explicit(&gpu->head, memory_order_relaxed);
 	struct xl_gpu_slot *slot = &gpu->slots[head % XL_GPU_SLOTS];
@@ -253,6 +327,7 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	if (value) {
 		/* Published last: the watchdog must see the slot it may invalidate. */
 		atomic_store_explicit(&gate->armed_slot, (uintptr_t)slot, memory_order_relaxed);
+		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_at_ns, mono_ns(), memory_order_relaxed);
 		atomic_store_explicit(&gate->armed, value, memory_order_release);
 	}
@@ -290,10 +365,32 @@ void xl_gate_open(struct xl_gate *gate)
 		gate_signal(gate, value);
 }
 
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns)
+/* Whether thread @p tid of this process is running or runnable ('R'). */
+static bool thread_running(uint32_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/self/task/%u/stat", tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
+	char *end = strrchr(buf, ')');
+	return end && end[1] == ' ' && end[2] == 'R';
+}
+
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns,
+                      uint64_t hard_timeout_ns)
 {
 	uint64_t value = atomic_load_explicit(&gate->armed, memory_order_acquire);
-	if (!value || now_ns - atomic_load(&gate->armed_at_ns) < timeout_ns)
+	if (!value)
+		return false;
+	uint64_t age = now_ns - atomic_load(&gate->armed_at_ns);
+	if (age < timeout_ns)
+		return false;
+	if (age < hard_timeout_ns && thread_running(atomic_load(&gate->armed_tid)))
 		return false;
 	struct xl_gpu_slot *slot = (struct xl_gpu_slot *)atomic_load(&gate->armed_slot);
 	if (gate_take(gate, value) != value)
@@ -320,17 +417,13 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		if (vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
 			return true;
 
-		uint64_t result[2] = {0, 0}; /* timestamp, availability */
-		VkResult r = vk->GetQueryPoolResults(gpu->device, gpu->pool,
-		                                     gpu->tail % XL_GPU_SLOTS, 1, sizeof(result),
-		                                     result, sizeof(result),
-		                                     VK_QUERY_RESULT_64_BIT |
-		                                     VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		/* The fence has signalled: the slot's copy is visible to the host. */
+		const volatile uint64_t *result = gpu->mapped + 2 * (gpu->tail % XL_GPU_SLOTS);
 		struct xl_gpu_sample s = {
 			.display_time = slot->display_time,
 			.ticks = result[0] & gpu->valid_mask,
 			.period_ns = gpu->period_ns,
-			.valid = r == VK_SUCCESS && result[1] != 0 && !atomic_load(&slot->invalid),
+			.valid = result[1] != 0 && !atomic_load(&slot->invalid),
 			.session_id = slot->session_id,
 		};
 		vk->ResetFences(gpu->device, 1, &slot->fence);

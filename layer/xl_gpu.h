@@ -3,11 +3,16 @@
  * sandwich, for one XrSession with a Vulkan binding.
  *
  * A small ring of slots, each with a pre-recorded command buffer (reset one
- * query, write one timestamp at BOTTOM_OF_PIPE) and a fence. The frame
- * thread only submits a free slot's command buffer; the writer thread polls
- * fences without blocking, reads the query with its availability bit and
- * frees the slot. A slot is never reset while pending, and nothing on the
- * frame thread waits.
+ * query, write one timestamp at BOTTOM_OF_PIPE, copy the result and its
+ * availability into a mapped host buffer) and a fence. The frame thread
+ * only submits a free slot's command buffer; the writer thread polls fences
+ * without blocking, reads the copied result and frees the slot. A slot is
+ * never reset while pending, and nothing on the frame thread waits.
+ *
+ * vkGetQueryPoolResults is never called: some drivers (lavapipe) block in
+ * it until the queue drains, even for a query known to be available, and a
+ * queue held behind the gate would then hold the writer (and the watchdog
+ * that runs on it) too.
  *
  * Gated mode (pre side): the submission also waits on a timeline semaphore
  * value that post signals from the host at its first line, right after
@@ -67,6 +72,7 @@ struct xl_gate {
 	atomic_uint_fast64_t armed;     /* value waited for, 0 = not armed */
 	atomic_uint_fast64_t armed_at_ns;
 	atomic_uintptr_t armed_slot;    /* pre's slot for that frame */
+	atomic_uint armed_tid;          /* the thread ending that frame */
 	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
 	uint64_t counter;               /* last value armed (pre's frame thread) */
 };
@@ -78,6 +84,9 @@ struct xl_gpu {
 	VkQueue queue;
 	VkQueryPool pool;
 	VkCommandPool cmd_pool;
+	VkBuffer results;              /* {timestamp, availability} per slot */
+	VkDeviceMemory results_memory; /* host-visible, coherent, mapped */
+	const volatile uint64_t *mapped;
 	struct xl_gpu_slot slots[XL_GPU_SLOTS];
 	atomic_uint head;          /* next slot to submit (written by the frame thread) */
 	uint32_t tail;             /* next slot to read (writer thread) */
@@ -132,21 +141,26 @@ void xl_gpu_abandon(struct xl_gpu *gpu);
 
 /*
  * Frame thread: submits a timestamp for this frame on the application's
- * queue, behind the gate when @p gated. Returns false when no slot is free
- * (the caller counts a gpu_ring_overflow) or the submission failed.
+ * queue, behind the gate when @p gated (@p thread_id: the calling thread,
+ * for the watchdog). Returns false when no slot is free (the caller counts
+ * a gpu_ring_overflow) or the submission failed.
  */
-bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated);
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
+                  uint32_t thread_id);
 
 /* Frame thread, post side: opens the gate pre armed for this frame, if any. */
 void xl_gate_open(struct xl_gate *gate);
 
 /*
- * Pre's writer thread: if the gate has been armed for longer than
- * @p timeout_ns (a target waiting for its own GPU work inside xrEndFrame
- * would wait forever), opens it, marks that frame's sample invalid and trips
+ * Pre's writer thread: a target that waits for its own GPU work inside
+ * xrEndFrame would wait forever behind the gate. If the gate has been armed
+ * for @p timeout_ns while the frame thread sleeps (a thread that keeps
+ * running is a slow target, not a stuck one: it gets until
+ * @p hard_timeout_ns), opens it, marks that frame's sample invalid and trips
  * the gate. Returns true if it fired.
  */
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns);
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns,
+                      uint64_t hard_timeout_ns);
 
 /*
  * Writer thread: hands each finished sample, in submission order, to

@@ -127,8 +127,9 @@ static bool plan_request(const VkDeviceCreateInfo *app, const struct device_surv
 	req->exts = calloc(app->enabledExtensionCount + 2, sizeof(*req->exts));
 	if (!req->exts)
 		return false;
-	memcpy(req->exts, app->ppEnabledExtensionNames,
-	       app->enabledExtensionCount * sizeof(*req->exts));
+	if (app->enabledExtensionCount) /* the array may be NULL when empty */
+		memcpy(req->exts, app->ppEnabledExtensionNames,
+		       app->enabledExtensionCount * sizeof(*req->exts));
 	req->ci.ppEnabledExtensionNames = req->exts;
 
 	/* Timeline semaphores: core from 1.2, else the KHR extension. */

@@ -20,8 +20,10 @@
 #define FLUSH_EVERY_NS 500000000ull
 /* How long a closing session waits for its last GPU timestamps. */
 #define GPU_DRAIN_NS 250000000ull
-/* A gate armed this long means the target waits for its own GPU work. */
+/* A gate armed this long while the frame thread sleeps means the target
+ * waits for its own GPU work; a running thread gets until the hard limit. */
 #define GATE_TIMEOUT_NS 50000000ull
+#define GATE_HARD_TIMEOUT_NS 2000000000ull
 
 static uint64_t mono_ns(void)
 {
@@ -186,12 +188,13 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session, uint64_t now)
 	if (gpu) {
 		struct gpu_emit_ctx ctx = {w, gpu};
 		if (w->cfg.side == XL_SIDE_PRE &&
-		    xl_gate_watchdog(&w->cfg.ctl->gate, now, GATE_TIMEOUT_NS))
+		    xl_gate_watchdog(&w->cfg.ctl->gate, now, GATE_TIMEOUT_NS, GATE_HARD_TIMEOUT_NS))
 			xl_log_loud("GPU gate: the target waited for its own GPU work inside xrEndFrame "
-			            "(the gated mode would deadlock); the gate was opened after %llu ms, "
-			            "that frame's GPU sample is marked invalid, and the session "
-			            "continues in sandwich mode",
-			            (unsigned long long)(GATE_TIMEOUT_NS / 1000000));
+			            "(the gated mode would deadlock); the gate was opened after %llu ms "
+			            "(%llu s if the thread kept running), that frame's GPU sample is "
+			            "marked invalid, and the session continues in sandwich mode",
+			            (unsigned long long)(GATE_TIMEOUT_NS / 1000000),
+			            (unsigned long long)(GATE_HARD_TIMEOUT_NS / 1000000000));
 		more = xl_gpu_collect(gpu, max_session, emit_gpu_sample, &ctx);
 		log_gpu_problems(w, gpu);
 	}

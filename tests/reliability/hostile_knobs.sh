@@ -32,7 +32,7 @@ check_class() {
 # An empty or overlong directory falls back to the default, with a line
 # saying so; other values are directory names, relative to the working
 # directory. Usage: hostile_knobs.sh [output-dir-once]
-# "output-dir-once" (known bug): that line must appear once, as every other
+# "output-dir-once": that line must appear once, as every other
 # setting's does; it is logged twice per side, by begin_instance()
 # (layer/entry.c) and again by xl_settings_load() (layer/xl_settings.c).
 said() {
