@@ -66,6 +66,14 @@ static inline XrTime display_time(const XrFrameEndInfo *info)
 	return info ? info->displayTime : 0;
 }
 
+/* Fills a claimed ring slot with this frame's bracket and hands it to the writer. */
+static inline void publish(struct xl_ring_slot *slot, const XrFrameEndInfo *info,
+                           uint64_t t_entry, uint64_t t_exit, uint32_t tid, uint32_t id)
+{
+	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
+	xl_ring_publish(slot);
+}
+
 /*
  * Submits this side's GPU timestamp for the frame when the session has a
  * Vulkan binding: pre's waits behind the gate in gated mode.
@@ -176,8 +184,7 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFram
 	XrResult result = xl_inst.next.EndFrame(session, info);
 	uint64_t t_exit = clock_ns();
 
-	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
-	xl_ring_publish(slot);
+	publish(slot, info, t_entry, t_exit, tid, id);
 	return result;
 }
 
@@ -315,8 +322,7 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFram
 		count_drop(ctl, id);
 		return result;
 	}
-	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
-	xl_ring_publish(slot);
+	publish(slot, info, t_entry, t_exit, tid, id);
 	return result;
 }
 

@@ -5,14 +5,24 @@
 
 #include <stdio.h>
 
+/* Creates "<kind>-<tag>-<side>.csv" and writes @p header into it. */
+static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kind,
+                              const char *tag, const char *side, const char *header)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s-%s-%s.csv", kind, tag, side);
+	if (xl_csv_file_create(f, dir_fd, name) != 0)
+		return -1;
+	xl_csv_file_text(f, header);
+	return 0;
+}
+
 int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                      const struct xl_side_csv_meta *meta)
 {
-	char name[256], header[1024];
+	char header[1024];
 
-	snprintf(name, sizeof(name), "frames-%s-%s.csv", tag, meta->side);
-	if (xl_csv_file_create(f, dir_fd, name) != 0)
-		return -1;
 	snprintf(header, sizeof(header),
 	         "# clock=CLOCK_MONOTONIC\n"
 	         "# clock_freq=1000000000\n"
@@ -22,8 +32,7 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# fn=xrEndFrame\n"
 	         "display_time,thread_id,t_entry,t_exit\n",
 	         meta->side, meta->layer, meta->target_layer);
-	xl_csv_file_text(f, header);
-	return 0;
+	return create_with_header(f, dir_fd, "frames", tag, meta->side, header);
 }
 
 bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec)
@@ -52,11 +61,8 @@ bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full)
 int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                     const struct xl_side_csv_meta *meta, const char *gpu_mode)
 {
-	char name[256], header[512];
+	char header[512];
 
-	snprintf(name, sizeof(name), "gpu-%s-%s.csv", tag, meta->side);
-	if (xl_csv_file_create(f, dir_fd, name) != 0)
-		return -1;
 	snprintf(header, sizeof(header),
 	         "# gpu_clock=vulkan\n"
 	         "# side=%s\n"
@@ -65,8 +71,7 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# gpu_mode=%s\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
 	         meta->side, meta->layer, gpu_mode);
-	xl_csv_file_text(f, header);
-	return 0;
+	return create_with_header(f, dir_fd, "gpu", tag, meta->side, header);
 }
 
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
