@@ -2,10 +2,10 @@
  * Reporting of failed OpenXR and Vulkan calls.
  */
 #include "app_check.h"
+#include "tc_log.h"
 
 #include <openxr/openxr_reflection.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 static const char *xr_result_str(XrResult r)
@@ -39,12 +39,10 @@ static const char *vk_result_str(VkResult r)
 
 void app_error(const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	tc_log_v("xrlm-test-app: ", 512, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "xrlm-test-app: %s\n", line);
 }
 
 /* The function name of a stringified call: "xrFoo(a, b)" -> "xrFoo". */

@@ -2,20 +2,16 @@
  * Prefixed stderr logging for the synthetic target layer.
  */
 #include "tt_log.h"
+#include "tc_log.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 
 void tt_log(const char *fmt, ...)
 {
-	/* Format into one buffer and write it with one call, so lines from
-	 * several threads or processes do not interleave mid-line. */
-	char line[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	tc_log_v("[xrlm-test-target] ", 512, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "[xrlm-test-target] %s\n", line);
 }
 
 void tt_log_warn(void *ctx, const char *message)
