@@ -36,15 +36,11 @@ XrResult XRAPI_CALL rt_xrEnumerateInstanceExtensionProperties(const char *layerN
 {
 	if (layerName)
 		return XR_ERROR_API_LAYER_NOT_PRESENT;
-	if (!propertyCountOutput)
-		return XR_ERROR_VALIDATION_FAILURE;
-	*propertyCountOutput = RT_EXTENSION_COUNT;
-	if (propertyCapacityInput == 0)
-		return XR_SUCCESS;
-	if (propertyCapacityInput < RT_EXTENSION_COUNT)
-		return XR_ERROR_SIZE_INSUFFICIENT;
-	if (!properties)
-		return XR_ERROR_VALIDATION_FAILURE;
+	bool fill;
+	XrResult r = rt_two_call_begin(propertyCapacityInput, propertyCountOutput, properties,
+	                               RT_EXTENSION_COUNT, &fill);
+	if (r != XR_SUCCESS || !fill)
+		return r;
 	for (uint32_t i = 0; i < RT_EXTENSION_COUNT; i++) {
 		if (properties[i].type != XR_TYPE_EXTENSION_PROPERTIES)
 			return XR_ERROR_VALIDATION_FAILURE;

@@ -280,6 +280,15 @@ XrResult rt_action_check_space(struct rt_session *sess, XrAction action, XrPath 
 /* rt_util.c */
 
 /*
+ * The checks of the two-call idiom for an array of @p count elements that
+ * the caller fills in place: writes @p count to @p count_out; sets @p fill
+ * when @p out has room for all of them (capacity, not NULL) and the caller
+ * should fill it. XR_SUCCESS with @p fill false: a size query.
+ */
+XrResult rt_two_call_begin(uint32_t capacity, uint32_t *count_out, const void *out,
+                           uint32_t count, bool *fill);
+
+/*
  * The two-call idiom for an array of @p count elements of @p elem_size:
  * writes @p count to @p count_out and copies when @p capacity allows.
  */

@@ -271,15 +271,10 @@ XrResult XRAPI_CALL rt_xrLocateViews(XrSession session, const XrViewLocateInfo *
 		r = check_locate_views(sess, viewLocateInfo, viewState, &base);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!viewCountOutput)
-		return XR_ERROR_VALIDATION_FAILURE;
-	*viewCountOutput = RT_VIEW_COUNT;
-	if (viewCapacityInput == 0)
-		return XR_SUCCESS;
-	if (viewCapacityInput < RT_VIEW_COUNT)
-		return XR_ERROR_SIZE_INSUFFICIENT;
-	if (!views)
-		return XR_ERROR_VALIDATION_FAILURE;
+	bool fill;
+	r = rt_two_call_begin(viewCapacityInput, viewCountOutput, views, RT_VIEW_COUNT, &fill);
+	if (r != XR_SUCCESS || !fill)
+		return r;
 
 	XrPosef wb;
 	bool tracked = world_pose(base, &wb);

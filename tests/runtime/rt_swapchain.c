@@ -199,16 +199,13 @@ XrResult XRAPI_CALL rt_xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_
 	XrResult r = swapchain_get(swapchain, &sc);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!countOutput)
-		return XR_ERROR_VALIDATION_FAILURE;
-	*countOutput = sc->image_count;
-	if (capacity == 0)
-		return XR_SUCCESS;
-	if (capacity < sc->image_count)
-		return XR_ERROR_SIZE_INSUFFICIENT;
+	bool fill;
+	r = rt_two_call_begin(capacity, countOutput, images, sc->image_count, &fill);
+	if (r != XR_SUCCESS || !fill)
+		return r;
 	XrSwapchainImageVulkanKHR *vk_images = (XrSwapchainImageVulkanKHR *)images;
 	for (uint32_t i = 0; i < sc->image_count; i++) {
-		if (!images || vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR)
+		if (vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR)
 			return XR_ERROR_VALIDATION_FAILURE;
 		vk_images[i].image = sc->images[i];
 	}

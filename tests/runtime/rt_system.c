@@ -113,15 +113,10 @@ XrResult XRAPI_CALL rt_xrEnumerateViewConfigurationViews(XrInstance instance, Xr
 		return r;
 	if (viewConfigurationType != g_view_config)
 		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
-	if (!countOutput)
-		return XR_ERROR_VALIDATION_FAILURE;
-	*countOutput = RT_VIEW_COUNT;
-	if (capacity == 0)
-		return XR_SUCCESS;
-	if (capacity < RT_VIEW_COUNT)
-		return XR_ERROR_SIZE_INSUFFICIENT;
-	if (!views)
-		return XR_ERROR_VALIDATION_FAILURE;
+	bool fill;
+	r = rt_two_call_begin(capacity, countOutput, views, RT_VIEW_COUNT, &fill);
+	if (r != XR_SUCCESS || !fill)
+		return r;
 	for (uint32_t i = 0; i < RT_VIEW_COUNT; i++) {
 		/* The app's type and next stay; only the payload is ours. */
 		if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW)

@@ -5,9 +5,10 @@
 
 #include <string.h>
 
-XrResult rt_two_call(uint32_t capacity, uint32_t *count_out, void *out, const void *src,
-                     uint32_t count, size_t elem_size)
+XrResult rt_two_call_begin(uint32_t capacity, uint32_t *count_out, const void *out,
+                           uint32_t count, bool *fill)
 {
+	*fill = false;
 	if (!count_out)
 		return XR_ERROR_VALIDATION_FAILURE;
 	*count_out = count;
@@ -17,9 +18,18 @@ XrResult rt_two_call(uint32_t capacity, uint32_t *count_out, void *out, const vo
 		return XR_ERROR_SIZE_INSUFFICIENT;
 	if (!out)
 		return XR_ERROR_VALIDATION_FAILURE;
-	if (count > 0)
-		memcpy(out, src, (size_t)count * elem_size);
+	*fill = true;
 	return XR_SUCCESS;
+}
+
+XrResult rt_two_call(uint32_t capacity, uint32_t *count_out, void *out, const void *src,
+                     uint32_t count, size_t elem_size)
+{
+	bool fill;
+	XrResult r = rt_two_call_begin(capacity, count_out, out, count, &fill);
+	if (r == XR_SUCCESS && fill && count > 0)
+		memcpy(out, src, (size_t)count * elem_size);
+	return r;
 }
 
 XrResult rt_two_call_string(uint32_t capacity, uint32_t *count_out, char *out, const char *src)
