@@ -35,13 +35,11 @@ static bool measure_once(struct gw_work *w, uint64_t bytes, double *ns)
 	              "vkWaitForFences") ||
 	    !gw_vk_ok(vk, vk->vkResetFences(w->device, 1, &s->fence), "vkResetFences"))
 		return false;
-	uint64_t ts[2];
-	if (!gw_vk_ok(vk, vk->vkGetQueryPoolResults(w->device, w->queries, 0, 2, sizeof(ts), ts,
-	                                            sizeof(ts[0]),
-	                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-	              "vkGetQueryPoolResults"))
+	/* The fence covers the copy of the timestamps into mapped memory. */
+	if (!gw_work_read_ts(w, 0, ns)) {
+		w->log("calibration: timestamps unavailable after their fence signalled");
 		return false;
-	*ns = (double)((ts[1] - ts[0]) & w->ts_mask) * w->ts_period_ns;
+	}
 	return true;
 }
 

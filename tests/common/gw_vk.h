@@ -26,6 +26,7 @@ typedef void (*gw_log_fn)(const char *fmt, ...);
 	X(vkGetBufferMemoryRequirements)                                                           \
 	X(vkAllocateMemory)                                                                        \
 	X(vkFreeMemory)                                                                            \
+	X(vkMapMemory)                                                                             \
 	X(vkBindBufferMemory)                                                                      \
 	X(vkCreateCommandPool)                                                                     \
 	X(vkDestroyCommandPool)                                                                    \
@@ -38,7 +39,7 @@ typedef void (*gw_log_fn)(const char *fmt, ...);
 	X(vkCmdWriteTimestamp)                                                                     \
 	X(vkCreateQueryPool)                                                                       \
 	X(vkDestroyQueryPool)                                                                      \
-	X(vkGetQueryPoolResults)                                                                   \
+	X(vkCmdCopyQueryPoolResults)                                                               \
 	X(vkCreateFence)                                                                           \
 	X(vkDestroyFence)                                                                          \
 	X(vkWaitForFences)                                                                         \

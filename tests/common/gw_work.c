@@ -5,21 +5,28 @@
 #include "gw_work.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Big enough that one fill is far longer than a command's overhead. */
 #define GW_BUFFER_SIZE (16u << 20)
 /* Destruction waits this long for our own work before giving up. */
 #define GW_DESTROY_TIMEOUT_NS 5000000000ull
 
-static int32_t find_memory_type(struct gw_work *w, VkPhysicalDevice pd, uint32_t type_bits)
+/*
+ * A memory type allowed by @p type_bits that has all of @p required, one
+ * that also has @p preferred if there is one; -1 if none.
+ */
+static int32_t find_memory_type(struct gw_work *w, VkPhysicalDevice pd, uint32_t type_bits,
+                                VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred)
 {
 	VkPhysicalDeviceMemoryProperties props;
 	w->vk.vkGetPhysicalDeviceMemoryProperties(pd, &props);
 	int32_t any = -1;
 	for (uint32_t i = 0; i < props.memoryTypeCount; i++) {
-		if (!(type_bits & (1u << i)))
+		VkMemoryPropertyFlags flags = props.memoryTypes[i].propertyFlags;
+		if (!(type_bits & (1u << i)) || (flags & required) != required)
 			continue;
-		if (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+		if ((flags & preferred) == preferred)
 			return (int32_t)i;
 		if (any < 0)
 			any = (int32_t)i;
@@ -27,24 +34,27 @@ static int32_t find_memory_type(struct gw_work *w, VkPhysicalDevice pd, uint32_t
 	return any;
 }
 
-static bool create_buffer(struct gw_work *w, VkPhysicalDevice pd)
+/* A TRANSFER_DST buffer of @p size bound to memory of its own. */
+static bool create_buffer(struct gw_work *w, VkPhysicalDevice pd, VkDeviceSize size,
+                          VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                          VkBuffer *buffer, VkDeviceMemory *memory)
 {
 	const struct gw_vk *vk = &w->vk;
 	VkBufferCreateInfo bci = {
 		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = GW_BUFFER_SIZE,
+		.size = size,
 		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
-	if (!gw_vk_ok(vk, vk->vkCreateBuffer(w->device, &bci, NULL, &w->buffer), "vkCreateBuffer"))
+	if (!gw_vk_ok(vk, vk->vkCreateBuffer(w->device, &bci, NULL, buffer), "vkCreateBuffer"))
 		return false;
-	w->buffer_size = bci.size;
 
 	VkMemoryRequirements req;
-	vk->vkGetBufferMemoryRequirements(w->device, w->buffer, &req);
-	int32_t type = find_memory_type(w, pd, req.memoryTypeBits);
+	vk->vkGetBufferMemoryRequirements(w->device, *buffer, &req);
+	int32_t type = find_memory_type(w, pd, req.memoryTypeBits, required, preferred);
 	if (type < 0) {
-		w->log("no memory type for the work buffer");
+		w->log("no memory type for a buffer of %llu bytes (property flags 0x%x)",
+		       (unsigned long long)size, (unsigned)required);
 		return false;
 	}
 	VkMemoryAllocateInfo mai = {
@@ -52,10 +62,38 @@ static bool create_buffer(struct gw_work *w, VkPhysicalDevice pd)
 		.allocationSize = req.size,
 		.memoryTypeIndex = (uint32_t)type,
 	};
-	return gw_vk_ok(vk, vk->vkAllocateMemory(w->device, &mai, NULL, &w->memory),
+	return gw_vk_ok(vk, vk->vkAllocateMemory(w->device, &mai, NULL, memory),
 	                "vkAllocateMemory") &&
-	       gw_vk_ok(vk, vk->vkBindBufferMemory(w->device, w->buffer, w->memory, 0),
+	       gw_vk_ok(vk, vk->vkBindBufferMemory(w->device, *buffer, *memory, 0),
 	                "vkBindBufferMemory");
+}
+
+/* The fills' target: device-local where there is such memory. */
+static bool create_fill_buffer(struct gw_work *w, VkPhysicalDevice pd)
+{
+	w->buffer_size = GW_BUFFER_SIZE;
+	return create_buffer(w, pd, GW_BUFFER_SIZE, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+	                     &w->buffer, &w->memory);
+}
+
+/*
+ * The slots' timestamp copies. Coherent, so the host never flushes or
+ * invalidates; cached preferred, as the host reads it every frame.
+ */
+static bool create_ts_buffer(struct gw_work *w, VkPhysicalDevice pd)
+{
+	const VkDeviceSize size = GW_RING * sizeof(struct gw_ts);
+	void *map;
+	if (!create_buffer(w, pd, size,
+	                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+	                   VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &w->ts_buffer, &w->ts_memory) ||
+	    !gw_vk_ok(&w->vk, w->vk.vkMapMemory(w->device, w->ts_memory, 0, size, 0, &map),
+	              "vkMapMemory"))
+		return false;
+	w->ts = map;
+	/* Allocations start undefined: all unavailable until a copy lands. */
+	memset(w->ts, 0, size);
+	return true;
 }
 
 static bool create_timestamps(struct gw_work *w, const struct gw_work_info *info)
@@ -82,7 +120,8 @@ static bool create_timestamps(struct gw_work *w, const struct gw_work_info *info
 		.queryCount = 2 * GW_RING,
 	};
 	return gw_vk_ok(vk, vk->vkCreateQueryPool(w->device, &qci, NULL, &w->queries),
-	                "vkCreateQueryPool");
+	                "vkCreateQueryPool") &&
+	       create_ts_buffer(w, info->physical_device);
 }
 
 static bool create_ring(struct gw_work *w, uint32_t family)
@@ -131,7 +170,7 @@ bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
 	}
 	w->vk.vkGetDeviceQueue(info->device, info->queue_family, info->queue_index, &w->queue);
 	uint64_t bytes;
-	if (!create_buffer(w, info->physical_device) || !create_timestamps(w, info) ||
+	if (!create_fill_buffer(w, info->physical_device) || !create_timestamps(w, info) ||
 	    !create_ring(w, info->queue_family) ||
 	    !gw_work_calibrate(w, info->target_us, &bytes)) {
 		gw_work_destroy(&w);
@@ -142,31 +181,38 @@ bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
 	return true;
 }
 
-/* Slot @p i has finished: report its duration and let the controller learn. */
-static bool read_back(struct gw_work *w, uint32_t i)
+bool gw_work_read_ts(struct gw_work *w, uint32_t i, double *ns)
+{
+	struct gw_ts *ts = &w->ts[i];
+	bool ok = ts->begin_avail && ts->end_avail;
+	if (ok)
+		*ns = (double)((ts->end - ts->begin) & w->ts_mask) * w->ts_period_ns;
+	/* Host writes before the next vkQueueSubmit are visible to its copy. */
+	*ts = (struct gw_ts){0};
+	return ok;
+}
+
+/*
+ * Slot @p i has finished: report its duration and let the controller learn.
+ * Reads only host memory its command buffer wrote: vkGetQueryPoolResults
+ * would block until the whole queue drains on lavapipe, even without
+ * VK_QUERY_RESULT_WAIT_BIT, i.e. behind anything queued after our frame.
+ */
+static void read_back(struct gw_work *w, uint32_t i)
 {
 	struct gw_slot *s = &w->slot[i];
 	if (!w->queries)
-		return true;
-	/* {begin, availability, end, availability}; no WAIT: the fence said done. */
-	uint64_t r[4];
-	VkResult res = w->vk.vkGetQueryPoolResults(w->device, w->queries, 2 * i, 2, sizeof(r), r,
-	                                           2 * sizeof(uint64_t),
-	                                           VK_QUERY_RESULT_64_BIT |
-	                                                   VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-	if (res != VK_NOT_READY && !gw_vk_ok(&w->vk, res, "vkGetQueryPoolResults"))
-		return false;
-	if (res == VK_NOT_READY || !r[1] || !r[3]) {
+		return;
+	double ns;
+	if (!gw_work_read_ts(w, i, &ns)) {
 		if (w->unavailable++ == 0)
 			w->log("timestamps unavailable after their fence signalled; "
 			       "frame left out (counted at the end)");
-		return true;
+		return;
 	}
-	double ns = (double)((r[2] - r[0]) & w->ts_mask) * w->ts_period_ns;
 	gw_ctrl_update(&w->ctrl, s->bytes, ns);
 	if (w->on_sample)
 		w->on_sample(w->sample_ctx, s->tag, (uint64_t)(ns + 0.5));
-	return true;
 }
 
 /* Frees slot @p i if its work has finished (VK_NOT_READY if not). */
@@ -180,8 +226,7 @@ static VkResult retire(struct gw_work *w, uint32_t i, uint64_t timeout_ns)
 	if (r != VK_SUCCESS)
 		return r;
 	s->pending = false;
-	if (!read_back(w, i))
-		return VK_ERROR_UNKNOWN;
+	read_back(w, i);
 	return w->vk.vkResetFences(w->device, 1, &s->fence);
 }
 
@@ -259,6 +304,11 @@ void gw_work_destroy(struct gw_work **work)
 		vk->vkDestroyCommandPool(w->device, w->pool, NULL);
 	if (w->queries)
 		vk->vkDestroyQueryPool(w->device, w->queries, NULL);
+	if (w->ts_buffer)
+		vk->vkDestroyBuffer(w->device, w->ts_buffer, NULL);
+	/* Freeing mapped memory unmaps it. */
+	if (w->ts_memory)
+		vk->vkFreeMemory(w->device, w->ts_memory, NULL);
 	if (w->buffer)
 		vk->vkDestroyBuffer(w->device, w->buffer, NULL);
 	if (w->memory)
@@ -287,6 +337,36 @@ static void record_fills(struct gw_work *w, VkCommandBuffer cmd, uint64_t bytes)
 	}
 }
 
+/*
+ * The end timestamp, then a copy of slot @p i's two timestamps into its
+ * mapped gw_ts. WAIT_BIT makes the GPU (not the host) wait for both to be
+ * written: without it a copy that overtakes the BOTTOM_OF_PIPE write finds
+ * it unavailable. The barrier to HOST_READ makes the copy visible to the
+ * host once the fence has signalled.
+ */
+static void record_ts_copy(struct gw_work *w, VkCommandBuffer cmd, uint32_t i)
+{
+	const struct gw_vk *vk = &w->vk;
+	const VkDeviceSize offset = i * sizeof(struct gw_ts);
+	vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries, 2 * i + 1);
+	vk->vkCmdCopyQueryPoolResults(cmd, w->queries, 2 * i, 2, w->ts_buffer, offset,
+	                              sizeof(struct gw_ts) / 2,
+	                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
+	                                      VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	VkBufferMemoryBarrier barrier = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+		.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+		.buffer = w->ts_buffer,
+		.offset = offset,
+		.size = sizeof(struct gw_ts),
+	};
+	vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+	                         0, NULL, 1, &barrier, 0, NULL);
+}
+
 bool gw_work_record(struct gw_work *w, uint32_t i, uint64_t bytes)
 {
 	struct gw_slot *s = &w->slot[i];
@@ -304,8 +384,7 @@ bool gw_work_record(struct gw_work *w, uint32_t i, uint64_t bytes)
 	}
 	record_fills(w, s->cmd, bytes);
 	if (w->queries)
-		vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries,
-		                        2 * i + 1);
+		record_ts_copy(w, s->cmd, i);
 	s->bytes = 0;
 	if (!gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer"))
 		return false;

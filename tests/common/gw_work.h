@@ -1,11 +1,13 @@
 /*
  * Closed-loop GPU work for the test bed: every frame submits one command
  * buffer of its own - timestamp, vkCmdFillBuffer into a private buffer,
- * timestamp - on a given queue. Finished frames are read back without
- * blocking (fence status, then the queries' availability bits) and feed a
- * controller (gw_ctrl.h) that sizes the next frames so that the median of
- * the measured durations converges to the request. The initial size comes
- * from a calibration at creation (gw_calib.c).
+ * timestamp, then a GPU-side copy of both timestamps into mapped host
+ * memory - on a given queue. Finished frames are read back without
+ * blocking (fence status, then the copied values and availability words;
+ * never vkGetQueryPoolResults, which blocks until the queue drains on
+ * lavapipe) and feed a controller (gw_ctrl.h) that sizes the next frames so
+ * that the median of the measured durations converges to the request. The
+ * initial size comes from a calibration at creation (gw_calib.c).
  *
  * Not thread-safe: one caller at a time (the frame functions are externally
  * synchronised in OpenXR, so the frame thread is that caller).
@@ -39,6 +41,16 @@ struct gw_work_info {
 	void *sample_ctx;
 };
 
+/*
+ * One slot's timestamps as vkCmdCopyQueryPoolResults writes them with
+ * VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT: each
+ * value followed by its availability word.
+ */
+struct gw_ts {
+	uint64_t begin, begin_avail;
+	uint64_t end, end_avail;
+};
+
 struct gw_slot {
 	VkCommandBuffer cmd;
 	VkFence fence;
@@ -63,6 +75,11 @@ struct gw_work {
 	VkQueryPool queries;
 	double ts_period_ns;
 	uint64_t ts_mask;
+	/* Where each slot's command buffer copies its two timestamps: a
+	 * HOST_VISIBLE|HOST_COHERENT buffer, mapped for the work's lifetime. */
+	VkBuffer ts_buffer;
+	VkDeviceMemory ts_memory;
+	struct gw_ts *ts; /* ts[GW_RING], mapped; NULL without queries */
 
 	struct gw_slot slot[GW_RING];
 	uint32_t next;
@@ -100,6 +117,13 @@ bool gw_work_wait(struct gw_work *work);
 
 /* Records @p bytes of fills between slot @p i's two timestamps. */
 bool gw_work_record(struct gw_work *work, uint32_t i, uint64_t bytes);
+
+/*
+ * Reads the timestamps slot @p i copied, once its fence has signalled, into
+ * @p ns and clears them (so that a stale copy is never read twice). Never
+ * blocks. False if they are not available.
+ */
+bool gw_work_read_ts(struct gw_work *work, uint32_t i, double *ns);
 
 /* Finds the initial fill size for @p target_us (gw_calib.c); logs it. */
 bool gw_work_calibrate(struct gw_work *work, uint64_t target_us, uint64_t *bytes);

@@ -5,7 +5,7 @@
 #   tt_test.sh BUILD_DIR APP LAYER_LIB CASE
 #
 # CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, app-load, gpu-wait,
-# validation, bad-knobs.
+# gpu-gated, validation, bad-knobs.
 # Timing checks retry (at most 3 attempts) because the build machine is
 # shared; each attempt is printed, and three misses fail.
 set -u
@@ -194,6 +194,58 @@ gpu_wait() {
 	[ "$w" -ge 400000 ] || fail "GPU_WAIT=1 did not wait for the GPU work"
 }
 
+# gated NAME [VAR=VALUE...]: the target between the monitor's two layers in
+# gated GPU mode (the queue held behind a semaphore during xrEndFrame),
+# recording into $tmp/NAME/; 0 if the monitor's watchdog never tripped.
+gated() {
+	name=$1
+	shift
+	rm -rf "${tmp:?}/$name"
+	mkdir -p "$tmp/$name"
+	run "$name" vulkan2 100 0 XR_API_LAYER_PATH="$build/manifests:$build/tests/manifests" \
+		XR_ENABLE_API_LAYERS=XR_APILAYER_XRLM_monitor_pre:XR_APILAYER_XRLM_test_target:XR_APILAYER_XRLM_monitor_post \
+		XRLM_RECORD=1 XRLM_GPU_MODE=gated XRLM_OUTPUT_DIR="$tmp/$name" XRTEST_TARGET_GPU_US=100 "$@"
+	csv=$(ls "$tmp/$name"/gpu-*-pre.csv 2>/dev/null | head -n 1)
+	[ -n "$csv" ] || fail "$name: the monitor wrote no gpu-*-pre.csv"
+	grep -q '^# gpu_mode=gated' "$csv" || fail "$name: monitor not in gated mode"
+	! grep -q '^# gpu_gate_tripped=1' "$csv" && ! grep -q 'GPU gate:' "$tmp/$name.err"
+}
+
+# gated_retry NAME [VAR=VALUE...]: gated, at most 3 attempts. A target that
+# waits inside xrEndFrame trips the gate on every run; the monitor's
+# watchdog can also trip rarely on a loaded machine without any wait (its
+# clock is read before it takes a lock), which a retry absorbs.
+gated_retry() {
+	n=1
+	until gated "$@"; do
+		echo "$1: attempt $n tripped the gate"
+		n=$((n + 1))
+		[ $n -le 3 ] || return 1
+	done
+}
+
+# The target's GPU work never waits for itself inside xrEndFrame (its
+# timestamps are read from host memory its own command buffer wrote, never
+# with vkGetQueryPoolResults), so the monitor's gated mode holds on lavapipe;
+# GPU_WAIT=1 is the opt-in wait, and the watchdog must catch it. Then the
+# same without a trip under the Khronos validation layer, without errors.
+gpu_gated() {
+	gated_retry gated || fail "the monitor's GPU gate tripped 3 times: the target waits for its own GPU work"
+	echo "gated: no gate trip in 100 frames"
+	if gated gated_wait XRTEST_TARGET_GPU_WAIT=1; then
+		fail "GPU_WAIT=1 did not trip the gate (the check would not see a wait)"
+	fi
+	echo "gated with GPU_WAIT=1: gate tripped, as it must"
+	gated_retry gated_vv VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation VK_LOADER_DEBUG=layer ||
+		fail "validation layer: the monitor's GPU gate tripped 3 times"
+	grep -q 'Inserted device layer "VK_LAYER_KHRONOS_validation"' "$tmp/gated_vv.err" ||
+		fail "VK_LAYER_KHRONOS_validation not loaded"
+	if grep -h 'Validation Error' "$tmp/gated_vv.out" "$tmp/gated_vv.err"; then
+		fail "Vulkan validation errors"
+	fi
+	echo "gated under VK_LAYER_KHRONOS_validation: no gate trip, no validation errors"
+}
+
 validation() {
 	export XR_API_LAYER_PATH="/usr/share/openxr/1/api_layers/explicit.d:$build/tests/manifests"
 	export XR_ENABLE_API_LAYERS=XR_APILAYER_XRLM_test_target:XR_APILAYER_LUNARG_core_validation
@@ -226,6 +278,7 @@ gpu-work) gpu_work ;;
 gpu-log) gpu_log ;;
 app-load) app_load ;;
 gpu-wait) gpu_wait ;;
+gpu-gated) gpu_gated ;;
 validation) validation ;;
 bad-knobs) bad_knobs ;;
 *) fail "unknown case $case" ;;
