@@ -105,11 +105,10 @@ XrResult XRAPI_CALL rt_xrCreateActionSet(XrInstance instance, const XrActionSetC
 	if (!set)
 		return XR_ERROR_OUT_OF_MEMORY;
 	set->inst = inst;
-	uint64_t h = rt_handle_add(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy);
-	if (!h) {
-		free(set);
-		return XR_ERROR_LIMIT_REACHED;
-	}
+	uint64_t h;
+	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy, &h);
+	if (r != XR_SUCCESS)
+		return r;
 	set->handle = (XrActionSet)(uintptr_t)h;
 	*actionSet = set->handle;
 	return XR_SUCCESS;
@@ -117,12 +116,7 @@ XrResult XRAPI_CALL rt_xrCreateActionSet(XrInstance instance, const XrActionSetC
 
 XrResult XRAPI_CALL rt_xrDestroyActionSet(XrActionSet actionSet)
 {
-	struct rt_action_set *set;
-	XrResult r = set_get(actionSet, &set);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(actionSet));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(actionSet), RT_HANDLE_ACTION_SET);
 }
 
 static bool action_type_valid(XrActionType type)
@@ -171,11 +165,10 @@ XrResult XRAPI_CALL rt_xrCreateAction(XrActionSet actionSet, const XrActionCreat
 		memcpy(subs, createInfo->subactionPaths, n * sizeof(*subs));
 	*a = (struct rt_action){.set = set, .type = createInfo->actionType,
 	                        .subaction_count = n, .subactions = subs};
-	uint64_t h = rt_handle_add(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy);
-	if (!h) {
-		action_destroy(a);
-		return XR_ERROR_LIMIT_REACHED;
-	}
+	uint64_t h;
+	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy, &h);
+	if (r != XR_SUCCESS)
+		return r;
 	a->handle = (XrAction)(uintptr_t)h;
 	*action = a->handle;
 	return XR_SUCCESS;
@@ -183,12 +176,7 @@ XrResult XRAPI_CALL rt_xrCreateAction(XrActionSet actionSet, const XrActionCreat
 
 XrResult XRAPI_CALL rt_xrDestroyAction(XrAction action)
 {
-	struct rt_action *a;
-	XrResult r = action_get(action, &a);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(action));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(action), RT_HANDLE_ACTION);
 }
 
 /* A binding's action: live, of this instance, its set not yet attached. */

@@ -59,6 +59,16 @@ uint64_t rt_handle_add(enum rt_handle_type type, void *obj, uint64_t parent, rt_
 	return handle;
 }
 
+XrResult rt_handle_add_or_destroy(enum rt_handle_type type, void *obj, uint64_t parent,
+                                  rt_destroy_fn destroy, uint64_t *out)
+{
+	*out = rt_handle_add(type, obj, parent, destroy);
+	if (*out)
+		return XR_SUCCESS;
+	destroy(obj);
+	return XR_ERROR_LIMIT_REACHED;
+}
+
 void *rt_handle_get(uint64_t handle, enum rt_handle_type type)
 {
 	pthread_mutex_lock(&g_lock);
@@ -106,4 +116,12 @@ void rt_handle_destroy(uint64_t handle)
 
 	if (obj && destroy)
 		destroy(obj);
+}
+
+XrResult rt_handle_destroy_as(uint64_t handle, enum rt_handle_type type)
+{
+	if (!rt_handle_get(handle, type))
+		return XR_ERROR_HANDLE_INVALID;
+	rt_handle_destroy(handle);
+	return XR_SUCCESS;
 }

@@ -111,11 +111,10 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 	}
 	rt_event_queue_init(&inst->events);
 	rt_path_table_init(&inst->paths);
-	uint64_t h = rt_handle_add(RT_HANDLE_INSTANCE, inst, 0, instance_destroy);
-	if (!h) {
-		instance_destroy(inst);
-		return XR_ERROR_LIMIT_REACHED;
-	}
+	uint64_t h;
+	r = rt_handle_add_or_destroy(RT_HANDLE_INSTANCE, inst, 0, instance_destroy, &h);
+	if (r != XR_SUCCESS)
+		return r;
 	inst->handle = (XrInstance)(uintptr_t)h;
 
 	rt_log("instance created for \"%s\" (vulkan_enable=%d vulkan_enable2=%d headless=%d)",
@@ -128,12 +127,7 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 
 XrResult XRAPI_CALL rt_xrDestroyInstance(XrInstance instance)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(instance));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(instance), RT_HANDLE_INSTANCE);
 }
 
 XrResult XRAPI_CALL rt_xrGetInstanceProperties(XrInstance instance,

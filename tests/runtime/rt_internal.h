@@ -72,6 +72,19 @@ typedef void (*rt_destroy_fn)(void *obj);
  */
 uint64_t rt_handle_add(enum rt_handle_type type, void *obj, uint64_t parent, rt_destroy_fn destroy);
 
+/*
+ * rt_handle_add() for a create call: fills @p out, or destroys @p obj through
+ * @p destroy and returns XR_ERROR_LIMIT_REACHED when the table is full.
+ */
+XrResult rt_handle_add_or_destroy(enum rt_handle_type type, void *obj, uint64_t parent,
+                                  rt_destroy_fn destroy, uint64_t *out);
+
+/*
+ * A destroy call: XR_ERROR_HANDLE_INVALID unless @p handle is live and of
+ * @p type, else rt_handle_destroy().
+ */
+XrResult rt_handle_destroy_as(uint64_t handle, enum rt_handle_type type);
+
 /* The object behind @p handle if it is live and of @p type, else NULL. */
 void *rt_handle_get(uint64_t handle, enum rt_handle_type type);
 

@@ -113,11 +113,10 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	}
 	pthread_mutex_init(&sess->lock, NULL);
 	pthread_cond_init(&sess->frame_cond, NULL);
-	uint64_t h = rt_handle_add(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy);
-	if (!h) {
-		session_destroy(sess);
-		return XR_ERROR_LIMIT_REACHED;
-	}
+	uint64_t h;
+	r = rt_handle_add_or_destroy(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy, &h);
+	if (r != XR_SUCCESS)
+		return r;
 	sess->handle = (XrSession)(uintptr_t)h;
 	inst->session = sess->handle;
 	rt_log("session created (%s)", sess->headless ? "headless" : "Vulkan");
@@ -132,12 +131,7 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 
 XrResult XRAPI_CALL rt_xrDestroySession(XrSession session)
 {
-	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(session));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(session), RT_HANDLE_SESSION);
 }
 
 XrResult XRAPI_CALL rt_xrBeginSession(XrSession session, const XrSessionBeginInfo *beginInfo)

@@ -110,11 +110,11 @@ static XrResult space_add(struct rt_session *sess, const struct rt_space *tmpl, 
 		return XR_ERROR_OUT_OF_MEMORY;
 	*space = *tmpl;
 	space->sess = sess;
-	uint64_t h = rt_handle_add(RT_HANDLE_SPACE, space, RT_H(sess->handle), space_destroy);
-	if (!h) {
-		free(space);
-		return XR_ERROR_LIMIT_REACHED;
-	}
+	uint64_t h;
+	XrResult r = rt_handle_add_or_destroy(RT_HANDLE_SPACE, space, RT_H(sess->handle),
+	                                      space_destroy, &h);
+	if (r != XR_SUCCESS)
+		return r;
 	space->handle = (XrSpace)(uintptr_t)h;
 	*out = space->handle;
 	return XR_SUCCESS;
@@ -161,12 +161,7 @@ XrResult XRAPI_CALL rt_xrCreateActionSpace(XrSession session, const XrActionSpac
 
 XrResult XRAPI_CALL rt_xrDestroySpace(XrSpace space)
 {
-	struct rt_space *s;
-	XrResult r = space_get(space, &s);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(space));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(space), RT_HANDLE_SPACE);
 }
 
 XrResult XRAPI_CALL rt_xrGetReferenceSpaceBoundsRect(XrSession session,

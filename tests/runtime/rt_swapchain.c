@@ -183,12 +183,7 @@ XrResult XRAPI_CALL rt_xrCreateSwapchain(XrSession session, const XrSwapchainCre
 
 XrResult XRAPI_CALL rt_xrDestroySwapchain(XrSwapchain swapchain)
 {
-	struct rt_swapchain *sc;
-	XrResult r = swapchain_get(swapchain, &sc);
-	if (r != XR_SUCCESS)
-		return r;
-	rt_handle_destroy(RT_H(swapchain));
-	return XR_SUCCESS;
+	return rt_handle_destroy_as(RT_H(swapchain), RT_HANDLE_SWAPCHAIN);
 }
 
 XrResult XRAPI_CALL rt_xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity,
