@@ -29,6 +29,14 @@ XrResult rt_instance_check_system(struct rt_instance *inst, XrSystemId system_id
 	return system_id == RT_SYSTEM_ID ? XR_SUCCESS : XR_ERROR_SYSTEM_INVALID;
 }
 
+XrResult rt_instance_get_system(XrInstance handle, XrSystemId system_id, struct rt_instance **out)
+{
+	XrResult r = rt_instance_get(handle, out);
+	if (r != XR_SUCCESS)
+		return r;
+	return rt_instance_check_system(*out, system_id);
+}
+
 XrResult XRAPI_CALL rt_xrEnumerateInstanceExtensionProperties(const char *layerName,
                                                               uint32_t propertyCapacityInput,
                                                               uint32_t *propertyCountOutput,

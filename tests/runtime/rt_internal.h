@@ -164,6 +164,9 @@ XrResult rt_instance_get(XrInstance handle, struct rt_instance **out);
 /* Checks that @p system_id is the one system this runtime offers. */
 XrResult rt_instance_check_system(struct rt_instance *inst, XrSystemId system_id);
 
+/* rt_instance_get() then rt_instance_check_system(): a system query's checks. */
+XrResult rt_instance_get_system(XrInstance handle, XrSystemId system_id, struct rt_instance **out);
+
 /* rt_vulkan.c */
 
 /* What a session keeps of its Vulkan binding, plus the compositor's GPU work. */

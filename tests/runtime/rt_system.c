@@ -14,13 +14,15 @@
 static const XrViewConfigurationType g_view_config = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
 static const XrEnvironmentBlendMode g_blend_mode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
 
-/* Instance and system id checks shared by every system query. */
-static XrResult get_system(XrInstance instance, XrSystemId systemId, struct rt_instance **inst)
+/* The checks of the queries about our one view configuration. */
+static XrResult check_view_config(XrInstance instance, XrSystemId systemId,
+                                  XrViewConfigurationType type)
 {
-	XrResult r = rt_instance_get(instance, inst);
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	return rt_instance_check_system(*inst, systemId);
+	return type == g_view_config ? XR_SUCCESS : XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
 }
 
 XrResult XRAPI_CALL rt_xrGetSystem(XrInstance instance, const XrSystemGetInfo *getInfo,
@@ -44,7 +46,7 @@ XrResult XRAPI_CALL rt_xrGetSystemProperties(XrInstance instance, XrSystemId sys
                                              XrSystemProperties *properties)
 {
 	struct rt_instance *inst;
-	XrResult r = get_system(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	if (!properties || properties->type != XR_TYPE_SYSTEM_PROPERTIES)
@@ -65,12 +67,9 @@ XrResult XRAPI_CALL rt_xrEnumerateEnvironmentBlendModes(XrInstance instance, XrS
                                                         uint32_t capacity, uint32_t *countOutput,
                                                         XrEnvironmentBlendMode *modes)
 {
-	struct rt_instance *inst;
-	XrResult r = get_system(instance, systemId, &inst);
+	XrResult r = check_view_config(instance, systemId, viewConfigurationType);
 	if (r != XR_SUCCESS)
 		return r;
-	if (viewConfigurationType != g_view_config)
-		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
 	return rt_two_call(capacity, countOutput, modes, &g_blend_mode, 1, sizeof(g_blend_mode));
 }
 
@@ -79,7 +78,7 @@ XrResult XRAPI_CALL rt_xrEnumerateViewConfigurations(XrInstance instance, XrSyst
                                                      XrViewConfigurationType *types)
 {
 	struct rt_instance *inst;
-	XrResult r = get_system(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	return rt_two_call(capacity, countOutput, types, &g_view_config, 1, sizeof(g_view_config));
@@ -90,7 +89,7 @@ XrResult XRAPI_CALL rt_xrGetViewConfigurationProperties(XrInstance instance, XrS
                                                         XrViewConfigurationProperties *properties)
 {
 	struct rt_instance *inst;
-	XrResult r = get_system(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	if (!properties || properties->type != XR_TYPE_VIEW_CONFIGURATION_PROPERTIES)
@@ -107,12 +106,9 @@ XrResult XRAPI_CALL rt_xrEnumerateViewConfigurationViews(XrInstance instance, Xr
                                                          uint32_t capacity, uint32_t *countOutput,
                                                          XrViewConfigurationView *views)
 {
-	struct rt_instance *inst;
-	XrResult r = get_system(instance, systemId, &inst);
+	XrResult r = check_view_config(instance, systemId, viewConfigurationType);
 	if (r != XR_SUCCESS)
 		return r;
-	if (viewConfigurationType != g_view_config)
-		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
 	bool fill;
 	r = rt_two_call_begin(capacity, countOutput, views, RT_VIEW_COUNT, &fill);
 	if (r != XR_SUCCESS || !fill)

@@ -47,20 +47,12 @@ static XrResult ext_string(const char *const *exts, size_t n, uint32_t capacity,
 	return rt_two_call_string(capacity, count_out, buffer, s);
 }
 
-static XrResult get_vk_instance(XrInstance instance, XrSystemId system, struct rt_instance **inst)
-{
-	XrResult r = rt_instance_get(instance, inst);
-	if (r != XR_SUCCESS)
-		return r;
-	return rt_instance_check_system(*inst, system);
-}
-
 XrResult XRAPI_CALL rt_xrGetVulkanInstanceExtensionsKHR(XrInstance instance, XrSystemId systemId,
                                                         uint32_t capacity, uint32_t *countOutput,
                                                         char *buffer)
 {
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	return ext_string(g_instance_exts, RT_COUNT(g_instance_exts), capacity, countOutput, buffer);
@@ -71,7 +63,7 @@ XrResult XRAPI_CALL rt_xrGetVulkanDeviceExtensionsKHR(XrInstance instance, XrSys
                                                       char *buffer)
 {
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	return ext_string(g_device_exts, RT_COUNT(g_device_exts), capacity, countOutput, buffer);
@@ -81,7 +73,7 @@ XrResult XRAPI_CALL rt_xrGetVulkanGraphicsRequirementsKHR(XrInstance instance, X
                                                           XrGraphicsRequirementsVulkanKHR *req)
 {
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	/* XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR is the same value. */
@@ -103,7 +95,7 @@ XrResult XRAPI_CALL rt_xrGetVulkanGraphicsDeviceKHR(XrInstance instance, XrSyste
                                                     VkInstance vkInstance, VkPhysicalDevice *vkPhysicalDevice)
 {
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	if (vkInstance == VK_NULL_HANDLE || !vkPhysicalDevice)
@@ -164,7 +156,7 @@ XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
 	    !createInfo->pfnGetInstanceProcAddr || createInfo->createFlags != 0)
 		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, createInfo->systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, createInfo->systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	PFN_vkCreateInstance create =
@@ -191,7 +183,7 @@ XrResult XRAPI_CALL rt_xrCreateVulkanDeviceKHR(XrInstance instance,
 	    !createInfo->pfnGetInstanceProcAddr || createInfo->createFlags != 0)
 		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_instance *inst;
-	XrResult r = get_vk_instance(instance, createInfo->systemId, &inst);
+	XrResult r = rt_instance_get_system(instance, createInfo->systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	/* The spec: the device must be the one xrGetVulkanGraphicsDevice2KHR gave. */
