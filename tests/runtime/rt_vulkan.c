@@ -127,10 +127,15 @@ XrResult XRAPI_CALL rt_xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
 	                                       vkPhysicalDevice);
 }
 
-/* The app's extensions plus ours, without duplicates; false if too many. */
-static bool merge_exts(const char *const *app, uint32_t app_n, const char *const *ours,
-                       size_t ours_n, const char **out, uint32_t *out_n)
+/*
+ * Points a Vk*CreateInfo's @p names and @p count at @p out, filled with the
+ * app's extensions plus ours without duplicates; false if too many.
+ */
+static bool merge_exts(const char *const **names, uint32_t *count, const char *const *ours,
+                       size_t ours_n, const char **out)
 {
+	const char *const *app = *names;
+	uint32_t app_n = *count;
 	if (app_n + ours_n > RT_MAX_EXTS)
 		return false;
 	uint32_t n = 0;
@@ -143,8 +148,23 @@ static bool merge_exts(const char *const *app, uint32_t app_n, const char *const
 		if (!dup)
 			out[n++] = ours[i];
 	}
-	*out_n = n;
+	*names = out;
+	*count = n;
 	return true;
+}
+
+/*
+ * The checks xrCreateVulkanInstanceKHR and xrCreateVulkanDeviceKHR share
+ * once their own create info type and outputs are checked: the create
+ * info's common members, then the instance and system.
+ */
+static XrResult check_vk_create(XrInstance instance, XrSystemId system, const void *vk_create_info,
+                                PFN_vkGetInstanceProcAddr gipa, XrFlags64 flags,
+                                struct rt_instance **inst)
+{
+	if (!vk_create_info || !gipa || flags != 0)
+		return XR_ERROR_VALIDATION_FAILURE;
+	return rt_instance_get_system(instance, system, inst);
 }
 
 XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
@@ -152,11 +172,11 @@ XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
                                                  VkInstance *vulkanInstance, VkResult *vulkanResult)
 {
 	if (!createInfo || createInfo->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR ||
-	    !vulkanInstance || !vulkanResult || !createInfo->vulkanCreateInfo ||
-	    !createInfo->pfnGetInstanceProcAddr || createInfo->createFlags != 0)
+	    !vulkanInstance || !vulkanResult)
 		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, createInfo->systemId, &inst);
+	XrResult r = check_vk_create(instance, createInfo->systemId, createInfo->vulkanCreateInfo,
+	                             createInfo->pfnGetInstanceProcAddr, createInfo->createFlags, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	PFN_vkCreateInstance create =
@@ -166,10 +186,9 @@ XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
 
 	VkInstanceCreateInfo ci = *createInfo->vulkanCreateInfo;
 	const char *exts[RT_MAX_EXTS];
-	if (!merge_exts(ci.ppEnabledExtensionNames, ci.enabledExtensionCount, g_instance_exts,
-	                RT_COUNT(g_instance_exts), exts, &ci.enabledExtensionCount))
+	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_instance_exts,
+	                RT_COUNT(g_instance_exts), exts))
 		return XR_ERROR_LIMIT_REACHED;
-	ci.ppEnabledExtensionNames = exts;
 	*vulkanResult = create(&ci, createInfo->vulkanAllocator, vulkanInstance);
 	return XR_SUCCESS;
 }
@@ -179,11 +198,11 @@ XrResult XRAPI_CALL rt_xrCreateVulkanDeviceKHR(XrInstance instance,
                                                VkDevice *vulkanDevice, VkResult *vulkanResult)
 {
 	if (!createInfo || createInfo->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR ||
-	    !vulkanDevice || !vulkanResult || !createInfo->vulkanCreateInfo ||
-	    !createInfo->pfnGetInstanceProcAddr || createInfo->createFlags != 0)
+	    !vulkanDevice || !vulkanResult)
 		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, createInfo->systemId, &inst);
+	XrResult r = check_vk_create(instance, createInfo->systemId, createInfo->vulkanCreateInfo,
+	                             createInfo->pfnGetInstanceProcAddr, createInfo->createFlags, &inst);
 	if (r != XR_SUCCESS)
 		return r;
 	/* The spec: the device must be the one xrGetVulkanGraphicsDevice2KHR gave. */
@@ -196,10 +215,9 @@ XrResult XRAPI_CALL rt_xrCreateVulkanDeviceKHR(XrInstance instance,
 
 	VkDeviceCreateInfo ci = *createInfo->vulkanCreateInfo;
 	const char *exts[RT_MAX_EXTS];
-	if (!merge_exts(ci.ppEnabledExtensionNames, ci.enabledExtensionCount, g_device_exts,
-	                RT_COUNT(g_device_exts), exts, &ci.enabledExtensionCount))
+	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_device_exts,
+	                RT_COUNT(g_device_exts), exts))
 		return XR_ERROR_LIMIT_REACHED;
-	ci.ppEnabledExtensionNames = exts;
 	*vulkanResult = create(createInfo->vulkanPhysicalDevice, &ci, createInfo->vulkanAllocator,
 	                       vulkanDevice);
 	return XR_SUCCESS;
