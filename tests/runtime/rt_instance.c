@@ -159,6 +159,16 @@ static XrResult copy_name(char *buffer, size_t size, const char *name)
 	return XR_SUCCESS;
 }
 
+/* The checks xrResultToString and xrStructureTypeToString share. */
+static XrResult check_to_string(XrInstance instance, const char *buffer)
+{
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get(instance, &inst);
+	if (r != XR_SUCCESS)
+		return r;
+	return buffer ? XR_SUCCESS : XR_ERROR_VALIDATION_FAILURE;
+}
+
 /* One case of an XR_LIST_ENUM_* list; `buffer` and `size` are in scope. */
 #define RT_CASE_STR(name, value) \
 	case name: return copy_name(buffer, size, #name);
@@ -166,12 +176,9 @@ static XrResult copy_name(char *buffer, size_t size, const char *name)
 XrResult XRAPI_CALL rt_xrResultToString(XrInstance instance, XrResult value,
                                         char buffer[XR_MAX_RESULT_STRING_SIZE])
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = check_to_string(instance, buffer);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!buffer)
-		return XR_ERROR_VALIDATION_FAILURE;
 	const size_t size = XR_MAX_RESULT_STRING_SIZE;
 	switch (value) {
 		XR_LIST_ENUM_XrResult(RT_CASE_STR)
@@ -182,16 +189,12 @@ XrResult XRAPI_CALL rt_xrResultToString(XrInstance instance, XrResult value,
 	return XR_SUCCESS;
 }
 
-
 XrResult XRAPI_CALL rt_xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                                char buffer[XR_MAX_STRUCTURE_NAME_SIZE])
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = check_to_string(instance, buffer);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!buffer)
-		return XR_ERROR_VALIDATION_FAILURE;
 	const size_t size = XR_MAX_STRUCTURE_NAME_SIZE;
 	switch (value) {
 		XR_LIST_ENUM_XrStructureType(RT_CASE_STR)
