@@ -34,10 +34,17 @@ static const VkFormat g_formats[] = {
 #define RT_WORK_BUFFER_SIZE (8u << 20)
 #define RT_CALIBRATION_FILLS 4
 
-/* "a b c" with a NUL at the end, via the two-call idiom. */
-static XrResult ext_string(const char *const *exts, size_t n, uint32_t capacity,
-                           uint32_t *count_out, char *buffer)
+/*
+ * xrGetVulkan*ExtensionsKHR: after the instance and system checks, "a b c"
+ * with a NUL at the end, via the two-call idiom.
+ */
+static XrResult ext_string(XrInstance instance, XrSystemId system, const char *const *exts,
+                           size_t n, uint32_t capacity, uint32_t *count_out, char *buffer)
 {
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get_system(instance, system, &inst);
+	if (r != XR_SUCCESS)
+		return r;
 	char s[512] = "";
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -51,22 +58,16 @@ XrResult XRAPI_CALL rt_xrGetVulkanInstanceExtensionsKHR(XrInstance instance, XrS
                                                         uint32_t capacity, uint32_t *countOutput,
                                                         char *buffer)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
-	if (r != XR_SUCCESS)
-		return r;
-	return ext_string(g_instance_exts, RT_COUNT(g_instance_exts), capacity, countOutput, buffer);
+	return ext_string(instance, systemId, g_instance_exts, RT_COUNT(g_instance_exts), capacity, countOutput,
+	                  buffer);
 }
 
 XrResult XRAPI_CALL rt_xrGetVulkanDeviceExtensionsKHR(XrInstance instance, XrSystemId systemId,
                                                       uint32_t capacity, uint32_t *countOutput,
                                                       char *buffer)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
-	if (r != XR_SUCCESS)
-		return r;
-	return ext_string(g_device_exts, RT_COUNT(g_device_exts), capacity, countOutput, buffer);
+	return ext_string(instance, systemId, g_device_exts, RT_COUNT(g_device_exts), capacity, countOutput,
+	                  buffer);
 }
 
 XrResult XRAPI_CALL rt_xrGetVulkanGraphicsRequirementsKHR(XrInstance instance, XrSystemId systemId,
