@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "xl_control.h"
 
+#include "xl_clock.h"
 #include "xl_log.h"
 
 #include <errno.h>
@@ -13,13 +14,6 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ns(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts); /* vDSO for both clocks used here: no system call */
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 struct xl_control *xl_control_create(const struct xl_settings *settings)
 {
@@ -59,8 +53,8 @@ static void begin_session(struct xl_control *ctl, uint32_t id)
 	struct xl_session_info *info = xl_control_session(ctl, id);
 
 	atomic_store_explicit(&info->id, 0, memory_order_relaxed);
-	info->start_realtime_s = (int64_t)(now_ns(CLOCK_REALTIME) / 1000000000u);
-	info->start_mono_ns = now_ns(CLOCK_MONOTONIC);
+	info->start_realtime_s = (int64_t)(xl_clock_ns(CLOCK_REALTIME) / 1000000000u);
+	info->start_mono_ns = xl_clock_mono_ns();
 	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->gpu_overflow[0], 0, memory_order_relaxed);
@@ -86,7 +80,7 @@ static uint64_t apply_requests(struct xl_control *ctl, uint64_t word, unsigned r
 	if ((req & XL_REQ_STOP) && active)
 		stop = true;
 	if (req & XL_REQ_ARM)
-		atomic_store_explicit(&ctl->first_frame_ns, now_ns(CLOCK_MONOTONIC),
+		atomic_store_explicit(&ctl->first_frame_ns, xl_clock_mono_ns(),
 		                      memory_order_relaxed);
 
 	if (stop)

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "xl_gpu.h"
 
+#include "xl_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +15,6 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 
 /* How long destruction waits for the GPU to finish our last timestamps. */
 #define DESTROY_WAIT_NS 1000000000ull
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
@@ -328,7 +323,7 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 		/* Published last: the watchdog must see the slot it may invalidate. */
 		atomic_store_explicit(&gate->armed_slot, (uintptr_t)slot, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
-		atomic_store_explicit(&gate->armed_at_ns, mono_ns(), memory_order_relaxed);
+		atomic_store_explicit(&gate->armed_at_ns, xl_clock_mono_ns(), memory_order_relaxed);
 		atomic_store_explicit(&gate->armed, value, memory_order_release);
 	}
 	atomic_store_explicit(&slot->state, SLOT_SUBMITTED, memory_order_release);
@@ -381,15 +376,17 @@ static bool thread_running(uint32_t tid)
 	return end && end[1] == ' ' && end[2] == 'R';
 }
 
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns,
-                      uint64_t hard_timeout_ns)
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns)
 {
 	uint64_t value = atomic_load_explicit(&gate->armed, memory_order_acquire);
 	if (!value)
 		return false;
-	uint64_t age = now_ns - atomic_load(&gate->armed_at_ns);
-	if (age < timeout_ns)
+	/* The clock is read after the arming time: the frame thread may re-arm
+	 * at any moment, and an age must never come out negative. */
+	uint64_t armed_at = atomic_load(&gate->armed_at_ns), now = xl_clock_mono_ns();
+	if (now <= armed_at || now - armed_at < timeout_ns)
 		return false;
+	uint64_t age = now - armed_at;
 	if (age < hard_timeout_ns && thread_running(atomic_load(&gate->armed_tid)))
 		return false;
 	struct xl_gpu_slot *slot = (struct xl_gpu_slot *)atomic_load(&gate->armed_slot);

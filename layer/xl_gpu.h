@@ -159,8 +159,7 @@ void xl_gate_open(struct xl_gate *gate);
  * @p hard_timeout_ns), opens it, marks that frame's sample invalid and trips
  * the gate. Returns true if it fired.
  */
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t now_ns, uint64_t timeout_ns,
-                      uint64_t hard_timeout_ns);
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns);
 
 /*
  * Writer thread: hands each finished sample, in submission order, to
