@@ -138,7 +138,7 @@ static bool finish_instance(XrInstance instance, const XrInstanceCreateInfo *cre
 
 	struct xl_writer_config cfg = {
 		.side = xl_side.index,
-		.meta = {xl_side.name, xl_side.layer_name, xl_inst.ctl->target_layer},
+		.meta = {xl_side.name, xl_side.layer_name, xl_inst.ctl->target_layer, -1},
 		.ctl = xl_inst.ctl,
 		.ring = &xl_inst.ring,
 		.gpu = &xl_inst.gpu,

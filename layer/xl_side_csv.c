@@ -21,8 +21,11 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                      const struct xl_side_csv_meta *meta)
 {
-	char header[1024];
+	char header[1024], correction[64] = "";
 
+	if (meta->bracket_correction_ns >= 0)
+		snprintf(correction, sizeof(correction), "# bracket_correction_ns=%lld\n",
+		         meta->bracket_correction_ns);
 	snprintf(header, sizeof(header),
 	         "# clock=CLOCK_MONOTONIC\n"
 	         "# clock_freq=1000000000\n"
@@ -30,8 +33,9 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# layer=%s\n"
 	         "# target_layer=%s\n"
 	         "# fn=xrEndFrame\n"
+	         "%s"
 	         "display_time,thread_id,t_entry,t_exit\n",
-	         meta->side, meta->layer, meta->target_layer);
+	         meta->side, meta->layer, meta->target_layer, correction);
 	return create_with_header(f, dir_fd, "frames", tag, meta->side, header);
 }
 

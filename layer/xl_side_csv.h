@@ -19,6 +19,14 @@ struct xl_side_csv_meta {
 	const char *side;         /* "pre" or "post" */
 	const char *layer;        /* this layer's name */
 	const char *target_layer; /* the layer(s) between pre and post */
+	/*
+	 * Post only (negative: none): two clock reads' duration, measured. A
+	 * bracket spans one read's worth of its own two reads (the end of the
+	 * first, the start of the second); pre's holds the whole of post's two
+	 * while post's own holds one read's worth. So pre − post exceeds the
+	 * target's cost by two reads, which the merge subtracts. See README.
+	 */
+	long long bracket_correction_ns;
 };
 
 /* Creates "frames-<tag>-<side>.csv" and writes its header. 0, or -1 with errno. */

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "xl_writer.h"
 
+#include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_side_csv.h"
 #include "xl_log.h"
@@ -11,6 +12,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <locale.h>
+#include <malloc.h>
+#include <sched.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,13 +28,6 @@
  * waits for its own GPU work; a running thread gets until the hard limit. */
 #define GATE_TIMEOUT_NS 50000000ull
 #define GATE_HARD_TIMEOUT_NS 2000000000ull
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* A failure the side cannot recover from this session: stop recording. */
 static void give_up_session(struct xl_writer *w)
@@ -176,7 +173,7 @@ static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
  * pre side, runs the gate's watchdog. Returns true while samples of those
  * sessions are still on the GPU.
  */
-static bool poll_gpu(struct xl_writer *w, uint32_t max_session, uint64_t now)
+static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 {
 	struct xl_gpu_holder *holder = w->cfg.gpu;
 	bool more = false;
@@ -188,7 +185,7 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session, uint64_t now)
 	if (gpu) {
 		struct gpu_emit_ctx ctx = {w, gpu};
 		if (w->cfg.side == XL_SIDE_PRE &&
-		    xl_gate_watchdog(&w->cfg.ctl->gate, now, GATE_TIMEOUT_NS, GATE_HARD_TIMEOUT_NS))
+		    xl_gate_watchdog(&w->cfg.ctl->gate, GATE_TIMEOUT_NS, GATE_HARD_TIMEOUT_NS))
 			xl_log_loud("GPU gate: the target waited for its own GPU work inside xrEndFrame "
 			            "(the gated mode would deadlock); the gate was opened after %llu ms "
 			            "(%llu s if the thread kept running), that frame's GPU sample is "
@@ -208,7 +205,7 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 
 	/* The timestamps of the session's last frames are still on the GPU. */
 	for (uint64_t waited = 0; waited < GPU_DRAIN_NS; waited += 1000000) {
-		if (!poll_gpu(w, w->open_id, mono_ns()))
+		if (!poll_gpu(w, w->open_id))
 			break;
 		struct timespec step = {0, 1000000};
 		nanosleep(&step, NULL);
@@ -226,6 +223,30 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		       (unsigned long long)overflow);
 	}
 	w->gpu_failed = false;
+}
+
+/* Sets the calling thread's scheduling policy (no priority: the normal ones). */
+static void set_policy(pthread_t thread, int policy)
+{
+	struct sched_param none = {0};
+	pthread_setschedparam(thread, policy, &none);
+}
+
+/*
+ * Runs the session-closed hook (post: the merge, CPU-bound for up to
+ * seconds) at SCHED_IDLE, so that it never takes a core from the
+ * application's frame thread, then gives the merge's memory back. A stop
+ * request restores the normal policy (see xl_writer_stop): an exiting
+ * process must not wait for a starved merge.
+ */
+static void run_session_closed(struct xl_writer *w, uint32_t id)
+{
+	set_policy(pthread_self(), SCHED_IDLE);
+	if (atomic_load(&w->stop))
+		set_policy(pthread_self(), SCHED_OTHER);
+	w->cfg.session_closed(w->cfg.ctx, id, w->open_tag);
+	set_policy(pthread_self(), SCHED_OTHER);
+	malloc_trim(0);
 }
 
 static void close_session(struct xl_writer *w)
@@ -252,7 +273,7 @@ static void close_session(struct xl_writer *w)
 	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
 	                      memory_order_release);
 	if (had_rows && w->cfg.session_closed)
-		w->cfg.session_closed(w->cfg.ctx, id, w->open_tag);
+		run_session_closed(w, id);
 }
 
 static void handle_record(struct xl_writer *w, const struct xl_frame_record *rec)
@@ -293,11 +314,9 @@ static uint64_t writer_poll(struct xl_writer *w)
 	while (xl_ring_pop(w->cfg.ring, &rec))
 		handle_record(w, &rec);
 
-	now = mono_ns();
-	if (w->open_id)
-		poll_gpu(w, w->open_id, now);
-	else
-		poll_gpu(w, 0, now); /* the watchdog runs whatever the files */
+	now = xl_clock_mono_ns();
+	/* With no session open this still runs the watchdog. */
+	poll_gpu(w, w->open_id);
 
 	uint32_t ended = xl_control_ended_id(word);
 	if (w->open_id && w->open_id <= ended)
@@ -335,6 +354,14 @@ static void sleep_ns(uint64_t ns)
 static void *writer_main(void *arg)
 {
 	struct xl_writer *w = arg;
+
+	/* Measured here, off the frame thread and off xrCreateInstance. */
+	if (w->cfg.side == XL_SIDE_POST) {
+		double read_ns = xl_clock_read_cost_ns();
+		w->cfg.meta.bracket_correction_ns = llround(2.0 * read_ns);
+		xl_log("clock read: %.1f ns; bracket correction: %lld ns", read_ns,
+		       w->cfg.meta.bracket_correction_ns);
+	}
 	/* Numbers are written with '.' whatever the host application's locale. */
 	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
@@ -391,6 +418,7 @@ void xl_writer_stop(struct xl_writer *w)
 	if (!w->started)
 		return;
 	atomic_store(&w->stop, true);
+	set_policy(w->thread, SCHED_OTHER); /* a merge at SCHED_IDLE finishes now */
 	pthread_join(w->thread, NULL);
 	w->started = false;
 	if (w->dir_fd >= 0)

@@ -815,6 +815,16 @@ static int side_comment(void *ctx, const char *text, bool in_header, char *msg, 
 			         value);
 			return -1;
 		}
+	} else if (klen == 21 && memcmp(text, "bracket_correction_ns", 21) == 0) {
+		/* Two clock reads: tens of ns natively, ~1 µs under valgrind; a
+		 * millisecond means a corrupt file. */
+		if (!parse_u64(value, strlen(value), &m->bracket_correction_ns) ||
+		    m->bracket_correction_ns > 1000000) {
+			snprintf(msg, msg_size, "bracket_correction_ns is not a count of ns from 0 "
+			         "to 1000000: \"%.40s\"", value);
+			return -1;
+		}
+		m->has_bracket_correction = true;
 	}
 	return 0;
 }

@@ -43,6 +43,9 @@ struct csvr_meta {
 	char clock[64];
 	char gpu_clock[64];
 	uint64_t clock_freq;         /* ticks per second; 0 when absent */
+	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
+	bool has_bracket_correction;
+	uint64_t bracket_correction_ns;
 	bool has_session_end;        /* the footer line was present */
 	uint64_t dropped_queue_full; /* from the CPU footer */
 	uint64_t gpu_ring_overflow;  /* from the GPU footer */

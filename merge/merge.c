@@ -139,7 +139,7 @@ static void make_row(const struct side *pre, const struct side *post, const stru
 	r->thread_id = a->thread_id;
 	r->pre_ns = a->dur_ns;
 	r->post_ns = b->dur_ns;
-	r->target_ns = a->dur_ns - b->dur_ns;
+	r->target_ns = a->dur_ns - b->dur_ns - (int64_t)post->cpu.meta.bracket_correction_ns;
 	r->has_interval = j->next[i] != JOIN_NONE;
 	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
 	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
@@ -182,6 +182,8 @@ static int summarize(const struct side *pre, const struct side *post, const stru
 	s->gpu_ring_overflow_post = post->gpu.meta.gpu_ring_overflow;
 	s->unmatched_pre = j->unmatched_pre;
 	s->unmatched_post = j->unmatched_post;
+	s->has_bracket_correction = post->cpu.meta.has_bracket_correction;
+	s->bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
 	s->truncated_rows = pre->cpu.meta.truncated_rows + post->cpu.meta.truncated_rows +
 	                    pre->gpu.meta.truncated_rows + post->gpu.meta.truncated_rows;
 	const char *name = pre->cpu.meta.target_layer[0] ? pre->cpu.meta.target_layer

@@ -9,6 +9,7 @@
 #ifndef XRLM_MERGE_H
 #define XRLM_MERGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stats.h"
@@ -52,6 +53,13 @@ struct mrg_summary {
 	uint64_t unmatched_post;         /* CPU rows present on post only */
 	uint64_t negative_target_frames; /* rows with target_us < 0 */
 	uint64_t truncated_rows;         /* partial last rows skipped, all files */
+	/*
+	 * Subtracted from pre − post in target_us: the clock reads' own share
+	 * of the difference (two reads' duration, measured by post and written
+	 * in its file's header; 0 for files without it).
+	 */
+	bool has_bracket_correction;
+	uint64_t bracket_correction_ns;
 	char target_layer[MRG_NAME_MAX];
 };
 

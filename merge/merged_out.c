@@ -187,6 +187,8 @@ void mout_summary(struct mout *o, const struct mrg_summary *s)
 	line_u64(o, "unmatched_post", s->unmatched_post);
 	line_u64(o, "negative_target_frames", s->negative_target_frames);
 	line_u64(o, "truncated_rows", s->truncated_rows);
+	if (s->has_bracket_correction)
+		line_u64(o, "bracket_correction_ns", s->bracket_correction_ns);
 	line_text(o, "target_layer", s->target_layer);
 
 	char *p = reserve(o);

@@ -76,6 +76,29 @@ merge_gpu_options)
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "^# gpu_frame_count=2$" "$work/frames-merged-s3.csv" || fail "GPU files not used"
 	;;
+bracket_correction)
+	# Post's measured clock-read share is subtracted from pre - post, once,
+	# and reported; pre_us and post_us stay raw.
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/raw.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	sed 's/^display_time,/# bracket_correction_ns=500\n&/' "$data/frames-s1-post.csv" \
+		>"$work/frames-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/fixed.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^# bracket_correction_ns=500$" "$work/fixed.csv" || fail "correction not reported"
+	! grep -q "bracket_correction" "$work/raw.csv" || fail "correction reported without one"
+	grep -v '^#' "$work/raw.csv" | tail -n +2 | cut -d, -f4-6 >"$work/raw.cols"
+	grep -v '^#' "$work/fixed.csv" | tail -n +2 | cut -d, -f4-6 >"$work/fixed.cols"
+	awk -F, 'NR == FNR { pre[FNR] = $1; post[FNR] = $2; t[FNR] = $3; next }
+		$1 != pre[FNR] || $2 != post[FNR] || sprintf("%.3f", t[FNR] - 0.5) != $3 { bad++ }
+		END { exit bad > 0 || FNR == 0 }' "$work/raw.cols" "$work/fixed.cols" ||
+		fail "target_us is not pre_us - post_us - 0.5 us on every row"
+	sed 's/^display_time,/# bracket_correction_ns=2000000\n&/' "$data/frames-s1-post.csv" \
+		>"$work/frames-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/bad.csv"
+	expect_error 1 "bracket_correction_ns is not a count of ns"
+	;;
 stats_reproduces_merge)
 	copy_session s1
 	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"

@@ -34,14 +34,18 @@ post=$(echo "$pre" | sed 's/-pre\.csv$/-post.csv/')
 
 cut_rows=0
 for f in "$pre" "$post"; do
-	[ "$(sed -n 7p "$f")" = "display_time,thread_id,t_entry,t_exit" ] || fail "$f: header damaged"
+	[ "$(sed -n 1p "$f")" = "# clock=CLOCK_MONOTONIC" ] &&
+		[ "$(grep -v '^#' "$f" | head -n 1)" = "display_time,thread_id,t_entry,t_exit" ] ||
+		fail "$f: header damaged"
 	# Complete lines (ending in a newline) after the header: all rows.
-	complete=$(tail -n +8 "$f" | wc -l)
-	bad=$(tail -n +8 "$f" | head -n "$complete" | grep -cvE '^-?[0-9]+,[0-9]+,[0-9]+,[0-9]+$' || true)
+	# The header is the "# " metadata lines and the column line.
+	body=$(( $(grep -c '^#' "$f") + 2 ))
+	complete=$(tail -n +"$body" "$f" | wc -l)
+	bad=$(tail -n +"$body" "$f" | head -n "$complete" | grep -cvE '^-?[0-9]+,[0-9]+,[0-9]+,[0-9]+$' || true)
 	[ "$bad" -eq 0 ] || fail "$f: $bad malformed complete lines"
 	[ "$complete" -ge 1000 ] || fail "$f: only $complete rows after 2.3 s at 1 kHz"
 	[ -z "$(tail -c 1 "$f")" ] || cut_rows=$((cut_rows + 1))
-	last=$(tail -n +8 "$f" | head -n "$complete" | tail -n 1 | cut -d, -f4)
+	last=$(tail -n +"$body" "$f" | head -n "$complete" | tail -n 1 | cut -d, -f4)
 	lost_ms=$(( (killed_at - last) / 1000000 ))
 	note "$(basename "$f"): $complete rows on disk, last one ended $lost_ms ms before the kill"
 	[ "$lost_ms" -lt 1000 ] || fail "$f: $lost_ms ms of frames lost (at most 1 s allowed)"
