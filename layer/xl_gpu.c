@@ -5,6 +5,9 @@
 #include "xl_gpu.h"
 
 #include "xl_clock.h"
+#include "xl_log.h"
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,88 +21,21 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
-/* Bytes of the results buffer per slot: the timestamp and its availability. */
-#define RESULT_STRIDE (2 * sizeof(uint64_t))
-
-/*
- * Records slot @p i's command buffer once: reset its query, write a
- * timestamp, copy it out for the host.
- */
+/* Records slot @p i's command buffer once: reset its query, write a timestamp. */
 static VkResult record_slot(struct xl_gpu *gpu, uint32_t i)
 {
 	const struct xl_vk *vk = &gpu->vk;
-	VkCommandBuffer cmd = gpu->slots[i].cmd;
 	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VkMemoryBarrier to_host = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-	};
-	VkResult r = vk->BeginCommandBuffer(cmd, &begin);
+	VkResult r = vk->BeginCommandBuffer(gpu->slots[i].cmd, &begin);
 	if (r != VK_SUCCESS)
 		return r;
-	vk->CmdResetQueryPool(cmd, gpu->pool, i, 1);
+	vk->CmdResetQueryPool(gpu->slots[i].cmd, gpu->pool, i, 1);
 	/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
-	vk->CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
-	vk->CmdCopyQueryPoolResults(cmd, gpu->pool, i, 1, gpu->results, i * RESULT_STRIDE,
-	                            RESULT_STRIDE,
-	                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
-	                                    VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-	/* The fence's signal then makes the copy visible to the host. */
-	vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-	                       1, &to_host, 0, NULL, 0, NULL);
-	return vk->EndCommandBuffer(cmd);
+	vk->CmdWriteTimestamp(gpu->slots[i].cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
+	return vk->EndCommandBuffer(gpu->slots[i].cmd);
 }
 
-/* A memory type that is host-visible and coherent, allowed by @p bits; -1 if none. */
-static int host_memory_type(const struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t bits)
-{
-	const VkMemoryPropertyFlags want =
-		VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	VkPhysicalDeviceMemoryProperties props;
-
-	gpu->vk.GetPhysicalDeviceMemoryProperties(phys, &props);
-	for (uint32_t t = 0; t < props.memoryTypeCount; t++)
-		if ((bits & (1u << t)) && (props.memoryTypes[t].propertyFlags & want) == want)
-			return (int)t;
-	return -1;
-}
-
-/* The mapped buffer the slots copy their results into. */
-static VkResult create_results(struct xl_gpu *gpu, VkPhysicalDevice phys)
-{
-	const struct xl_vk *vk = &gpu->vk;
-	VkBufferCreateInfo bi = {
-		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-		.size = XL_GPU_SLOTS * RESULT_STRIDE,
-		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-	};
-	VkMemoryRequirements req;
-	void *mapped = NULL;
-
-	VkResult r = vk->CreateBuffer(gpu->device, &bi, NULL, &gpu->results);
-	if (r != VK_SUCCESS)
-		return r;
-	vk->GetBufferMemoryRequirements(gpu->device, gpu->results, &req);
-	int type = host_memory_type(gpu, phys, req.memoryTypeBits);
-	if (type < 0)
-		return VK_ERROR_FEATURE_NOT_PRESENT;
-	VkMemoryAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-		.allocationSize = req.size,
-		.memoryTypeIndex = (uint32_t)type,
-	};
-	r = vk->AllocateMemory(gpu->device, &ai, NULL, &gpu->results_memory);
-	if (r == VK_SUCCESS)
-		r = vk->BindBufferMemory(gpu->device, gpu->results, gpu->results_memory, 0);
-	if (r == VK_SUCCESS)
-		r = vk->MapMemory(gpu->device, gpu->results_memory, 0, VK_WHOLE_SIZE, 0, &mapped);
-	gpu->mapped = mapped;
-	return r;
-}
-
-static VkResult create_slots(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t family)
+static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
 {
 	const struct xl_vk *vk = &gpu->vk;
 	VkQueryPoolCreateInfo qp = {
@@ -112,8 +48,6 @@ static VkResult create_slots(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t
 		.queueFamilyIndex = family,
 	};
 	VkResult r = vk->CreateQueryPool(gpu->device, &qp, NULL, &gpu->pool);
-	if (r == VK_SUCCESS)
-		r = create_results(gpu, phys);
 	if (r == VK_SUCCESS)
 		r = vk->CreateCommandPool(gpu->device, &cp, NULL, &gpu->cmd_pool);
 	if (r != VK_SUCCESS)
@@ -187,6 +121,54 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 	return true;
 }
 
+/* How often the watchdog looks at the gate. */
+#define WATCHDOG_STEP_NS 2000000
+
+static void *watchdog_main(void *arg)
+{
+	struct xl_gpu *gpu = arg;
+	struct timespec step = {0, WATCHDOG_STEP_NS};
+
+	while (!atomic_load(&gpu->watchdog_stop)) {
+		if (xl_gate_watchdog(gpu->gate, XL_GATE_TIMEOUT_NS, XL_GATE_HARD_TIMEOUT_NS))
+			xl_log_loud("GPU gate: the target waited for its own GPU work inside "
+			            "xrEndFrame (the gated mode would deadlock); the gate was opened "
+			            "after %llu ms (%llu s if the thread kept running), that frame's "
+			            "GPU sample is marked invalid, and the session continues in "
+			            "sandwich mode",
+			            (unsigned long long)(XL_GATE_TIMEOUT_NS / 1000000),
+			            (unsigned long long)(XL_GATE_HARD_TIMEOUT_NS / 1000000000));
+		nanosleep(&step, NULL);
+	}
+	return NULL;
+}
+
+/* Starts the gate's watchdog thread, with every signal blocked (they are the application's). */
+static bool start_watchdog(struct xl_gpu *gpu)
+{
+	sigset_t all, old;
+
+	atomic_init(&gpu->watchdog_stop, false);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&gpu->watchdog, NULL, watchdog_main, gpu);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return false;
+	pthread_setname_np(gpu->watchdog, "xrlm-gate");
+	gpu->watchdog_started = true;
+	return true;
+}
+
+static void stop_watchdog(struct xl_gpu *gpu)
+{
+	if (!gpu->watchdog_started)
+		return;
+	atomic_store(&gpu->watchdog_stop, true);
+	pthread_join(gpu->watchdog, NULL);
+	gpu->watchdog_started = false;
+}
+
 struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size)
@@ -217,9 +199,11 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	                       &gpu->queue);
 	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
 
-	VkResult r = create_slots(gpu, binding->physicalDevice, binding->queueFamilyIndex);
+	VkResult r = create_slots(gpu, binding->queueFamilyIndex);
 	if (r == VK_SUCCESS && gate)
 		r = create_gate(gpu, params, gate);
+	if (r == VK_SUCCESS && gate && !start_watchdog(gpu))
+		r = VK_ERROR_INITIALIZATION_FAILED; /* no gate without its watchdog */
 	if (r != VK_SUCCESS) {
 		snprintf(why, why_size, "creating the timestamp objects failed (VkResult %d)", r);
 		xl_gpu_destroy(gpu);
@@ -234,6 +218,7 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 
 	if (!gpu)
 		return;
+	stop_watchdog(gpu);
 	const struct xl_vk *vk = &gpu->vk;
 	unsigned n = pending_fences(gpu, pending);
 	if (n)
@@ -245,10 +230,6 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)
 		vk->DestroyQueryPool(gpu->device, gpu->pool, NULL);
-	if (gpu->results)
-		vk->DestroyBuffer(gpu->device, gpu->results, NULL);
-	if (gpu->results_memory)
-		vk->FreeMemory(gpu->device, gpu->results_memory, NULL); /* unmaps it too */
 	if (gpu->gate && gpu->gate->semaphore) {
 		vk->DestroySemaphore(gpu->device, gpu->gate->semaphore, NULL);
 		gpu->gate->semaphore = VK_NULL_HANDLE;
@@ -280,6 +261,7 @@ void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 
 void xl_gpu_abandon(struct xl_gpu *gpu)
 {
+	stop_watchdog(gpu);
 	free(gpu);
 }
 
@@ -414,13 +396,17 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		if (vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
 			return true;
 
-		/* The fence has signalled: the slot's copy is visible to the host. */
-		const volatile uint64_t *result = gpu->mapped + 2 * (gpu->tail % XL_GPU_SLOTS);
+		uint64_t result[2] = {0, 0}; /* timestamp, availability; no WAIT bit */
+		VkResult r = vk->GetQueryPoolResults(gpu->device, gpu->pool,
+		                                     gpu->tail % XL_GPU_SLOTS, 1, sizeof(result),
+		                                     result, sizeof(result),
+		                                     VK_QUERY_RESULT_64_BIT |
+		                                     VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
 		struct xl_gpu_sample s = {
 			.display_time = slot->display_time,
 			.ticks = result[0] & gpu->valid_mask,
 			.period_ns = gpu->period_ns,
-			.valid = result[1] != 0 && !atomic_load(&slot->invalid),
+			.valid = r == VK_SUCCESS && result[1] != 0 && !atomic_load(&slot->invalid),
 			.session_id = slot->session_id,
 		};
 		vk->ResetFences(gpu->device, 1, &slot->fence);

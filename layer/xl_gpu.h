@@ -3,16 +3,17 @@
  * sandwich, for one XrSession with a Vulkan binding.
  *
  * A small ring of slots, each with a pre-recorded command buffer (reset one
- * query, write one timestamp at BOTTOM_OF_PIPE, copy the result and its
- * availability into a mapped host buffer) and a fence. The frame thread
- * only submits a free slot's command buffer; the writer thread polls fences
- * without blocking, reads the copied result and frees the slot. A slot is
- * never reset while pending, and nothing on the frame thread waits.
+ * query, write one timestamp at BOTTOM_OF_PIPE) and a fence. The frame
+ * thread only submits a free slot's command buffer; the writer thread polls
+ * fences without blocking, reads the query with its availability bit and
+ * frees the slot. A slot is never reset while pending, and nothing on the
+ * frame thread waits. Nothing but the timestamp itself is added to the
+ * queue between pre's and post's timestamps.
  *
- * vkGetQueryPoolResults is never called: some drivers (lavapipe) block in
- * it until the queue drains, even for a query known to be available, and a
- * queue held behind the gate would then hold the writer (and the watchdog
- * that runs on it) too.
+ * Some drivers (lavapipe) block in vkGetQueryPoolResults until the queue
+ * drains, even for a query known to be available: with the gate closed the
+ * writer can then wait for it. That is why the gate's watchdog runs on a
+ * thread of its own, which makes no Vulkan call but the semaphore signal.
  *
  * Gated mode (pre side): the submission also waits on a timeline semaphore
  * value that post signals from the host at its first line, right after
@@ -84,15 +85,15 @@ struct xl_gpu {
 	VkQueue queue;
 	VkQueryPool pool;
 	VkCommandPool cmd_pool;
-	VkBuffer results;              /* {timestamp, availability} per slot */
-	VkDeviceMemory results_memory; /* host-visible, coherent, mapped */
-	const volatile uint64_t *mapped;
 	struct xl_gpu_slot slots[XL_GPU_SLOTS];
 	atomic_uint head;          /* next slot to submit (written by the frame thread) */
 	uint32_t tail;             /* next slot to read (writer thread) */
 	uint64_t valid_mask;
 	float period_ns;
 	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
+	pthread_t watchdog;        /* with a gate: runs xl_gate_watchdog */
+	bool watchdog_started;
+	atomic_bool watchdog_stop;
 	bool calibrated;           /* GetCalibratedTimestamps may be used */
 	atomic_int submit_error;   /* first failed VkResult, for the writer to log */
 };
@@ -126,6 +127,10 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size);
 
+/* How long an armed gate may stay closed while the frame thread sleeps, or runs. */
+#define XL_GATE_TIMEOUT_NS 50000000ull
+#define XL_GATE_HARD_TIMEOUT_NS 2000000000ull
+
 /* Waits (bounded) for pending slots, then destroys every Vulkan object. */
 void xl_gpu_destroy(struct xl_gpu *gpu);
 
@@ -152,8 +157,8 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 void xl_gate_open(struct xl_gate *gate);
 
 /*
- * Pre's writer thread: a target that waits for its own GPU work inside
- * xrEndFrame would wait forever behind the gate. If the gate has been armed
+ * The watchdog thread's check, every few milliseconds: a target that waits
+ * for its own GPU work inside xrEndFrame would wait forever behind the gate. If the gate has been armed
  * for @p timeout_ns while the frame thread sleeps (a thread that keeps
  * running is a slow target, not a stuck one: it gets until
  * @p hard_timeout_ns), opens it, marks that frame's sample invalid and trips

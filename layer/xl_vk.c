@@ -38,25 +38,16 @@ bool xl_vk_load(struct xl_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkInstance ins
 	INSTANCE(GetDeviceProcAddr);
 	INSTANCE(GetPhysicalDeviceProperties);
 	INSTANCE(GetPhysicalDeviceQueueFamilyProperties);
-	INSTANCE(GetPhysicalDeviceMemoryProperties);
 #undef INSTANCE
 	if (!vk->GetDeviceProcAddr || !vk->GetPhysicalDeviceProperties ||
-	    !vk->GetPhysicalDeviceQueueFamilyProperties || !vk->GetPhysicalDeviceMemoryProperties)
+	    !vk->GetPhysicalDeviceQueueFamilyProperties)
 		return false;
 
 #define DEVICE(name) vk->name = (PFN_vk##name)device_proc(vk, device, "vk" #name, NULL)
 	DEVICE(GetDeviceQueue);
 	DEVICE(CreateQueryPool);
 	DEVICE(DestroyQueryPool);
-	DEVICE(CmdCopyQueryPoolResults);
-	DEVICE(CmdPipelineBarrier);
-	DEVICE(CreateBuffer);
-	DEVICE(DestroyBuffer);
-	DEVICE(GetBufferMemoryRequirements);
-	DEVICE(AllocateMemory);
-	DEVICE(FreeMemory);
-	DEVICE(BindBufferMemory);
-	DEVICE(MapMemory);
+	DEVICE(GetQueryPoolResults);
 	DEVICE(CreateCommandPool);
 	DEVICE(DestroyCommandPool);
 	DEVICE(AllocateCommandBuffers);
@@ -79,10 +70,7 @@ bool xl_vk_load(struct xl_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkInstance ins
 		vk, device, "vkGetCalibratedTimestampsKHR", "vkGetCalibratedTimestampsEXT");
 
 	return vk->GetDeviceQueue && vk->CreateQueryPool && vk->DestroyQueryPool &&
-	       vk->CmdCopyQueryPoolResults && vk->CmdPipelineBarrier && vk->CreateBuffer &&
-	       vk->DestroyBuffer && vk->GetBufferMemoryRequirements && vk->AllocateMemory &&
-	       vk->FreeMemory && vk->BindBufferMemory && vk->MapMemory &&
-	       vk->CreateCommandPool && vk->DestroyCommandPool &&
+	       vk->GetQueryPoolResults && vk->CreateCommandPool && vk->DestroyCommandPool &&
 	       vk->AllocateCommandBuffers && vk->BeginCommandBuffer && vk->EndCommandBuffer &&
 	       vk->CmdResetQueryPool && vk->CmdWriteTimestamp && vk->CreateFence &&
 	       vk->DestroyFence && vk->GetFenceStatus && vk->ResetFences && vk->WaitForFences &&

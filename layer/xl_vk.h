@@ -18,20 +18,11 @@ struct xl_vk {
 	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
 	PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
-	PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
 	/* device level */
 	PFN_vkGetDeviceQueue GetDeviceQueue;
 	PFN_vkCreateQueryPool CreateQueryPool;
 	PFN_vkDestroyQueryPool DestroyQueryPool;
-	PFN_vkCmdCopyQueryPoolResults CmdCopyQueryPoolResults;
-	PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
-	PFN_vkCreateBuffer CreateBuffer;
-	PFN_vkDestroyBuffer DestroyBuffer;
-	PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
-	PFN_vkAllocateMemory AllocateMemory;
-	PFN_vkFreeMemory FreeMemory;
-	PFN_vkBindBufferMemory BindBufferMemory;
-	PFN_vkMapMemory MapMemory;
+	PFN_vkGetQueryPoolResults GetQueryPoolResults;
 	PFN_vkCreateCommandPool CreateCommandPool;
 	PFN_vkDestroyCommandPool DestroyCommandPool;
 	PFN_vkAllocateCommandBuffers AllocateCommandBuffers;

@@ -24,10 +24,7 @@
 #define FLUSH_EVERY_NS 500000000ull
 /* How long a closing session waits for its last GPU timestamps. */
 #define GPU_DRAIN_NS 250000000ull
-/* A gate armed this long while the frame thread sleeps means the target
- * waits for its own GPU work; a running thread gets until the hard limit. */
-#define GATE_TIMEOUT_NS 50000000ull
-#define GATE_HARD_TIMEOUT_NS 2000000000ull
+
 
 /* A failure the side cannot recover from this session: stop recording. */
 static void give_up_session(struct xl_writer *w)
@@ -169,9 +166,8 @@ static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
 }
 
 /*
- * Collects finished GPU samples up to session @p max_session and, on the
- * pre side, runs the gate's watchdog. Returns true while samples of those
- * sessions are still on the GPU.
+ * Collects finished GPU samples up to session @p max_session. Returns true
+ * while samples of those sessions are still on the GPU.
  */
 static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 {
@@ -184,14 +180,6 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 	struct xl_gpu *gpu = atomic_load(&holder->gpu);
 	if (gpu) {
 		struct gpu_emit_ctx ctx = {w, gpu};
-		if (w->cfg.side == XL_SIDE_PRE &&
-		    xl_gate_watchdog(&w->cfg.ctl->gate, GATE_TIMEOUT_NS, GATE_HARD_TIMEOUT_NS))
-			xl_log_loud("GPU gate: the target waited for its own GPU work inside xrEndFrame "
-			            "(the gated mode would deadlock); the gate was opened after %llu ms "
-			            "(%llu s if the thread kept running), that frame's GPU sample is "
-			            "marked invalid, and the session continues in sandwich mode",
-			            (unsigned long long)(GATE_TIMEOUT_NS / 1000000),
-			            (unsigned long long)(GATE_HARD_TIMEOUT_NS / 1000000000));
 		more = xl_gpu_collect(gpu, max_session, emit_gpu_sample, &ctx);
 		log_gpu_problems(w, gpu);
 	}
@@ -315,7 +303,6 @@ static uint64_t writer_poll(struct xl_writer *w)
 		handle_record(w, &rec);
 
 	now = xl_clock_mono_ns();
-	/* With no session open this still runs the watchdog. */
 	poll_gpu(w, w->open_id);
 
 	uint32_t ended = xl_control_ended_id(word);

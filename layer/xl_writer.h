@@ -3,7 +3,7 @@
  * timestamps, writes each session's per-side CSVs, flushes at least twice a
  * second, and tells the control block which sessions this side has
  * finished. On the pre side it also runs the recording timers
- * (XRLM_RECORD_DELAY_S, XRLM_RECORD_S) and the GPU gate's watchdog.
+ * (XRLM_RECORD_DELAY_S, XRLM_RECORD_S).
  *
  * Started at instance creation and joined before xrDestroyInstance returns,
  * so no thread outlives the library.
