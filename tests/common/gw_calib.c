@@ -1,7 +1,8 @@
 /*
  * Calibration of the GPU work: how many bytes of vkCmdFillBuffer take the
  * requested time on this GPU. Runs once at creation, on the work's queue,
- * measured with its own timestamps. It is only the controller's starting
+ * measured with its own timestamps, copied at once (not by the next
+ * submission as in frames: calibration waits for each run anyway). It is only the controller's starting
  * point: lavapipe's fill rate back-to-back differs from its rate between
  * paced frames, and the controller corrects that at run time.
  */
@@ -17,23 +18,31 @@
 #define GW_CALIB_TOLERANCE 0.03
 #define GW_CALIB_TIMEOUT_NS 10000000000ull
 
+/*
+ * Slot 0's command buffer for one timed run: unlike a frame's, it resets its
+ * own queries and copies its own timestamps after the end one, so that the
+ * result is there as soon as its fence has signalled.
+ */
+static bool record_once(struct gw_work *w, uint64_t bytes)
+{
+	const struct gw_vk *vk = &w->vk;
+	struct gw_slot *s = &w->slot[0];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	s->bytes = 0; /* not a ring recording */
+	if (!gw_vk_ok(vk, vk->vkBeginCommandBuffer(s->cmd, &bi), "vkBeginCommandBuffer"))
+		return false;
+	vk->vkCmdResetQueryPool(s->cmd, w->queries, 0, 2);
+	vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries, 0);
+	gw_work_cmd_fills(w, s->cmd, bytes);
+	vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries, 1);
+	gw_work_cmd_copy(w, s->cmd, 0);
+	return gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer");
+}
+
 /* One timed run of @p bytes of fills, using ring slot 0 (idle at this point). */
 static bool measure_once(struct gw_work *w, uint64_t bytes, double *ns)
 {
-	struct gw_slot *s = &w->slot[0];
-	if (!gw_work_record(w, 0, bytes))
-		return false;
-	VkSubmitInfo si = {
-		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-		.commandBufferCount = 1,
-		.pCommandBuffers = &s->cmd,
-	};
-	const struct gw_vk *vk = &w->vk;
-	if (!gw_vk_ok(vk, vk->vkQueueSubmit(w->queue, 1, &si, s->fence),
-	              "calibration: vkQueueSubmit") ||
-	    !gw_vk_ok(vk, vk->vkWaitForFences(w->device, 1, &s->fence, VK_TRUE, GW_CALIB_TIMEOUT_NS),
-	              "vkWaitForFences") ||
-	    !gw_vk_ok(vk, vk->vkResetFences(w->device, 1, &s->fence), "vkResetFences"))
+	if (!record_once(w, bytes) || !gw_work_run_now(w, 0, GW_CALIB_TIMEOUT_NS))
 		return false;
 	/* The fence covers the copy of the timestamps into mapped memory. */
 	if (!gw_work_read_ts(w, 0, ns)) {

@@ -11,6 +11,8 @@
 #define GW_BUFFER_SIZE (16u << 20)
 /* Destruction waits this long for our own work before giving up. */
 #define GW_DESTROY_TIMEOUT_NS 5000000000ull
+/* The synchronous submissions of creation and destruction, likewise. */
+#define GW_RUN_NOW_TIMEOUT_NS 10000000000ull
 
 /*
  * A memory type allowed by @p type_bits that has all of @p required, one
@@ -143,6 +145,7 @@ static bool create_ring(struct gw_work *w, uint32_t family)
 			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
 			.commandBufferCount = 1,
 		};
+		w->slot[i].copies = -1;
 		if (!gw_vk_ok(vk, vk->vkAllocateCommandBuffers(w->device, &cai, &w->slot[i].cmd),
 		              "vkAllocateCommandBuffers") ||
 		    !gw_vk_ok(vk, vk->vkCreateFence(w->device, &fci, NULL, &w->slot[i].fence),
@@ -150,6 +153,41 @@ static bool create_ring(struct gw_work *w, uint32_t family)
 			return false;
 	}
 	return true;
+}
+
+bool gw_work_run_now(struct gw_work *w, uint32_t i, uint64_t timeout_ns)
+{
+	const struct gw_vk *vk = &w->vk;
+	struct gw_slot *s = &w->slot[i];
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &s->cmd,
+	};
+	return gw_vk_ok(vk, vk->vkQueueSubmit(w->queue, 1, &si, s->fence), "vkQueueSubmit") &&
+	       gw_vk_ok(vk, vk->vkWaitForFences(w->device, 1, &s->fence, VK_TRUE, timeout_ns),
+	                "vkWaitForFences") &&
+	       gw_vk_ok(vk, vk->vkResetFences(w->device, 1, &s->fence), "vkResetFences");
+}
+
+/*
+ * Resets every query once, after calibration: from then on each frame's
+ * command buffer resets its predecessor's two queries right after copying
+ * them, so a slot's queries are always reset when the slot comes round.
+ */
+static bool reset_queries(struct gw_work *w)
+{
+	const struct gw_vk *vk = &w->vk;
+	struct gw_slot *s = &w->slot[0];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	s->bytes = 0; /* not a ring recording any more */
+	if (!w->queries)
+		return true;
+	if (!gw_vk_ok(vk, vk->vkBeginCommandBuffer(s->cmd, &bi), "vkBeginCommandBuffer"))
+		return false;
+	vk->vkCmdResetQueryPool(s->cmd, w->queries, 0, 2 * GW_RING);
+	return gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer") &&
+	       gw_work_run_now(w, 0, GW_RUN_NOW_TIMEOUT_NS);
 }
 
 bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
@@ -172,7 +210,7 @@ bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
 	uint64_t bytes;
 	if (!create_fill_buffer(w, info->physical_device) || !create_timestamps(w, info) ||
 	    !create_ring(w, info->queue_family) ||
-	    !gw_work_calibrate(w, info->target_us, &bytes)) {
+	    !gw_work_calibrate(w, info->target_us, &bytes) || !reset_queries(w)) {
 		gw_work_destroy(&w);
 		return false;
 	}
@@ -193,20 +231,20 @@ bool gw_work_read_ts(struct gw_work *w, uint32_t i, double *ns)
 }
 
 /*
- * Slot @p i has finished: report its duration and let the controller learn.
- * Reads only host memory its command buffer wrote: vkGetQueryPoolResults
- * would block until the whole queue drains on lavapipe, even without
- * VK_QUERY_RESULT_WAIT_BIT, i.e. behind anything queued after our frame.
+ * Slot @p i's timestamps have been copied and the copy has finished: report
+ * its duration, let the controller learn, free the slot. Reads only host
+ * memory a command buffer wrote: vkGetQueryPoolResults would block until
+ * the whole queue drains on lavapipe, even without VK_QUERY_RESULT_WAIT_BIT,
+ * i.e. behind anything queued after our frame.
  */
 static void read_back(struct gw_work *w, uint32_t i)
 {
 	struct gw_slot *s = &w->slot[i];
-	if (!w->queries)
-		return;
 	double ns;
+	s->state = GW_SLOT_FREE;
 	if (!gw_work_read_ts(w, i, &ns)) {
 		if (w->unavailable++ == 0)
-			w->log("timestamps unavailable after their fence signalled; "
+			w->log("timestamps unavailable after their copy's fence signalled; "
 			       "frame left out (counted at the end)");
 		return;
 	}
@@ -215,22 +253,31 @@ static void read_back(struct gw_work *w, uint32_t i)
 		w->on_sample(w->sample_ctx, s->tag, (uint64_t)(ns + 0.5));
 }
 
-/* Frees slot @p i if its work has finished (VK_NOT_READY if not). */
+/*
+ * Marks slot @p i finished if its fence has signalled (VK_NOT_READY or
+ * VK_TIMEOUT if not) and reads back the predecessor it copied. Without
+ * queries nothing waits for a copy: the slot is free at once.
+ */
 static VkResult retire(struct gw_work *w, uint32_t i, uint64_t timeout_ns)
 {
 	struct gw_slot *s = &w->slot[i];
-	if (!s->pending)
+	if (s->state != GW_SLOT_PENDING)
 		return VK_SUCCESS;
 	VkResult r = timeout_ns ? w->vk.vkWaitForFences(w->device, 1, &s->fence, VK_TRUE, timeout_ns)
 	                        : w->vk.vkGetFenceStatus(w->device, s->fence);
 	if (r != VK_SUCCESS)
 		return r;
-	s->pending = false;
-	read_back(w, i);
+	s->state = w->queries ? GW_SLOT_DONE : GW_SLOT_FREE;
+	/* poll() goes oldest first: the predecessor is DONE already. */
+	if (s->copies >= 0)
+		read_back(w, (uint32_t)s->copies);
 	return w->vk.vkResetFences(w->device, 1, &s->fence);
 }
 
-/* Retires finished slots oldest first (one queue: they finish in order). */
+/*
+ * Retires finished slots oldest first (one queue: they finish in order).
+ * Slot w->next is the oldest: it is the next to be reused.
+ */
 static bool poll(struct gw_work *w, uint64_t timeout_ns)
 {
 	for (uint32_t n = 0; n < GW_RING; n++) {
@@ -249,15 +296,18 @@ bool gw_work_submit(struct gw_work *w, uint64_t tag)
 		return false;
 	uint32_t i = w->next;
 	struct gw_slot *s = &w->slot[i];
-	if (s->pending) {
+	if (s->state != GW_SLOT_FREE) {
 		if (w->skipped++ == 0)
 			w->log("all %d submissions still in flight: skipping this frame's GPU work "
 			       "(never blocking); counted at the end",
-			       GW_RING);
+			       GW_RING - 1);
 		return true;
 	}
-	/* Re-record only when the controller changed the size. */
-	if (s->bytes != w->ctrl.bytes && !gw_work_record(w, i, w->ctrl.bytes))
+	/* Re-record only when the size or the predecessor changed: the latter
+	 * only for the first submission and the one after it. */
+	int32_t prev = w->queries ? w->last : -1;
+	if ((s->bytes != w->ctrl.bytes || s->copies != prev) &&
+	    !gw_work_record(w, i, w->ctrl.bytes, prev))
 		return false;
 	VkSubmitInfo si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -267,7 +317,7 @@ bool gw_work_submit(struct gw_work *w, uint64_t tag)
 	if (!gw_vk_ok(&w->vk, w->vk.vkQueueSubmit(w->queue, 1, &si, s->fence), "vkQueueSubmit"))
 		return false;
 	s->tag = tag;
-	s->pending = true;
+	s->state = GW_SLOT_PENDING;
 	w->last = (int32_t)i;
 	w->next = (i + 1) % GW_RING;
 	w->submitted++;
@@ -276,12 +326,36 @@ bool gw_work_submit(struct gw_work *w, uint64_t tag)
 
 bool gw_work_wait(struct gw_work *w)
 {
-	if (w->last < 0 || !w->slot[w->last].pending)
+	if (w->last < 0 || w->slot[w->last].state != GW_SLOT_PENDING)
 		return true;
 	return gw_vk_ok(&w->vk,
 	                w->vk.vkWaitForFences(w->device, 1, &w->slot[w->last].fence, VK_TRUE,
 	                                      UINT64_MAX),
 	                "vkWaitForFences");
+}
+
+/*
+ * The last submission's timestamps have no successor to copy them: copy
+ * them with a command buffer of their own, in the free slot after it, and
+ * read them back. Only once every submission has finished.
+ */
+static void final_copy(struct gw_work *w)
+{
+	const struct gw_vk *vk = &w->vk;
+	uint32_t last = (uint32_t)w->last;
+	struct gw_slot *s = &w->slot[w->next];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	if (!w->queries || w->last < 0 || w->slot[last].state != GW_SLOT_DONE ||
+	    s->state != GW_SLOT_FREE)
+		return;
+	s->bytes = 0; /* not a ring recording any more */
+	w->last = -1;
+	if (!gw_vk_ok(vk, vk->vkBeginCommandBuffer(s->cmd, &bi), "vkBeginCommandBuffer"))
+		return;
+	gw_work_cmd_copy(w, s->cmd, last);
+	if (gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer") &&
+	    gw_work_run_now(w, w->next, GW_RUN_NOW_TIMEOUT_NS))
+		read_back(w, last);
 }
 
 void gw_work_destroy(struct gw_work **work)
@@ -290,8 +364,8 @@ void gw_work_destroy(struct gw_work **work)
 	if (!w)
 		return;
 	*work = NULL;
-	if (w->pool)
-		poll(w, GW_DESTROY_TIMEOUT_NS);
+	if (w->pool && poll(w, GW_DESTROY_TIMEOUT_NS))
+		final_copy(w);
 	if (w->skipped || w->unavailable)
 		w->log("GPU work: %llu frames skipped (ring full), %llu without timestamps",
 		       (unsigned long long)w->skipped, (unsigned long long)w->unavailable);
@@ -318,7 +392,7 @@ void gw_work_destroy(struct gw_work **work)
 
 /* Fill sizes must be multiples of 4. A barrier between fills keeps a real
  * GPU from running them in parallel, so time adds up linearly. */
-static void record_fills(struct gw_work *w, VkCommandBuffer cmd, uint64_t bytes)
+void gw_work_cmd_fills(struct gw_work *w, VkCommandBuffer cmd, uint64_t bytes)
 {
 	VkMemoryBarrier barrier = {
 		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -338,17 +412,16 @@ static void record_fills(struct gw_work *w, VkCommandBuffer cmd, uint64_t bytes)
 }
 
 /*
- * The end timestamp, then a copy of slot @p i's two timestamps into its
- * mapped gw_ts. WAIT_BIT makes the GPU (not the host) wait for both to be
- * written: without it a copy that overtakes the BOTTOM_OF_PIPE write finds
- * it unavailable. The barrier to HOST_READ makes the copy visible to the
- * host once the fence has signalled.
+ * WAIT_BIT makes the GPU (not the host) wait for both timestamps to be
+ * written: without it a copy that overtakes a BOTTOM_OF_PIPE write finds it
+ * unavailable. The barrier to HOST_READ makes the copy visible to the host
+ * once the fence has signalled; its TRANSFER destination stage orders the
+ * copy before a vkCmdResetQueryPool of the same queries that follows.
  */
-static void record_ts_copy(struct gw_work *w, VkCommandBuffer cmd, uint32_t i)
+void gw_work_cmd_copy(struct gw_work *w, VkCommandBuffer cmd, uint32_t i)
 {
 	const struct gw_vk *vk = &w->vk;
 	const VkDeviceSize offset = i * sizeof(struct gw_ts);
-	vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries, 2 * i + 1);
 	vk->vkCmdCopyQueryPoolResults(cmd, w->queries, 2 * i, 2, w->ts_buffer, offset,
 	                              sizeof(struct gw_ts) / 2,
 	                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT |
@@ -363,31 +436,40 @@ static void record_ts_copy(struct gw_work *w, VkCommandBuffer cmd, uint32_t i)
 		.offset = offset,
 		.size = sizeof(struct gw_ts),
 	};
-	vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-	                         0, NULL, 1, &barrier, 0, NULL);
+	vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+	                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+	                         NULL, 1, &barrier, 0, NULL);
 }
 
-bool gw_work_record(struct gw_work *w, uint32_t i, uint64_t bytes)
+/*
+ * Frame n's command buffer copies frame n-1's timestamps inside its own
+ * bracket, so the copy, its barrier and the reset are measured GPU work
+ * like the fills. Bottom of pipe for the begin timestamp: it is written
+ * once earlier work is done, so the queue's idle time between submissions
+ * is never measured.
+ */
+bool gw_work_record(struct gw_work *w, uint32_t i, uint64_t bytes, int32_t prev)
 {
 	struct gw_slot *s = &w->slot[i];
 	const struct gw_vk *vk = &w->vk;
 	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	s->bytes = 0;
 	if (!gw_vk_ok(vk, vk->vkBeginCommandBuffer(s->cmd, &bi), "vkBeginCommandBuffer"))
 		return false;
-	/* Both timestamps inside this command buffer: the measured span is our
-	 * fills only, never the queue's idle time between submissions. Bottom
-	 * of pipe for the first one: it is written once earlier work is done. */
-	if (w->queries) {
-		vk->vkCmdResetQueryPool(s->cmd, w->queries, 2 * i, 2);
+	if (w->queries)
 		vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries,
 		                        2 * i);
+	if (w->queries && prev >= 0) {
+		gw_work_cmd_copy(w, s->cmd, (uint32_t)prev);
+		vk->vkCmdResetQueryPool(s->cmd, w->queries, 2 * (uint32_t)prev, 2);
 	}
-	record_fills(w, s->cmd, bytes);
+	gw_work_cmd_fills(w, s->cmd, bytes);
 	if (w->queries)
-		record_ts_copy(w, s->cmd, i);
-	s->bytes = 0;
+		vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w->queries,
+		                        2 * i + 1);
 	if (!gw_vk_ok(vk, vk->vkEndCommandBuffer(s->cmd), "vkEndCommandBuffer"))
 		return false;
 	s->bytes = bytes;
+	s->copies = prev;
 	return true;
 }
