@@ -143,14 +143,17 @@ static int64_t round_away(double scaled)
 	return scaled < 0 ? -(int64_t)(0.5 - scaled) : (int64_t)(scaled + 0.5);
 }
 
+/* The precisions the power table covers: 0 to 9 decimals. */
+static int clamp_decimals(int decimals)
+{
+	return decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
+}
+
 char *fmt_fixed(char *p, double v, int decimals)
 {
 	if (!isfinite(v))
 		return p;
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 9)
-		decimals = 9;
+	decimals = clamp_decimals(decimals);
 
 	double scaled = v * pow10_table[decimals];
 	if (fabs(scaled) >= FMT_EXACT_LIMIT)
@@ -168,10 +171,7 @@ double fmt_round(double v, int decimals)
 {
 	if (!isfinite(v))
 		return v;
-	if (decimals < 0)
-		decimals = 0;
-	if (decimals > 9)
-		decimals = 9;
+	decimals = clamp_decimals(decimals);
 
 	double scaled = v * pow10_table[decimals];
 	if (fabs(scaled) >= FMT_EXACT_LIMIT)
