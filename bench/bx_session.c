@@ -4,6 +4,7 @@
 #include "bx_session.h"
 
 #include "bx_time.h"
+#include "tc_xr.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,18 +21,7 @@ static bool xr_ok(XrResult r, const char *call)
 
 static bool create_instance(struct bx_session *s)
 {
-	const char *ext = XR_MND_HEADLESS_EXTENSION_NAME;
-	XrInstanceCreateInfo ci = {
-		.type = XR_TYPE_INSTANCE_CREATE_INFO,
-		.applicationInfo = {.applicationVersion = 1,
-		                    .engineVersion = 1,
-		                    .apiVersion = XR_MAKE_VERSION(1, 0, 0)},
-		.enabledExtensionCount = 1,
-		.enabledExtensionNames = &ext,
-	};
-	snprintf(ci.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "xrlm-bench");
-	snprintf(ci.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "xrlm");
-	return BX_XR(xrCreateInstance(&ci, &s->instance));
+	return BX_XR(tc_xr_create_instance("xrlm-bench", XR_MND_HEADLESS_EXTENSION_NAME, &s->instance));
 }
 
 static bool create_session(struct bx_session *s)

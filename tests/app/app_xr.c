@@ -2,6 +2,7 @@
  * Creation and destruction of the test app's OpenXR objects.
  */
 #include "app.h"
+#include "tc_xr.h"
 
 #include "app_check.h"
 #include "app_load.h"
@@ -22,17 +23,7 @@ static const char *graphics_extension(enum app_graphics g)
 static bool create_instance(struct app *app)
 {
 	const char *ext = graphics_extension(app->opts.graphics);
-	XrInstanceCreateInfo ci = {
-		.type = XR_TYPE_INSTANCE_CREATE_INFO,
-		.applicationInfo = {.applicationVersion = 1,
-		                    .engineVersion = 1,
-		                    .apiVersion = XR_MAKE_VERSION(1, 0, 0)},
-		.enabledExtensionCount = 1,
-		.enabledExtensionNames = &ext,
-	};
-	snprintf(ci.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "xrlm-test-app");
-	snprintf(ci.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "xrlm");
-	return APP_XR(xrCreateInstance(&ci, &app->instance));
+	return APP_XR(tc_xr_create_instance("xrlm-test-app", ext, &app->instance));
 }
 
 static bool create_system(struct app *app)

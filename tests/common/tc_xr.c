@@ -1,0 +1,22 @@
+/*
+ * OpenXR set-up shared by the test bed's applications; see tc_xr.h.
+ */
+#include "tc_xr.h"
+
+#include <stdio.h>
+
+XrResult tc_xr_create_instance(const char *app_name, const char *extension,
+                               XrInstance *instance)
+{
+	XrInstanceCreateInfo ci = {
+		.type = XR_TYPE_INSTANCE_CREATE_INFO,
+		.applicationInfo = {.applicationVersion = 1,
+		                    .engineVersion = 1,
+		                    .apiVersion = XR_MAKE_VERSION(1, 0, 0)},
+		.enabledExtensionCount = 1,
+		.enabledExtensionNames = &extension,
+	};
+	snprintf(ci.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "%s", app_name);
+	snprintf(ci.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "xrlm");
+	return xrCreateInstance(&ci, instance);
+}
