@@ -6,8 +6,10 @@
  * The CPU sandwich: pre brackets only its call to the next layer (narrow);
  * post brackets everything from its first line to just before it publishes
  * its record (wide). Then pre − post is the target's cost: the runtime and
- * post's own bookkeeping cancel out. Both sides claim their ring slot where
- * its cost cancels: pre outside its bracket, post inside its own.
+ * post's own bookkeeping cancel out, all but the clock reads' own share,
+ * which post measures and the merge subtracts (bracket_correction_ns).
+ * Both sides claim their ring slot where its cost cancels: pre outside its
+ * bracket, post inside its own.
  */
 #define _GNU_SOURCE
 #include "xl_chain.h"
@@ -22,7 +24,6 @@
 
 #if !XRLM_SIDE_PRE
 #include "merge.h"
-#include <errno.h>
 #endif
 
 #define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
