@@ -13,7 +13,6 @@
 
 /* Which one-time warnings have already been written (see xl_log_once). */
 enum xl_log_once_id {
-	XL_ONCE_RING_FULL,
 	XL_ONCE_FILE_OPEN,
 	XL_ONCE_FILE_WRITE,
 	XL_ONCE_MERGE,

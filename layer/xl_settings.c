@@ -149,11 +149,6 @@ static void load_record(struct xl_settings *s)
 
 static const char *const gpu_mode_names[] = {"auto", "sandwich", "gated", "off"};
 
-const char *xl_gpu_mode_name(enum xl_gpu_mode mode)
-{
-	return gpu_mode_names[mode];
-}
-
 static void load_gpu_mode(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_GPU_MODE");

@@ -38,9 +38,6 @@ struct xl_settings {
 	enum xl_gpu_mode gpu_mode;
 };
 
-/* "auto", "sandwich", "gated" or "off". */
-const char *xl_gpu_mode_name(enum xl_gpu_mode mode);
-
 /*
  * Resolves the output directory alone, before the log exists (the log lives
  * in it). Writes a warning into @p warning (empty when none).
