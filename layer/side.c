@@ -267,8 +267,8 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
 static void merge_session(void *ctx, uint32_t id, const char *tag)
 {
 	struct xl_control *ctl = ctx;
-	char pre[MRG_PATH_MAX];
-	struct mrg_siblings sib;
+	char pre[MERGE_PATH_MAX];
+	struct merge_siblings sib;
 
 	if (!wait_for_pre(ctl, id)) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: the pre side did not finish its file; "
@@ -276,17 +276,17 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 		return;
 	}
 	int n = snprintf(pre, sizeof(pre), "%s/frames-%s-pre.csv", ctl->output_dir, tag);
-	if (n < 0 || n >= (int)sizeof(pre) || mrg_sibling_paths(pre, NULL, &sib) != 0) {
+	if (n < 0 || n >= (int)sizeof(pre) || merge_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return;
 	}
-	struct mrg_paths paths = {
+	struct merge_paths paths = {
 		.pre_csv = pre,
 		.post_csv = sib.post_csv,
 		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
 		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
 	};
-	if (mrg_merge_files(&paths, sib.merged_csv, NULL, merge_log, (void *)tag) == 0)
+	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, (void *)tag) == 0)
 		xl_log("session %s: merged into %s", tag, sib.merged_csv);
 }
 

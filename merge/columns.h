@@ -11,41 +11,41 @@
 
 #include "merge.h"
 
-enum cols_id {
-	COLS_CPU_US,
-	COLS_CPU_PCT,
-	COLS_GPU_US,
-	COLS_GPU_PCT,
-	COLS_INTERVAL_US,
-	COLS_COUNT,
+enum columns_id {
+	COLUMNS_CPU_US,
+	COLUMNS_CPU_PCT,
+	COLUMNS_GPU_US,
+	COLUMNS_GPU_PCT,
+	COLUMNS_INTERVAL_US,
+	COLUMNS_COUNT,
 };
 
 /* Flat arrays of the present values of each column, in row order. */
-struct cols {
-	double *v[COLS_COUNT];
-	size_t n[COLS_COUNT];
+struct columns {
+	double *v[COLUMNS_COUNT];
+	size_t n[COLUMNS_COUNT];
 	size_t cap;             /* rows the arrays can hold */
 	uint64_t rows;          /* rows added */
 	uint64_t negative_cpu;  /* rows with target CPU < 0 */
 };
 
 /* Allocates room for @p cap rows (grown on demand). Returns 0 or -1. */
-int cols_create(struct cols *c, size_t cap);
+int columns_create(struct columns *c, size_t cap);
 
 /* Frees the arrays of @p c. */
-void cols_destroy(struct cols *c);
+void columns_destroy(struct columns *c);
 
 /*
  * Adds one row; NAN marks a blank cell (@p cpu_us is never blank).
  * Returns 0, or -1 when growing failed.
  */
-int cols_add(struct cols *c, double cpu_us, double cpu_pct, double gpu_us, double gpu_pct,
-             double interval_us);
+int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
+                double gpu_pct, double interval_us);
 
 /*
  * Fills the row counts and statistics of @p s (other fields untouched).
- * Reorders the arrays: call it once, after the last cols_add().
+ * Reorders the arrays: call it once, after the last columns_add().
  */
-void cols_summarize(struct cols *c, struct mrg_summary *s);
+void columns_summarize(struct columns *c, struct merge_summary *s);
 
 #endif /* XRLM_COLUMNS_H */

@@ -1,5 +1,5 @@
 /*
- * Locale-independent number formatting for the merged CSV and the report.
+ * Locale-independent number formatting for the merged CSV and the tables.
  *
  * Every fixed-point value is produced as r = round(v * 10^d) (half away from
  * zero) printed as an integer with a '.' inserted, so the text always reads

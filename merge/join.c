@@ -54,19 +54,19 @@ static void hidx_insert(struct hidx *h, uint64_t hash, uint32_t row)
 	h->slots[pos] = row + 1;
 }
 
-static uint64_t cpu_hash(const struct csvr_cpu_row *r)
+static uint64_t cpu_hash(const struct side_cpu_row *r)
 {
 	return mix64((uint64_t)r->display_time ^ mix64(r->thread_id));
 }
 
-static bool cpu_same_key(const struct csvr_cpu_row *a, const struct csvr_cpu_row *b)
+static bool cpu_same_key(const struct side_cpu_row *a, const struct side_cpu_row *b)
 {
 	return a->display_time == b->display_time && a->thread_id == b->thread_id;
 }
 
 /* First unused post row with the key of @p key, through the index. */
-static uint32_t cpu_lookup(const struct hidx *h, const struct csvr_cpu_row *rows,
-                           const uint8_t *used, const struct csvr_cpu_row *key)
+static uint32_t cpu_lookup(const struct hidx *h, const struct side_cpu_row *rows,
+                           const uint8_t *used, const struct side_cpu_row *key)
 {
 	size_t pos = cpu_hash(key) & h->mask;
 	for (; h->slots[pos]; pos = (pos + 1) & h->mask) {
@@ -77,7 +77,7 @@ static uint32_t cpu_lookup(const struct hidx *h, const struct csvr_cpu_row *rows
 	return JOIN_NONE;
 }
 
-static int build_cpu_index(struct hidx *h, const struct csvr_cpu_file *f)
+static int build_cpu_index(struct hidx *h, const struct side_cpu_file *f)
 {
 	if (hidx_create(h, f->count) != 0)
 		return -1;
@@ -104,7 +104,7 @@ static size_t advance_cursor(size_t cursor, size_t m, const uint8_t *used, size_
 	return cursor;
 }
 
-static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
+static int match_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
                      struct join_result *out)
 {
 	uint8_t *used = calloc(post->count ? post->count : 1, 1);
@@ -115,7 +115,7 @@ static int match_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file
 	if (!used)
 		return -1;
 	for (size_t i = 0; i < pre->count; i++) {
-		const struct csvr_cpu_row *key = &pre->rows[i];
+		const struct side_cpu_row *key = &pre->rows[i];
 		uint32_t m = JOIN_NONE;
 		size_t end = cursor + JOIN_WINDOW < post->count ? cursor + JOIN_WINDOW : post->count;
 
@@ -201,7 +201,7 @@ static uint32_t *tmap_slot(struct thread_map *t, uint64_t id)
 	return &t->last[pos];
 }
 
-static int link_threads(const struct csvr_cpu_file *pre, struct join_result *out)
+static int link_threads(const struct side_cpu_file *pre, struct join_result *out)
 {
 	struct thread_map t = {0};
 	uint64_t cached_id = 0;
@@ -231,7 +231,7 @@ static int link_threads(const struct csvr_cpu_file *pre, struct join_result *out
 	return 0;
 }
 
-int join_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
+int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
              struct join_result *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -253,7 +253,7 @@ int join_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
 
 /* Walks one GPU file in step with the frames; see join.h. */
 struct gpu_walk {
-	const struct csvr_gpu_file *f;
+	const struct side_gpu_file *f;
 	uint8_t *used;
 	struct hidx index;
 	size_t cursor;
@@ -261,7 +261,7 @@ struct gpu_walk {
 
 static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
 {
-	const struct csvr_gpu_file *f = w->f;
+	const struct side_gpu_file *f = w->f;
 	size_t end = w->cursor + JOIN_WINDOW < f->count ? w->cursor + JOIN_WINDOW : f->count;
 	uint32_t m = JOIN_NONE;
 
@@ -297,7 +297,7 @@ static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
 }
 
 /* The target GPU time of one frame, or NAN when the pair is unusable. */
-static double gpu_target_us(const struct csvr_gpu_row *pre, const struct csvr_gpu_row *post)
+static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gpu_row *post)
 {
 	if (pre->period_ns <= 0 || post->period_ns <= 0)
 		return NAN; /* invalid on either side */
@@ -312,8 +312,8 @@ static double gpu_target_us(const struct csvr_gpu_row *pre, const struct csvr_gp
 	return fmt_round(us, 3);
 }
 
-int join_gpu(const struct csvr_cpu_file *pre, const struct csvr_gpu_file *gpu_pre,
-             const struct csvr_gpu_file *gpu_post, struct join_result *out)
+int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
+             const struct side_gpu_file *gpu_post, struct join_result *out)
 {
 	size_t n = out->count ? out->count : 1;
 	struct gpu_walk a = {.f = gpu_pre, .used = calloc(gpu_pre->count + 1, 1)};

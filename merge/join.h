@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "csv_reader.h"
+#include "csvr.h"
 
 #define JOIN_NONE UINT32_MAX
 
@@ -29,7 +29,7 @@ struct join_result {
 };
 
 /* Joins the CPU rows and links each thread's rows. Returns 0, -1 on ENOMEM. */
-int join_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
+int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
              struct join_result *out);
 
 /*
@@ -37,8 +37,8 @@ int join_cpu(const struct csvr_cpu_file *pre, const struct csvr_cpu_file *post,
  * (NAN) when a side has no row, either row is invalid, the periods differ or
  * post's ticks are below pre's. Returns 0, -1 on ENOMEM.
  */
-int join_gpu(const struct csvr_cpu_file *pre, const struct csvr_gpu_file *gpu_pre,
-             const struct csvr_gpu_file *gpu_post, struct join_result *out);
+int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
+             const struct side_gpu_file *gpu_post, struct join_result *out);
 
 /* Frees the arrays of @p j. */
 void join_result_destroy(struct join_result *j);

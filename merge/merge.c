@@ -19,50 +19,50 @@
 #include <sys/stat.h>
 
 #include "columns.h"
-#include "csv_reader.h"
+#include "csvr.h"
 #include "fmt.h"
 #include "join.h"
-#include "merged_out.h"
+#include "merged_write.h"
 
-#define MRG_MSG_MAX 1024
+#define MERGE_MSG_MAX 1024
 
 /* Everything read from one side. */
-struct side {
+struct input {
 	const char *name; /* "pre" or "post" */
 	const char *cpu_path;
 	const char *gpu_path; /* NULL: none */
-	struct csvr_cpu_file cpu;
-	struct csvr_gpu_file gpu;
+	struct side_cpu_file cpu;
+	struct side_gpu_file gpu;
 	int ret;
 };
 
 static void *read_side(void *arg)
 {
-	struct side *s = arg;
+	struct input *s = arg;
 
-	s->ret = csvr_read_cpu(s->cpu_path, s->name, &s->cpu);
+	s->ret = side_cpu_read(s->cpu_path, s->name, &s->cpu);
 	if (s->ret == 0 && s->gpu_path)
-		s->ret = csvr_read_gpu(s->gpu_path, s->name, &s->gpu);
+		s->ret = side_gpu_read(s->gpu_path, s->name, &s->gpu);
 	return NULL;
 }
 
-static void side_destroy(struct side *s)
+static void input_destroy(struct input *s)
 {
-	csvr_cpu_file_destroy(&s->cpu);
-	csvr_gpu_file_destroy(&s->gpu);
+	side_cpu_destroy(&s->cpu);
+	side_gpu_destroy(&s->gpu);
 }
 
-static void say(mrg_log_fn log, void *ctx, const char *message)
+static void say(merge_log_fn log, void *ctx, const char *message)
 {
 	if (log)
 		log(ctx, message);
 }
 
-static void sayf(mrg_log_fn log, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void sayf(merge_log_fn log, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static void sayf(mrg_log_fn log, void *ctx, const char *fmt, ...)
+static void sayf(merge_log_fn log, void *ctx, const char *fmt, ...)
 {
-	char msg[MRG_MSG_MAX];
+	char msg[MERGE_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -71,14 +71,14 @@ static void sayf(mrg_log_fn log, void *ctx, const char *fmt, ...)
 	say(log, ctx, msg);
 }
 
-static void say_warnings(const struct csvr_diag *d, mrg_log_fn log, void *ctx)
+static void say_warnings(const struct csvr_diag *d, merge_log_fn log, void *ctx)
 {
 	for (int i = 0; i < d->warning_count; i++)
 		say(log, ctx, d->warnings[i]);
 }
 
 /* Reads both sides, the post side on a second thread when possible. */
-static int read_sides(struct side *pre, struct side *post, mrg_log_fn log, void *ctx)
+static int read_sides(struct input *pre, struct input *post, merge_log_fn log, void *ctx)
 {
 	pthread_t thread;
 	bool threaded = pthread_create(&thread, NULL, read_side, post) == 0;
@@ -110,7 +110,8 @@ static int read_sides(struct side *pre, struct side *post, mrg_log_fn log, void 
 }
 
 /* Both sides must bracket with the same clock for the subtraction to mean anything. */
-static int check_clocks(const struct side *pre, const struct side *post, mrg_log_fn log, void *ctx)
+static int check_clocks(const struct input *pre, const struct input *post, merge_log_fn log,
+                        void *ctx)
 {
 	const char *a = pre->cpu.meta.clock, *b = post->cpu.meta.clock;
 
@@ -129,11 +130,11 @@ static double blank_if_infinite(double v)
 	return isinf(v) ? NAN : v;
 }
 
-static void make_row(const struct side *pre, const struct side *post, const struct join_result *j,
-                     size_t i, struct mout_row *r)
+static void make_row(const struct input *pre, const struct input *post, const struct join_result *j,
+                     size_t i, struct merged_row *r)
 {
-	const struct csvr_cpu_row *a = &pre->cpu.rows[i];
-	const struct csvr_cpu_row *b = &post->cpu.rows[j->match[i]];
+	const struct side_cpu_row *a = &pre->cpu.rows[i];
+	const struct side_cpu_row *b = &post->cpu.rows[j->match[i]];
 
 	r->display_time = a->display_time;
 	r->thread_id = a->thread_id;
@@ -153,28 +154,28 @@ static void make_row(const struct side *pre, const struct side *post, const stru
 	r->gpu_pct = blank_if_infinite(r->gpu_pct);
 }
 
-static int summarize(const struct side *pre, const struct side *post, const struct join_result *j,
-                     struct mrg_summary *s)
+static int summarize(const struct input *pre, const struct input *post, const struct join_result *j,
+                     struct merge_summary *s)
 {
-	struct cols c;
+	struct columns c;
 
-	if (cols_create(&c, j->matched) != 0)
+	if (columns_create(&c, j->matched) != 0)
 		return -1;
 	for (size_t i = 0; i < j->count; i++) {
-		struct mout_row r;
+		struct merged_row r;
 		if (j->match[i] == JOIN_NONE)
 			continue;
 		make_row(pre, post, j, i, &r);
 		/* Values as the text of the row reads back. */
 		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
-		if (cols_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
+		if (columns_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
 		             interval_us) != 0) {
-			cols_destroy(&c);
+			columns_destroy(&c);
 			return -1;
 		}
 	}
-	cols_summarize(&c, s);
-	cols_destroy(&c);
+	columns_summarize(&c, s);
+	columns_destroy(&c);
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
@@ -194,44 +195,44 @@ static int summarize(const struct side *pre, const struct side *post, const stru
 
 /* What fill_rows() formats from. */
 struct rows_ctx {
-	const struct side *pre;
-	const struct side *post;
+	const struct input *pre;
+	const struct input *post;
 	const struct join_result *j;
 };
 
-/* mout_fill_fn: the matched rows among pre rows [first, last). */
+/* merged_write_fill_fn: the matched rows among pre rows [first, last). */
 static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
 	const struct rows_ctx *c = ctx;
 	char *p = buf;
 	size_t i = first;
 
-	for (; i < last && (size_t)(p - buf) + MOUT_ROW_MAX <= cap; i++) {
-		struct mout_row r;
+	for (; i < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; i++) {
+		struct merged_row r;
 		if (c->j->match[i] == JOIN_NONE)
 			continue;
 		make_row(c->pre, c->post, c->j, i, &r);
-		p = mout_format_row(p, &r);
+		p = merged_write_format_row(p, &r);
 	}
 	*used = (size_t)(p - buf);
 	return i;
 }
 
-static int write_output(const char *out_path, const struct side *pre, const struct side *post,
-                        const struct join_result *j, const struct mrg_summary *s, mrg_log_fn log,
-                        void *ctx)
+static int write_output(const char *out_path, const struct input *pre, const struct input *post,
+                        const struct join_result *j, const struct merge_summary *s,
+                        merge_log_fn log, void *ctx)
 {
-	char msg[MRG_MSG_MAX];
-	struct mout o;
+	char msg[MERGE_MSG_MAX];
+	struct merged_writer o;
 
-	if (mout_open(&o, out_path, msg, sizeof(msg)) != 0) {
+	if (merged_write_open(&o, out_path, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
 	}
 	struct rows_ctx rows = {.pre = pre, .post = post, .j = j};
-	mout_summary(&o, s);
-	mout_rows(&o, j->count, fill_rows, &rows);
-	if (mout_commit(&o, msg, sizeof(msg)) != 0) {
+	merged_write_summary(&o, s);
+	merged_write_rows(&o, j->count, fill_rows, &rows);
+	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
 	}
@@ -239,8 +240,8 @@ static int write_output(const char *out_path, const struct side *pre, const stru
 }
 
 /* The GPU join needs both files; with one only the GPU columns stay blank. */
-static int join_gpu_sides(const struct side *pre, const struct side *post, struct join_result *j,
-                          mrg_log_fn log, void *ctx)
+static int join_gpu_sides(const struct input *pre, const struct input *post, struct join_result *j,
+                          merge_log_fn log, void *ctx)
 {
 	if (!pre->gpu_path && !post->gpu_path)
 		return 0;
@@ -252,11 +253,11 @@ static int join_gpu_sides(const struct side *pre, const struct side *post, struc
 	return join_gpu(&pre->cpu, &pre->gpu, &post->gpu, j);
 }
 
-static int merge_sides(struct side *pre, struct side *post, const char *out_path,
-                       struct mrg_summary *summary, mrg_log_fn log, void *ctx)
+static int merge_sides(struct input *pre, struct input *post, const char *out_path,
+                       struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	struct join_result j;
-	struct mrg_summary s = {0};
+	struct merge_summary s = {0};
 	int ret = -1;
 
 	if (join_cpu(&pre->cpu, &post->cpu, &j) != 0 ||
@@ -267,8 +268,8 @@ static int merge_sides(struct side *pre, struct side *post, const char *out_path
 	}
 	/* The GPU rows are folded into j.gpu_us: free them before the
 	 * statistics allocate, to keep the peak low. */
-	csvr_gpu_file_destroy(&pre->gpu);
-	csvr_gpu_file_destroy(&post->gpu);
+	side_gpu_destroy(&pre->gpu);
+	side_gpu_destroy(&post->gpu);
 
 	if (summarize(pre, post, &j, &s) != 0) {
 		sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
@@ -284,8 +285,8 @@ out:
 	return ret;
 }
 
-int mrg_merge_files(const struct mrg_paths *paths, const char *out_path,
-                    struct mrg_summary *summary, mrg_log_fn log, void *ctx)
+int merge_files(const struct merge_paths *paths, const char *out_path,
+                struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	struct stat st;
 
@@ -299,15 +300,15 @@ int mrg_merge_files(const struct mrg_paths *paths, const char *out_path,
 		return -1;
 	}
 
-	struct side pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
-	struct side post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
+	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
+	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
 	int ret = read_sides(&pre, &post, log, ctx);
 	if (ret == 0)
 		ret = check_clocks(&pre, &post, log, ctx);
 	if (ret == 0)
 		ret = merge_sides(&pre, &post, out_path, summary, log, ctx);
-	side_destroy(&pre);
-	side_destroy(&post);
+	input_destroy(&pre);
+	input_destroy(&post);
 	return ret;
 }
 
@@ -344,10 +345,10 @@ static bool split_side_name(const char *path, const char *side, int *dir_len, co
 
 static bool fits(int n)
 {
-	return n >= 0 && n < MRG_PATH_MAX;
+	return n >= 0 && n < MERGE_PATH_MAX;
 }
 
-int mrg_sibling_paths(const char *pre_csv, const char *post_csv, struct mrg_siblings *out)
+int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out)
 {
 	int dir_len, tag_len;
 	const char *tag;
@@ -355,11 +356,11 @@ int mrg_sibling_paths(const char *pre_csv, const char *post_csv, struct mrg_sibl
 	memset(out, 0, sizeof(*out));
 	if (!pre_csv || !split_side_name(pre_csv, "pre", &dir_len, &tag, &tag_len))
 		return -1;
-	if (!fits(snprintf(out->post_csv, MRG_PATH_MAX, "%.*sframes-%.*s-post.csv", dir_len, pre_csv,
+	if (!fits(snprintf(out->post_csv, MERGE_PATH_MAX, "%.*sframes-%.*s-post.csv", dir_len, pre_csv,
 	                   tag_len, tag)) ||
-	    !fits(snprintf(out->merged_csv, MRG_PATH_MAX, "%.*sframes-merged-%.*s.csv", dir_len,
+	    !fits(snprintf(out->merged_csv, MERGE_PATH_MAX, "%.*sframes-merged-%.*s.csv", dir_len,
 	                   pre_csv, tag_len, tag)) ||
-	    !fits(snprintf(out->gpu_pre_csv, MRG_PATH_MAX, "%.*sgpu-%.*s-pre.csv", dir_len, pre_csv,
+	    !fits(snprintf(out->gpu_pre_csv, MERGE_PATH_MAX, "%.*sgpu-%.*s-pre.csv", dir_len, pre_csv,
 	                   tag_len, tag))) {
 		memset(out, 0, sizeof(*out));
 		return -1;
@@ -370,7 +371,7 @@ int mrg_sibling_paths(const char *pre_csv, const char *post_csv, struct mrg_sibl
 	/* The post GPU file lives next to the post CPU file. */
 	const char *post = post_csv ? post_csv : out->post_csv;
 	if (split_side_name(post, "post", &dir_len, &tag, &tag_len) &&
-	    fits(snprintf(out->gpu_post_csv, MRG_PATH_MAX, "%.*sgpu-%.*s-post.csv", dir_len, post,
+	    fits(snprintf(out->gpu_post_csv, MERGE_PATH_MAX, "%.*sgpu-%.*s-post.csv", dir_len, post,
 	                  tag_len, tag)) &&
 	    is_file(out->gpu_post_csv))
 		return 0;

@@ -15,10 +15,10 @@
 #include "stats.h"
 
 /* Receives one complete line, without a newline. */
-typedef void (*mrg_log_fn)(void *ctx, const char *message);
+typedef void (*merge_log_fn)(void *ctx, const char *message);
 
 /* The per-side files of a session; gpu_* may be NULL (no GPU file). */
-struct mrg_paths {
+struct merge_paths {
 	const char *pre_csv;
 	const char *post_csv;
 	const char *gpu_pre_csv;
@@ -26,16 +26,16 @@ struct mrg_paths {
 };
 
 /* Longest path (including the terminating NUL) the path helpers produce. */
-#define MRG_PATH_MAX 4096
+#define MERGE_PATH_MAX 4096
 
 /* Longest target layer name kept (including the NUL); longer ones are cut. */
-#define MRG_NAME_MAX 256
+#define MERGE_NAME_MAX 256
 
 /*
  * Everything the merged file's summary lines and `xrlm`'s table show.
  * Units are in the field names; a stats_summary with count 0 is all zeros.
  */
-struct mrg_summary {
+struct merge_summary {
 	uint64_t frame_count;            /* matched frames (rows written) */
 	uint64_t gpu_frame_count;        /* rows with a target_gpu_us value */
 	struct stats_summary target_cpu_us;
@@ -60,7 +60,7 @@ struct mrg_summary {
 	 */
 	bool has_bracket_correction;
 	uint64_t bracket_correction_ns;
-	char target_layer[MRG_NAME_MAX];
+	char target_layer[MERGE_NAME_MAX];
 };
 
 /*
@@ -74,15 +74,15 @@ struct mrg_summary {
  * more line, "<file>[:<line>]: error: ...", and the function returns -1.
  * Returns 0 on success. If @p summary is non-NULL it receives the statistics.
  */
-int mrg_merge_files(const struct mrg_paths *paths, const char *out_path,
-                    struct mrg_summary *summary, mrg_log_fn log, void *ctx);
+int merge_files(const struct merge_paths *paths, const char *out_path,
+                struct merge_summary *summary, merge_log_fn log, void *ctx);
 
-/* Default sibling paths of a session's files; see mrg_sibling_paths(). */
-struct mrg_siblings {
-	char post_csv[MRG_PATH_MAX];   /* ".../frames-<tag>-post.csv" */
-	char gpu_pre_csv[MRG_PATH_MAX];  /* "" unless the file exists */
-	char gpu_post_csv[MRG_PATH_MAX]; /* "" unless the file exists */
-	char merged_csv[MRG_PATH_MAX]; /* ".../frames-merged-<tag>.csv" */
+/* Default sibling paths of a session's files; see merge_sibling_paths(). */
+struct merge_siblings {
+	char post_csv[MERGE_PATH_MAX];   /* ".../frames-<tag>-post.csv" */
+	char gpu_pre_csv[MERGE_PATH_MAX];  /* "" unless the file exists */
+	char gpu_post_csv[MERGE_PATH_MAX]; /* "" unless the file exists */
+	char merged_csv[MERGE_PATH_MAX]; /* ".../frames-merged-<tag>.csv" */
 };
 
 /*
@@ -93,6 +93,6 @@ struct mrg_siblings {
  * instead (named after its own tag). Returns 0, or -1 when a name does not
  * follow the pattern or a path would be too long.
  */
-int mrg_sibling_paths(const char *pre_csv, const char *post_csv, struct mrg_siblings *out);
+int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out);
 
 #endif /* XRLM_MERGE_H */

@@ -56,7 +56,7 @@ static void check_same_summary(const char *what, const struct stats_summary *a,
 	fuzz_fail("xrlm stats does not reproduce the merge's statistics");
 }
 
-void fuzz_check_same_stats(const struct mrg_summary *merged, const struct mrg_summary *again)
+void fuzz_check_same_stats(const struct merge_summary *merged, const struct merge_summary *again)
 {
 	if (merged->frame_count != again->frame_count ||
 	    merged->gpu_frame_count != again->gpu_frame_count ||

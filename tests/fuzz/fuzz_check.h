@@ -6,7 +6,7 @@
 #ifndef XRLM_FUZZ_CHECK_H
 #define XRLM_FUZZ_CHECK_H
 
-#include "csv_reader.h"
+#include "csvr.h"
 #include "merge.h"
 
 /* Checks the messages of one reader call that returned @p ret. */
@@ -19,6 +19,6 @@ void fuzz_check_line(const char *message);
  * Checks that @p again (statistics recomputed from the merged file's rows,
  * as `xrlm stats` does) equals @p merged (what the merge computed).
  */
-void fuzz_check_same_stats(const struct mrg_summary *merged, const struct mrg_summary *again);
+void fuzz_check_same_stats(const struct merge_summary *merged, const struct merge_summary *again);
 
 #endif /* XRLM_FUZZ_CHECK_H */

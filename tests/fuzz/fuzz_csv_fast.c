@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "csv_reader.h"
+#include "csvr.h"
 #include "fuzz_check.h"
 #include "fuzz_io.h"
 

@@ -1,10 +1,10 @@
 /*
- * Fuzz entry point: the per-side GPU CSV parser (csvr_read_gpu), fed one
+ * Fuzz entry point: the per-side GPU CSV parser (side_gpu_read), fed one
  * whole file per input, expecting side=post.
  */
 #include <math.h>
 
-#include "csv_reader.h"
+#include "csvr.h"
 #include "fuzz_check.h"
 #include "fuzz_io.h"
 
@@ -13,18 +13,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fuzz_file in;
-	struct csvr_gpu_file f;
+	struct side_gpu_file f;
 
 	if (!in.path[0])
 		fuzz_file_init(&in, "gpu-post.csv");
 	fuzz_file_set(&in, data, size);
-	int ret = csvr_read_gpu(in.path, "post", &f);
+	int ret = side_gpu_read(in.path, "post", &f);
 	fuzz_check_diag(&f.diag, ret);
 	for (size_t i = 0; ret == 0 && i < f.count; i++) {
 		/* The join relies on this: invalid rows carry period 0. */
 		if (!(f.rows[i].period_ns >= 0) || !isfinite(f.rows[i].period_ns))
 			fuzz_fail("GPU row with a negative or non-finite period");
 	}
-	csvr_gpu_file_destroy(&f);
+	side_gpu_destroy(&f);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * Fuzz entry point: the whole merge (mrg_merge_files). One input holds the
+ * Fuzz entry point: the whole merge (merge_files). One input holds the
  * per-side files one after another, each ended by a line "====":
  *
  *   PRE.csv ==== POST.csv [==== GPU-PRE.csv [==== GPU-POST.csv]]
@@ -17,7 +17,7 @@
 #include "fuzz_check.h"
 #include "fuzz_io.h"
 #include "merge.h"
-#include "merged_reader.h"
+#include "merged_read.h"
 
 #define PARTS 4
 
@@ -47,20 +47,20 @@ static void log_check(void *ctx, const char *message)
 }
 
 /* Reads the merged file back as `xrlm stats` does; compares statistics. */
-static void check_read_back(const char *out, const struct mrg_summary *s)
+static void check_read_back(const char *out, const struct merge_summary *s)
 {
 	struct csvr_diag diag;
-	struct cols c;
-	struct mrg_summary again = {0};
+	struct columns c;
+	struct merge_summary again = {0};
 
-	if (mrd_read(out, &c, &diag) != 0) {
+	if (merged_read(out, &c, &diag) != 0) {
 		fuzz_check_line(diag.error);
 		fuzz_fail("xrlm stats cannot read what the merge wrote");
 	}
 	if (diag.warning_count)
 		fuzz_fail("xrlm stats warns about what the merge wrote");
-	cols_summarize(&c, &again);
-	cols_destroy(&c);
+	columns_summarize(&c, &again);
+	columns_destroy(&c);
 	fuzz_check_same_stats(s, &again);
 }
 
@@ -82,17 +82,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (parts < 2)
 		return 0;
 
-	struct mrg_paths paths = {
+	struct merge_paths paths = {
 		.pre_csv = in[0].path,
 		.post_csv = in[1].path,
 		.gpu_pre_csv = parts > 2 ? in[2].path : NULL,
 		.gpu_post_csv = parts > 3 ? in[3].path : NULL,
 	};
-	struct mrg_summary s;
+	struct merge_summary s;
 	int errors = 0;
 
 	fuzz_tmp_path(out, sizeof(out), "merged.csv");
-	int ret = mrg_merge_files(&paths, out, &s, log_check, &errors);
+	int ret = merge_files(&paths, out, &s, log_check, &errors);
 	if ((ret != 0) != (errors == 1))
 		fuzz_fail("a failed merge must log exactly one error, a good one none");
 	if (ret == 0)

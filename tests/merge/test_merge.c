@@ -16,9 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv_reader.h"
+#include "csvr.h"
 #include "fmt.h"
 #include "merge.h"
+#include "merged_read.h"
 #include "stats.h"
 #include "test_merge_common.h"
 
@@ -164,9 +165,9 @@ static void test_stats_random_against_sort(void **state)
 static void test_read_cpu_valid(void **state)
 {
 	(void)state;
-	struct csvr_cpu_file f;
+	struct side_cpu_file f;
 
-	assert_int_equal(csvr_read_cpu(tdata("frames-s1-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_cpu_read(tdata("frames-s1-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 3);
 	assert_string_equal(f.meta.side, "pre");
 	assert_string_equal(f.meta.layer, "XR_APILAYER_XRLM_monitor_pre");
@@ -180,7 +181,7 @@ static void test_read_cpu_valid(void **state)
 	assert_int_equal(f.rows[1].thread_id, 7);
 	assert_int_equal(f.rows[1].t_entry_ns, 12000000);
 	assert_int_equal(f.rows[1].dur_ns, 60000);
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 }
 
 /*
@@ -192,7 +193,7 @@ static void test_read_cpu_mixed_large(void **state)
 {
 	(void)state;
 	char dir[256], path[512];
-	struct csvr_cpu_file f;
+	struct side_cpu_file f;
 	const int n = 120000;
 
 	tdir_create(dir, sizeof(dir));
@@ -213,14 +214,14 @@ static void test_read_cpu_mixed_large(void **state)
 	fclose(out);
 
 	/* The quoted newline makes a thread_id "7\n": an error at its row. */
-	assert_int_equal(csvr_read_cpu(path, "pre", &f), -1);
+	assert_int_equal(side_cpu_read(path, "pre", &f), -1);
 	assert_non_null(strstr(f.diag.error, "mixed.csv:50024: error: column 2 (thread_id)"));
 	assert_int_equal(f.count, 50021);
 	for (size_t i = 0; i < f.count; i++) {
 		assert_int_equal(f.rows[i].display_time, (int64_t)i);
 		assert_int_equal(f.rows[i].dur_ns, 3);
 	}
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 	tdir_remove(dir);
 }
 
@@ -228,7 +229,7 @@ static void test_read_cpu_other_clock_freq(void **state)
 {
 	(void)state;
 	char dir[256], path[512];
-	struct csvr_cpu_file f;
+	struct side_cpu_file f;
 
 	tdir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
@@ -237,66 +238,66 @@ static void test_read_cpu_other_clock_freq(void **state)
 	                                   "display_time,thread_id,t_entry,t_exit\n"
 	                                   "-5,18446744073709551615,1000,1250\n"),
 	                 0);
-	assert_int_equal(csvr_read_cpu(path, "pre", &f), 0);
+	assert_int_equal(side_cpu_read(path, "pre", &f), 0);
 	assert_int_equal(f.count, 1);
 	assert_int_equal(f.rows[0].display_time, -5);
 	assert_true(f.rows[0].thread_id == UINT64_MAX);
 	assert_int_equal(f.rows[0].t_entry_ns, 100000);
 	assert_int_equal(f.rows[0].dur_ns, 25000);
 	assert_false(f.meta.has_session_end);
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 	tdir_remove(dir);
 }
 
 static void test_read_gpu_valid(void **state)
 {
 	(void)state;
-	struct csvr_gpu_file f;
+	struct side_gpu_file f;
 
-	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_gpu_read(tdata("gpu-s3-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 6);
 	assert_string_equal(f.meta.gpu_clock, "vulkan");
 	assert_double_equal(f.rows[0].period_ns, 1.0, 0);   /* "1.0000000000000000000" */
 	assert_double_equal(f.rows[1].period_ns, 0, 0);     /* valid=0 */
 	assert_double_equal(f.rows[4].period_ns, 52.5, 0);
 	assert_true(f.rows[4].ticks == 5000);
-	csvr_gpu_file_destroy(&f);
+	side_gpu_destroy(&f);
 
-	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-post.csv"), "post", &f), 0);
+	assert_int_equal(side_gpu_read(tdata("gpu-s3-post.csv"), "post", &f), 0);
 	assert_int_equal(f.meta.gpu_ring_overflow, 4);
-	csvr_gpu_file_destroy(&f);
+	side_gpu_destroy(&f);
 }
 
 static void test_read_wrong_side(void **state)
 {
 	(void)state;
-	struct csvr_cpu_file f;
+	struct side_cpu_file f;
 
-	assert_int_equal(csvr_read_cpu(tdata("frames-s1-post.csv"), "pre", &f), -1);
+	assert_int_equal(side_cpu_read(tdata("frames-s1-post.csv"), "pre", &f), -1);
 	assert_non_null(strstr(f.diag.error, "frames-s1-post.csv:3: error:"));
 	assert_non_null(strstr(f.diag.error, "side=pre"));
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 }
 
 static void test_read_truncated(void **state)
 {
 	(void)state;
-	struct csvr_cpu_file f;
+	struct side_cpu_file f;
 
 	/* Last row without a newline. */
-	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_cpu_read(tdata("frames-trunc-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_int_equal(f.diag.warning_count, 1);
 	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-pre.csv:10: warning:"));
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 
 	/* Last row with too few fields. */
-	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-post.csv"), "post", &f), 0);
+	assert_int_equal(side_cpu_read(tdata("frames-trunc-post.csv"), "post", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-post.csv:10: warning:"));
-	csvr_cpu_file_destroy(&f);
+	side_cpu_destroy(&f);
 }
 
 /* Each bad file fails with one message naming the file and the line. */
@@ -318,12 +319,12 @@ static void test_read_errors(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct csvr_cpu_file f;
-		assert_int_equal(csvr_read_cpu(tdata(cases[i].file), "pre", &f), -1);
+		struct side_cpu_file f;
+		assert_int_equal(side_cpu_read(tdata(cases[i].file), "pre", &f), -1);
 		if (!strstr(f.diag.error, cases[i].where) || !strstr(f.diag.error, cases[i].what))
 			fail_msg("%s: got \"%s\"", cases[i].file, f.diag.error);
 		assert_null(strchr(f.diag.error, '\n'));
-		csvr_cpu_file_destroy(&f);
+		side_cpu_destroy(&f);
 	}
 }
 
@@ -339,14 +340,14 @@ static void test_read_rejects_bad_numbers(void **state)
 	tdir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct csvr_cpu_file f;
+		struct side_cpu_file f;
 		snprintf(text, sizeof(text), "display_time,thread_id,t_entry,t_exit\n%s\n5,5,5,5\n",
 		         rows[i]);
 		assert_int_equal(tfile_write(path, text), 0);
-		if (csvr_read_cpu(path, NULL, &f) != -1)
+		if (side_cpu_read(path, NULL, &f) != -1)
 			fail_msg("row \"%s\" was accepted", rows[i]);
 		assert_non_null(strstr(f.diag.error, ":2: error:"));
-		csvr_cpu_file_destroy(&f);
+		side_cpu_destroy(&f);
 	}
 	tdir_remove(dir);
 }
@@ -355,17 +356,17 @@ static void test_read_rejects_bad_numbers(void **state)
 
 /* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
 static int merge_data(const char *dir, const char *pre, const char *post, const char *gpu_pre,
-                      const char *gpu_post, struct mrg_summary *s, struct tlog *log, char *out,
+                      const char *gpu_post, struct merge_summary *s, struct tlog *log, char *out,
                       size_t out_size)
 {
-	struct mrg_paths p = {
+	struct merge_paths p = {
 		.pre_csv = tdata(pre),
 		.post_csv = tdata(post),
 		.gpu_pre_csv = gpu_pre ? tdata(gpu_pre) : NULL,
 		.gpu_post_csv = gpu_post ? tdata(gpu_post) : NULL,
 	};
 	snprintf(out, out_size, "%s/out.csv", dir);
-	return mrg_merge_files(&p, out, s, tlog_fn, log);
+	return merge_files(&p, out, s, tlog_fn, log);
 }
 
 /* The part of a merged file after the column header. */
@@ -383,7 +384,7 @@ static void test_merge_exact_file(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", "gpu-s1-pre.csv",
@@ -434,7 +435,7 @@ static void test_merge_join(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s2-pre.csv", "frames-s2-post.csv", NULL, NULL, &s,
@@ -466,7 +467,7 @@ static void test_merge_gpu_rules(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv", "gpu-s3-pre.csv",
@@ -492,7 +493,7 @@ static void test_merge_empty_session(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
@@ -513,7 +514,7 @@ static void test_merge_truncated(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-trunc-pre.csv", "frames-trunc-post.csv", NULL, NULL,
@@ -535,7 +536,7 @@ static void test_merge_refuses_overwrite(void **state)
 	(void)state;
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_summary s;
+	struct merge_summary s;
 
 	tdir_create(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s/out.csv", dir);
@@ -588,10 +589,10 @@ static void test_merge_error_logged_once(void **state)
 	assert_non_null(strstr(log.last, "frames-s1-post.csv:3: error:"));
 
 	/* Into a directory that does not exist. */
-	struct mrg_paths p = {.pre_csv = tdata("frames-s1-pre.csv"), .post_csv = tdata("frames-s1-post.csv")};
+	struct merge_paths p = {.pre_csv = tdata("frames-s1-pre.csv"), .post_csv = tdata("frames-s1-post.csv")};
 	log = (struct tlog){0};
 	snprintf(out, sizeof(out), "%s/missing/out.csv", dir);
-	assert_int_equal(mrg_merge_files(&p, out, NULL, tlog_fn, &log), -1);
+	assert_int_equal(merge_files(&p, out, NULL, tlog_fn, &log), -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "missing/out.csv: error:"));
 	tdir_remove(dir);
@@ -601,14 +602,14 @@ static void test_sibling_paths(void **state)
 {
 	(void)state;
 	char dir[256], path[512];
-	struct mrg_siblings sib;
+	struct merge_siblings sib;
 
 	tdir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/gpu-42-20260101T000000-pre.csv", dir);
 	assert_int_equal(tfile_write(path, ""), 0);
 	snprintf(path, sizeof(path), "%s/frames-42-20260101T000000-pre.csv", dir);
 
-	assert_int_equal(mrg_sibling_paths(path, NULL, &sib), 0);
+	assert_int_equal(merge_sibling_paths(path, NULL, &sib), 0);
 	char want[600];
 	snprintf(want, sizeof(want), "%s/gpu-42-20260101T000000-pre.csv", dir);
 	assert_string_equal(sib.gpu_pre_csv, want);
@@ -618,11 +619,68 @@ static void test_sibling_paths(void **state)
 	snprintf(want, sizeof(want), "%s/frames-merged-42-20260101T000000.csv", dir);
 	assert_string_equal(sib.merged_csv, want);
 
-	assert_int_equal(mrg_sibling_paths("frames-1-pre.csv", NULL, &sib), 0);
+	assert_int_equal(merge_sibling_paths("frames-1-pre.csv", NULL, &sib), 0);
 	assert_string_equal(sib.merged_csv, "frames-merged-1.csv");
-	assert_int_equal(mrg_sibling_paths("/x/other.csv", NULL, &sib), -1);
-	assert_int_equal(mrg_sibling_paths("/x/frames--pre.csv", NULL, &sib), -1);
+	assert_int_equal(merge_sibling_paths("/x/other.csv", NULL, &sib), -1);
+	assert_int_equal(merge_sibling_paths("/x/frames--pre.csv", NULL, &sib), -1);
 	tdir_remove(dir);
+}
+
+/* ---- reading a merged file back, row by row ---- */
+
+struct each_seen {
+	int keys;
+	char frame_count[32];
+	int rows;
+	double target_us[4];
+	bool interval_blank[4];
+};
+
+static int each_summary(void *ctx, const char *key, const char *value, char *msg, size_t size)
+{
+	struct each_seen *e = ctx;
+	(void)msg;
+	(void)size;
+	e->keys++;
+	if (strcmp(key, "frame_count") == 0)
+		snprintf(e->frame_count, sizeof(e->frame_count), "%s", value);
+	return 0;
+}
+
+static int each_row(void *ctx, const struct merged_values *r, char *msg, size_t size)
+{
+	struct each_seen *e = ctx;
+	if (e->rows >= 3) {
+		snprintf(msg, size, "too many rows");
+		return -1;
+	}
+	e->target_us[e->rows] = r->target_us;
+	e->interval_blank[e->rows] = isnan(r->frame_interval_us);
+	e->rows++;
+	return 0;
+}
+
+static void test_merged_read_each(void **state)
+{
+	(void)state;
+	struct merged_read_cb cb = {.summary = each_summary, .row = each_row};
+	struct each_seen e = {0};
+	struct csvr_diag diag;
+
+	assert_int_equal(merged_read_each(tdata("expected-merged-s1.csv"), &cb, &e, &diag), 0);
+	assert_int_equal(e.rows, 3);
+	assert_string_equal(e.frame_count, "3");
+	assert_true(e.keys >= 14);
+	assert_double_equal(e.target_us[0], 20.0, 0);
+	assert_double_equal(e.target_us[2], 15.0, 0);
+	assert_false(e.interval_blank[0]);
+	assert_true(e.interval_blank[2]);
+
+	/* A callback's refusal is an error naming the file and line. */
+	e.rows = 3;
+	assert_int_equal(merged_read_each(tdata("expected-merged-s1.csv"), &cb, &e, &diag), -1);
+	assert_non_null(strstr(diag.error, "expected-merged-s1.csv:"));
+	assert_non_null(strstr(diag.error, "too many rows"));
 }
 
 int main(void)
@@ -648,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_merge_refuses_overwrite),
 		cmocka_unit_test(test_merge_error_logged_once),
 		cmocka_unit_test(test_sibling_paths),
+		cmocka_unit_test(test_merged_read_each),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

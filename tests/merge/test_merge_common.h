@@ -14,7 +14,7 @@ struct tlog {
 	char all[8192];
 };
 
-/* mrg_log_fn that appends to a struct tlog. */
+/* merge_log_fn that appends to a struct tlog. */
 void tlog_fn(void *ctx, const char *message);
 
 /* A fresh directory under $TMPDIR (or /tmp); the path is static per call site use. */

@@ -36,7 +36,7 @@ static void merge_and_compare(void)
 {
 	char dir[256], out[512];
 	struct tlog log = {0};
-	struct mrg_paths p = {
+	struct merge_paths p = {
 		.pre_csv = tdata("frames-s1-pre.csv"),
 		.post_csv = tdata("frames-s1-post.csv"),
 		.gpu_pre_csv = tdata("gpu-s1-pre.csv"),
@@ -45,7 +45,7 @@ static void merge_and_compare(void)
 
 	tdir_create(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s/out.csv", dir);
-	assert_int_equal(mrg_merge_files(&p, out, NULL, tlog_fn, &log), 0);
+	assert_int_equal(merge_files(&p, out, NULL, tlog_fn, &log), 0);
 	char *got = tfile_read(out);
 	char *want = tfile_read(tdata("expected-merged-s1.csv"));
 	assert_non_null(got);
@@ -54,15 +54,15 @@ static void merge_and_compare(void)
 	free(got);
 	free(want);
 
-	struct mrg_paths p3 = {
+	struct merge_paths p3 = {
 		.pre_csv = tdata("frames-s3-pre.csv"),
 		.post_csv = tdata("frames-s3-post.csv"),
 		.gpu_pre_csv = tdata("gpu-s3-pre.csv"),
 		.gpu_post_csv = tdata("gpu-s3-post.csv"),
 	};
-	struct mrg_summary s;
+	struct merge_summary s;
 	snprintf(out, sizeof(out), "%s/out3.csv", dir);
-	assert_int_equal(mrg_merge_files(&p3, out, &s, tlog_fn, &log), 0);
+	assert_int_equal(merge_files(&p3, out, &s, tlog_fn, &log), 0);
 	assert_int_equal(s.gpu_frame_count, 2);
 	got = tfile_read(out);
 	assert_non_null(strstr(got, "\n10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n"));

@@ -1,8 +1,8 @@
 /*
- * The statistics table; see report.h. Numbers go through fmt.h, so the
+ * The statistics table; see table.h. Numbers go through fmt.h, so the
  * output does not depend on the locale.
  */
-#include "report.h"
+#include "table.h"
 
 #include <inttypes.h>
 
@@ -32,7 +32,7 @@ static void print_block(FILE *f, const char *name, const char *unit,
 	fprintf(f, "\n");
 }
 
-void rpt_print(FILE *f, const struct mrg_summary *s)
+void table_print(FILE *f, const struct merge_summary *s)
 {
 	char a[FMT_NUM_MAX], b[FMT_NUM_MAX];
 

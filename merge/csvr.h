@@ -16,8 +16,8 @@
  * Readers do not log: they keep their messages in the file struct, so they
  * can run on any thread and the caller decides where messages go.
  */
-#ifndef XRLM_CSV_READER_H
-#define XRLM_CSV_READER_H
+#ifndef XRLM_CSVR_H
+#define XRLM_CSVR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,7 +36,7 @@ struct csvr_diag {
 };
 
 /* Metadata from a per-side file's comment lines. Empty string = absent. */
-struct csvr_meta {
+struct side_meta {
 	char side[16];
 	char layer[CSVR_TEXT_MAX];
 	char target_layer[CSVR_TEXT_MAX];
@@ -53,34 +53,34 @@ struct csvr_meta {
 };
 
 /* One CPU bracket; times are converted to nanoseconds on reading. 32 bytes. */
-struct csvr_cpu_row {
+struct side_cpu_row {
 	int64_t display_time;
 	uint64_t thread_id;
 	int64_t t_entry_ns;
 	int64_t dur_ns; /* t_exit - t_entry */
 };
 
-/* A per-side CPU file. Owns rows; release with csvr_cpu_file_destroy(). */
-struct csvr_cpu_file {
-	struct csvr_meta meta;
+/* A per-side CPU file. Owns rows; release with side_cpu_destroy(). */
+struct side_cpu_file {
+	struct side_meta meta;
 	struct csvr_diag diag;
-	struct csvr_cpu_row *rows;
+	struct side_cpu_row *rows;
 	size_t count;
 	size_t cap;
 };
 
 /* One GPU timestamp. 24 bytes. */
-struct csvr_gpu_row {
+struct side_gpu_row {
 	int64_t display_time;
 	uint64_t ticks;
 	double period_ns; /* 0 when the row is not valid (valid=0) */
 };
 
-/* A per-side GPU file. Owns rows; release with csvr_gpu_file_destroy(). */
-struct csvr_gpu_file {
-	struct csvr_meta meta;
+/* A per-side GPU file. Owns rows; release with side_gpu_destroy(). */
+struct side_gpu_file {
+	struct side_meta meta;
 	struct csvr_diag diag;
-	struct csvr_gpu_row *rows;
+	struct side_gpu_row *rows;
 	size_t count;
 	size_t cap;
 };
@@ -89,18 +89,18 @@ struct csvr_gpu_file {
  * Reads the CPU file @p path into @p out (zeroed first). @p expected_side
  * ("pre" or "post"), if non-NULL, must match a `# side=` line when present.
  * Returns 0, or -1 with out->diag.error set (rows may be partially read;
- * csvr_cpu_file_destroy() must still be called).
+ * side_cpu_destroy() must still be called).
  */
-int csvr_read_cpu(const char *path, const char *expected_side, struct csvr_cpu_file *out);
+int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out);
 
 /* Frees the rows of @p f; leaves it empty. */
-void csvr_cpu_file_destroy(struct csvr_cpu_file *f);
+void side_cpu_destroy(struct side_cpu_file *f);
 
-/* As csvr_read_cpu(), for a GPU file. */
-int csvr_read_gpu(const char *path, const char *expected_side, struct csvr_gpu_file *out);
+/* As side_cpu_read(), for a GPU file. */
+int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
 
 /* Frees the rows of @p f; leaves it empty. */
-void csvr_gpu_file_destroy(struct csvr_gpu_file *f);
+void side_gpu_destroy(struct side_gpu_file *f);
 
 /* ---- the generic engine, also used for the merged CSV ---- */
 
@@ -160,4 +160,4 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
  */
 size_t csvr_estimate_rows(const char *path, size_t bytes_per_row);
 
-#endif /* XRLM_CSV_READER_H */
+#endif /* XRLM_CSVR_H */

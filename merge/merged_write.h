@@ -16,8 +16,8 @@
  * The file is written to a temporary file in the target's directory and
  * renamed into place at commit without replacing an existing file.
  */
-#ifndef XRLM_MERGED_OUT_H
-#define XRLM_MERGED_OUT_H
+#ifndef XRLM_MERGED_WRITE_H
+#define XRLM_MERGED_WRITE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,12 +26,12 @@
 #include "merge.h"
 
 /* The column header line of the merged CSV (without newline). */
-#define MOUT_HEADER                                                                          \
+#define MERGED_HEADER                                                                          \
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
 	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
 
 /* One merged row. */
-struct mout_row {
+struct merged_row {
 	int64_t display_time;
 	uint64_t thread_id;
 	bool has_interval;
@@ -45,36 +45,36 @@ struct mout_row {
 };
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */
-struct mout {
+struct merged_writer {
 	int fd;
 	char *buf;
 	size_t len;
 	int error; /* first errno of a failed write, 0 if none */
-	char path[MRG_PATH_MAX];
-	char tmp_path[MRG_PATH_MAX];
+	char path[MERGE_PATH_MAX];
+	char tmp_path[MERGE_PATH_MAX];
 };
 
 /*
  * Creates the temporary file for @p path. Returns 0, or -1 with a message
  * (naming the file) in @p msg.
  */
-int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size);
+int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size);
 
 /* Writes the summary lines and the column header. */
-void mout_summary(struct mout *o, const struct mrg_summary *s);
+void merged_write_summary(struct merged_writer *o, const struct merge_summary *s);
 
-/* Formats one row (with its newline) at @p p, which has MOUT_ROW_MAX bytes; returns the end. */
-char *mout_format_row(char *p, const struct mout_row *r);
+/* Formats one row (with its newline) at @p p, which has MERGED_ROW_MAX bytes; returns the end. */
+char *merged_write_format_row(char *p, const struct merged_row *r);
 
-/* Room a row may take in a buffer given to mout_fill_fn. */
-#define MOUT_ROW_MAX 1024
+/* Room a row may take in a buffer given to merged_write_fill_fn. */
+#define MERGED_ROW_MAX 1024
 
 /*
  * Formats the rows of items [@p first, @p last) into @p buf, stopping early
- * when less than MOUT_ROW_MAX of @p cap is left. Sets *@p used to the bytes
+ * when less than MERGED_ROW_MAX of @p cap is left. Sets *@p used to the bytes
  * written and returns the first item not formatted.
  */
-typedef size_t (*mout_fill_fn)(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+typedef size_t (*merged_write_fill_fn)(void *ctx, size_t first, size_t last, char *buf, size_t cap,
                                size_t *used);
 
 /*
@@ -83,16 +83,16 @@ typedef size_t (*mout_fill_fn)(void *ctx, size_t first, size_t last, char *buf, 
  * writes: the bytes are the same as a serial write. @p fill must be safe to
  * call from two threads at once on different ranges.
  */
-void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx);
+void merged_write_rows(struct merged_writer *o, size_t count, merged_write_fill_fn fill, void *ctx);
 
 /*
  * Flushes, closes and renames the file into place (never replacing an
  * existing file). On failure removes the temporary file and returns -1 with
  * a message in @p msg. @p o is closed either way.
  */
-int mout_commit(struct mout *o, char *msg, size_t msg_size);
+int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size);
 
 /* Closes and removes the temporary file (after an error elsewhere). */
-void mout_abort(struct mout *o);
+void merged_write_abort(struct merged_writer *o);
 
-#endif /* XRLM_MERGED_OUT_H */
+#endif /* XRLM_MERGED_WRITE_H */

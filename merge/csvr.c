@@ -1,8 +1,8 @@
 /*
- * Per-side CSV reading with libcsv; see csv_reader.h.
+ * Per-side CSV reading with libcsv; see csvr.h.
  */
 #define _GNU_SOURCE
-#include "csv_reader.h"
+#include "csvr.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -746,7 +746,7 @@ static void set_text(char *dst, size_t size, const char *value)
 }
 
 /* Parses the `key=value` tokens of a `session_end` footer. */
-static int parse_footer(struct csvr_meta *m, const char *text, char *msg, size_t msg_size)
+static int parse_footer(struct side_meta *m, const char *text, char *msg, size_t msg_size)
 {
 	char copy[CSVR_MSG_MAX / 2];
 	char *save = NULL;
@@ -773,15 +773,15 @@ static int parse_footer(struct csvr_meta *m, const char *text, char *msg, size_t
 
 /* Context of a per-side file's comment callback. */
 struct side_ctx {
-	struct csvr_meta *meta;
+	struct side_meta *meta;
 	const char *expected_side;
-	void *file; /* struct csvr_cpu_file * or struct csvr_gpu_file * */
+	void *file; /* struct side_cpu_file * or struct side_gpu_file * */
 };
 
 static int side_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
 	struct side_ctx *c = ctx;
-	struct csvr_meta *m = c->meta;
+	struct side_meta *m = c->meta;
 
 	if (strncmp(text, "session_end", 11) == 0 && (text[11] == ' ' || text[11] == '\0'))
 		return parse_footer(m, text + 11, msg, msg_size);
@@ -848,7 +848,7 @@ static int grow(void **rows, size_t *cap, size_t count, size_t row_size)
  * merge subtracts times (durations) and then durations (target time), and
  * with both sides below 2^61 neither subtraction can overflow.
  */
-#define CSVR_TIME_NS_MAX (INT64_C(1) << 61)
+#define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
 
 /*
  * Converts clock ticks to nanoseconds (exact for the usual 1 GHz clock).
@@ -860,7 +860,7 @@ static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 
 	if (freq != 0 && freq != 1000000000u)
 		v = v * 1000000000 / (__int128)freq;
-	if (v >= CSVR_TIME_NS_MAX || v <= -CSVR_TIME_NS_MAX)
+	if (v >= SIDE_TIME_NS_MAX || v <= -SIDE_TIME_NS_MAX)
 		return false;
 	*ns = (int64_t)v;
 	return true;
@@ -869,7 +869,7 @@ static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_ctx *c = ctx;
-	struct csvr_cpu_file *f = c->file;
+	struct side_cpu_file *f = c->file;
 	int64_t entry, exit;
 	(void)present;
 
@@ -882,7 +882,7 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	struct csvr_cpu_row *r = &f->rows[f->count++];
+	struct side_cpu_row *r = &f->rows[f->count++];
 	r->display_time = v[0].i;
 	r->thread_id = v[1].u;
 	r->t_entry_ns = entry;
@@ -899,7 +899,7 @@ static const struct csvr_format cpu_format = {
 	.row = cpu_row,
 };
 
-int csvr_read_cpu(const char *path, const char *expected_side, struct csvr_cpu_file *out)
+int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
@@ -913,7 +913,7 @@ int csvr_read_cpu(const char *path, const char *expected_side, struct csvr_cpu_f
 	return csvr_read(path, &cpu_format, &c, &out->diag, &out->meta.truncated_rows);
 }
 
-void csvr_cpu_file_destroy(struct csvr_cpu_file *f)
+void side_cpu_destroy(struct side_cpu_file *f)
 {
 	free(f->rows);
 	f->rows = NULL;
@@ -923,7 +923,7 @@ void csvr_cpu_file_destroy(struct csvr_cpu_file *f)
 static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_ctx *c = ctx;
-	struct csvr_gpu_file *f = c->file;
+	struct side_gpu_file *f = c->file;
 	(void)present;
 
 	if (v[3].u > 1) {
@@ -934,7 +934,7 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	struct csvr_gpu_row *r = &f->rows[f->count++];
+	struct side_gpu_row *r = &f->rows[f->count++];
 	r->display_time = v[0].i;
 	r->ticks = v[1].u;
 	/* A period that is not positive cannot turn ticks into time. */
@@ -951,7 +951,7 @@ static const struct csvr_format gpu_format = {
 	.row = gpu_row,
 };
 
-int csvr_read_gpu(const char *path, const char *expected_side, struct csvr_gpu_file *out)
+int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
@@ -964,7 +964,7 @@ int csvr_read_gpu(const char *path, const char *expected_side, struct csvr_gpu_f
 	return csvr_read(path, &gpu_format, &c, &out->diag, &out->meta.truncated_rows);
 }
 
-void csvr_gpu_file_destroy(struct csvr_gpu_file *f)
+void side_gpu_destroy(struct side_gpu_file *f)
 {
 	free(f->rows);
 	f->rows = NULL;

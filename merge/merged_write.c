@@ -1,8 +1,8 @@
 /*
- * Writing the merged CSV; see merged_out.h.
+ * Writing the merged CSV; see merged_write.h.
  */
 #define _GNU_SOURCE
-#include "merged_out.h"
+#include "merged_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,14 +17,14 @@
 
 #include "fmt.h"
 
-#define MOUT_BUF_SIZE (1u << 20)
-/* Items per block of mout_rows(), and the buffer a block is formatted in
+#define MERGED_BUF_SIZE (1u << 20)
+/* Items per block of merged_write_rows(), and the buffer a block is formatted in
  * (a normal row is under 150 bytes; a block that does not fit is written
  * in several pieces). */
-#define MOUT_BLOCK_ITEMS 16384
-#define MOUT_BLOCK_BUF (4u << 20)
+#define MERGED_BLOCK_ITEMS 16384
+#define MERGED_BLOCK_BUF (4u << 20)
 
-static void flush(struct mout *o)
+static void flush(struct merged_writer *o)
 {
 	size_t off = 0;
 
@@ -42,14 +42,14 @@ static void flush(struct mout *o)
 }
 
 /* Room for one more row or line. */
-static char *reserve(struct mout *o)
+static char *reserve(struct merged_writer *o)
 {
-	if (o->len + MOUT_ROW_MAX > MOUT_BUF_SIZE)
+	if (o->len + MERGED_ROW_MAX > MERGED_BUF_SIZE)
 		flush(o);
 	return o->buf + o->len;
 }
 
-static void commit_bytes(struct mout *o, char *end)
+static void commit_bytes(struct merged_writer *o, char *end)
 {
 	o->len = (size_t)(end - o->buf);
 }
@@ -61,7 +61,7 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size)
+int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
 {
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
@@ -69,7 +69,7 @@ int mout_open(struct mout *o, const char *path, char *msg, size_t msg_size)
 		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
 		return -1;
 	}
-	o->buf = malloc(MOUT_BUF_SIZE);
+	o->buf = malloc(MERGED_BUF_SIZE);
 	if (!o->buf) {
 		snprintf(msg, msg_size, "%s: error: out of memory", path);
 		return -1;
@@ -112,7 +112,7 @@ static char *put_str(char *p, const char *s)
 	return p + n;
 }
 
-static void line_u64(struct mout *o, const char *key, uint64_t v)
+static void line_u64(struct merged_writer *o, const char *key, uint64_t v)
 {
 	char *p = reserve(o);
 	p = put_str(p, "# ");
@@ -124,7 +124,8 @@ static void line_u64(struct mout *o, const char *key, uint64_t v)
 }
 
 /* "# key=<v with decimals><suffix>"; a non-finite value prints as 0. */
-static void line_fixed(struct mout *o, const char *key, double v, int decimals, const char *suffix)
+static void line_fixed(struct merged_writer *o, const char *key, double v, int decimals,
+                       const char *suffix)
 {
 	char *p = reserve(o);
 	p = put_str(p, "# ");
@@ -136,7 +137,7 @@ static void line_fixed(struct mout *o, const char *key, double v, int decimals, 
 	commit_bytes(o, p);
 }
 
-static void line_text(struct mout *o, const char *key, const char *text)
+static void line_text(struct merged_writer *o, const char *key, const char *text)
 {
 	char *p = reserve(o);
 	p = put_str(p, "# ");
@@ -144,13 +145,13 @@ static void line_text(struct mout *o, const char *key, const char *text)
 	*p++ = '=';
 	/* The name came from one line of a per-side file, but keep the
 	 * output one line per key whatever it holds. */
-	for (size_t i = 0; text[i] && i < MRG_NAME_MAX; i++)
+	for (size_t i = 0; text[i] && i < MERGE_NAME_MAX; i++)
 		*p++ = (text[i] == '\n' || text[i] == '\r') ? ' ' : text[i];
 	*p++ = '\n';
 	commit_bytes(o, p);
 }
 
-void mout_summary(struct mout *o, const struct mrg_summary *s)
+void merged_write_summary(struct merged_writer *o, const struct merge_summary *s)
 {
 	const struct stats_summary *cpu = &s->target_cpu_us, *cpct = &s->target_cpu_pct;
 	const struct stats_summary *gpu = &s->target_gpu_us, *gpct = &s->target_gpu_pct;
@@ -192,11 +193,11 @@ void mout_summary(struct mout *o, const struct mrg_summary *s)
 	line_text(o, "target_layer", s->target_layer);
 
 	char *p = reserve(o);
-	p = put_str(p, MOUT_HEADER "\n");
+	p = put_str(p, MERGED_HEADER "\n");
 	commit_bytes(o, p);
 }
 
-char *mout_format_row(char *p, const struct mout_row *r)
+char *merged_write_format_row(char *p, const struct merged_row *r)
 {
 	p = fmt_i64(p, r->display_time);
 	*p++ = ',';
@@ -221,7 +222,7 @@ char *mout_format_row(char *p, const struct mout_row *r)
 }
 
 /* Writes @p len bytes at the file's current end; records the first error. */
-static void write_all(struct mout *o, const char *data, size_t len)
+static void write_all(struct merged_writer *o, const char *data, size_t len)
 {
 	while (len > 0 && !o->error) {
 		ssize_t n = write(o->fd, data, len);
@@ -238,9 +239,9 @@ static void write_all(struct mout *o, const char *data, size_t len)
 
 /* State shared by the two row writers. */
 struct rows_job {
-	struct mout *o;
+	struct merged_writer *o;
 	size_t count;
-	mout_fill_fn fill;
+	merged_write_fill_fn fill;
 	void *ctx;
 	pthread_mutex_t lock;
 	pthread_cond_t turn_changed;
@@ -259,18 +260,18 @@ static void *rows_worker(void *arg)
 {
 	struct rows_worker *w = arg;
 	struct rows_job *job = w->job;
-	size_t blocks = (job->count + MOUT_BLOCK_ITEMS - 1) / MOUT_BLOCK_ITEMS;
-	char *buf = malloc(MOUT_BLOCK_BUF);
+	size_t blocks = (job->count + MERGED_BLOCK_ITEMS - 1) / MERGED_BLOCK_ITEMS;
+	char *buf = malloc(MERGED_BLOCK_BUF);
 
 	w->out_of_memory = buf == NULL;
 	for (size_t b = w->first_block; b < blocks; b += job->stride) {
-		size_t item = b * MOUT_BLOCK_ITEMS;
-		size_t last = item + MOUT_BLOCK_ITEMS < job->count ? item + MOUT_BLOCK_ITEMS : job->count;
+		size_t item = b * MERGED_BLOCK_ITEMS;
+		size_t last = item + MERGED_BLOCK_ITEMS < job->count ? item + MERGED_BLOCK_ITEMS : job->count;
 		size_t used = 0;
 
 		/* Format before taking the turn: that is the parallel part. */
 		if (buf)
-			item = job->fill(job->ctx, item, last, buf, MOUT_BLOCK_BUF, &used);
+			item = job->fill(job->ctx, item, last, buf, MERGED_BLOCK_BUF, &used);
 
 		pthread_mutex_lock(&job->lock);
 		while (job->turn != b)
@@ -281,7 +282,7 @@ static void *rows_worker(void *arg)
 		if (buf) {
 			write_all(job->o, buf, used);
 			while (item < last) {
-				item = job->fill(job->ctx, item, last, buf, MOUT_BLOCK_BUF, &used);
+				item = job->fill(job->ctx, item, last, buf, MERGED_BLOCK_BUF, &used);
 				write_all(job->o, buf, used);
 			}
 		} else if (!job->o->error) {
@@ -297,7 +298,7 @@ static void *rows_worker(void *arg)
 	return NULL;
 }
 
-void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx)
+void merged_write_rows(struct merged_writer *o, size_t count, merged_write_fill_fn fill, void *ctx)
 {
 	struct rows_job job = {.o = o, .count = count, .fill = fill, .ctx = ctx, .stride = 2};
 	struct rows_worker a = {.job = &job, .first_block = 0};
@@ -307,7 +308,7 @@ void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx)
 	flush(o); /* the summary goes first */
 	pthread_mutex_init(&job.lock, NULL);
 	pthread_cond_init(&job.turn_changed, NULL);
-	if (count > MOUT_BLOCK_ITEMS && pthread_create(&thread, NULL, rows_worker, &b) == 0) {
+	if (count > MERGED_BLOCK_ITEMS && pthread_create(&thread, NULL, rows_worker, &b) == 0) {
 		rows_worker(&a);
 		pthread_join(thread, NULL);
 	} else {
@@ -319,7 +320,7 @@ void mout_rows(struct mout *o, size_t count, mout_fill_fn fill, void *ctx)
 }
 
 /* Puts the finished temporary file at o->path without replacing anything. */
-static int place(struct mout *o)
+static int place(struct merged_writer *o)
 {
 	if (renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->path, RENAME_NOREPLACE) == 0)
 		return 0;
@@ -333,7 +334,7 @@ static int place(struct mout *o)
 	return 0;
 }
 
-int mout_commit(struct mout *o, char *msg, size_t msg_size)
+int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 {
 	flush(o);
 	if (close(o->fd) != 0 && !o->error)
@@ -359,7 +360,7 @@ int mout_commit(struct mout *o, char *msg, size_t msg_size)
 	return 0;
 }
 
-void mout_abort(struct mout *o)
+void merged_write_abort(struct merged_writer *o)
 {
 	if (o->fd >= 0) {
 		close(o->fd);

@@ -1,0 +1,52 @@
+/*
+ * xrlm's subcommands: the descriptor each one defines and the helpers they
+ * share (argument parsing, messages, exit status). The table that lists
+ * them is in xrlm_main.c.
+ *
+ * Exit status of every subcommand: 0 success, CMD_EXIT_INPUT (1) for bad
+ * input or a failed operation, CMD_EXIT_USAGE (2) for bad arguments. Every
+ * failure prints exactly one line on stderr, starting with "xrlm: ".
+ */
+#ifndef XRLM_CMD_H
+#define XRLM_CMD_H
+
+#include <stdio.h>
+
+#define CMD_EXIT_INPUT 1
+#define CMD_EXIT_USAGE 2
+
+/* One subcommand. */
+struct cmd {
+	const char *name;     /* "merge" */
+	const char *synopsis; /* arguments after the name, for the usage lines */
+	const char *help;     /* what it does: lines of at most 72 columns, each ending in '\n' */
+	/* Runs it with the arguments after the name (argv[0] is the first). */
+	int (*run)(int argc, char **argv);
+};
+
+/*
+ * Prints "xrlm: WHAT[: ARG] (see xrlm --help)" on stderr and returns
+ * CMD_EXIT_USAGE, for a subcommand to return.
+ */
+int cmd_usage_error(const char *what, const char *arg);
+
+/* A merge_log_fn (and general message sink): "xrlm: MESSAGE" on stderr. */
+void cmd_log(void *ctx, const char *message);
+
+/*
+ * Matches "--name VALUE" or "--name=VALUE" at argv[*i]. Returns 1 on a
+ * match (advancing *i past a separate value), 0 when argv[*i] is not this
+ * option, -1 when the value is missing or empty.
+ */
+int cmd_option_value(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* True when @p arg looks like an option ("-x", "--x"; "-" alone is a file name). */
+int cmd_is_option(const char *arg);
+
+/*
+ * Flushes @p f (stdout after a report) and returns 0, or prints one line
+ * naming the error and returns CMD_EXIT_INPUT.
+ */
+int cmd_finish_output(FILE *f);
+
+#endif /* XRLM_CMD_H */

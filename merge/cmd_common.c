@@ -1,0 +1,52 @@
+/*
+ * Helpers shared by xrlm's subcommands; see cmd.h.
+ */
+#include "cmd.h"
+
+#include <errno.h>
+#include <string.h>
+
+int cmd_usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "xrlm: %s%s%s (see xrlm --help)\n", what, arg ? ": " : "", arg ? arg : "");
+	return CMD_EXIT_USAGE;
+}
+
+void cmd_log(void *ctx, const char *message)
+{
+	(void)ctx;
+	fprintf(stderr, "xrlm: %s\n", message);
+}
+
+int cmd_option_value(int argc, char **argv, int *i, const char *name, const char **value)
+{
+	size_t n = strlen(name);
+	const char *arg = argv[*i];
+
+	if (strncmp(arg, name, n) != 0)
+		return 0;
+	if (arg[n] == '=') {
+		*value = arg + n + 1;
+		return **value ? 1 : -1;
+	}
+	if (arg[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc || argv[*i + 1][0] == '\0')
+		return -1;
+	*value = argv[++*i];
+	return 1;
+}
+
+int cmd_is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1] != '\0';
+}
+
+int cmd_finish_output(FILE *f)
+{
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	fprintf(stderr, "xrlm: error: cannot write the output: %s\n",
+	        errno ? strerror(errno) : "write error");
+	return CMD_EXIT_INPUT;
+}

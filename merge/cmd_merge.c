@@ -1,0 +1,100 @@
+/*
+ * `xrlm merge`: the same merge the post layer runs, from the command line.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "merge.h"
+#include "table.h"
+
+struct merge_args {
+	const char *pre, *post, *gpu_pre, *gpu_post, *out;
+	bool no_gpu;
+};
+
+static int parse_merge_args(int argc, char **argv, struct merge_args *a)
+{
+	static const char *const names[] = {"--gpu-pre", "--gpu-post", "-o", "--output"};
+	int positional = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char **slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
+		int matched = 0;
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && !matched; k++) {
+			matched = cmd_option_value(argc, argv, &i, names[k], slots[k]);
+			if (matched < 0)
+				return cmd_usage_error("option needs a value", names[k]);
+		}
+		if (matched)
+			continue;
+		if (strcmp(argv[i], "--no-gpu") == 0) {
+			a->no_gpu = true;
+		} else if (cmd_is_option(argv[i])) {
+			return cmd_usage_error("unknown option", argv[i]);
+		} else if (positional == 0) {
+			a->pre = argv[i];
+			positional++;
+		} else if (positional == 1) {
+			a->post = argv[i];
+			positional++;
+		} else {
+			return cmd_usage_error("unexpected argument", argv[i]);
+		}
+	}
+	if (positional < 2)
+		return cmd_usage_error("merge needs PRE.csv and POST.csv", NULL);
+	if (a->no_gpu && (a->gpu_pre || a->gpu_post))
+		return cmd_usage_error("--no-gpu conflicts with --gpu-pre/--gpu-post", NULL);
+	return 0;
+}
+
+static int run_merge(int argc, char **argv)
+{
+	struct merge_args a = {0};
+	struct merge_siblings sib;
+	struct merge_summary s;
+
+	int ret = parse_merge_args(argc, argv, &a);
+	if (ret != 0)
+		return ret;
+
+	bool derived = merge_sibling_paths(a.pre, a.post, &sib) == 0;
+	if (!a.out && !derived)
+		return cmd_usage_error("cannot derive the output name (PRE is not named "
+		                       "frames-<tag>-pre.csv); give -o OUT", NULL);
+
+	struct merge_paths paths = {
+		.pre_csv = a.pre,
+		.post_csv = a.post,
+		.gpu_pre_csv = a.gpu_pre,
+		.gpu_post_csv = a.gpu_post,
+	};
+	if (!a.no_gpu && derived) {
+		if (!paths.gpu_pre_csv && sib.gpu_pre_csv[0])
+			paths.gpu_pre_csv = sib.gpu_pre_csv;
+		if (!paths.gpu_post_csv && sib.gpu_post_csv[0])
+			paths.gpu_post_csv = sib.gpu_post_csv;
+	}
+	const char *out = a.out ? a.out : sib.merged_csv;
+
+	if (merge_files(&paths, out, &s, cmd_log, NULL) != 0)
+		return CMD_EXIT_INPUT;
+	table_print(stdout, &s);
+	printf("wrote %s\n", out);
+	return cmd_finish_output(stdout);
+}
+
+const struct cmd cmd_merge = {
+	.name = "merge",
+	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [-o OUT]",
+	.help = "joins a session's per-side files (frames-<tag>-pre.csv and\n"
+	        "frames-<tag>-post.csv) into frames-merged-<tag>.csv next to PRE\n"
+	        "(or OUT; an existing file is never overwritten). The sibling\n"
+	        "gpu-<tag>-pre.csv / gpu-<tag>-post.csv files are used when they\n"
+	        "exist, unless --gpu-pre/--gpu-post name others or --no-gpu is given.\n"
+	        "Prints count/mean/median/p95/p99/min/max of the target layer's CPU\n"
+	        "and GPU time, both in microseconds and as a share of the frame.\n",
+	.run = run_merge,
+};

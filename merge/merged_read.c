@@ -1,0 +1,124 @@
+/*
+ * Reading a merged CSV back; see merged_read.h.
+ */
+#include "merged_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "merged_write.h"
+
+enum {
+	COL_DISPLAY_TIME,
+	COL_THREAD_ID,
+	COL_INTERVAL_US,
+	COL_PRE_US,
+	COL_POST_US,
+	COL_TARGET_US,
+	COL_CPU_PCT,
+	COL_GPU_US,
+	COL_GPU_PCT,
+	COL_N,
+};
+
+/* State of one merged_read_each() call. */
+struct each_ctx {
+	const struct merged_read_cb *cb;
+	void *ctx;
+};
+
+static int merged_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	const struct each_ctx *e = ctx;
+	char key[CSVR_MSG_MAX / 2];
+	const char *eq = strchr(text, '=');
+
+	/* Comments after the rows, and lines that are not key=value, carry nothing. */
+	if (!in_header || !eq || !e->cb->summary)
+		return 0;
+	size_t klen = (size_t)(eq - text);
+	while (klen > 0 && (text[klen - 1] == ' ' || text[klen - 1] == '\t'))
+		klen--;
+	if (klen >= sizeof(key))
+		klen = sizeof(key) - 1;
+	memcpy(key, text, klen);
+	key[klen] = '\0';
+	const char *value = eq + 1;
+	value += strspn(value, " \t");
+	return e->cb->summary(e->ctx, key, value, msg, msg_size);
+}
+
+static double opt(const union csvr_value *v, uint32_t present, int col)
+{
+	return (present & (1u << col)) ? v[col].f : NAN;
+}
+
+static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                      size_t msg_size)
+{
+	const struct each_ctx *e = ctx;
+
+	if (!e->cb->row)
+		return 0;
+	struct merged_values r = {
+		.display_time = v[COL_DISPLAY_TIME].i,
+		.thread_id = v[COL_THREAD_ID].u,
+		.frame_interval_us = opt(v, present, COL_INTERVAL_US),
+		.pre_us = v[COL_PRE_US].f,
+		.post_us = v[COL_POST_US].f,
+		.target_us = v[COL_TARGET_US].f,
+		.target_cpu_pct = opt(v, present, COL_CPU_PCT),
+		.target_gpu_us = opt(v, present, COL_GPU_US),
+		.target_gpu_pct = opt(v, present, COL_GPU_PCT),
+	};
+	return e->cb->row(e->ctx, &r, msg, msg_size);
+}
+
+static const struct csvr_format merged_format = {
+	.header = MERGED_HEADER,
+	.ncols = COL_N,
+	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
+	          CSVR_F64_OPT, CSVR_F64_OPT},
+	.names = {"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",
+	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame"},
+	.comment = merged_comment,
+	.row = merged_row,
+};
+
+int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
+                     struct csvr_diag *diag)
+{
+	struct each_ctx e = {.cb = cb, .ctx = ctx};
+
+	memset(diag, 0, sizeof(*diag));
+	return csvr_read(path, &merged_format, &e, diag, NULL);
+}
+
+/* merged_read()'s row callback: the statistics' value columns. */
+static int add_to_columns(void *ctx, const struct merged_values *r, char *msg, size_t msg_size)
+{
+	if (columns_add(ctx, r->target_us, r->target_cpu_pct, r->target_gpu_us, r->target_gpu_pct,
+	                r->frame_interval_us) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int merged_read(const char *path, struct columns *out, struct csvr_diag *diag)
+{
+	static const struct merged_read_cb cb = {.row = add_to_columns};
+
+	if (columns_create(out, csvr_estimate_rows(path, 48)) != 0) {
+		memset(diag, 0, sizeof(*diag));
+		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
+		diag->failed = true;
+		return -1;
+	}
+	if (merged_read_each(path, &cb, out, diag) != 0) {
+		columns_destroy(out);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * Reading a merged CSV back: every `# key=value` summary line and every
+ * row, through callbacks (merged_read_each(), for the tools that show a
+ * merged file: stats, report, compare, xlsx); or straight into value
+ * columns (merged_read(), for `xrlm stats`, which recomputes the
+ * statistics from the rows themselves rather than trusting the summary).
+ */
+#ifndef XRLM_MERGED_READ_H
+#define XRLM_MERGED_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+#include "csvr.h"
+
+/* One row of a merged CSV as read back; NAN where the cell is blank. */
+struct merged_values {
+	int64_t display_time;
+	uint64_t thread_id;
+	double frame_interval_us;
+	double pre_us;
+	double post_us;
+	double target_us;
+	double target_cpu_pct;
+	double target_gpu_us;
+	double target_gpu_pct;
+};
+
+/* What merged_read_each() calls; either callback may be NULL. */
+struct merged_read_cb {
+	/*
+	 * Each `# key=value` line before the column header, in file order:
+	 * @p key and @p value without blanks around them (value may be "").
+	 * Return 0, or -1 after writing a message to @p msg.
+	 */
+	int (*summary)(void *ctx, const char *key, const char *value, char *msg, size_t msg_size);
+	/* Each row, in file order. Return 0, or -1 after writing @p msg. */
+	int (*row)(void *ctx, const struct merged_values *row, char *msg, size_t msg_size);
+};
+
+/*
+ * Reads the merged CSV @p path, calling @p cb with @p ctx. Returns 0, or
+ * -1 with @p diag->error set ("<file>:<line>: error: ..."; a message from
+ * a callback gets the file and line added). Warnings (a truncated last
+ * row) are in @p diag.
+ */
+int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
+                     struct csvr_diag *diag);
+
+/*
+ * Reads the rows of the merged CSV @p path into @p out (created here;
+ * release with columns_destroy() on success). Returns 0, or -1 with
+ * @p diag->error set. Warnings (a truncated last row) are in @p diag.
+ */
+int merged_read(const char *path, struct columns *out, struct csvr_diag *diag);
+
+#endif /* XRLM_MERGED_READ_H */
