@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 
 #define JOIN_NONE UINT32_MAX
 

@@ -6,7 +6,6 @@
  * computed over flat arrays, then the summary and rows written through a
  * buffered writer. Memory is about 110 bytes per frame at the peak.
  */
-#define _GNU_SOURCE
 #include "merge.h"
 
 #include <errno.h>
@@ -19,7 +18,8 @@
 #include <sys/stat.h>
 
 #include "columns.h"
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 #include "fmt.h"
 #include "join.h"
 #include "merged_write.h"

@@ -1,7 +1,6 @@
 /*
  * Writing the merged CSV; see merged_write.h.
  */
-#define _GNU_SOURCE
 #include "merged_write.h"
 
 #include <errno.h>

@@ -123,6 +123,44 @@ truncated_warns)
 	grep -q "frames-trunc-pre.csv:10: warning:" "$work/err" || fail "warning lacks file:line"
 	grep -q "^matched frames: 2$" "$work/out" || fail "wrong frame count"
 	;;
+stray_quote)
+	# One stray '"' must not swallow the rest of a file as a "truncated
+	# last row": an error naming the file and line, in every reader.
+	copy_session s1
+	sed 's/^2000,7,/2000,"7,/' "$data/frames-s1-pre.csv" >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:9: error: a field opened by '\"'"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	sed 's/^2000,7,/2000,7"x,/' "$data/frames-s1-pre.csv" >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:9: error: column 2 (thread_id)"
+	cp "$data/frames-s1-pre.csv" "$work/"
+	sed 's/^1000,/"1000,/' "$data/gpu-s1-post.csv" >"$work/gpu-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s1-post.csv:[0-9]*: error: a field opened by"
+	sed 's/^2000,7,/2000,"7,/' "$data/expected-merged-s1.csv" >"$work/merged.csv"
+	run stats "$work/merged.csv"
+	expect_error 1 "merged.csv:[0-9]*: error: a field opened by"
+	# A comment line with a quote, after the rows.
+	{ cat "$data/expected-merged-s1.csv"; printf '# note,"x\n# more\n'; } >"$work/merged.csv"
+	run stats "$work/merged.csv"
+	expect_error 1 "merged.csv:[0-9]*: error: a field opened by"
+	;;
+garbage_last_row)
+	# Only a row cut short may be skipped: garbage on the last line is an error.
+	copy_session s1
+	{ cat "$data/frames-s1-pre.csv"; printf 'abc'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:12: error: column 1 (display_time)"
+	{ cat "$data/frames-s1-pre.csv"; printf '4000,x7,1'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:12: error: column 2 (thread_id)"
+	# A row really cut short is still skipped with a warning.
+	{ cat "$data/frames-s1-pre.csv"; printf '4000,7,4500'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "frames-s1-pre.csv:12: warning: last row has no newline" "$work/err" || fail "no warning"
+	;;
 missing_file)
 	copy_session s1
 	run merge "$work/frames-s1-pre.csv" "$work/nope-post.csv" -o "$work/m.csv"
