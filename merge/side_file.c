@@ -71,6 +71,8 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 			         c->expected_side);
 			return -1;
 		}
+	} else if (is_key(text, klen, "session")) {
+		set_text(m->session, sizeof(m->session), value);
 	} else if (is_key(text, klen, "layer")) {
 		set_text(m->layer, sizeof(m->layer), value);
 	} else if (is_key(text, klen, "target_layer")) {

@@ -17,6 +17,7 @@
 
 /* Metadata from a per-side file's comment lines. Empty string = absent. */
 struct side_meta {
+	char session[SIDE_TEXT_MAX]; /* the recording session's tag */
 	char side[16];
 	char layer[SIDE_TEXT_MAX];
 	char target_layer[SIDE_TEXT_MAX];

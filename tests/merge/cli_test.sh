@@ -161,6 +161,41 @@ garbage_last_row)
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "frames-s1-pre.csv:12: warning: last row has no newline" "$work/err" || fail "no warning"
 	;;
+other_session)
+	# Files of different sessions are refused, not merged into nothing.
+	copy_session s1
+	copy_session s2
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s2-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s2-post.csv: error: is of session s2 (by its name), but .*frames-s1-pre.csv is of session s1"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	# GPU files of another session, given by hand.
+	cp "$data"/gpu-s3-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" \
+		--gpu-pre "$work/gpu-s3-pre.csv" --gpu-post "$work/gpu-s3-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s3-pre.csv: error: is of session s3"
+	# The # session= line decides when both files have one, whatever their names.
+	sed 's/^display_time,/# session=1-20260101T000000\n&/' "$data/frames-s1-pre.csv" >"$work/a.csv"
+	sed 's/^display_time,/# session=2-20260101T000000\n&/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	expect_error 1 "b.csv: error: is of session 2-20260101T000000 (by its # session= line)"
+	sed 's/^display_time,/# session=1-20260101T000000\n&/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc with the same session"
+	# Nothing says which session: a merge that matches no frame is an error.
+	sed 's/,7,/,8,/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	rm -f "$work/m.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	expect_error 1 "a.csv: error: none of its 3 frames is in .*b.csv (3 frames)"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	sed 's/^\([0-9]\)000,/9\1000,/' "$data/gpu-s1-pre.csv" >"$work/gp.csv"
+	sed 's/^\([0-9]\)000,/9\1000,/' "$data/gpu-s1-post.csv" >"$work/gq.csv"
+	cp "$data/frames-s1-post.csv" "$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$work/gp.csv" --gpu-post "$work/gq.csv" -o "$work/m.csv"
+	expect_error 1 "gp.csv: error: none of its rows matches"
+	# A GPU file of the other side.
+	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$data/gpu-s1-post.csv" --gpu-post "$data/gpu-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s1-post.csv:2: error: file is side=post, expected side=pre"
+	;;
 missing_file)
 	copy_session s1
 	run merge "$work/frames-s1-pre.csv" "$work/nope-post.csv" -o "$work/m.csv"

@@ -490,6 +490,7 @@ static void test_merge_gpu_rules(void **state)
 	tdir_remove(dir);
 }
 
+/* A merge that matches no frame is an error, not an empty merged file. */
 static void test_merge_empty_session(void **state)
 {
 	(void)state;
@@ -500,14 +501,10 @@ static void test_merge_empty_session(void **state)
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
-	                 0);
-	char *got = tfile_read(out);
-	assert_non_null(strstr(got, "# frame_count=0\n# target_cpu_ms_mean=0.0000\n"));
-	assert_non_null(strstr(got, "# target_gpu_pct_max=0.0000%\n"));
-	assert_non_null(strstr(got, "# frame_rate_hz=0.000\n"));
-	assert_string_equal(rows_of(got), "");
-	assert_int_equal(s.frame_count, 0);
-	free(got);
+	                 -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "frames-empty-pre.csv: error: no frame recorded"));
+	assert_int_equal(tdir_count(dir), 0);
 	tdir_remove(dir);
 }
 
