@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,34 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+/* See merged_write_open(): SIGXFSZ must turn into EFBIG, never kill. */
+static void block_xfsz(struct merged_writer *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
+	sigset_t xfsz;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, &o->old_mask);
+}
+
+static void restore_xfsz(struct merged_writer *o)
+{
+	const struct timespec now = {0, 0};
+	sigset_t xfsz, pending;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	/* Take the signal a write past the limit left, unless the caller had
+	 * it blocked itself (then it is the caller's to handle). */
+	if (!sigismember(&o->old_mask, SIGXFSZ) && sigpending(&pending) == 0 &&
+	    sigismember(&pending, SIGXFSZ))
+		sigtimedwait(&xfsz, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &o->old_mask, NULL);
+}
+
+/* Allocates the buffer and creates the temporary file; see merged_write_open(). */
+static int create_temp(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+{
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path)) {
 		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
 		return -1;
@@ -102,6 +127,17 @@ int merged_write_open(struct merged_writer *o, const char *path, char *msg, size
 	free(o->buf);
 	o->buf = NULL;
 	return -1;
+}
+
+int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	block_xfsz(o);
+	int ret = create_temp(o, path, msg, msg_size);
+	if (ret != 0)
+		restore_xfsz(o);
+	return ret;
 }
 
 static char *put_str(char *p, const char *s)
@@ -341,6 +377,7 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 	o->fd = -1;
 	free(o->buf);
 	o->buf = NULL;
+	restore_xfsz(o);
 	if (o->error) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", o->path, strerror(o->error));
 		unlink(o->tmp_path);
@@ -368,4 +405,5 @@ void merged_write_abort(struct merged_writer *o)
 	o->fd = -1;
 	free(o->buf);
 	o->buf = NULL;
+	restore_xfsz(o);
 }

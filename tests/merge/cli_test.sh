@@ -196,6 +196,17 @@ other_session)
 	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$data/gpu-s1-post.csv" --gpu-post "$data/gpu-s1-post.csv" -o "$work/m.csv"
 	expect_error 1 "gpu-s1-post.csv:2: error: file is side=post, expected side=pre"
 	;;
+write_limit)
+	# Past a file size limit: one line, a non-zero exit, no file left behind.
+	"$gen" "$work" big 20000 || fail "generator"
+	(ulimit -f 64 && exec "$xrlm" merge "$work/frames-big-pre.csv" "$work/frames-big-post.csv" \
+		-o "$work/m.csv") >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -lt 128 ] || fail "killed by a signal (status $rc)"
+	expect_error 1 "m.csv: error: cannot write: File too large"
+	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^gpu-big-\|^out$\|^err$')" ] ||
+		fail "left behind: $(ls -A "$work")"
+	;;
 missing_file)
 	copy_session s1
 	run merge "$work/frames-s1-pre.csv" "$work/nope-post.csv" -o "$work/m.csv"
