@@ -158,7 +158,11 @@ static void line_u64(struct merged_writer *o, const char *key, uint64_t v)
 	commit_bytes(o, p);
 }
 
-/* "# key=<v with decimals><suffix>"; a non-finite value prints as 0. */
+/*
+ * "# key=<v with decimals><suffix>"; a NaN (a statistic without samples)
+ * is written as an empty value, "# key=", never as a 0 a reader would
+ * take for a measurement.
+ */
 static void line_fixed(struct merged_writer *o, const char *key, double v, int decimals,
                        const char *suffix)
 {
@@ -166,10 +170,18 @@ static void line_fixed(struct merged_writer *o, const char *key, double v, int d
 	p = put_str(p, "# ");
 	p = put_str(p, key);
 	*p++ = '=';
-	p = fmt_fixed(p, isfinite(v) ? v : 0, decimals);
-	p = put_str(p, suffix);
+	if (isfinite(v)) {
+		p = fmt_fixed(p, v, decimals);
+		p = put_str(p, suffix);
+	}
 	*p++ = '\n';
 	commit_bytes(o, p);
+}
+
+/* @p v, or NAN when @p s has no samples. */
+static double present(const struct stats_summary *s, double v)
+{
+	return s->count ? v : NAN;
 }
 
 static void line_text(struct merged_writer *o, const char *key, const char *text)
@@ -191,30 +203,32 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	const struct stats_summary *cpu = &s->target_cpu_us, *cpct = &s->target_cpu_pct;
 	const struct stats_summary *gpu = &s->target_gpu_us, *gpct = &s->target_gpu_pct;
 
-	/* The fourteen lines of INTERFACE.md, in this exact order. */
-	line_u64(o, "frame_count", s->frame_count);
-	line_fixed(o, "target_cpu_ms_mean", cpu->mean / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_ms_min", cpu->min / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_ms_max", cpu->max / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_pct_mean", cpct->mean, 4, "%");
-	line_fixed(o, "target_cpu_pct_min", cpct->min, 4, "%");
-	line_fixed(o, "target_cpu_pct_max", cpct->max, 4, "%");
-	line_u64(o, "gpu_frame_count", s->gpu_frame_count);
-	line_fixed(o, "target_gpu_ms_mean", gpu->mean / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_ms_min", gpu->min / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_ms_max", gpu->max / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_pct_mean", gpct->mean, 4, "%");
-	line_fixed(o, "target_gpu_pct_min", gpct->min, 4, "%");
-	line_fixed(o, "target_gpu_pct_max", gpct->max, 4, "%");
+	const struct stats_summary *ivl = &s->frame_interval_us;
 
-	line_fixed(o, "target_cpu_us_p50", cpu->median, 3, "");
-	line_fixed(o, "target_cpu_us_p95", cpu->p95, 3, "");
-	line_fixed(o, "target_cpu_us_p99", cpu->p99, 3, "");
-	line_fixed(o, "target_gpu_us_p50", gpu->median, 3, "");
-	line_fixed(o, "target_gpu_us_p95", gpu->p95, 3, "");
-	line_fixed(o, "target_gpu_us_p99", gpu->p99, 3, "");
-	line_fixed(o, "frame_interval_us_median", s->frame_interval_us.median, 3, "");
-	line_fixed(o, "frame_rate_hz", s->frame_rate_hz, 3, "");
+	/* The fourteen lines of README "The merged CSV", in this exact order. */
+	line_u64(o, "frame_count", s->frame_count);
+	line_fixed(o, "target_cpu_ms_mean", present(cpu, cpu->mean / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_ms_min", present(cpu, cpu->min / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_ms_max", present(cpu, cpu->max / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_pct_mean", present(cpct, cpct->mean), 4, "%");
+	line_fixed(o, "target_cpu_pct_min", present(cpct, cpct->min), 4, "%");
+	line_fixed(o, "target_cpu_pct_max", present(cpct, cpct->max), 4, "%");
+	line_u64(o, "gpu_frame_count", s->gpu_frame_count);
+	line_fixed(o, "target_gpu_ms_mean", present(gpu, gpu->mean / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_ms_min", present(gpu, gpu->min / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_ms_max", present(gpu, gpu->max / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_pct_mean", present(gpct, gpct->mean), 4, "%");
+	line_fixed(o, "target_gpu_pct_min", present(gpct, gpct->min), 4, "%");
+	line_fixed(o, "target_gpu_pct_max", present(gpct, gpct->max), 4, "%");
+
+	line_fixed(o, "target_cpu_us_p50", present(cpu, cpu->median), 3, "");
+	line_fixed(o, "target_cpu_us_p95", present(cpu, cpu->p95), 3, "");
+	line_fixed(o, "target_cpu_us_p99", present(cpu, cpu->p99), 3, "");
+	line_fixed(o, "target_gpu_us_p50", present(gpu, gpu->median), 3, "");
+	line_fixed(o, "target_gpu_us_p95", present(gpu, gpu->p95), 3, "");
+	line_fixed(o, "target_gpu_us_p99", present(gpu, gpu->p99), 3, "");
+	line_fixed(o, "frame_interval_us_median", present(ivl, ivl->median), 3, "");
+	line_fixed(o, "frame_rate_hz", present(ivl, s->frame_rate_hz), 3, "");
 	line_u64(o, "dropped_queue_full_pre", s->dropped_queue_full_pre);
 	line_u64(o, "dropped_queue_full_post", s->dropped_queue_full_post);
 	line_u64(o, "gpu_ring_overflow_pre", s->gpu_ring_overflow_pre);

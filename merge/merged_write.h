@@ -2,9 +2,9 @@
  * Writing the merged CSV.
  *
  * Format (all numbers written by fmt.h, '.' decimal point, LF endings):
- *  - the 14 summary lines of INTERFACE.md: counts as integers, *_ms_* in
+ *  - the 14 summary lines of README "The merged CSV": counts as integers, *_ms_* in
  *    milliseconds with 4 decimals, *_pct_* in percent with 4 decimals and a
- *    trailing '%';
+ *    trailing '%'; a statistic without samples has an empty value;
  *  - extra `# key=value` lines: percentiles and frame interval in µs with 3
  *    decimals, frame_rate_hz with 3 decimals, counts as integers, the
  *    target layer's name as text;

@@ -67,6 +67,19 @@ merge_no_gpu)
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "^# gpu_frame_count=0$" "$work/m.csv" || fail "GPU used despite --no-gpu"
 	[ "$(grep -c "(no samples)" "$work/out")" -eq 2 ] || fail "expected two '(no samples)' blocks"
+	# Missing statistics are empty, not 0.
+	for key in target_gpu_ms_mean target_gpu_ms_min target_gpu_ms_max target_gpu_pct_mean \
+		target_gpu_pct_min target_gpu_pct_max target_gpu_us_p50 target_gpu_us_p99; do
+		grep -q "^# $key=$" "$work/m.csv" || fail "$key is not empty"
+	done
+	grep -q "^# target_cpu_ms_mean=0.0183$" "$work/m.csv" || fail "CPU statistics missing"
+	# xrlm stats reads new files (empty) and old ones (0) alike.
+	sed '$d' "$work/out" >"$work/merge-table"
+	run stats "$work/m.csv"
+	cmp "$work/out" "$work/merge-table" || fail "stats differs on a file with empty values"
+	sed 's/^\(# target_gpu_[a-z0-9_]*\)=$/\1=0.0000/' "$work/m.csv" >"$work/old.csv"
+	run stats "$work/old.csv"
+	cmp "$work/out" "$work/merge-table" || fail "stats differs on a file with 0 values"
 	;;
 merge_gpu_options)
 	# Explicit GPU files from elsewhere override discovery.
