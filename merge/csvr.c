@@ -22,6 +22,7 @@
 /* State of one csvr_read() call; lives on the caller's stack. */
 struct engine {
 	const struct csvr_format *fmt;
+	int ncols; /* the columns of this file's header (see csvr_format.min_cols) */
 	void *ctx;
 	const char *path;
 	struct csvr_diag *diag;
@@ -102,11 +103,18 @@ static const char *kind_name(enum csvr_kind k)
 {
 	switch (k) {
 	case CSVR_I64: return "an integer";
-	case CSVR_U64: return "a non-negative integer";
+	case CSVR_U64:
+	case CSVR_U64_OPT: return "a non-negative integer";
 	case CSVR_F64:
 	case CSVR_F64_OPT: return "a number";
 	}
 	return "a value";
+}
+
+/* True when a blank field of @p kind is allowed (and not present). */
+static bool is_optional(enum csvr_kind kind)
+{
+	return kind == CSVR_F64_OPT || kind == CSVR_U64_OPT;
 }
 
 /* True when @p s[0..len) could be the start of a number cut short. */
@@ -124,7 +132,8 @@ static enum u_parse_result parse_value(enum csvr_kind kind, const char *s, size_
 {
 	switch (kind) {
 	case CSVR_I64: return u_parse_span_i64(s, len, &v->i);
-	case CSVR_U64: return u_parse_span_u64(s, len, &v->u);
+	case CSVR_U64:
+	case CSVR_U64_OPT: return u_parse_span_u64(s, len, &v->u);
 	default: return u_parse_span_f64(s, len, &v->f);
 	}
 }
@@ -134,7 +143,7 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 	int c = e->field;
 	enum csvr_kind kind = e->fmt->kinds[c];
 
-	if (len == 0 && kind == CSVR_F64_OPT)
+	if (len == 0 && is_optional(kind))
 		return; /* blank cell: not present */
 
 	enum u_parse_result r = parse_value(kind, s, len, &e->values[c]);
@@ -185,7 +194,7 @@ static void on_field(void *s, size_t len, void *data)
 		e->is_comment = true;
 	if (e->is_comment)
 		append_comment(e, text, len);
-	else if (e->field < e->fmt->ncols)
+	else if (e->field < e->ncols)
 		parse_field(e, text, len);
 	e->field++;
 }
@@ -224,7 +233,7 @@ static bool looks_cut(const struct engine *e)
 
 static void handle_data(struct engine *e, int terminator, uint64_t line)
 {
-	int ncols = e->fmt->ncols;
+	int ncols = e->ncols;
 
 	if (e->multiline) {
 		/* Our files hold no quoted text: a '"' here is damage, and libcsv
@@ -308,6 +317,28 @@ static void on_record(int c, void *data)
 }
 
 /*
+ * The number of columns of @p line as a header of @p fmt: all of them for
+ * the full header; for a file of an older version, fewer when the line is
+ * the full header cut at a column boundary after min_cols columns. 0 when
+ * it is not a header of @p fmt.
+ */
+static int header_columns(const struct csvr_format *fmt, const char *line, size_t len)
+{
+	size_t full = strlen(fmt->header);
+
+	if (len > full || memcmp(line, fmt->header, len) != 0)
+		return 0;
+	if (len == full)
+		return fmt->ncols;
+	if (fmt->header[len] != ',')
+		return 0;
+	int cols = 1;
+	for (size_t i = 0; i < len; i++)
+		cols += line[i] == ',';
+	return fmt->min_cols && cols >= fmt->min_cols ? cols : 0;
+}
+
+/*
  * Handles the lines before the column header in @p buf[0..*len): comments
  * and the header itself. Returns 1 when the header was found (the bytes
  * after it are moved to the front, *len updated), 0 when more input is
@@ -349,8 +380,8 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 				return -1;
 			continue;
 		}
-		if (line_len != strlen(e->fmt->header) ||
-		    memcmp(line, e->fmt->header, line_len) != 0) {
+		e->ncols = header_columns(e->fmt, line, line_len);
+		if (e->ncols == 0) {
 			char q[64];
 			quote_field(q, sizeof(q), line, line_len);
 			diag_error(e->diag, e->path, lineno,
@@ -423,6 +454,7 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 		s += *s == '-';
 		/* fall through */
 	case CSVR_U64:
+	case CSVR_U64_OPT:
 		while ((unsigned)(*s - '0') < 10)
 			s++;
 		return s;
@@ -450,7 +482,7 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 	if (*end != sep)
 		return false;
 	*pp = end + 1;
-	if (len == 0 && kind == CSVR_F64_OPT)
+	if (len == 0 && is_optional(kind))
 		return true; /* blank cell: not present */
 	bool ok = parse_value(kind, s, len, &e->values[c]) == U_PARSE_OK;
 	e->present |= (uint32_t)ok << c;
@@ -466,7 +498,7 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 static bool fast_row(struct engine *e, const char **pp)
 {
 	const char *p = *pp;
-	int n = e->fmt->ncols;
+	int n = e->ncols;
 
 	for (int c = 0; c < n; c++) {
 		if (!fast_field(e, c, &p, c == n - 1 ? '\n' : ',')) {

@@ -40,6 +40,7 @@ enum csvr_kind {
 	CSVR_U64,     /* digits */
 	CSVR_F64,     /* plain decimal number, finite */
 	CSVR_F64_OPT, /* as CSVR_F64, or an empty field */
+	CSVR_U64_OPT, /* as CSVR_U64, or an empty field */
 };
 
 union csvr_value {
@@ -54,6 +55,12 @@ union csvr_value {
 struct csvr_format {
 	const char *header;                    /* exact column header line */
 	int ncols;
+	/*
+	 * 0: the header must be exactly @p header. Else files written before
+	 * the last columns were added are read too: a header that is @p
+	 * header cut after at least min_cols columns, with as many fields.
+	 */
+	int min_cols;
 	enum csvr_kind kinds[CSVR_MAX_COLS];
 	const char *names[CSVR_MAX_COLS];      /* for messages */
 	/*

@@ -59,10 +59,12 @@ static const struct csvr_format formats[] = {
 	{.header = "a,b,c,d", .ncols = 4,
 	 .kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
 	 .names = {"a", "b", "c", "d"}, .comment = on_comment, .row = on_row},
-	{.header = "a,b,c,d,e,f,g,h,i", .ncols = 9,
+	/* The merged CSV: files with or without the last column (gate_tripped). */
+	{.header = "a,b,c,d,e,f,g,h,i,j", .ncols = 10, .min_cols = 9,
 	 .kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
-	           CSVR_F64_OPT, CSVR_F64_OPT},
-	 .names = {"a", "b", "c", "d", "e", "f", "g", "h", "i"}, .comment = on_comment, .row = on_row},
+	           CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT},
+	 .names = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}, .comment = on_comment,
+	 .row = on_row},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
