@@ -41,6 +41,10 @@ help)
 	run --help
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "xrlm merge PRE.csv POST.csv" "$work/out" || fail "no usage"
+	grep -q "^stats    prints the same table" "$work/out" || fail "no stats entry"
+	run stats --help
+	[ "$rc" -eq 0 ] || fail "stats --help: status $rc"
+	grep -q "^usage: xrlm stats MERGED.csv$" "$work/out" || fail "no stats usage"
 	;;
 version)
 	run --version
