@@ -1,14 +1,14 @@
 /*
- * Helpers for the runtime's C tests; see tc_common.h.
+ * Helpers for the runtime's C tests; see rtt_common.h.
  */
-#include "tc_common.h"
+#include "rtt_common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-bool tc_fail(const char *fmt, ...)
+bool rtt_fail(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -19,21 +19,21 @@ bool tc_fail(const char *fmt, ...)
 	return false;
 }
 
-bool tc_expect(const char *what, XrResult got, XrResult want)
+bool rtt_expect(const char *what, XrResult got, XrResult want)
 {
 	if (got == want)
 		return true;
-	return tc_fail("%s returned %d, expected %d", what, got, want);
+	return rtt_fail("%s returned %d, expected %d", what, got, want);
 }
 
-int64_t tc_now_ns(void)
+int64_t rtt_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-bool tc_create_headless(struct tc_xr *xr)
+bool rtt_create_headless(struct rtt_xr *xr)
 {
 	memset(xr, 0, sizeof(*xr));
 	const char *ext = XR_MND_HEADLESS_EXTENSION_NAME;
@@ -49,16 +49,16 @@ bool tc_create_headless(struct tc_xr *xr)
 	XrReferenceSpaceCreateInfo rci = {.type = XR_TYPE_REFERENCE_SPACE_CREATE_INFO,
 	                                  .referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL,
 	                                  .poseInReferenceSpace = {.orientation = {0, 0, 0, 1}}};
-	if (!tc_expect("xrCreateInstance", xrCreateInstance(&ici, &xr->instance), XR_SUCCESS) ||
-	    !tc_expect("xrGetSystem", xrGetSystem(xr->instance, &sgi, &xr->system), XR_SUCCESS))
+	if (!rtt_expect("xrCreateInstance", xrCreateInstance(&ici, &xr->instance), XR_SUCCESS) ||
+	    !rtt_expect("xrGetSystem", xrGetSystem(xr->instance, &sgi, &xr->system), XR_SUCCESS))
 		return false;
 	sci.systemId = xr->system;
-	return tc_expect("xrCreateSession", xrCreateSession(xr->instance, &sci, &xr->session), XR_SUCCESS) &&
-	       tc_expect("xrCreateReferenceSpace",
-	                 xrCreateReferenceSpace(xr->session, &rci, &xr->local), XR_SUCCESS);
+	return rtt_expect("xrCreateSession", xrCreateSession(xr->instance, &sci, &xr->session), XR_SUCCESS) &&
+	       rtt_expect("xrCreateReferenceSpace",
+	                  xrCreateReferenceSpace(xr->session, &rci, &xr->local), XR_SUCCESS);
 }
 
-bool tc_poll(struct tc_xr *xr)
+bool rtt_poll(struct rtt_xr *xr)
 {
 	for (;;) {
 		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
@@ -66,65 +66,65 @@ bool tc_poll(struct tc_xr *xr)
 		if (r == XR_EVENT_UNAVAILABLE)
 			return true;
 		if (r != XR_SUCCESS)
-			return tc_fail("xrPollEvent returned %d", r);
+			return rtt_fail("xrPollEvent returned %d", r);
 		if (ev.type != XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED)
 			continue;
 		const XrEventDataSessionStateChanged *sc = (const void *)&ev;
 		xr->state = sc->state;
-		if (xr->state_count < TC_MAX_STATES)
+		if (xr->state_count < RTT_MAX_STATES)
 			xr->states[xr->state_count++] = sc->state;
 	}
 }
 
 /* Polls until @p state is reached, for at most a second. */
-static bool poll_until(struct tc_xr *xr, XrSessionState state)
+static bool poll_until(struct rtt_xr *xr, XrSessionState state)
 {
-	int64_t end = tc_now_ns() + 1000000000;
+	int64_t end = rtt_now_ns() + 1000000000;
 	while (xr->state != state) {
-		if (!tc_poll(xr))
+		if (!rtt_poll(xr))
 			return false;
-		if (xr->state != state && tc_now_ns() > end)
-			return tc_fail("session never reached state %d (now %d)", state, xr->state);
+		if (xr->state != state && rtt_now_ns() > end)
+			return rtt_fail("session never reached state %d (now %d)", state, xr->state);
 	}
 	return true;
 }
 
-bool tc_begin(struct tc_xr *xr)
+bool rtt_begin(struct rtt_xr *xr)
 {
 	XrSessionBeginInfo bi = {.type = XR_TYPE_SESSION_BEGIN_INFO,
 	                         .primaryViewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO};
 	return poll_until(xr, XR_SESSION_STATE_READY) &&
-	       tc_expect("xrBeginSession", xrBeginSession(xr->session, &bi), XR_SUCCESS);
+	       rtt_expect("xrBeginSession", xrBeginSession(xr->session, &bi), XR_SUCCESS);
 }
 
-bool tc_frame(struct tc_xr *xr, XrFrameState *state)
+bool rtt_frame(struct rtt_xr *xr, XrFrameState *state)
 {
 	*state = (XrFrameState){.type = XR_TYPE_FRAME_STATE};
 	XrFrameEndInfo fei = {.type = XR_TYPE_FRAME_END_INFO,
 	                      .environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE};
-	if (!tc_expect("xrWaitFrame", xrWaitFrame(xr->session, NULL, state), XR_SUCCESS) ||
-	    !tc_expect("xrBeginFrame", xrBeginFrame(xr->session, NULL), XR_SUCCESS))
+	if (!rtt_expect("xrWaitFrame", xrWaitFrame(xr->session, NULL, state), XR_SUCCESS) ||
+	    !rtt_expect("xrBeginFrame", xrBeginFrame(xr->session, NULL), XR_SUCCESS))
 		return false;
 	fei.displayTime = state->predictedDisplayTime;
-	return tc_expect("xrEndFrame", xrEndFrame(xr->session, &fei), XR_SUCCESS);
+	return rtt_expect("xrEndFrame", xrEndFrame(xr->session, &fei), XR_SUCCESS);
 }
 
-bool tc_finish(struct tc_xr *xr)
+bool rtt_finish(struct rtt_xr *xr)
 {
-	if (!tc_poll(xr))
+	if (!rtt_poll(xr))
 		return false;
 	if (xr->state != XR_SESSION_STATE_STOPPING &&
-	    !tc_expect("xrRequestExitSession", xrRequestExitSession(xr->session), XR_SUCCESS))
+	    !rtt_expect("xrRequestExitSession", xrRequestExitSession(xr->session), XR_SUCCESS))
 		return false;
 	if (!poll_until(xr, XR_SESSION_STATE_STOPPING) ||
-	    !tc_expect("xrEndSession", xrEndSession(xr->session), XR_SUCCESS) ||
+	    !rtt_expect("xrEndSession", xrEndSession(xr->session), XR_SUCCESS) ||
 	    !poll_until(xr, XR_SESSION_STATE_EXITING))
 		return false;
-	return tc_expect("xrDestroySession", xrDestroySession(xr->session), XR_SUCCESS) &&
-	       tc_expect("xrDestroyInstance", xrDestroyInstance(xr->instance), XR_SUCCESS);
+	return rtt_expect("xrDestroySession", xrDestroySession(xr->session), XR_SUCCESS) &&
+	       rtt_expect("xrDestroyInstance", xrDestroyInstance(xr->instance), XR_SUCCESS);
 }
 
-bool tc_check_life_cycle(const struct tc_xr *xr)
+bool rtt_check_life_cycle(const struct rtt_xr *xr)
 {
 	static const XrSessionState want[] = {
 		XR_SESSION_STATE_IDLE,         XR_SESSION_STATE_READY,   XR_SESSION_STATE_SYNCHRONIZED,
@@ -141,5 +141,5 @@ bool tc_check_life_cycle(const struct tc_xr *xr)
 	char got[256] = "";
 	for (uint32_t i = 0; i < xr->state_count; i++)
 		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %d", xr->states[i]);
-	return tc_fail("session states were%s; expected 1 2 3 4 5 4 3 6 1 8", got);
+	return rtt_fail("session states were%s; expected 1 2 3 4 5 4 3 6 1 8", got);
 }
