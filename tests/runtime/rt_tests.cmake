@@ -1,7 +1,7 @@
 # The runtime's tests (ctest -R runtime). See tests/README.md.
 
 add_library(rtt_common STATIC rtt_common.c)
-target_link_libraries(rtt_common PUBLIC OpenXR::openxr_loader OpenXR::headers)
+target_link_libraries(rtt_common PUBLIC OpenXR::openxr_loader OpenXR::headers PRIVATE xrlm_test_xr)
 
 foreach(t rtt_pacing rtt_endframe rtt_invalid_call)
 	add_executable(${t} ${t}.c)

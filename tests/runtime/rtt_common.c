@@ -3,6 +3,8 @@
  */
 #include "rtt_common.h"
 
+#include "tc_xr.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,20 +38,16 @@ int64_t rtt_now_ns(void)
 bool rtt_create_headless(struct rtt_xr *xr)
 {
 	memset(xr, 0, sizeof(*xr));
-	const char *ext = XR_MND_HEADLESS_EXTENSION_NAME;
-	XrInstanceCreateInfo ici = {.type = XR_TYPE_INSTANCE_CREATE_INFO};
-	ici.enabledExtensionCount = 1;
-	ici.enabledExtensionNames = &ext;
-	snprintf(ici.applicationInfo.applicationName, sizeof(ici.applicationInfo.applicationName),
-	         "xrlm-runtime-test");
-	ici.applicationInfo.apiVersion = XR_CURRENT_API_VERSION;
 	XrSystemGetInfo sgi = {.type = XR_TYPE_SYSTEM_GET_INFO,
 	                       .formFactor = XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY};
 	XrSessionCreateInfo sci = {.type = XR_TYPE_SESSION_CREATE_INFO};
 	XrReferenceSpaceCreateInfo rci = {.type = XR_TYPE_REFERENCE_SPACE_CREATE_INFO,
 	                                  .referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL,
 	                                  .poseInReferenceSpace = {.orientation = {0, 0, 0, 1}}};
-	if (!rtt_expect("xrCreateInstance", xrCreateInstance(&ici, &xr->instance), XR_SUCCESS) ||
+	if (!rtt_expect("xrCreateInstance",
+	                tc_xr_create_instance("xrlm-runtime-test", XR_MND_HEADLESS_EXTENSION_NAME,
+	                                      &xr->instance),
+	                XR_SUCCESS) ||
 	    !rtt_expect("xrGetSystem", xrGetSystem(xr->instance, &sgi, &xr->system), XR_SUCCESS))
 		return false;
 	sci.systemId = xr->system;
@@ -60,20 +58,14 @@ bool rtt_create_headless(struct rtt_xr *xr)
 
 bool rtt_poll(struct rtt_xr *xr)
 {
-	for (;;) {
-		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
-		XrResult r = xrPollEvent(xr->instance, &ev);
-		if (r == XR_EVENT_UNAVAILABLE)
-			return true;
-		if (r != XR_SUCCESS)
-			return rtt_fail("xrPollEvent returned %d", r);
-		if (ev.type != XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED)
-			continue;
-		const XrEventDataSessionStateChanged *sc = (const void *)&ev;
-		xr->state = sc->state;
+	XrSessionState state;
+	XrResult r;
+	while ((r = tc_xr_next_state(xr->instance, &state)) == XR_SUCCESS) {
+		xr->state = state;
 		if (xr->state_count < RTT_MAX_STATES)
-			xr->states[xr->state_count++] = sc->state;
+			xr->states[xr->state_count++] = state;
 	}
+	return r == XR_EVENT_UNAVAILABLE || rtt_fail("xrPollEvent returned %d", r);
 }
 
 /* Polls until @p state is reached, for at most a second. */
