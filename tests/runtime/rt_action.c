@@ -95,13 +95,7 @@ XrResult XRAPI_CALL rt_xrCreateActionSet(XrInstance instance, const XrActionSetC
 	if (!set)
 		return XR_ERROR_OUT_OF_MEMORY;
 	set->inst = inst;
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	set->handle = (XrActionSet)(uintptr_t)h;
-	*actionSet = set->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy, actionSet);
 }
 
 XrResult XRAPI_CALL rt_xrDestroyActionSet(XrActionSet actionSet)
@@ -155,13 +149,7 @@ XrResult XRAPI_CALL rt_xrCreateAction(XrActionSet actionSet, const XrActionCreat
 		memcpy(subs, createInfo->subactionPaths, n * sizeof(*subs));
 	*a = (struct rt_action){.set = set, .type = createInfo->actionType,
 	                        .subaction_count = n, .subactions = subs};
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	a->handle = (XrAction)(uintptr_t)h;
-	*action = a->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy, action);
 }
 
 XrResult XRAPI_CALL rt_xrDestroyAction(XrAction action)

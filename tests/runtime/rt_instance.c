@@ -115,17 +115,14 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 	}
 	rt_event_queue_init(&inst->events);
 	rt_path_table_init(&inst->paths);
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_INSTANCE, inst, 0, instance_destroy, &h);
+	r = RT_HANDLE_PUBLISH(RT_HANDLE_INSTANCE, inst, 0, instance_destroy, instance);
 	if (r != XR_SUCCESS)
 		return r;
-	inst->handle = (XrInstance)(uintptr_t)h;
 
 	rt_log("instance created for \"%s\" (vulkan_enable=%d vulkan_enable2=%d headless=%d)",
 	       createInfo->applicationInfo.applicationName, inst->ext_vulkan_enable,
 	       inst->ext_vulkan_enable2, inst->ext_headless);
 	rt_knobs_read(&inst->knobs);
-	*instance = inst->handle;
 	return XR_SUCCESS;
 }
 

@@ -80,6 +80,20 @@ XrResult rt_handle_add_or_destroy(enum rt_handle_type type, void *obj, uint64_t 
                                   rt_destroy_fn destroy, uint64_t *out);
 
 /*
+ * The end of a create call: rt_handle_add_or_destroy(), then the new handle
+ * into @p obj->handle (every object keeps its own) and into *@p out, the
+ * app's output. Evaluates to the XrResult; on failure @p obj is destroyed.
+ */
+#define RT_HANDLE_PUBLISH(type, obj, parent, destroy, out)                                   \
+	({                                                                                   \
+		uint64_t h_;                                                                 \
+		XrResult r_ = rt_handle_add_or_destroy(type, obj, parent, destroy, &h_);     \
+		if (r_ == XR_SUCCESS)                                                        \
+			*(out) = (obj)->handle = (__typeof__((obj)->handle))(uintptr_t)h_;   \
+		r_;                                                                          \
+	})
+
+/*
  * A destroy call: XR_ERROR_HANDLE_INVALID unless @p handle is live and of
  * @p type, else rt_handle_destroy().
  */

@@ -108,11 +108,9 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	}
 	pthread_mutex_init(&sess->lock, NULL);
 	pthread_cond_init(&sess->frame_cond, NULL);
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy, &h);
+	r = RT_HANDLE_PUBLISH(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy, session);
 	if (r != XR_SUCCESS)
 		return r;
-	sess->handle = (XrSession)(uintptr_t)h;
 	inst->session = sess->handle;
 	rt_log("session created (%s)", sess->headless ? "headless" : "Vulkan");
 
@@ -120,7 +118,6 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
 	rt_session_set_state(sess, XR_SESSION_STATE_READY);
 	pthread_mutex_unlock(&sess->lock);
-	*session = sess->handle;
 	return XR_SUCCESS;
 }
 

@@ -106,14 +106,7 @@ static XrResult space_add(struct rt_session *sess, const struct rt_space *tmpl, 
 		return XR_ERROR_OUT_OF_MEMORY;
 	*space = *tmpl;
 	space->sess = sess;
-	uint64_t h;
-	XrResult r = rt_handle_add_or_destroy(RT_HANDLE_SPACE, space, RT_H(sess->handle),
-	                                      space_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	space->handle = (XrSpace)(uintptr_t)h;
-	*out = space->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_SPACE, space, RT_H(sess->handle), space_destroy, out);
 }
 
 XrResult XRAPI_CALL rt_xrCreateReferenceSpace(XrSession session,
