@@ -35,6 +35,13 @@ static bool default_state_dir(char *out, size_t out_size)
 	return snprintf(out, out_size, "%s/.local/state/xr-layer-monitor", home) < (int)out_size;
 }
 
+bool xl_settings_layer_disabled(const char *layer_name)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "DISABLE_%s", layer_name);
+	return getenv(name) != NULL;
+}
+
 void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size)
 {
 	const char *dir = getenv("XRLM_OUTPUT_DIR");

@@ -39,6 +39,12 @@ struct xl_settings {
 };
 
 /*
+ * Whether DISABLE_<layer_name> is set: the loader's own off switch for a
+ * layer, which it does not always honour for explicit layers.
+ */
+bool xl_settings_layer_disabled(const char *layer_name);
+
+/*
  * Resolves the output directory alone, before the log exists (the log lives
  * in it). Writes a warning into @p warning (empty when none).
  */
