@@ -128,6 +128,10 @@ static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
 	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", xl_inst.ctl->output_dir);
+	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
+	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
+	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
+	                                    : "");
 	if (xl_side.index != XL_SIDE_PRE)
 		return;
 	if (s->delay_s >= 0.0)
