@@ -108,21 +108,25 @@ static void recreate_dir(struct xl_writer *w)
 
 /*
  * Pre: one line on stderr when a toggle signal started or stopped the
- * session, said here and not in the handler (no stdio there).
+ * session, said here and not in the handler (no stdio there). A session
+ * the signal started and something else ended (a limit, the exit) says
+ * "stopped" without the cause.
  */
-static void report_toggle(struct xl_writer *w, const char *what, bool opening)
+static void report_toggle(struct xl_writer *w, bool opening)
 {
 	if (w->cfg.side != XL_SIDE_PRE)
 		return;
 	uint32_t toggles = atomic_load_explicit(&w->cfg.ctl->signal_toggles, memory_order_relaxed);
 	bool signalled = toggles != w->toggles_seen;
 	w->toggles_seen = toggles;
-	if (opening)
+	if (opening) {
 		w->by_signal = signalled;
-	else if (signalled)
-		w->by_signal = true;
-	if (w->by_signal)
-		xl_log_loud("recording %s by signal: session %s", what, w->open_tag);
+		if (signalled)
+			xl_log_loud("recording started by signal: session %s", w->open_tag);
+	} else if (signalled || w->by_signal) {
+		xl_log_loud("recording stopped%s: session %s", signalled ? " by signal" : "",
+		            w->open_tag);
+	}
 }
 
 static void open_session(struct xl_writer *w, uint32_t id)
@@ -160,7 +164,7 @@ static void open_session(struct xl_writer *w, uint32_t id)
 	}
 	xl_log("session %s: recording to %s/frames-%s-%s.csv", w->open_tag,
 	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
-	report_toggle(w, "started", true);
+	report_toggle(w, true);
 }
 
 struct gpu_emit_ctx {
@@ -327,7 +331,7 @@ static void close_session(struct xl_writer *w)
 			            w->cfg.meta.side);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
-		report_toggle(w, "stopped", false);
+		report_toggle(w, false);
 	}
 	w->open_id = 0;
 	w->dirty = false; /* closing flushed everything */

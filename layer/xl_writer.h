@@ -53,7 +53,7 @@ struct xl_writer {
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */
-	bool by_signal;        /* pre: a toggle signal started or stops open_id */
+	bool by_signal;        /* pre: a toggle signal started open_id */
 };
 
 /*
