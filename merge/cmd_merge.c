@@ -20,13 +20,10 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 	int positional = 0;
 
 	for (int i = 0; i < argc; i++) {
-		const char **slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
-		int matched = 0;
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && !matched; k++) {
-			matched = cmd_option_value(argc, argv, &i, names[k], slots[k]);
-			if (matched < 0)
-				return cmd_usage_error("option needs a value", names[k]);
-		}
+		const char **const slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
+		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
+		if (matched == CMD_EXIT_USAGE)
+			return matched;
 		if (matched)
 			continue;
 		if (strcmp(argv[i], "--no-gpu") == 0) {

@@ -39,6 +39,7 @@ struct engine {
 	size_t comment_len;
 	char comment[CSVR_MSG_MAX / 2];
 	union csvr_value values[CSVR_MAX_COLS];
+	char text[CSVR_MAX_COLS][CSVR_TEXT_MAX]; /* the CSVR_TEXT values */
 	uint32_t present;
 	bool bad;
 	char bad_msg[CSVR_BAD_MAX];
@@ -249,26 +250,44 @@ static const char *kind_name(enum csvr_kind k)
 	case CSVR_U64: return "a non-negative integer";
 	case CSVR_F64:
 	case CSVR_F64_OPT: return "a number";
+	case CSVR_TEXT: return "text of at most 255 bytes";
 	}
 	return "a value";
+}
+
+/* Whether an empty field of @p kind is a blank cell (not present) rather than an error. */
+static bool may_be_blank(enum csvr_kind kind)
+{
+	return kind == CSVR_F64_OPT || kind == CSVR_TEXT;
+}
+
+/* Parses the non-empty field @p c into e->values[c]; false when it is not of its kind. */
+static bool parse_value(struct engine *e, int c, const char *s, size_t len)
+{
+	union csvr_value *v = &e->values[c];
+
+	switch (e->fmt->kinds[c]) {
+	case CSVR_I64: return parse_i64(s, len, &v->i);
+	case CSVR_U64: return parse_u64(s, len, &v->u);
+	case CSVR_TEXT:
+		if (len >= CSVR_TEXT_MAX)
+			return false;
+		memcpy(e->text[c], s, len);
+		e->text[c][len] = '\0';
+		v->s = e->text[c];
+		return true;
+	default: return parse_f64(s, len, e->c_loc, &v->f);
+	}
 }
 
 static void parse_field(struct engine *e, const char *s, size_t len)
 {
 	int c = e->field;
 	enum csvr_kind kind = e->fmt->kinds[c];
-	union csvr_value *v = &e->values[c];
-	bool ok;
 
-	if (len == 0 && kind == CSVR_F64_OPT)
+	if (len == 0 && may_be_blank(kind))
 		return; /* blank cell: not present */
-
-	switch (kind) {
-	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
-	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
-	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
-	}
-	if (ok) {
+	if (parse_value(e, c, s, len)) {
 		e->present |= 1u << c;
 		return;
 	}
@@ -537,6 +556,12 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 		while ((unsigned)(*s - '0') < 10)
 			s++;
 		return s;
+	case CSVR_TEXT:
+		/* libcsv hands such bytes over as they are; a quote, CR or
+		 * '#' (a comment line) is left to libcsv. */
+		while (*s != ',' && *s != '\n' && *s != '"' && *s != '\r' && *s != '#')
+			s++;
+		return s;
 	default:
 		/* parse_f64() rejects anything in here that is not a number. */
 		while (*s != ',' && *s != '\n')
@@ -554,22 +579,16 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 {
 	enum csvr_kind kind = e->fmt->kinds[c];
-	union csvr_value *v = &e->values[c];
 	const char *s = *pp;
 	const char *end = plain_field_end(s, kind);
 	size_t len = (size_t)(end - s);
-	bool ok;
 
 	if (*end != sep)
 		return false;
 	*pp = end + 1;
-	if (len == 0 && kind == CSVR_F64_OPT)
+	if (len == 0 && may_be_blank(kind))
 		return true; /* blank cell: not present */
-	switch (kind) {
-	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
-	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
-	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
-	}
+	bool ok = parse_value(e, c, s, len);
 	e->present |= (uint32_t)ok << c;
 	return ok;
 }

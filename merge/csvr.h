@@ -109,12 +109,14 @@ enum csvr_kind {
 	CSVR_U64,     /* digits */
 	CSVR_F64,     /* plain decimal number, finite */
 	CSVR_F64_OPT, /* as CSVR_F64, or an empty field */
+	CSVR_TEXT,    /* any text up to CSVR_TEXT_MAX - 1 bytes; empty = not present */
 };
 
 union csvr_value {
 	int64_t i;
 	uint64_t u;
 	double f;
+	const char *s; /* CSVR_TEXT: valid during the row callback only */
 };
 
 #define CSVR_MAX_COLS 12

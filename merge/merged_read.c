@@ -59,6 +59,8 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 {
 	const struct each_ctx *e = ctx;
 
+	if (e->cb->cells && e->cb->cells(e->ctx, v, present, msg, msg_size) != 0)
+		return -1;
 	if (!e->cb->row)
 		return 0;
 	struct merged_values r = {
@@ -85,6 +87,11 @@ static const struct csvr_format merged_format = {
 	.comment = merged_comment,
 	.row = merged_row,
 };
+
+const struct csvr_format *merged_read_format(void)
+{
+	return &merged_format;
+}
 
 int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
                      struct csvr_diag *diag)
