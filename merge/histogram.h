@@ -2,7 +2,7 @@
  * Histogram bins for the workbook's charts: "nice" bin widths (1, 2 or 5
  * times a power of ten, never below the data's 0.001 resolution) from the
  * minimum to just past the 99th percentile, chosen by the Freedman–Diaconis
- * rule and kept between HISTOGRAM_MIN_BINS and HISTOGRAM_MAX_BINS, plus one
+ * rule, aiming at HISTOGRAM_MIN_BINS to HISTOGRAM_MAX_BINS bins, plus one
  * overflow bin for the tail beyond. Bin edges are rounded to the width's
  * decimals, so the numbers written into a sheet read back as the same
  * doubles the values were counted against.
