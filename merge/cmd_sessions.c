@@ -106,7 +106,7 @@ static void describe(const struct sessions *s, const struct sessions_entry *e, s
 	                                            gpost ? "post" : "-");
 	if (e->has[SESSIONS_MERGED])
 		merged_state(s, e, row);
-	else if (sessions_writer_alive(e))
+	else if (sessions_writer_alive(s, e))
 		snprintf(row->state, sizeof(row->state), "recording? (pid %d is running)", (int)e->pid);
 	else if (pre && post)
 		snprintf(row->state, sizeof(row->state), "not merged (xrlm merge DIR)");
@@ -212,7 +212,7 @@ int cmd_merge_dir(const char *dir)
 			                                            "per-side frames");
 			continue;
 		}
-		if (sessions_writer_alive(e)) {
+		if (sessions_writer_alive(&s, e)) {
 			printf("%s: skipped: pid %d is still running (recording?)\n", e->tag, (int)e->pid);
 			continue;
 		}

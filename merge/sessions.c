@@ -247,10 +247,47 @@ static time_t process_start(pid_t pid)
 	return (time_t)(btime + start_ticks / (unsigned long long)hz);
 }
 
-bool sessions_writer_alive(const struct sessions_entry *e)
+/*
+ * Whether process @p pid has a file open that is @p files[0..n-1] (by
+ * device and inode): 1 yes, 0 no, -1 when its descriptors cannot be read.
+ */
+static int has_open(pid_t pid, const struct stat *files, int n)
 {
+	char path[64];
+	struct dirent *de;
+	struct stat st;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	while (!found && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, 0) != 0)
+			continue;
+		for (int i = 0; i < n && !found; i++)
+			found = st.st_dev == files[i].st_dev && st.st_ino == files[i].st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry *e)
+{
+	static const enum sessions_file sides[] = {SESSIONS_FRAMES_PRE, SESSIONS_FRAMES_POST};
+	struct stat files[2];
+	char path[MERGE_PATH_MAX];
+	int n = 0;
+
 	if (e->pid <= 0 || (kill(e->pid, 0) != 0 && errno != EPERM))
 		return false;
+	for (int i = 0; i < 2; i++)
+		if (e->has[sides[i]] && sessions_path(s, e, sides[i], path, sizeof(path)) == 0 &&
+		    stat(path, &files[n]) == 0)
+			n++;
+	int open = has_open(e->pid, files, n);
+	if (open >= 0)
+		return open == 1;
 	time_t proc = process_start(e->pid), start = session_start(e);
 	/* Unknown: assume it is the writer, the safe side for a merge. The
 	 * boot time has a second's resolution: allow for it. */

@@ -67,10 +67,13 @@ int sessions_path(const struct sessions *s, const struct sessions_entry *e,
 void sessions_start_text(const struct sessions_entry *e, char *buf, size_t size);
 
 /*
- * True when the process that wrote @p e may still be recording it: a
- * process with its pid exists and started no later than the session
- * (so a pid reused since is not taken for it).
+ * True when the process that wrote @p e may still be recording it: the
+ * process of the tag's pid has one of the session's per-side files open;
+ * or, where its descriptors cannot be read (another user's process), it
+ * exists and started no later than the session. A pid used again since
+ * (a container's pid 1 seen from the host, a later process) is not taken
+ * for the writer.
  */
-bool sessions_writer_alive(const struct sessions_entry *e);
+bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry *e);
 
 #endif /* XRLM_SESSIONS_H */

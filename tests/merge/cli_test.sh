@@ -17,9 +17,9 @@ copy_session() { # copy_session TAG: the per-side files of data set TAG into $wo
 # make_sessions DIR: a session directory as the layers leave it, oldest first:
 #   B 09:00 unmerged (with GPU files), A 10:00 merged, D 11:00 unmerged with a
 #   malformed pre file, C 11:00 pre only, E 12:00 unmerged (no GPU files),
-#   L now, written by a process that is still running (this shell); and
-#   R 08:00, whose pid is this shell's too, but the shell started later:
-#   a pid used again, not a writer still running;
+#   L now, written by a process that is still running (this shell, which
+#   keeps L's pre file open as the writer does); and R 08:00, whose pid is
+#   this shell's too, but which it does not have open: a pid used again;
 # plus files that only look like a session's (a link, a directory, a bad tag).
 make_sessions() {
 	d=$1
@@ -42,6 +42,7 @@ make_sessions() {
 	ln -s "$d/frames-$B-pre.csv" "$d/frames-999999005-20261101T130000-pre.csv"
 	mkdir "$d/frames-999999006-20261101T130000-post.csv"
 	cp "$data/frames-s1-pre.csv" "$d/frames-12-2026110T100000-pre.csv"
+	exec 9<"$d/frames-$L-pre.csv"
 }
 
 case "$case_name" in
