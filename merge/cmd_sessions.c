@@ -15,6 +15,7 @@
 #include "merge.h"
 #include "merged_read.h"
 #include "sessions.h"
+#include "side_cpu.h"
 
 /* Checks @p dir is a directory, for a usage error rather than a read error. */
 static int check_dir(const char *dir, const char *cmd)

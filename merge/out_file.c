@@ -1,7 +1,6 @@
 /*
  * Output files that appear whole or not at all; see out_file.h.
  */
-#define _GNU_SOURCE
 #include "out_file.h"
 
 #include <errno.h>

@@ -1,7 +1,6 @@
 /*
  * The recording sessions in an output directory; see sessions.h.
  */
-#define _GNU_SOURCE
 #include "sessions.h"
 
 #include <dirent.h>

@@ -6,7 +6,6 @@
  * in row order), so a session of millions of frames needs memory only for
  * the two value columns the histograms are built from.
  */
-#define _GNU_SOURCE
 #include "xlsx.h"
 
 #include <errno.h>

@@ -1,7 +1,6 @@
 /*
  * The workbook file behind `xrlm xlsx`; see xlsx_book.h.
  */
-#define _GNU_SOURCE
 #include "xlsx_book.h"
 
 #include <errno.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "out_file.h"
+#include "u_parse.h"
 
 /* Directory part of @p path ("." when it has none). */
 static void dir_of(const char *path, char *dir, size_t size)
@@ -86,28 +86,10 @@ int xlsx_book_failed(const struct xlsx_book *b, char *msg, size_t msg_size)
 	return -1;
 }
 
-/* Whether @p s is a plain decimal number (what the merged CSV writes). */
+/* Whether @p s[0..len) is one plain number (the project's strict parser). */
 static bool plain_number(const char *s, size_t len, double *out)
 {
-	char buf[64];
-	char *end;
-	size_t i = s[0] == '-';
-	bool digits = false, point = false;
-
-	for (; i < len; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			digits = true;
-		else if (s[i] == '.' && !point)
-			point = true;
-		else
-			return false;
-	}
-	if (!digits || len >= sizeof(buf))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	*out = strtod(buf, &end); /* xrlm never sets a locale: '.' is the point */
-	return *end == '\0';
+	return u_parse_span_f64(s, len, out) == U_PARSE_OK;
 }
 
 void xlsx_book_write_typed(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
