@@ -8,14 +8,10 @@
  */
 #include "xlsx.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <xlsxwriter.h>
 
@@ -44,19 +40,32 @@ static lxw_format *column_format(struct xlsx_book *b, const char *name)
 	return NULL;
 }
 
-/* Writes an integer cell: a number, or text past 2^53. */
-static void write_int(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, int64_t v,
-                      bool is_unsigned, uint64_t u)
+/* Writes @p u: a number, or its digits as text past 2^53. */
+static void write_u64(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, uint64_t u)
 {
 	char buf[FMT_NUM_MAX];
 
-	if (is_unsigned ? u < (uint64_t)XLSX_EXACT_INT : (v < XLSX_EXACT_INT && v > -XLSX_EXACT_INT)) {
-		xlsx_book_check(b, worksheet_write_number(ws, r, c, is_unsigned ? (double)u : (double)v,
-		                                          NULL));
+	if (u < (uint64_t)XLSX_EXACT_INT) {
+		xlsx_book_check(b, worksheet_write_number(ws, r, c, (double)u, NULL));
 		return;
 	}
-	*(is_unsigned ? fmt_u64(buf, u) : fmt_i64(buf, v)) = '\0';
+	*fmt_u64(buf, u) = '\0';
 	xlsx_book_check(b, worksheet_write_string(ws, r, c, buf, NULL));
+}
+
+/* Writes @p v: a number, or its digits as text past -2^53 or 2^53. */
+static void write_i64(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c, int64_t v)
+{
+	char buf[FMT_NUM_MAX];
+
+	if (v >= 0) {
+		write_u64(b, ws, r, c, (uint64_t)v);
+	} else if (v > -XLSX_EXACT_INT) {
+		xlsx_book_check(b, worksheet_write_number(ws, r, c, (double)v, NULL));
+	} else {
+		*fmt_i64(buf, v) = '\0';
+		xlsx_book_check(b, worksheet_write_string(ws, r, c, buf, NULL));
+	}
 }
 
 /* Writes one row of values read by the csvr engine. */
@@ -67,8 +76,8 @@ static void write_values(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r,
 		if (!(present & (1u << c)))
 			continue;
 		switch (f->kinds[c]) {
-		case CSVR_I64: write_int(b, ws, r, (lxw_col_t)c, v[c].i, false, 0); break;
-		case CSVR_U64: write_int(b, ws, r, (lxw_col_t)c, 0, true, v[c].u); break;
+		case CSVR_I64: write_i64(b, ws, r, (lxw_col_t)c, v[c].i); break;
+		case CSVR_U64: write_u64(b, ws, r, (lxw_col_t)c, v[c].u); break;
 		case CSVR_TEXT:
 			xlsx_book_check(b, worksheet_write_string(ws, r, (lxw_col_t)c, v[c].s, NULL));
 			break;
