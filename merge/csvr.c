@@ -22,6 +22,7 @@
 /* State of one csvr_read() call; lives on the caller's stack. */
 struct engine {
 	const struct csvr_format *fmt;
+	int ncols; /* the columns of this file's header (see csvr_format.min_cols) */
 	void *ctx;
 	const char *path;
 	struct csvr_diag *diag;
@@ -103,12 +104,19 @@ static const char *kind_name(enum csvr_kind k)
 {
 	switch (k) {
 	case CSVR_I64: return "an integer";
-	case CSVR_U64: return "a non-negative integer";
+	case CSVR_U64:
+	case CSVR_U64_OPT: return "a non-negative integer";
 	case CSVR_F64:
 	case CSVR_F64_OPT: return "a number";
 	case CSVR_TEXT: return "text of at most 255 bytes";
 	}
 	return "a value";
+}
+
+/* True when a blank field of @p kind is allowed (and not present). */
+static bool is_optional(enum csvr_kind kind)
+{
+	return kind == CSVR_F64_OPT || kind == CSVR_U64_OPT || kind == CSVR_TEXT;
 }
 
 /* True when @p s[0..len) could be the start of a number cut short. */
@@ -118,12 +126,6 @@ static bool number_chars(const char *s, size_t len)
 		if (!memchr("0123456789+-.eE", s[i], 15))
 			return false;
 	return true;
-}
-
-/* Whether an empty field of @p kind is a blank cell (not present) rather than an error. */
-static bool may_be_blank(enum csvr_kind kind)
-{
-	return kind == CSVR_F64_OPT || kind == CSVR_TEXT;
 }
 
 /*
@@ -136,7 +138,8 @@ static enum u_parse_result parse_value(struct engine *e, int c, const char *s, s
 
 	switch (e->fmt->kinds[c]) {
 	case CSVR_I64: return u_parse_span_i64(s, len, &v->i);
-	case CSVR_U64: return u_parse_span_u64(s, len, &v->u);
+	case CSVR_U64:
+	case CSVR_U64_OPT: return u_parse_span_u64(s, len, &v->u);
 	case CSVR_TEXT:
 		if (len >= CSVR_TEXT_MAX)
 			return U_PARSE_OUT_OF_RANGE;
@@ -153,7 +156,7 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 	int c = e->field;
 	enum csvr_kind kind = e->fmt->kinds[c];
 
-	if (len == 0 && may_be_blank(kind))
+	if (len == 0 && is_optional(kind))
 		return; /* blank cell: not present */
 
 	enum u_parse_result r = parse_value(e, c, s, len);
@@ -204,7 +207,7 @@ static void on_field(void *s, size_t len, void *data)
 		e->is_comment = true;
 	if (e->is_comment)
 		append_comment(e, text, len);
-	else if (e->field < e->fmt->ncols)
+	else if (e->field < e->ncols)
 		parse_field(e, text, len);
 	e->field++;
 }
@@ -243,7 +246,7 @@ static bool looks_cut(const struct engine *e)
 
 static void handle_data(struct engine *e, int terminator, uint64_t line)
 {
-	int ncols = e->fmt->ncols;
+	int ncols = e->ncols;
 
 	if (e->multiline) {
 		/* Our files hold no quoted text: a '"' here is damage, and libcsv
@@ -327,6 +330,28 @@ static void on_record(int c, void *data)
 }
 
 /*
+ * The number of columns of @p line as a header of @p fmt: all of them for
+ * the full header; for a file of an older version, fewer when the line is
+ * the full header cut at a column boundary after min_cols columns. 0 when
+ * it is not a header of @p fmt.
+ */
+static int header_columns(const struct csvr_format *fmt, const char *line, size_t len)
+{
+	size_t full = strlen(fmt->header);
+
+	if (len > full || memcmp(line, fmt->header, len) != 0)
+		return 0;
+	if (len == full)
+		return fmt->ncols;
+	if (fmt->header[len] != ',')
+		return 0;
+	int cols = 1;
+	for (size_t i = 0; i < len; i++)
+		cols += line[i] == ',';
+	return fmt->min_cols && cols >= fmt->min_cols ? cols : 0;
+}
+
+/*
  * Handles the lines before the column header in @p buf[0..*len): comments
  * and the header itself. Returns 1 when the header was found (the bytes
  * after it are moved to the front, *len updated), 0 when more input is
@@ -368,14 +393,16 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 				return -1;
 			continue;
 		}
-		if (line_len != strlen(e->fmt->header) ||
-		    memcmp(line, e->fmt->header, line_len) != 0) {
+		e->ncols = header_columns(e->fmt, line, line_len);
+		if (e->ncols == 0) {
 			char q[64];
 			quote_field(q, sizeof(q), line, line_len);
 			diag_error(e->diag, e->path, lineno,
 			           "wrong column header \"%s\" (expected \"%s\")", q, e->fmt->header);
 			return -1;
 		}
+		if (e->fmt->columns)
+			e->fmt->columns(e->ctx, e->ncols);
 		memmove(buf, buf + pos, *len - pos);
 		*len -= pos;
 		return 1;
@@ -442,6 +469,7 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 		s += *s == '-';
 		/* fall through */
 	case CSVR_U64:
+	case CSVR_U64_OPT:
 		while ((unsigned)(*s - '0') < 10)
 			s++;
 		return s;
@@ -475,7 +503,7 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 	if (*end != sep)
 		return false;
 	*pp = end + 1;
-	if (len == 0 && may_be_blank(kind))
+	if (len == 0 && is_optional(kind))
 		return true; /* blank cell: not present */
 	bool ok = parse_value(e, c, s, len) == U_PARSE_OK;
 	e->present |= (uint32_t)ok << c;
@@ -491,7 +519,7 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 static bool fast_row(struct engine *e, const char **pp)
 {
 	const char *p = *pp;
-	int n = e->fmt->ncols;
+	int n = e->ncols;
 
 	for (int c = 0; c < n; c++) {
 		if (!fast_field(e, c, &p, c == n - 1 ? '\n' : ',')) {

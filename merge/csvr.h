@@ -43,6 +43,7 @@ enum csvr_kind {
 	CSVR_U64,     /* digits */
 	CSVR_F64,     /* plain decimal number, finite */
 	CSVR_F64_OPT, /* as CSVR_F64, or an empty field */
+	CSVR_U64_OPT, /* as CSVR_U64, or an empty field */
 	CSVR_TEXT,    /* any text up to CSVR_TEXT_MAX - 1 bytes; empty = not present */
 };
 
@@ -59,6 +60,12 @@ union csvr_value {
 struct csvr_format {
 	const char *header;                    /* exact column header line */
 	int ncols;
+	/*
+	 * 0: the header must be exactly @p header. Else files written before
+	 * the last columns were added are read too: a header that is @p
+	 * header cut after at least min_cols columns, with as many fields.
+	 */
+	int min_cols;
 	enum csvr_kind kinds[CSVR_MAX_COLS];
 	const char *names[CSVR_MAX_COLS];      /* for messages */
 	/*
@@ -72,6 +79,8 @@ struct csvr_format {
 	 * was non-empty. Return 0, or -1 after setting @p msg.
 	 */
 	int (*row)(void *ctx, const union csvr_value *values, uint32_t present, char *msg, size_t msg_size);
+	/* May be NULL. Called once the header is read: the columns this file has (see min_cols). */
+	void (*columns)(void *ctx, int ncols);
 };
 
 /*

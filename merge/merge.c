@@ -23,6 +23,7 @@
 #include "fmt.h"
 #include "join.h"
 #include "merge_check.h"
+#include "merge_gate.h"
 #include "merged_write.h"
 
 #define MERGE_MSG_MAX 1024
@@ -177,9 +178,19 @@ static double blank_if_infinite(double v)
 	return isinf(v) ? NAN : v;
 }
 
-static void make_row(const struct input *pre, const struct input *post, const struct join_result *j,
-                     size_t i, struct merged_row *r)
+/* What the rows are made from. */
+struct rows_ctx {
+	const struct input *pre;
+	const struct input *post;
+	const struct join_result *j;
+	const struct merge_gate *gate;
+	bool has_gpu_files; /* gate_tripped is blank without */
+};
+
+static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
 {
+	const struct input *pre = c->pre, *post = c->post;
+	const struct join_result *j = c->j;
 	const struct side_cpu_row *a = &pre->cpu.rows[i];
 	const struct side_cpu_row *b = &post->cpu.rows[j->match[i]];
 
@@ -191,6 +202,7 @@ static void make_row(const struct input *pre, const struct input *post, const st
 	r->has_interval = j->next[i] != JOIN_NONE;
 	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
 	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
+	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -201,9 +213,19 @@ static void make_row(const struct input *pre, const struct input *post, const st
 	r->gpu_pct = blank_if_infinite(r->gpu_pct);
 }
 
-static int summarize(const struct input *pre, const struct input *post, const struct join_result *j,
-                     struct merge_summary *s)
+/* Copies @p src into @p dst, cut to its @p size. */
+static void copy_text(char *dst, size_t size, const char *src)
 {
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int summarize(const struct rows_ctx *rc, struct merge_summary *s)
+{
+	const struct input *pre = rc->pre, *post = rc->post;
+	const struct join_result *j = rc->j;
 	struct columns c;
 
 	if (columns_create(&c, j->matched) != 0)
@@ -212,7 +234,7 @@ static int summarize(const struct input *pre, const struct input *post, const st
 		struct merged_row r;
 		if (j->match[i] == JOIN_NONE)
 			continue;
-		make_row(pre, post, j, i, &r);
+		make_row(rc, i, &r);
 		/* Values as the text of the row reads back. */
 		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
 		if (columns_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
@@ -236,16 +258,16 @@ static int summarize(const struct input *pre, const struct input *post, const st
 	                    pre->gpu.meta.truncated_rows + post->gpu.meta.truncated_rows;
 	const char *name = pre->cpu.meta.target_layer[0] ? pre->cpu.meta.target_layer
 	                                                  : post->cpu.meta.target_layer;
-	snprintf(s->target_layer, sizeof(s->target_layer), "%s", name);
+	copy_text(s->target_layer, sizeof(s->target_layer), name);
+	const char *mode = pre->gpu.meta.gpu_mode[0] ? pre->gpu.meta.gpu_mode
+	                                             : post->gpu.meta.gpu_mode;
+	copy_text(s->gpu_mode, sizeof(s->gpu_mode),
+	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
+	s->gate_trips = rc->gate->trips;
+	s->has_gpu_info = true;
 	return 0;
 }
 
-/* What fill_rows() formats from. */
-struct rows_ctx {
-	const struct input *pre;
-	const struct input *post;
-	const struct join_result *j;
-};
 
 /* merged_write_fill_fn: the matched rows among pre rows [first, last). */
 static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
@@ -258,16 +280,15 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 		struct merged_row r;
 		if (c->j->match[i] == JOIN_NONE)
 			continue;
-		make_row(c->pre, c->post, c->j, i, &r);
+		make_row(c, i, &r);
 		p = merged_write_format_row(p, &r);
 	}
 	*used = (size_t)(p - buf);
 	return i;
 }
 
-static int write_output(const char *out_path, const struct input *pre, const struct input *post,
-                        const struct join_result *j, const struct merge_summary *s,
-                        merge_log_fn log, void *ctx)
+static int write_output(const char *out_path, const struct rows_ctx *rows,
+                        const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
 	struct merged_writer o;
@@ -276,9 +297,8 @@ static int write_output(const char *out_path, const struct input *pre, const str
 		say(log, ctx, msg);
 		return -1;
 	}
-	struct rows_ctx rows = {.pre = pre, .post = post, .j = j};
 	merged_write_summary(&o, s);
-	merged_write_rows(&o, j->count, fill_rows, &rows);
+	merged_write_rows(&o, rows->j->count, fill_rows, (void *)rows);
 	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
@@ -304,11 +324,14 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
                        struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	struct join_result j;
+	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
 	int ret = -1;
 
 	if (join_cpu(&pre->cpu, &post->cpu, &j) != 0 ||
-	    join_gpu_sides(pre, post, &j, log, ctx) != 0) {
+	    join_gpu_sides(pre, post, &j, log, ctx) != 0 ||
+	    merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
+	                       post->gpu_path ? &post->gpu.meta : NULL) != 0) {
 		sayf(log, ctx, "%s: error: out of memory joining %zu frames", pre->cpu_path,
 		     pre->cpu.count);
 		goto out;
@@ -320,16 +343,19 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 	side_gpu_destroy(&pre->gpu);
 	side_gpu_destroy(&post->gpu);
 
-	if (summarize(pre, post, &j, &s) != 0) {
+	struct rows_ctx rows = {.pre = pre, .post = post, .j = &j, .gate = &gate,
+	                        .has_gpu_files = pre->gpu_path || post->gpu_path};
+	if (summarize(&rows, &s) != 0) {
 		sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
 		goto out;
 	}
-	if (write_output(out_path, pre, post, &j, &s, log, ctx) != 0)
+	if (write_output(out_path, &rows, &s, log, ctx) != 0)
 		goto out;
 	if (summary)
 		*summary = s;
 	ret = 0;
 out:
+	merge_gate_destroy(&gate);
 	join_result_destroy(&j);
 	return ret;
 }

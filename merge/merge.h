@@ -61,6 +61,14 @@ struct merge_summary {
 	bool has_bracket_correction;
 	uint64_t bracket_correction_ns;
 	char target_layer[MERGE_NAME_MAX];
+	/*
+	 * The GPU mode in effect, from the GPU files' "# gpu_mode=" lines:
+	 * "" without GPU files, "unknown" for GPU files without the line.
+	 */
+	char gpu_mode[32];
+	uint64_t gate_trips;             /* times pre's GPU gate tripped */
+	/* gpu_mode and gate_trips are known (false: a merged file older than them). */
+	bool has_gpu_info;
 };
 
 /*

@@ -4,8 +4,11 @@
 #include "merged_read.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "u_parse.h"
 
 #include "merged_write.h"
 
@@ -19,6 +22,7 @@ enum {
 	COL_CPU_PCT,
 	COL_GPU_US,
 	COL_GPU_PCT,
+	COL_GATE_TRIPPED,
 	COL_N,
 };
 
@@ -63,6 +67,11 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 		return -1;
 	if (!e->cb->row)
 		return 0;
+	bool has_gate = present & (1u << COL_GATE_TRIPPED);
+	if (has_gate && v[COL_GATE_TRIPPED].u > 1) {
+		snprintf(msg, msg_size, "column %d (gate_tripped) is not 0 or 1", COL_GATE_TRIPPED + 1);
+		return -1;
+	}
 	struct merged_values r = {
 		.display_time = v[COL_DISPLAY_TIME].i,
 		.thread_id = v[COL_THREAD_ID].u,
@@ -73,19 +82,31 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 		.target_cpu_pct = opt(v, present, COL_CPU_PCT),
 		.target_gpu_us = opt(v, present, COL_GPU_US),
 		.target_gpu_pct = opt(v, present, COL_GPU_PCT),
+		.gate_tripped = has_gate ? (int)v[COL_GATE_TRIPPED].u : -1,
 	};
 	return e->cb->row(e->ctx, &r, msg, msg_size);
+}
+
+static void merged_columns(void *ctx, int ncols)
+{
+	const struct each_ctx *e = ctx;
+
+	if (e->cb->columns)
+		e->cb->columns(e->ctx, ncols);
 }
 
 static const struct csvr_format merged_format = {
 	.header = MERGED_HEADER,
 	.ncols = COL_N,
+	.min_cols = MERGED_MIN_COLUMNS,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT},
+	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT},
 	.names = {"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",
-	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame"},
+	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame",
+	          "gate_tripped"},
 	.comment = merged_comment,
 	.row = merged_row,
+	.columns = merged_columns,
 };
 
 const struct csvr_format *merged_read_format(void)
@@ -128,4 +149,79 @@ int merged_read(const char *path, struct columns *out, struct csvr_diag *diag)
 		return -1;
 	}
 	return 0;
+}
+
+/* State of one merged_read_stats() call. */
+struct stats_ctx {
+	struct columns columns;
+	struct merge_summary *s;
+};
+
+/* A summary line's count, if @p key is one merged_read_stats() keeps. */
+static uint64_t *count_slot(struct merge_summary *s, const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} counts[] = {
+		{"dropped_queue_full_pre", offsetof(struct merge_summary, dropped_queue_full_pre)},
+		{"dropped_queue_full_post", offsetof(struct merge_summary, dropped_queue_full_post)},
+		{"gpu_ring_overflow_pre", offsetof(struct merge_summary, gpu_ring_overflow_pre)},
+		{"gpu_ring_overflow_post", offsetof(struct merge_summary, gpu_ring_overflow_post)},
+		{"unmatched_pre", offsetof(struct merge_summary, unmatched_pre)},
+		{"unmatched_post", offsetof(struct merge_summary, unmatched_post)},
+		{"truncated_rows", offsetof(struct merge_summary, truncated_rows)},
+		{"gate_trips", offsetof(struct merge_summary, gate_trips)},
+	};
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (strcmp(key, counts[i].key) == 0)
+			return (uint64_t *)((char *)s + counts[i].offset);
+	return NULL;
+}
+
+static int stats_summary_line(void *ctx, const char *key, const char *value, char *msg,
+                              size_t msg_size)
+{
+	struct stats_ctx *c = ctx;
+	uint64_t *count = count_slot(c->s, key);
+
+	if (count) {
+		enum u_parse_result r = u_parse_span_u64(value, strlen(value), count);
+		if (r != U_PARSE_OK) {
+			snprintf(msg, msg_size, "%s %s (expected a count)", key, u_parse_result_str(r));
+			return -1;
+		}
+	} else if (strcmp(key, "gpu_mode") == 0) {
+		snprintf(c->s->gpu_mode, sizeof(c->s->gpu_mode), "%.31s", value);
+		c->s->has_gpu_info = true;
+	} else if (strcmp(key, "target_layer") == 0) {
+		snprintf(c->s->target_layer, sizeof(c->s->target_layer), "%.255s", value);
+	}
+	return 0;
+}
+
+static int stats_row(void *ctx, const struct merged_values *r, char *msg, size_t msg_size)
+{
+	struct stats_ctx *c = ctx;
+	return add_to_columns(&c->columns, r, msg, msg_size);
+}
+
+int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_diag *diag)
+{
+	static const struct merged_read_cb cb = {.summary = stats_summary_line, .row = stats_row};
+	struct stats_ctx c = {.s = s};
+
+	memset(s, 0, sizeof(*s));
+	if (columns_create(&c.columns, csvr_estimate_rows(path, 48)) != 0) {
+		memset(diag, 0, sizeof(*diag));
+		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
+		diag->failed = true;
+		return -1;
+	}
+	int ret = merged_read_each(path, &cb, &c, diag);
+	if (ret == 0)
+		columns_summarize(&c.columns, s);
+	columns_destroy(&c.columns);
+	return ret;
 }

@@ -25,6 +25,7 @@ struct merged_values {
 	double target_cpu_pct;
 	double target_gpu_us;
 	double target_gpu_pct;
+	int gate_tripped; /* 0 or 1; -1 when blank or the file is older than the column */
 };
 
 /* What merged_read_each() calls; either callback may be NULL. */
@@ -44,6 +45,12 @@ struct merged_read_cb {
 	 */
 	int (*cells)(void *ctx, const union csvr_value *values, uint32_t present, char *msg,
 	             size_t msg_size);
+	/*
+	 * Once, after the column header: how many of merged_read_format()'s
+	 * columns this file has (a file written before the last ones were
+	 * added has fewer; cells() never has the others present).
+	 */
+	void (*columns)(void *ctx, int ncols);
 };
 
 /* The merged CSV's columns (names and kinds, in file order) as cells() gets them. */
@@ -64,5 +71,14 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
  * @p diag->error set. Warnings (a truncated last row) are in @p diag.
  */
 int merged_read(const char *path, struct columns *out, struct csvr_diag *diag);
+
+/*
+ * What `xrlm stats` shows of the merged CSV @p path: the statistics
+ * recomputed from its rows, and the counts and names its summary lines
+ * carry (unmatched_*, truncated_rows, dropped_*, gpu_ring_overflow_*,
+ * target_layer, gpu_mode, gate_trips), into @p s. Returns 0, or -1 with
+ * @p diag->error set. Warnings (a truncated last row) are in @p diag.
+ */
+int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_diag *diag);
 
 #endif /* XRLM_MERGED_READ_H */

@@ -212,6 +212,8 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	if (s->has_bracket_correction)
 		line_u64(o, "bracket_correction_ns", s->bracket_correction_ns);
 	line_text(o, "target_layer", s->target_layer);
+	line_text(o, "gpu_mode", s->gpu_mode);
+	line_u64(o, "gate_trips", s->gate_trips);
 
 	char *p = reserve(o);
 	p = put_str(p, MERGED_HEADER "\n");
@@ -238,6 +240,9 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 	p = fmt_fixed(p, r->gpu_us, 3);
 	*p++ = ',';
 	p = fmt_fixed(p, r->gpu_pct, 4);
+	*p++ = ',';
+	if (r->gate_tripped >= 0)
+		*p++ = r->gate_tripped ? '1' : '0';
 	*p++ = '\n';
 	return p;
 }

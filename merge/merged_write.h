@@ -29,7 +29,10 @@
 /* The column header line of the merged CSV (without newline). */
 #define MERGED_HEADER                                                                          \
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
-	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+
+/* Columns of merged files written before gate_tripped was added; still read. */
+#define MERGED_MIN_COLUMNS 9
 
 /* One merged row. */
 struct merged_row {
@@ -43,6 +46,7 @@ struct merged_row {
 	double cpu_pct; /* NAN: blank */
 	double gpu_us;  /* NAN: blank */
 	double gpu_pct; /* NAN: blank */
+	int gate_tripped; /* 0 or 1; -1: blank (no GPU file) */
 };
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */

@@ -68,4 +68,5 @@ void side_cpu_destroy(struct side_cpu_file *f)
 	free(f->rows);
 	f->rows = NULL;
 	f->count = f->cap = 0;
+	side_meta_destroy(&f->meta);
 }

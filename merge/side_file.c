@@ -81,6 +81,8 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 		set_text(m->clock, sizeof(m->clock), value);
 	} else if (is_key(text, klen, "gpu_clock")) {
 		set_text(m->gpu_clock, sizeof(m->gpu_clock), value);
+	} else if (is_key(text, klen, "gpu_mode")) {
+		set_text(m->gpu_mode, sizeof(m->gpu_mode), value);
 	} else if (is_key(text, klen, "clock_freq")) {
 		if (!parse_count("clock_freq", value, &m->clock_freq, msg, msg_size))
 			return -1;
@@ -102,12 +104,53 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 	return 0;
 }
 
+/* "gate_tripped display_time=<t>": the frame during which pre's gate tripped. */
+static int gate_line(struct side_meta *m, const char *args, char *msg, size_t msg_size)
+{
+	static const char key[] = "display_time=";
+	int64_t t;
+
+	args += strspn(args, " \t");
+	if (strncmp(args, key, sizeof(key) - 1) != 0) {
+		snprintf(msg, msg_size, "gate_tripped line without display_time=");
+		return -1;
+	}
+	const char *value = args + sizeof(key) - 1;
+	size_t len = strcspn(value, " \t");
+	enum u_parse_result r = u_parse_span_i64(value, len, &t);
+	if (r != U_PARSE_OK) {
+		snprintf(msg, msg_size, "gate_tripped display_time %s: \"%.40s\"",
+		         u_parse_result_str(r), value);
+		return -1;
+	}
+	if (side_file_grow((void **)&m->gate_trips, &m->gate_trip_cap, m->gate_trip_count,
+	                   sizeof(*m->gate_trips)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	m->gate_trips[m->gate_trip_count++] = t;
+	return 0;
+}
+
+/* True when @p text is the word @p word, alone or followed by a blank. */
+static bool is_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	return strncmp(text, word, n) == 0 && (text[n] == ' ' || text[n] == '\t' || text[n] == '\0');
+}
+
 int side_file_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
 	struct side_reader *c = ctx;
 
-	if (strncmp(text, "session_end", 11) == 0 && (text[11] == ' ' || text[11] == '\0'))
+	if (is_word(text, "session_end"))
 		return parse_footer(c->meta, text + 11, msg, msg_size);
+	if (is_word(text, "gate_tripped"))
+		return gate_line(c->meta, text + 12, msg, msg_size);
+	if (strncmp(text, "gpu_gate_tripped=1", 18) == 0) {
+		c->meta->gate_tripped_unknown_frame = true;
+		return 0;
+	}
 	if (!in_header)
 		return 0; /* other comments after the rows carry nothing we use */
 
@@ -123,6 +166,13 @@ int side_file_read(const char *path, const struct csvr_format *format, const cha
 	struct side_reader c = {.meta = meta, .expected_side = expected_side, .file = file};
 
 	return csvr_read(path, format, &c, diag, &meta->truncated_rows);
+}
+
+void side_meta_destroy(struct side_meta *m)
+{
+	free(m->gate_trips);
+	m->gate_trips = NULL;
+	m->gate_trip_count = m->gate_trip_cap = 0;
 }
 
 void side_file_reserve(const char *path, void **rows, size_t *cap, size_t row_size)

@@ -23,6 +23,7 @@ struct side_meta {
 	char target_layer[SIDE_TEXT_MAX];
 	char clock[64];
 	char gpu_clock[64];
+	char gpu_mode[32];           /* a GPU file's "# gpu_mode=" */
 	uint64_t clock_freq;         /* ticks per second; 0 when absent */
 	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
 	bool has_bracket_correction;
@@ -31,7 +32,16 @@ struct side_meta {
 	uint64_t dropped_queue_full; /* from the CPU footer */
 	uint64_t gpu_ring_overflow;  /* from the GPU footer */
 	uint64_t truncated_rows;     /* 0 or 1: a cut-short final row skipped */
+	/* The frames a GPU file's "# gate_tripped display_time=<t>" lines name. */
+	int64_t *gate_trips;
+	size_t gate_trip_count;
+	size_t gate_trip_cap;
+	/* An older file's "# gpu_gate_tripped=1" line: tripped, frame unknown. */
+	bool gate_tripped_unknown_frame;
 };
+
+/* Frees what @p m owns (the gate trips). */
+void side_meta_destroy(struct side_meta *m);
 
 /* The context the per-side formats' callbacks get from side_file_read(). */
 struct side_reader {

@@ -50,4 +50,5 @@ void side_gpu_destroy(struct side_gpu_file *f)
 	free(f->rows);
 	f->rows = NULL;
 	f->count = f->cap = 0;
+	side_meta_destroy(&f->meta);
 }

@@ -32,11 +32,28 @@ static void print_block(FILE *f, const char *name, const char *unit,
 	fprintf(f, "\n");
 }
 
+/* The GPU mode in effect and the gate's trips (README "GPU cost"). */
+static void print_gpu_mode(FILE *f, const struct merge_summary *s)
+{
+	if (!s->has_gpu_info)
+		fprintf(f, "GPU mode: not recorded (a merged file of an older xrlm)\n");
+	else if (!s->gpu_mode[0])
+		fprintf(f, "GPU mode: none (no GPU files)\n");
+	else
+		fprintf(f, "GPU mode: %s; gate tripped: %" PRIu64 " time%s\n", s->gpu_mode,
+		        s->gate_trips, s->gate_trips == 1 ? "" : "s");
+}
+
 void table_print(FILE *f, const struct merge_summary *s)
 {
 	char a[FMT_NUM_MAX], b[FMT_NUM_MAX];
 
-	fprintf(f, "matched frames: %" PRIu64 "\n\n", s->frame_count);
+	fprintf(f, "matched frames: %" PRIu64 "\n", s->frame_count);
+	fprintf(f, "unmatched frames: %" PRIu64 " pre only, %" PRIu64 " post only; "
+	        "truncated rows skipped: %" PRIu64 "\n", s->unmatched_pre, s->unmatched_post,
+	        s->truncated_rows);
+	print_gpu_mode(f, s);
+	fprintf(f, "\n");
 	print_block(f, "target_cpu_us", "microseconds, CPU", &s->target_cpu_us, 2);
 	print_block(f, "target_cpu_pct", "% of frame interval", &s->target_cpu_pct, 3);
 	print_block(f, "target_gpu_us", "microseconds, GPU", &s->target_gpu_us, 2);

@@ -89,9 +89,9 @@ static void write_values(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r,
 	}
 }
 
-/* Adds a data sheet named @p name with @p f's column header, frozen. */
+/* Adds a data sheet named @p name with the header of @p f's first @p ncols columns, frozen. */
 static lxw_worksheet *add_table_sheet(struct xlsx_book *b, const char *name,
-                                      const struct csvr_format *f)
+                                      const struct csvr_format *f, int ncols)
 {
 	lxw_worksheet *ws = workbook_add_worksheet(b->wb, name);
 
@@ -99,7 +99,7 @@ static lxw_worksheet *add_table_sheet(struct xlsx_book *b, const char *name,
 		xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return NULL;
 	}
-	for (int c = 0; c < f->ncols; c++) {
+	for (int c = 0; c < ncols; c++) {
 		double width = strlen(f->names[c]) + 2.0;
 		xlsx_book_check(b, worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c,
 		                                        width < 12 ? 12 : width,
@@ -123,7 +123,14 @@ struct frames_ctx {
 	uint64_t frames_total;
 	uint64_t first_sheet_frames;
 	struct columns *values;
+	int ncols; /* the merged file's columns (older files have fewer) */
 };
+
+static void keep_columns(void *ctx, int ncols)
+{
+	struct frames_ctx *fc = ctx;
+	fc->ncols = ncols;
+}
 
 static int on_summary(void *ctx, const char *key, const char *value, char *msg, size_t msg_size)
 {
@@ -145,7 +152,7 @@ static int next_frames_sheet(struct frames_ctx *fc)
 		snprintf(name, sizeof(name), "Frames");
 	else
 		snprintf(name, sizeof(name), "Frames %u", fc->sheets + 1);
-	fc->frames = add_table_sheet(fc->b, name, merged_read_format());
+	fc->frames = add_table_sheet(fc->b, name, merged_read_format(), fc->ncols);
 	if (!fc->frames)
 		return -1;
 	fc->sheets++;
@@ -208,7 +215,7 @@ static int add_functions(struct xlsx_book *b, const char *path, uint64_t *rows, 
 	struct table_ctx tc = {.b = b, .format = functions_read_format()};
 	struct csvr_diag diag;
 
-	tc.ws = add_table_sheet(b, "Functions", tc.format);
+	tc.ws = add_table_sheet(b, "Functions", tc.format, tc.format->ncols);
 	if (!tc.ws)
 		return -1;
 	if (functions_read_each(path, on_function, &tc, &diag) != 0) {
@@ -363,6 +370,7 @@ static int add_merged(struct xlsx_book *b, const struct xlsx_job *job, struct co
 		.summary = on_summary,
 		.row = keep_values,
 		.cells = on_frame,
+		.columns = keep_columns,
 	};
 	struct csvr_diag diag;
 

@@ -50,6 +50,10 @@ help)
 	run --help
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "xrlm merge PRE.csv POST.csv" "$work/out" || fail "no usage"
+	grep -q "^stats    prints the same table" "$work/out" || fail "no stats entry"
+	run stats --help
+	[ "$rc" -eq 0 ] || fail "stats --help: status $rc"
+	grep -q "^usage: xrlm stats MERGED.csv$" "$work/out" || fail "no stats usage"
 	;;
 version)
 	run --version
@@ -228,6 +232,40 @@ write_limit)
 	expect_error 1 "m.csv: error: cannot write: File too large"
 	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^gpu-big-\|^out$\|^err$')" ] ||
 		fail "left behind: $(ls -A "$work")"
+	;;
+gate_column)
+	# The GPU mode and the gate's trips in the summary and the table; the
+	# tripped frames marked in the last column, gate_tripped.
+	copy_session gate
+	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	m=$work/frames-merged-gate.csv
+	grep -q "^# gpu_mode=gated$" "$m" || fail "no gpu_mode line"
+	grep -q "^# gate_trips=1$" "$m" || fail "no gate_trips line"
+	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped$" "$m" || fail "gate_tripped is not last"
+	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,10 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
+		fail "gate_tripped column wrong"
+	grep -q "^GPU mode: gated; gate tripped: 1 time$" "$work/out" || fail "table lacks the GPU mode"
+	grep -q "^unmatched frames: 0 pre only, 0 post only; truncated rows skipped: 0$" "$work/out" ||
+		fail "table lacks the unmatched counts"
+	sed '$d' "$work/out" >"$work/merge-table"
+	run stats "$m"
+	cmp "$work/out" "$work/merge-table" || fail "stats table differs from merge table"
+	# Without GPU files the column is blank and the table says so.
+	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv" --no-gpu -o "$work/n.csv"
+	[ "$(grep -v '^#' "$work/n.csv" | tail -n +2 | cut -d, -f10 | tr -d '\n')" = "" ] ||
+		fail "gate_tripped not blank without GPU files"
+	grep -q "^GPU mode: none (no GPU files)$" "$work/out" || fail "table: no GPU mode none"
+	# An older GPU file says only that the gate tripped, not in which frame.
+	grep -v "gate_tripped display_time" "$data/gpu-gate-pre.csv" >"$work/gpu-gate-pre.csv"
+	echo "# gpu_gate_tripped=1 (the target waited for its own GPU work: sandwich mode from then on)" \
+		>>"$work/gpu-gate-pre.csv"
+	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv" -o "$work/o.csv"
+	grep -q "^# gate_trips=1$" "$work/o.csv" || fail "older trip line not counted"
+	# Merged files written before the column are still read.
+	run stats "$data/merged-v1-s1.csv"
+	[ "$rc" -eq 0 ] || fail "stats on an older merged file: status $rc"
+	grep -q "^GPU mode: not recorded" "$work/out" || fail "older file: GPU mode line"
 	;;
 missing_file)
 	copy_session s1

@@ -447,13 +447,13 @@ static void test_merge_join(void **state)
 	char *got = tfile_read(out);
 	assert_string_equal(rows_of(got),
 	                    /* thread 1: intervals to its own next frame */
-	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,\n"
+	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,,\n"
 	                    /* thread 2: next pre frame (200,2) exists, though unmatched */
-	                    "100,2,11005.000,50.000,30.000,20.000,0.1817,,\n"
-	                    "200,1,11000.000,120.000,80.000,40.000,0.3636,,\n"
+	                    "100,2,11005.000,50.000,30.000,20.000,0.1817,,,\n"
+	                    "200,1,11000.000,120.000,80.000,40.000,0.3636,,,\n"
 	                    /* the last frame of each thread has no interval */
-	                    "300,1,,90.000,70.000,20.000,,,\n"
-	                    "300,2,,60.000,40.000,20.000,,,\n");
+	                    "300,1,,90.000,70.000,20.000,,,,\n"
+	                    "300,2,,60.000,40.000,20.000,,,,\n");
 	assert_int_equal(s.frame_count, 5);
 	assert_int_equal(s.unmatched_pre, 1);
 	assert_int_equal(s.unmatched_post, 1);
@@ -478,12 +478,12 @@ static void test_merge_gpu_rules(void **state)
 	                 0);
 	char *got = tfile_read(out);
 	assert_string_equal(rows_of(got),
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n" /* valid */
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* pre valid=0 */
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* periods differ */
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* negative */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250\n" /* 52.5 ns */
-	                    "60,5,,0.100,0.050,0.050,,,\n"); /* no post GPU row */
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0\n" /* valid */
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* pre valid=0 */
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* periods differ */
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* negative */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0\n" /* 52.5 ns */
+	                    "60,5,,0.100,0.050,0.050,,,,0\n"); /* no post GPU row */
 	assert_int_equal(s.gpu_frame_count, 2);
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
@@ -677,6 +677,7 @@ struct each_seen {
 	int rows;
 	double target_us[4];
 	bool interval_blank[4];
+	int gate_tripped[4];
 };
 
 static int each_summary(void *ctx, const char *key, const char *value, char *msg, size_t size)
@@ -699,6 +700,7 @@ static int each_row(void *ctx, const struct merged_values *r, char *msg, size_t 
 	}
 	e->target_us[e->rows] = r->target_us;
 	e->interval_blank[e->rows] = isnan(r->frame_interval_us);
+	e->gate_tripped[e->rows] = r->gate_tripped;
 	e->rows++;
 	return 0;
 }
@@ -718,6 +720,14 @@ static void test_merged_read_each(void **state)
 	assert_double_equal(e.target_us[2], 15.0, 0);
 	assert_false(e.interval_blank[0]);
 	assert_true(e.interval_blank[2]);
+	assert_int_equal(e.gate_tripped[0], 0);
+
+	/* A file written before the gate_tripped column: blank (-1). */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(merged_read_each(tdata("merged-v1-s1.csv"), &cb, &e, &diag), 0);
+	assert_int_equal(e.rows, 3);
+	assert_int_equal(e.gate_tripped[0], -1);
+	assert_double_equal(e.target_us[2], 15.0, 0);
 
 	/* A callback's refusal is an error naming the file and line. */
 	e.rows = 3;
