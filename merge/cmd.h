@@ -40,6 +40,15 @@ void cmd_log(void *ctx, const char *message);
  */
 int cmd_option_value(int argc, char **argv, int *i, const char *name, const char **value);
 
+/*
+ * Matches argv[*i] against the @p n value options @p names (each as
+ * cmd_option_value() takes it), storing a value in *@p slots[k]. Returns 1
+ * on a match, 0 when argv[*i] is none of them, or CMD_EXIT_USAGE after
+ * the usage error for a missing value.
+ */
+int cmd_options(int argc, char **argv, int *i, const char *const *names, const char **const *slots,
+                size_t n);
+
 /* True when @p arg looks like an option ("-x", "--x"; "-" alone is a file name). */
 int cmd_is_option(const char *arg);
 

@@ -37,6 +37,19 @@ int cmd_option_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
+int cmd_options(int argc, char **argv, int *i, const char *const *names, const char **const *slots,
+                size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		int matched = cmd_option_value(argc, argv, i, names[k], slots[k]);
+		if (matched < 0)
+			return cmd_usage_error("option needs a value", names[k]);
+		if (matched)
+			return 1;
+	}
+	return 0;
+}
+
 int cmd_is_option(const char *arg)
 {
 	return arg[0] == '-' && arg[1] != '\0';

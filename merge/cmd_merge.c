@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_sessions.h"
 #include "merge.h"
+#include "sessions.h"
 #include "table.h"
 
 struct merge_args {
@@ -20,13 +22,10 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 	int positional = 0;
 
 	for (int i = 0; i < argc; i++) {
-		const char **slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
-		int matched = 0;
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && !matched; k++) {
-			matched = cmd_option_value(argc, argv, &i, names[k], slots[k]);
-			if (matched < 0)
-				return cmd_usage_error("option needs a value", names[k]);
-		}
+		const char **const slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
+		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
+		if (matched == CMD_EXIT_USAGE)
+			return matched;
 		if (matched)
 			continue;
 		if (strcmp(argv[i], "--no-gpu") == 0) {
@@ -44,7 +43,7 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 		}
 	}
 	if (positional < 2)
-		return cmd_usage_error("merge needs PRE.csv and POST.csv", NULL);
+		return cmd_usage_error("merge needs PRE.csv and POST.csv, or a directory", NULL);
 	if (a->no_gpu && (a->gpu_pre || a->gpu_post))
 		return cmd_usage_error("--no-gpu conflicts with --gpu-pre/--gpu-post", NULL);
 	return 0;
@@ -56,6 +55,8 @@ static int run_merge(int argc, char **argv)
 	struct merge_siblings sib;
 	struct merge_summary s;
 
+	if (argc == 1 && sessions_is_dir(argv[0]))
+		return cmd_merge_dir(argv[0]);
 	int ret = parse_merge_args(argc, argv, &a);
 	if (ret != 0)
 		return ret;
@@ -88,13 +89,16 @@ static int run_merge(int argc, char **argv)
 
 const struct cmd cmd_merge = {
 	.name = "merge",
-	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [-o OUT]",
+	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [-o OUT] | DIR",
 	.help = "joins a session's per-side files (frames-<tag>-pre.csv and\n"
 	        "frames-<tag>-post.csv) into frames-merged-<tag>.csv next to PRE\n"
 	        "(or OUT; an existing file is never overwritten). The sibling\n"
 	        "gpu-<tag>-pre.csv / gpu-<tag>-post.csv files are used when they\n"
 	        "exist, unless --gpu-pre/--gpu-post name others or --no-gpu is given.\n"
 	        "Prints count/mean/median/p95/p99/min/max of the target layer's CPU\n"
-	        "and GPU time, both in microseconds and as a share of the frame.\n",
+	        "and GPU time, both in microseconds and as a share of the frame.\n"
+	        "With DIR: merges every session there that has both per-side files,\n"
+	        "no merged file and no writer still running (what a kill leaves),\n"
+	        "one line each; exit status 1 if any failed.\n",
 	.run = run_merge,
 };

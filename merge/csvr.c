@@ -39,6 +39,7 @@ struct engine {
 	size_t comment_len;
 	char comment[CSVR_MSG_MAX / 2];
 	union csvr_value values[CSVR_MAX_COLS];
+	char text[CSVR_MAX_COLS][CSVR_TEXT_MAX]; /* the CSVR_TEXT values */
 	uint32_t present;
 	bool bad;
 	int bad_col;    /* the first bad field, when bad */
@@ -107,6 +108,7 @@ static const char *kind_name(enum csvr_kind k)
 	case CSVR_U64_OPT: return "a non-negative integer";
 	case CSVR_F64:
 	case CSVR_F64_OPT: return "a number";
+	case CSVR_TEXT: return "text of at most 255 bytes";
 	}
 	return "a value";
 }
@@ -114,7 +116,7 @@ static const char *kind_name(enum csvr_kind k)
 /* True when a blank field of @p kind is allowed (and not present). */
 static bool is_optional(enum csvr_kind kind)
 {
-	return kind == CSVR_F64_OPT || kind == CSVR_U64_OPT;
+	return kind == CSVR_F64_OPT || kind == CSVR_U64_OPT || kind == CSVR_TEXT;
 }
 
 /* True when @p s[0..len) could be the start of a number cut short. */
@@ -126,14 +128,25 @@ static bool number_chars(const char *s, size_t len)
 	return true;
 }
 
-/* Parses one field of @p kind into @p v with the project's number parser. */
-static enum u_parse_result parse_value(enum csvr_kind kind, const char *s, size_t len,
-                                       union csvr_value *v)
+/*
+ * Parses field @p c into e->values[c]: numbers with the project's number
+ * parser, text copied into the engine (too long: U_PARSE_OUT_OF_RANGE).
+ */
+static enum u_parse_result parse_value(struct engine *e, int c, const char *s, size_t len)
 {
-	switch (kind) {
+	union csvr_value *v = &e->values[c];
+
+	switch (e->fmt->kinds[c]) {
 	case CSVR_I64: return u_parse_span_i64(s, len, &v->i);
 	case CSVR_U64:
 	case CSVR_U64_OPT: return u_parse_span_u64(s, len, &v->u);
+	case CSVR_TEXT:
+		if (len >= CSVR_TEXT_MAX)
+			return U_PARSE_OUT_OF_RANGE;
+		memcpy(e->text[c], s, len);
+		e->text[c][len] = '\0';
+		v->s = e->text[c];
+		return U_PARSE_OK;
 	default: return u_parse_span_f64(s, len, &v->f);
 	}
 }
@@ -146,7 +159,7 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 	if (len == 0 && is_optional(kind))
 		return; /* blank cell: not present */
 
-	enum u_parse_result r = parse_value(kind, s, len, &e->values[c]);
+	enum u_parse_result r = parse_value(e, c, s, len);
 	if (r == U_PARSE_OK) {
 		e->present |= 1u << c;
 		return;
@@ -388,6 +401,8 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 			           "wrong column header \"%s\" (expected \"%s\")", q, e->fmt->header);
 			return -1;
 		}
+		if (e->fmt->columns)
+			e->fmt->columns(e->ctx, e->ncols);
 		memmove(buf, buf + pos, *len - pos);
 		*len -= pos;
 		return 1;
@@ -458,6 +473,12 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 		while ((unsigned)(*s - '0') < 10)
 			s++;
 		return s;
+	case CSVR_TEXT:
+		/* libcsv hands such bytes over as they are; a quote, CR or
+		 * '#' (a comment line) is left to libcsv. */
+		while (*s != ',' && *s != '\n' && *s != '"' && *s != '\r' && *s != '#')
+			s++;
+		return s;
 	default:
 		/* u_parse_span_f64() rejects anything in here that is not a number. */
 		while (*s != ',' && *s != '\n')
@@ -484,7 +505,7 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 	*pp = end + 1;
 	if (len == 0 && is_optional(kind))
 		return true; /* blank cell: not present */
-	bool ok = parse_value(kind, s, len, &e->values[c]) == U_PARSE_OK;
+	bool ok = parse_value(e, c, s, len) == U_PARSE_OK;
 	e->present |= (uint32_t)ok << c;
 	return ok;
 }

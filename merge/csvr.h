@@ -35,18 +35,23 @@ struct csvr_diag {
 	char warnings[CSVR_MAX_WARNINGS][CSVR_MSG_MAX]; /* "<file>:<line>: warning: ..." */
 };
 
+/* Longest CSVR_TEXT cell kept, with its NUL; longer ones are errors. */
+#define CSVR_TEXT_MAX 256
+
 enum csvr_kind {
 	CSVR_I64,     /* optional '-', digits */
 	CSVR_U64,     /* digits */
 	CSVR_F64,     /* plain decimal number, finite */
 	CSVR_F64_OPT, /* as CSVR_F64, or an empty field */
 	CSVR_U64_OPT, /* as CSVR_U64, or an empty field */
+	CSVR_TEXT,    /* any text up to CSVR_TEXT_MAX - 1 bytes; empty = not present */
 };
 
 union csvr_value {
 	int64_t i;
 	uint64_t u;
 	double f;
+	const char *s; /* CSVR_TEXT: valid during the row callback only */
 };
 
 #define CSVR_MAX_COLS 12
@@ -74,6 +79,8 @@ struct csvr_format {
 	 * was non-empty. Return 0, or -1 after setting @p msg.
 	 */
 	int (*row)(void *ctx, const union csvr_value *values, uint32_t present, char *msg, size_t msg_size);
+	/* May be NULL. Called once the header is read: the columns this file has (see min_cols). */
+	void (*columns)(void *ctx, int ncols);
 };
 
 /*

@@ -63,6 +63,8 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 {
 	const struct each_ctx *e = ctx;
 
+	if (e->cb->cells && e->cb->cells(e->ctx, v, present, msg, msg_size) != 0)
+		return -1;
 	if (!e->cb->row)
 		return 0;
 	bool has_gate = present & (1u << COL_GATE_TRIPPED);
@@ -85,6 +87,14 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 	return e->cb->row(e->ctx, &r, msg, msg_size);
 }
 
+static void merged_columns(void *ctx, int ncols)
+{
+	const struct each_ctx *e = ctx;
+
+	if (e->cb->columns)
+		e->cb->columns(e->ctx, ncols);
+}
+
 static const struct csvr_format merged_format = {
 	.header = MERGED_HEADER,
 	.ncols = COL_N,
@@ -96,7 +106,13 @@ static const struct csvr_format merged_format = {
 	          "gate_tripped"},
 	.comment = merged_comment,
 	.row = merged_row,
+	.columns = merged_columns,
 };
+
+const struct csvr_format *merged_read_format(void)
+{
+	return &merged_format;
+}
 
 int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
                      struct csvr_diag *diag)

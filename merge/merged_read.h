@@ -38,7 +38,23 @@ struct merged_read_cb {
 	int (*summary)(void *ctx, const char *key, const char *value, char *msg, size_t msg_size);
 	/* Each row, in file order. Return 0, or -1 after writing @p msg. */
 	int (*row)(void *ctx, const struct merged_values *row, char *msg, size_t msg_size);
+	/*
+	 * Each row as the cells read (before row): the columns of
+	 * merged_read_format(), bit c of @p present set when cell c is not
+	 * blank. For tools that show every column as it is (xlsx).
+	 */
+	int (*cells)(void *ctx, const union csvr_value *values, uint32_t present, char *msg,
+	             size_t msg_size);
+	/*
+	 * Once, after the column header: how many of merged_read_format()'s
+	 * columns this file has (a file written before the last ones were
+	 * added has fewer; cells() never has the others present).
+	 */
+	void (*columns)(void *ctx, int ncols);
 };
+
+/* The merged CSV's columns (names and kinds, in file order) as cells() gets them. */
+const struct csvr_format *merged_read_format(void);
 
 /*
  * Reads the merged CSV @p path, calling @p cb with @p ctx. Returns 0, or

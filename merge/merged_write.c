@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "out_file.h"
 
 #define MERGED_BUF_SIZE (1u << 20)
 /* Items per block of merged_write_rows(), and the buffer a block is formatted in
@@ -52,13 +53,6 @@ static char *reserve(struct merged_writer *o)
 static void commit_bytes(struct merged_writer *o, char *end)
 {
 	o->len = (size_t)(end - o->buf);
-}
-
-/* Splits @p path into its directory (with trailing '/', or "") and name. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
 }
 
 /* See merged_write_open(): SIGXFSZ must turn into EFBIG, never kill. */
@@ -99,31 +93,9 @@ static int create_temp(struct merged_writer *o, const char *path, char *msg, siz
 		return -1;
 	}
 
-	const char *name = base_name(path);
-	int dir_len = (int)(name - path);
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	/* O_EXCL makes a clash fail instead of sharing a file; retry with
-	 * another name, which only a concurrent merge could cause. */
-	for (unsigned attempt = 0; attempt < 100; attempt++) {
-		unsigned long long salt = (unsigned long long)ts.tv_nsec + attempt * 7919ull;
-		int n = snprintf(o->tmp_path, sizeof(o->tmp_path), "%.*s.%s.tmp-%d-%llx", dir_len,
-		                 path, name, (int)getpid(), salt);
-		if (n >= (int)sizeof(o->tmp_path)) {
-			snprintf(msg, msg_size, "%s: error: path too long", path);
-			break;
-		}
-		o->fd = open(o->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (o->fd >= 0)
-			return 0;
-		if (errno != EEXIST) {
-			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s", path,
-			         strerror(errno));
-			break;
-		}
-	}
-	if (o->fd < 0 && errno == EEXIST)
-		snprintf(msg, msg_size, "%s: error: cannot create a temporary file", path);
+	o->fd = out_file_create_tmp(path, o->tmp_path, sizeof(o->tmp_path), msg, msg_size);
+	if (o->fd >= 0)
+		return 0;
 	free(o->buf);
 	o->buf = NULL;
 	return -1;
@@ -373,21 +345,6 @@ void merged_write_rows(struct merged_writer *o, size_t count, merged_write_fill_
 	pthread_mutex_destroy(&job.lock);
 }
 
-/* Puts the finished temporary file at o->path without replacing anything. */
-static int place(struct merged_writer *o)
-{
-	if (renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->path, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -1;
-	/* The file system has no RENAME_NOREPLACE: link() also refuses to
-	 * replace, and the name appears complete all at once. */
-	if (link(o->tmp_path, o->path) != 0)
-		return -1;
-	unlink(o->tmp_path);
-	return 0;
-}
-
 int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 {
 	flush(o);
@@ -402,17 +359,7 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 		unlink(o->tmp_path);
 		return -1;
 	}
-	if (place(o) != 0) {
-		int err = errno;
-		if (err == EEXIST)
-			snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", o->path);
-		else
-			snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", o->path,
-			         strerror(err));
-		unlink(o->tmp_path);
-		return -1;
-	}
-	return 0;
+	return out_file_place(o->tmp_path, o->path, msg, msg_size);
 }
 
 void merged_write_abort(struct merged_writer *o)

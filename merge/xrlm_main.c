@@ -29,6 +29,8 @@
 #define XRLM_COMMANDS(X) \
 	X(merge)         \
 	X(stats)         \
+	X(xlsx)          \
+	X(ls)            \
 	/* end of the table */
 
 #define XRLM_DECLARE(name) extern const struct cmd cmd_##name;

@@ -1,7 +1,7 @@
 /*
  * Fuzz entry point: the fast path for plain rows against libcsv alone.
- * The first byte picks the column kinds (CPU, GPU or merged file), the rest
- * is the file. It is read twice by the generic engine, with and without the
+ * The first byte picks the column kinds (CPU, GPU, merged file, or text
+ * cells as in functions-merged files), the rest is the file. It is read twice by the generic engine, with and without the
  * fast path; every callback (comment text, row values, which cells were
  * present), message and return value must be the same both times, which is
  * what keeps libcsv the parser of record.
@@ -38,6 +38,9 @@ static int on_comment(void *ctx, const char *text, bool in_header, char *msg, si
 	return 0;
 }
 
+/* The format being read: text cells are compared by their text. */
+static const struct csvr_format *current;
+
 static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct trace *t = ctx;
@@ -46,7 +49,11 @@ static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *
 	t->rows++;
 	mix(t, &present, sizeof(present));
 	for (int c = 0; c < CSVR_MAX_COLS; c++) {
-		if (present & (1u << c))
+		if (!(present & (1u << c)))
+			continue;
+		if (current->kinds[c] == CSVR_TEXT)
+			mix(t, v[c].s, strlen(v[c].s) + 1);
+		else
 			mix(t, &v[c], sizeof(v[c]));
 	}
 	return 0;
@@ -65,7 +72,11 @@ static const struct csvr_format formats[] = {
 	           CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT},
 	 .names = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}, .comment = on_comment,
 	 .row = on_row},
+	{.header = "a,b,c,d", .ncols = 4,
+	 .kinds = {CSVR_TEXT, CSVR_TEXT, CSVR_U64, CSVR_F64_OPT},
+	 .names = {"a", "b", "c", "d"}, .comment = on_comment, .row = on_row},
 };
+#define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -79,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!in.path[0])
 		fuzz_file_init(&in, "table.csv");
-	const struct csvr_format *f = &formats[data[0] % 3];
+	const struct csvr_format *f = &formats[data[0] % FORMAT_COUNT];
+	current = f;
 	fuzz_file_set(&in, data + 1, size - 1);
 	for (int i = 0; i < 2; i++) {
 		memset(&d[i], 0, sizeof(d[i]));

@@ -7,33 +7,42 @@ data=$2
 case_name=$3
 gen=${4:-}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-cli-XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "FAIL ($case_name): $*" >&2
-	echo "--- stdout" >&2; cat "$work/out" >&2 2>/dev/null
-	echo "--- stderr" >&2; cat "$work/err" >&2 2>/dev/null
-	exit 1
-}
-
-# run ARGS...: runs xrlm, keeps stdout/stderr in $work/out, $work/err, status in $rc
-run() {
-	"$xrlm" "$@" >"$work/out" 2>"$work/err"
-	rc=$?
-	[ "$rc" -lt 128 ] || fail "crashed with status $rc"
-}
-
-# expect_error STATUS PATTERN: non-zero status, exactly one stderr line matching PATTERN
-expect_error() {
-	[ "$rc" -eq "$1" ] || fail "status $rc, expected $1"
-	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected exactly one line on stderr"
-	grep -q -- "$2" "$work/err" || fail "stderr does not match '$2'"
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 copy_session() { # copy_session TAG: the per-side files of data set TAG into $work
 	cp "$data"/frames-"$1"-*.csv "$work"/
 	cp "$data"/gpu-"$1"-*.csv "$work"/ 2>/dev/null || true
+}
+
+# make_sessions DIR: a session directory as the layers leave it, oldest first:
+#   B 09:00 unmerged (with GPU files), A 10:00 merged, D 11:00 unmerged with a
+#   malformed pre file, C 11:00 pre only, E 12:00 unmerged (no GPU files),
+#   L now, written by a process that is still running (this shell, which
+#   keeps L's pre file open as the writer does); and R 08:00, whose pid is
+#   this shell's too, but which it does not have open: a pid used again;
+# plus files that only look like a session's (a link, a directory, a bad tag).
+make_sessions() {
+	d=$1
+	mkdir -p "$d"
+	A=999999001-20261101T100000 B=999999002-20261101T090000 C=999999003-20261101T110000
+	D=999999000-20261101T110000-2 E=999999004-20261101T120000
+	L=$$-$(date +%Y%m%dT%H%M%S) R=$$-20261101T080000
+	for t in $A $B $L $R; do
+		cp "$data/frames-s1-pre.csv" "$d/frames-$t-pre.csv"
+		cp "$data/frames-s1-post.csv" "$d/frames-$t-post.csv"
+	done
+	cp "$data/gpu-s1-pre.csv" "$d/gpu-$B-pre.csv"
+	cp "$data/gpu-s1-post.csv" "$d/gpu-$B-post.csv"
+	cp "$data/expected-merged-s1.csv" "$d/frames-merged-$A.csv"
+	cp "$data/frames-s1-pre.csv" "$d/frames-$C-pre.csv"
+	cp "$data/bad-row-pre.csv" "$d/frames-$D-pre.csv"
+	cp "$data/frames-s1-post.csv" "$d/frames-$D-post.csv"
+	cp "$data/frames-s3-pre.csv" "$d/frames-$E-pre.csv"
+	cp "$data/frames-s3-post.csv" "$d/frames-$E-post.csv"
+	ln -s "$d/frames-$B-pre.csv" "$d/frames-999999005-20261101T130000-pre.csv"
+	mkdir "$d/frames-999999006-20261101T130000-post.csv"
+	cp "$data/frames-s1-pre.csv" "$d/frames-12-2026110T100000-pre.csv"
+	exec 9<"$d/frames-$L-pre.csv"
 }
 
 case "$case_name" in
@@ -313,6 +322,72 @@ bad_args)
 	expect_error 2 "unexpected argument"
 	run stats
 	expect_error 2 "stats needs MERGED.csv"
+	;;
+ls_sessions)
+	# One line per session, oldest first (not in name order), with the
+	# frames of each side, the GPU files and the state; a malformed file
+	# is named on stderr and makes the status 1, the rest is still listed.
+	make_sessions "$work/d"
+	run ls "$work/d"
+	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (a malformed file)"
+	stderr_once "frames-$D-pre.csv:.*error"
+	sed 1d "$work/out" | awk '{ print $1 }' >"$work/order"
+	printf '%s\n' "$R" "$B" "$A" "$D" "$C" "$E" "$L" | cmp -s - "$work/order" ||
+		fail "sessions not listed oldest first: $(tr '\n' ' ' <"$work/order")"
+	grep -q "^$R .* 3  *3 -  *not merged" "$work/out" || fail "R's line (pid used again)"
+	grep -q "^$B  *2026-11-01 09:00:00  *3  *3 pre+post not merged" "$work/out" || fail "B's line"
+	grep -q "^$A  *2026-11-01 10:00:00  *3  *3 -  *merged, 3 frames$" "$work/out" || fail "A's line"
+	grep -q "^$D .* ?  *3 -  *not merged" "$work/out" || fail "D's line"
+	grep -q "^$C .* 3  *- -  *incomplete: no post file$" "$work/out" || fail "C's line"
+	grep -q "^$E .* 6  *6 -  *not merged" "$work/out" || fail "E's line"
+	grep -q "^$L .*recording? (pid $$ is running)$" "$work/out" || fail "the live session's line"
+	;;
+ls_errors)
+	run ls "$work/missing"
+	expect_error 1 "missing: error: cannot open the directory: No such file or directory"
+	run ls "$data/frames-s1-pre.csv"
+	expect_error 2 "not a directory"
+	run ls
+	expect_error 2 "ls needs DIR"
+	mkdir "$work/empty"
+	run ls "$work/empty"
+	[ "$rc" -eq 0 ] && [ "$(cat "$work/out")" = "no sessions in $work/empty" ] || fail "empty directory"
+	;;
+merge_dir)
+	# Every unmerged session with both sides and no running writer is
+	# merged; a bad one is reported and the rest still merged; status 1.
+	make_sessions "$work/d"
+	run merge "$work/d"
+	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (one session failed)"
+	stderr_once "frames-$D-pre.csv:9: error"
+	cat >"$work/want" <<-END
+		$R: merged 3 frames into $work/d/frames-merged-$R.csv
+		$B: merged 3 frames into $work/d/frames-merged-$B.csv
+		$C: skipped: no post file
+		$E: merged 6 frames into $work/d/frames-merged-$E.csv
+		$L: skipped: pid $$ is still running (recording?)
+	END
+	cmp -s "$work/want" "$work/out" || fail "unexpected lines: $(diff "$work/want" "$work/out")"
+	cmp -s "$work/d/frames-merged-$B.csv" "$data/expected-merged-s1.csv" ||
+		fail "B merged differently (its GPU files not used?)"
+	[ ! -e "$work/d/frames-merged-$D.csv" ] || fail "a merged file for the bad session"
+	[ ! -e "$work/d/frames-merged-$L.csv" ] || fail "a merged file for a running session"
+	! ls -a "$work/d" | grep -q '\.tmp-' || fail "temporary file left"
+	# Again: nothing left to merge but the bad one.
+	rm "$work/d/frames-$D-pre.csv"
+	run merge "$work/d"
+	[ "$rc" -eq 0 ] || fail "second run: status $rc"
+	grep -q "^$D: skipped: no pre file$" "$work/out" || fail "second run: D"
+	! grep -q "merged" "$work/out" || fail "second run merged again"
+	run ls "$work/d"
+	grep -q "^$E .*merged, 6 frames$" "$work/out" || fail "ls after merge DIR"
+	;;
+merge_dir_nothing)
+	mkdir "$work/d"
+	cp "$data/expected-merged-s1.csv" "$work/d/frames-merged-1-20261101T100000.csv"
+	run merge "$work/d"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ "$(cat "$work/out")" = "nothing to merge in $work/d (1 session)" ] || fail "unexpected output"
 	;;
 *)
 	fail "unknown case"

@@ -1,0 +1,232 @@
+/*
+ * `xrlm ls DIR` and `xrlm merge DIR`: the sessions of an output directory.
+ */
+#include "cmd_sessions.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "csvr.h"
+#include "merge.h"
+#include "merged_read.h"
+#include "sessions.h"
+#include "side_cpu.h"
+
+/* Checks @p dir is a directory, for a usage error rather than a read error. */
+static int check_dir(const char *dir, const char *cmd)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "xrlm: %s: error: not a directory (%s)\n", dir, cmd);
+		return CMD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- ls ---- */
+
+/* One session's line. */
+struct ls_row {
+	char pre[24], post[24];  /* frame counts, or "-" / "?" */
+	char gpu[16];
+	char state[96];
+	bool bad;                /* a file could not be read */
+};
+
+/* The rows of a per-side CPU file, as text; "?" with a message when unreadable. */
+static void side_frames(const struct sessions *s, const struct sessions_entry *e,
+                        enum sessions_file which, char *out, size_t size, bool *bad)
+{
+	char path[MERGE_PATH_MAX];
+	struct side_cpu_file f;
+
+	snprintf(out, size, "-");
+	if (!e->has[which] || sessions_path(s, e, which, path, sizeof(path)) != 0)
+		return;
+	if (side_cpu_read(path, which == SESSIONS_FRAMES_PRE ? "pre" : "post", &f) != 0) {
+		cmd_log(NULL, f.diag.error);
+		snprintf(out, size, "?");
+		*bad = true;
+	} else {
+		snprintf(out, size, "%zu", f.count);
+	}
+	side_cpu_destroy(&f);
+}
+
+/* The merged file's summary value frame_count. */
+struct frame_count_ctx {
+	char value[32];
+};
+
+static int keep_frame_count(void *ctx, const char *key, const char *value, char *msg,
+                            size_t msg_size)
+{
+	struct frame_count_ctx *fc = ctx;
+	(void)msg;
+	(void)msg_size;
+
+	if (strcmp(key, "frame_count") == 0)
+		snprintf(fc->value, sizeof(fc->value), "%s", value);
+	return 0;
+}
+
+/* "merged, N frames" from the merged file's summary. */
+static void merged_state(const struct sessions *s, const struct sessions_entry *e,
+                         struct ls_row *row)
+{
+	char path[MERGE_PATH_MAX];
+	static const struct merged_read_cb cb = {.summary = keep_frame_count};
+	struct frame_count_ctx fc = {""};
+	struct csvr_diag diag = {.error = "path too long"};
+
+	if (sessions_path(s, e, SESSIONS_MERGED, path, sizeof(path)) != 0 ||
+	    merged_read_each(path, &cb, &fc, &diag) != 0) {
+		cmd_log(NULL, diag.error);
+		snprintf(row->state, sizeof(row->state), "merged, unreadable");
+		row->bad = true;
+		return;
+	}
+	snprintf(row->state, sizeof(row->state), "merged, %s frames", fc.value[0] ? fc.value : "?");
+}
+
+static void describe(const struct sessions *s, const struct sessions_entry *e, struct ls_row *row)
+{
+	bool pre = e->has[SESSIONS_FRAMES_PRE], post = e->has[SESSIONS_FRAMES_POST];
+	bool gpre = e->has[SESSIONS_GPU_PRE], gpost = e->has[SESSIONS_GPU_POST];
+
+	memset(row, 0, sizeof(*row));
+	side_frames(s, e, SESSIONS_FRAMES_PRE, row->pre, sizeof(row->pre), &row->bad);
+	side_frames(s, e, SESSIONS_FRAMES_POST, row->post, sizeof(row->post), &row->bad);
+	snprintf(row->gpu, sizeof(row->gpu), "%s", gpre && gpost ? "pre+post" : gpre ? "pre" :
+	                                            gpost ? "post" : "-");
+	if (e->has[SESSIONS_MERGED])
+		merged_state(s, e, row);
+	else if (sessions_writer_alive(s, e))
+		snprintf(row->state, sizeof(row->state), "recording? (pid %d is running)", (int)e->pid);
+	else if (pre && post)
+		snprintf(row->state, sizeof(row->state), "not merged (xrlm merge DIR)");
+	else
+		snprintf(row->state, sizeof(row->state), "incomplete: no %s file",
+		         pre ? "post" : post ? "pre" : "per-side");
+}
+
+static int run_ls(int argc, char **argv)
+{
+	struct sessions s;
+	char msg[CSVR_MSG_MAX];
+	bool bad = false;
+
+	if (argc != 1)
+		return cmd_usage_error(argc ? "ls takes one directory" : "ls needs DIR",
+		                       argc > 1 ? argv[1] : NULL);
+	if (cmd_is_option(argv[0]))
+		return cmd_usage_error("unknown option", argv[0]);
+	int ret = check_dir(argv[0], "ls lists a directory");
+	if (ret)
+		return ret;
+	if (sessions_scan(argv[0], &s, msg, sizeof(msg)) != 0) {
+		cmd_log(NULL, msg);
+		return CMD_EXIT_INPUT;
+	}
+	if (s.n == 0)
+		printf("no sessions in %s\n", argv[0]);
+	else
+		printf("%-28s %-19s %9s %9s %-8s %s\n", "SESSION", "STARTED", "PRE", "POST", "GPU",
+		       "STATE");
+	for (size_t i = 0; i < s.n; i++) {
+		struct ls_row row;
+		char start[32];
+		describe(&s, &s.v[i], &row);
+		sessions_start_text(&s.v[i], start, sizeof(start));
+		printf("%-28s %-19s %9s %9s %-8s %s\n", s.v[i].tag, start, row.pre, row.post, row.gpu,
+		       row.state);
+		bad |= row.bad;
+	}
+	sessions_destroy(&s);
+	ret = cmd_finish_output(stdout);
+	return ret ? ret : bad ? CMD_EXIT_INPUT : 0;
+}
+
+const struct cmd cmd_ls = {
+	.name = "ls",
+	.synopsis = "DIR",
+	.help = "lists the recording sessions in an output directory, oldest\n"
+	        "first: tag, start time, frames in each per-side file, GPU files,\n"
+	        "and whether the session is merged (with its frame count), still\n"
+	        "recording, or left unmerged by a kill (then: xrlm merge DIR).\n",
+	.run = run_ls,
+};
+
+/* ---- merge DIR ---- */
+
+/* Merges session @p e; prints its one line. Returns 0 or -1. */
+static int merge_one(const struct sessions *s, const struct sessions_entry *e)
+{
+	char pre[MERGE_PATH_MAX], post[MERGE_PATH_MAX];
+	struct merge_siblings sib;
+	struct merge_summary sum;
+
+	if (sessions_path(s, e, SESSIONS_FRAMES_PRE, pre, sizeof(pre)) != 0 ||
+	    sessions_path(s, e, SESSIONS_FRAMES_POST, post, sizeof(post)) != 0 ||
+	    merge_sibling_paths(pre, post, &sib) != 0) {
+		fprintf(stderr, "xrlm: %s: error: path too long\n", s->dir);
+		return -1;
+	}
+	struct merge_paths paths = {
+		.pre_csv = pre,
+		.post_csv = post,
+		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
+		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
+	};
+	if (merge_files(&paths, sib.merged_csv, &sum, cmd_log, NULL) != 0)
+		return -1;
+	printf("%s: merged %" PRIu64 " frames into %s\n", e->tag, sum.frame_count, sib.merged_csv);
+	return 0;
+}
+
+int cmd_merge_dir(const char *dir)
+{
+	struct sessions s;
+	char msg[CSVR_MSG_MAX];
+	unsigned merged = 0, failed = 0;
+
+	int ret = check_dir(dir, "merge takes PRE.csv POST.csv, or a directory");
+	if (ret)
+		return ret;
+	if (sessions_scan(dir, &s, msg, sizeof(msg)) != 0) {
+		cmd_log(NULL, msg);
+		return CMD_EXIT_INPUT;
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		const struct sessions_entry *e = &s.v[i];
+		bool pre = e->has[SESSIONS_FRAMES_PRE], post = e->has[SESSIONS_FRAMES_POST];
+		if (e->has[SESSIONS_MERGED])
+			continue;
+		if (!pre || !post) {
+			printf("%s: skipped: no %s file\n", e->tag, pre ? "post" : post ? "pre" :
+			                                            "per-side frames");
+			continue;
+		}
+		if (sessions_writer_alive(&s, e)) {
+			printf("%s: skipped: pid %d is still running (recording?)\n", e->tag, (int)e->pid);
+			continue;
+		}
+		/* Each message is flushed in order with the merge's stderr lines. */
+		fflush(stdout);
+		if (merge_one(&s, e) == 0)
+			merged++;
+		else
+			failed++;
+	}
+	if (merged + failed == 0)
+		printf("nothing to merge in %s (%zu session%s)\n", dir, s.n, s.n == 1 ? "" : "s");
+	sessions_destroy(&s);
+	ret = cmd_finish_output(stdout);
+	return ret ? ret : failed ? CMD_EXIT_INPUT : 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * `xrlm xlsx`: a merged CSV as a spreadsheet workbook (see xlsx.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "merge.h"
+#include "xlsx.h"
+
+struct xlsx_args {
+	const char *in, *out, *rows;
+};
+
+static int parse_xlsx_args(int argc, char **argv, struct xlsx_args *a)
+{
+	static const char *const names[] = {"-o", "--output", "--rows-per-sheet"};
+
+	for (int i = 0; i < argc; i++) {
+		const char **const slots[] = {&a->out, &a->out, &a->rows};
+		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
+		if (matched == CMD_EXIT_USAGE)
+			return matched;
+		if (matched)
+			continue;
+		if (cmd_is_option(argv[i]))
+			return cmd_usage_error("unknown option", argv[i]);
+		if (a->in)
+			return cmd_usage_error("unexpected argument", argv[i]);
+		a->in = argv[i];
+	}
+	if (!a->in)
+		return cmd_usage_error("xlsx needs MERGED.csv", NULL);
+	return 0;
+}
+
+/* Parses --rows-per-sheet: 1..XLSX_MAX_ROWS_PER_SHEET. */
+static int parse_rows(const char *text, uint32_t *out)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+	if (v == 0 || errno || *end || v > XLSX_MAX_ROWS_PER_SHEET)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* @p in with its ".csv" (if any) replaced by @p ext, into @p buf. */
+static int replace_ext(const char *in, const char *ext, char *buf, size_t size)
+{
+	size_t n = strlen(in);
+	const char *slash = strrchr(in, '/');
+	const char *base = slash ? slash + 1 : in;
+
+	if (n >= 4 && strcmp(in + n - 4, ".csv") == 0 && in + n - 4 > base)
+		n -= 4;
+	int w = snprintf(buf, size, "%.*s%s", (int)n, in, ext);
+	return w >= 0 && (size_t)w < size ? 0 : -1;
+}
+
+/* The sibling functions-merged-<tag>.csv of frames-merged-<tag>.csv, if it exists. */
+static bool functions_sibling(const char *in, char *buf, size_t size)
+{
+	static const char prefix[] = "frames-merged-";
+	const char *slash = strrchr(in, '/');
+	const char *base = slash ? slash + 1 : in;
+
+	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	int w = snprintf(buf, size, "%.*sfunctions-merged-%s", (int)(base - in), in,
+	                 base + sizeof(prefix) - 1);
+	return w >= 0 && (size_t)w < size && access(buf, F_OK) == 0;
+}
+
+static int run_xlsx(int argc, char **argv)
+{
+	struct xlsx_args a = {0};
+	char out[MERGE_PATH_MAX], functions[MERGE_PATH_MAX];
+	struct xlsx_job job = {.rows_per_sheet = XLSX_MAX_ROWS_PER_SHEET};
+	struct xlsx_result r;
+
+	int ret = parse_xlsx_args(argc, argv, &a);
+	if (ret != 0)
+		return ret;
+	if (a.rows && parse_rows(a.rows, &job.rows_per_sheet) != 0)
+		return cmd_usage_error("--rows-per-sheet must be 1 to 1048575", a.rows);
+	if (!a.out && replace_ext(a.in, ".xlsx", out, sizeof(out)) != 0)
+		return cmd_usage_error("path too long", a.in);
+	job.merged_csv = a.in;
+	job.out_path = a.out ? a.out : out;
+	job.functions_csv = functions_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
+	/* A file-size limit must give EFBIG and a message, not kill us. */
+	signal(SIGXFSZ, SIG_IGN);
+	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)
+		return CMD_EXIT_INPUT;
+	printf("wrote %s: %" PRIu64 " frames", job.out_path, r.frames);
+	if (r.frame_sheets > 1)
+		printf(" on %u Frames sheets", r.frame_sheets);
+	if (job.functions_csv)
+		printf(", %" PRIu64 " functions", r.functions);
+	printf("\n");
+	return cmd_finish_output(stdout);
+}
+
+const struct cmd cmd_xlsx = {
+	.name = "xlsx",
+	.synopsis = "MERGED.csv [-o FILE.xlsx] [--rows-per-sheet N]",
+	.help = "writes a spreadsheet workbook (default: MERGED with .xlsx; an\n"
+	        "existing file is never overwritten): a Summary sheet (numbers as\n"
+	        "numbers, percentages as percentages), a Frames sheet, a Functions\n"
+	        "sheet when functions-merged-<tag>.csv sits next to MERGED, and a\n"
+	        "Charts sheet: target_us and target_gpu_us over frames and as\n"
+	        "histograms. More frames than a sheet holds (N, at most 1048575)\n"
+	        "continue on \"Frames 2\", \"Frames 3\", ...; the charts show the first.\n",
+	.run = run_xlsx,
+};

@@ -1,0 +1,32 @@
+/*
+ * Reading functions-merged-<tag>.csv back: one row per OpenXR function,
+ *   fn,phase,calls,calls_per_frame,target_total_us,target_mean_us,
+ *   target_p50_us,target_p99_us,target_max_us,share_pct,induced_calls,
+ *   own_thread_calls
+ * with `#` lines (before the header or after the rows) ignored, and blank
+ * cells allowed where a statistic does not exist.
+ */
+#ifndef XRLM_FUNCTIONS_READ_H
+#define XRLM_FUNCTIONS_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csvr.h"
+
+/* Called for each row with the cells of functions_read_format(). Return 0, or -1 after setting @p msg. */
+typedef int (*functions_read_fn)(void *ctx, const union csvr_value *values, uint32_t present,
+                                 char *msg, size_t msg_size);
+
+/* The file's columns (names and kinds), in file order. */
+const struct csvr_format *functions_read_format(void);
+
+/*
+ * Reads @p path, calling @p row with @p ctx for each row. Returns 0, or -1
+ * with @p diag->error set ("<file>:<line>: error: ..."). Warnings (a
+ * truncated last row) are in @p diag.
+ */
+int functions_read_each(const char *path, functions_read_fn row, void *ctx,
+                        struct csvr_diag *diag);
+
+#endif /* XRLM_FUNCTIONS_READ_H */

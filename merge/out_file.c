@@ -1,0 +1,76 @@
+/*
+ * Output files that appear whole or not at all; see out_file.h.
+ */
+#include "out_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The part of @p path after its last '/'. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size)
+{
+	const char *name = base_name(path);
+	int dir_len = (int)(name - path);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* O_EXCL makes a clash fail instead of sharing a file; retry with
+	 * another name, which only a concurrent writer could cause. */
+	for (unsigned attempt = 0; attempt < 100; attempt++) {
+		unsigned long long salt = (unsigned long long)ts.tv_nsec + attempt * 7919ull;
+		int n = snprintf(tmp, tmp_size, "%.*s.%s.tmp-%d-%llx", dir_len, path, name,
+		                 (int)getpid(), salt);
+		if (n < 0 || (size_t)n >= tmp_size) {
+			snprintf(msg, msg_size, "%s: error: path too long", path);
+			return -1;
+		}
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST) {
+			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s", path,
+			         strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(msg, msg_size, "%s: error: cannot create a temporary file", path);
+	return -1;
+}
+
+/* Puts @p tmp at @p path without replacing anything. */
+static int place(const char *tmp, const char *path)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	/* The file system has no RENAME_NOREPLACE: link() also refuses to
+	 * replace, and the name appears complete all at once. */
+	if (link(tmp, path) != 0)
+		return -1;
+	unlink(tmp);
+	return 0;
+}
+
+int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size)
+{
+	if (place(tmp, path) == 0)
+		return 0;
+	int err = errno;
+	if (err == EEXIST)
+		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", path);
+	else
+		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
+	unlink(tmp);
+	return -1;
+}

@@ -1,0 +1,26 @@
+/*
+ * Output files that appear whole or not at all: written under a temporary
+ * name in the target's directory, created with O_CREAT|O_EXCL|O_NOFOLLOW
+ * (mode 0644), then renamed into place without replacing anything.
+ * Used by the merged CSV and by `xrlm xlsx`.
+ */
+#ifndef XRLM_OUT_FILE_H
+#define XRLM_OUT_FILE_H
+
+#include <stddef.h>
+
+/*
+ * Creates a new temporary file for @p path: its name ".<name>.tmp-<pid>-<n>"
+ * in @p path's directory goes to @p tmp (@p tmp_size bytes). Returns the
+ * open descriptor (write-only, close-on-exec), or -1 with a message naming
+ * @p path in @p msg.
+ */
+int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size);
+
+/*
+ * Renames the finished @p tmp to @p path, never replacing an existing file.
+ * On failure removes @p tmp and returns -1 with a message in @p msg.
+ */
+int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size);
+
+#endif /* XRLM_OUT_FILE_H */

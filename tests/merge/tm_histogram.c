@@ -1,0 +1,138 @@
+/*
+ * Unit tests of the workbook's histogram bins (merge/histogram.c): every
+ * value lands in the bin whose written edges hold it, the bins hold every
+ * value once, widths are 1, 2 or 5 × 10^k, and the odd inputs (none, all
+ * equal, negative, a long tail) give sane bins.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "histogram.h"
+
+/* Checks the invariants of @p h built from @p values (a copy: build reorders). */
+static void check_bins(const double *values, size_t n, const struct histogram *h)
+{
+	uint64_t total = 0;
+
+	assert_true(h->nbins >= 1);
+	for (int i = 0; i <= h->nbins; i++)
+		total += h->counts[i];
+	assert_int_equal(total, n);
+	for (size_t k = 0; k < n; k++)
+		assert_true(values[k] >= histogram_edge(h, 0));
+	for (int i = 0; i <= h->nbins; i++) {
+		uint64_t c = 0;
+		for (size_t k = 0; k < n; k++) {
+			bool in = values[k] >= histogram_edge(h, i) &&
+			          (i == h->nbins || values[k] < histogram_edge(h, i + 1));
+			c += in;
+		}
+		if (c != h->counts[i])
+			fail_msg("bin %d [%.17g, %.17g): %llu counted, %llu by the edges", i,
+			         histogram_edge(h, i), histogram_edge(h, i + 1),
+			         (unsigned long long)h->counts[i], (unsigned long long)c);
+	}
+	/* A nice width: 1, 2 or 5 times a power of ten. */
+	double m = h->width / pow(10, floor(log10(h->width) + 1e-9));
+	assert_true(fabs(m - 1) < 1e-9 || fabs(m - 2) < 1e-9 || fabs(m - 5) < 1e-9);
+}
+
+static void build_and_check(const double *values, size_t n, struct histogram *h)
+{
+	double *copy = malloc(n * sizeof(*copy));
+	assert_non_null(copy);
+	memcpy(copy, values, n * sizeof(*copy));
+	histogram_build(copy, n, h);
+	free(copy);
+	check_bins(values, n, h);
+}
+
+static void test_empty(void **state)
+{
+	struct histogram h;
+	(void)state;
+	histogram_build(NULL, 0, &h);
+	assert_int_equal(h.nbins, 0);
+	assert_int_equal(h.total, 0);
+}
+
+static void test_all_equal(void **state)
+{
+	double v[50];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 50; i++)
+		v[i] = 12.345;
+	build_and_check(v, 50, &h);
+	assert_int_equal(h.counts[h.nbins], 0); /* no tail */
+}
+
+/* Values on 3-decimal edges with a width (0.2 etc.) that a double cannot hold exactly. */
+static void test_decimal_edges(void **state)
+{
+	double v[1000];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		v[i] = fmt_round(0.1 * (i % 37) - 1.2, 3);
+	build_and_check(v, 1000, &h);
+	assert_true(h.lo <= -1.2);
+}
+
+/*
+ * Values exactly on bin edges whose width a double cannot hold (0.1, 0.2,
+ * 0.3 ...): floor((v - lo) / width) alone puts some in the bin below.
+ */
+static void test_values_on_edges(void **state)
+{
+	static const double steps[] = {0.1, 0.2, 0.3, 0.7, 0.05, 0.02};
+	double v[400];
+	struct histogram h;
+	(void)state;
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		for (int n = 12; n <= 400; n += 97) {
+			for (int i = 0; i < n; i++)
+				v[i] = fmt_round(steps[s] * (i % 31), 3);
+			build_and_check(v, (size_t)n, &h);
+		}
+	}
+}
+
+/* A long tail: the bins stop past p99, the rest is one overflow bin. */
+static void test_long_tail(void **state)
+{
+	enum { N = 10000 };
+	double *v = malloc(N * sizeof(*v));
+	struct histogram h;
+	(void)state;
+	assert_non_null(v);
+	for (int i = 0; i < N; i++)
+		v[i] = i % 100 == 99 && i > 5000 ? 5000.0 + i : 100.0 + (i % 97) * 0.25;
+	build_and_check(v, N, &h);
+	assert_true(h.nbins <= HISTOGRAM_MAX_BINS + 2);
+	assert_true(h.counts[h.nbins] > 0);
+	assert_true(histogram_edge(&h, h.nbins) < 1000);
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_all_equal),
+		cmocka_unit_test(test_decimal_edges),
+		cmocka_unit_test(test_values_on_edges),
+		cmocka_unit_test(test_long_tail),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
