@@ -28,6 +28,8 @@
 #define XRLM_COMMANDS(X) \
 	X(merge)         \
 	X(stats)         \
+	X(report)        \
+	X(compare)       \
 	/* end of the table */
 
 #define XRLM_DECLARE(name) extern const struct cmd cmd_##name;
