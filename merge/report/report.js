@@ -331,6 +331,33 @@
 		table(main, f.columns.concat(share >= 0 ? ["share"] : []), rows, 2);
 	}
 
+	/*
+	 * Opened as page.html#selftest, the page checks its own decimation
+	 * (the tests read the result from <html data-xrlm-selftest>): the
+	 * overview keeps the series' maximum, and a zoom to 100 frames shows
+	 * every frame with its exact value.
+	 */
+	function selfTest() {
+		const c = frameCharts[0];
+		if (!c)
+			return "no frame chart";
+		const s = c.series[0];
+		let max = -Infinity, shownMax = -Infinity, exact = true;
+		s.forEach(v => { if (v > max) max = v; });
+		for (let r = 0; r < c.g.numRows(); r++)
+			shownMax = Math.max(shownMax, c.g.getValue(r, 1));
+		const overview = c.g.numRows();
+		showAll(1000, 1100, null);
+		for (let r = 0; r < c.g.numRows(); r++) {
+			const x = c.g.getValue(r, 0), v = c.g.getValue(r, 1);
+			if (x !== r + c.built.lo || !(v === s[x] || (v === null && !(s[x] === s[x]))))
+				exact = false;
+		}
+		const range = c.g.xAxisRange();
+		return "overview=" + overview + " max=" + (shownMax === max) + " zoom=" + c.g.numRows() +
+			" exact=" + exact + " range=" + range[0] + "-" + range[1];
+	}
+
 	try {
 		data = JSON.parse(document.getElementById("xrlm-data").textContent);
 		header();
@@ -344,6 +371,8 @@
 		root.setAttribute("data-xrlm-ms", String(ms));
 		root.setAttribute("data-xrlm-ready", String(chartCount));
 		console.info("xrlm report ready: " + chartCount + " charts, " + data.frames + " frames, " + ms + " ms");
+		if (location.hash === "#selftest")
+			root.setAttribute("data-xrlm-selftest", selfTest());
 	} catch (e) {
 		root.setAttribute("data-xrlm-error", String(e && e.stack || e));
 		add(main, "p", "error", "The report could not be drawn: " + e);

@@ -41,9 +41,9 @@ report() { # report NAME GEN_ARGS...: generates $work/frames-merged-NAME.csv and
 	[ -s "$page" ] || fail "no page written"
 }
 
-# load: dumps the page's DOM after its scripts ran into $work/dom.html
+# load [#HASH]: dumps the page's DOM after its scripts ran into $work/dom.html
 load() {
-	chromium_run --dump-dom "file://$page" >"$work/dom.html" 2>"$work/dom.err"
+	chromium_run --dump-dom "file://$page${1:-}" >"$work/dom.html" 2>"$work/dom.err"
 	[ -s "$work/dom.html" ] || fail "chromium dumped nothing"
 }
 
@@ -79,10 +79,15 @@ basic)
 	# Nothing is fetched: no URL is loaded from the page's markup.
 	grep -aEq '<(script|link|img|iframe)[^>]* (src|href)=' "$page" && fail "the page loads another file"
 	grep -aq "Content-Security-Policy\" content=\"default-src 'none'" "$page" || fail "no CSP"
-	load
+	load "#selftest"
 	check_console
 	# 3 frame charts + phases + app timeline + 3 x (histogram, CDF)
 	check_drawn 11
+	# The overview has 2 x 1200 points (min and max per bucket) and still
+	# shows the largest spike; a zoom to frames 1000-1100 shows every frame
+	# of 900-1200 (the view and one view's width either side) exactly.
+	grep -q 'data-xrlm-selftest="overview=2400 max=true zoom=301 exact=true range=1000-1100"' \
+		"$work/dom.html" || fail "decimation self-test: $(grep -o 'data-xrlm-selftest="[^"]*"' "$work/dom.html")"
 	# Elements, not text: the page's script (in the DOM too) holds these words.
 	for text in "<h2>Per phase</h2>" "<h2>Per function ([^<]*/functions-merged-basic.csv)</h2>" \
 		'<td class="name">xrAcquireSwapchainImage</td>' '<td class="name">target_locate_views_us</td>' \
