@@ -18,7 +18,7 @@ mkdir -p "$artefacts"
 fail() {
 	echo "FAIL ($case_name): $*" >&2
 	for f in out err dom.err shot.err; do
-		[ -s "$work/$f" ] && { echo "--- $f" >&2; tail -n 20 "$work/$f" >&2; }
+		[ -s "$work/$f" ] && { echo "--- $f" >&2; grep -v dbus "$work/$f" | tail -n 20 >&2; }
 	done
 	exit 1
 }
