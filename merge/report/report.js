@@ -361,12 +361,12 @@
 	try {
 		data = JSON.parse(document.getElementById("xrlm-data").textContent);
 		header();
-		metadata();
 		summary();
 		frameSection();
 		distributions();
 		phases();
 		functions();
+		metadata();
 		const ms = Math.round(performance.now());
 		root.setAttribute("data-xrlm-ms", String(ms));
 		root.setAttribute("data-xrlm-ready", String(chartCount));
