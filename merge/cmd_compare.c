@@ -17,7 +17,6 @@
  * --fail-above PCT exits 1 when a column's median grew by more than PCT %
  * and the interval of the change lies above zero.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -30,6 +29,7 @@
 #include "jsonw.h"
 #include "metrics.h"
 #include "ncsv.h"
+#include "u_parse.h"
 
 #define COMPARE_RESAMPLES 2000
 #define COMPARE_NOISE_PCT 1.0
@@ -57,26 +57,6 @@ static const char *const verdict_faster = "faster";
 static const char *const verdict_same = "no change";
 static const char *const verdict_unsure = "no significant change";
 
-static int parse_seed(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!*s || strspn(s, "0123456789") != strlen(s))
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno == 0 ? 0 : -1;
-}
-
-static int parse_pct(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return (*s && *end == '\0' && errno == 0 && isfinite(*out) && *out >= 0) ? 0 : -1;
-}
-
 static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 {
 	int positional = 0;
@@ -86,11 +66,11 @@ static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 		const char *v = NULL;
 		int m;
 		if ((m = cmd_option_value(argc, argv, &i, "--fail-above", &v)) != 0) {
-			if (m < 0 || parse_pct(v, &a->fail_above_pct) != 0)
+			if (m < 0 || u_parse_double(v, 0, 1e9, &a->fail_above_pct) != U_PARSE_OK)
 				return cmd_usage_error("--fail-above needs a percentage >= 0", v);
 			a->has_fail_above = true;
 		} else if ((m = cmd_option_value(argc, argv, &i, "--seed", &v)) != 0) {
-			if (m < 0 || parse_seed(v, &a->seed) != 0)
+			if (m < 0 || u_parse_u64(v, 0, UINT64_MAX, &a->seed) != U_PARSE_OK)
 				return cmd_usage_error("--seed needs an integer 0..2^64-1", v);
 		} else if (strcmp(argv[i], "--json") == 0) {
 			a->json = true;

@@ -1,20 +1,20 @@
 /*
- * Per-side CSV reading with libcsv; see csvr.h.
+ * The CSV engine: libcsv plus the fast path for plain rows; see csvr.h.
+ * Every number field goes through u_parse's span parsers.
  */
-#define _GNU_SOURCE
 #include "csvr.h"
 
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "u_parse.h"
 
 #define CSVR_CHUNK (1u << 20)
 #define CSVR_BAD_MAX 200
@@ -26,7 +26,6 @@ struct engine {
 	const char *path;
 	struct csvr_diag *diag;
 	uint64_t *truncated;
-	locale_t c_loc;
 
 	uint64_t lines_done; /* newlines seen so far */
 	bool stop;           /* an error was reported; ignore the rest */
@@ -41,6 +40,9 @@ struct engine {
 	union csvr_value values[CSVR_MAX_COLS];
 	uint32_t present;
 	bool bad;
+	int bad_col;    /* the first bad field, when bad */
+	bool bad_cut;   /* ... and it is made of number characters only */
+	bool multiline; /* a quoted field ran over a line end */
 	char bad_msg[CSVR_BAD_MAX];
 
 	/* A short record, which is an error unless it turns out to be last. */
@@ -96,152 +98,6 @@ static void quote_field(char *dst, size_t size, const char *s, size_t len)
 	dst[o] = '\0';
 }
 
-/*
- * Converts 8 ASCII digits at @p s to their value, or returns false if any
- * byte is not a digit. Does the work of eight loop steps with a few 64-bit
- * operations (little-endian byte order, as on every target of the layer).
- */
-static bool eight_digits(const char *s, uint64_t *out)
-{
-	uint64_t v;
-
-	memcpy(&v, s, 8);
-	/* Every byte 0x30..0x39: high nibble 3, and adding 6 keeps it 3. */
-	if (((v & 0xF0F0F0F0F0F0F0F0ull) |
-	     (((v + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) != 0x3333333333333333ull)
-		return false;
-	v -= 0x3030303030303030ull;
-	v = (v * 10) + (v >> 8);
-	v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
-	     (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
-	*out = v;
-	return true;
-}
-
-static bool parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-
-	if (len == 0 || len > 20)
-		return false;
-	/* Up to 16 digits in blocks of eight; no overflow possible there. */
-	for (; i + 8 <= len && i < 16; i += 8) {
-		uint64_t block;
-		if (!eight_digits(s + i, &block))
-			return false;
-		v = v * 100000000ull + block;
-	}
-	for (; i < len; i++) {
-		unsigned d = (unsigned)(unsigned char)s[i] - '0';
-		if (d > 9)
-			return false;
-		/* 19 digits always fit; only the 20th can overflow. */
-		if (i >= 19 && v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
-static bool parse_i64(const char *s, size_t len, int64_t *out)
-{
-	bool neg = len > 0 && s[0] == '-';
-	uint64_t mag;
-
-	if (neg) {
-		s++;
-		len--;
-	}
-	if (!parse_u64(s, len, &mag))
-		return false;
-	if (neg) {
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return false;
-		*out = (int64_t)(0 - mag);
-		return true;
-	}
-	if (mag > (uint64_t)INT64_MAX)
-		return false;
-	*out = (int64_t)mag;
-	return true;
-}
-
-static const double exact_pow10[23] = {
-	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/*
- * "[-]digits[.digits]" with at most 15 significant digits: the mantissa and
- * the power of ten are both exact doubles, so one division is correctly
- * rounded and gives exactly what strtod() gives (Clinger's fast path).
- * Returns false when the text needs the general path.
- */
-static bool parse_f64_fast(const char *s, size_t len, double *out)
-{
-	size_t i = 0, digits = 0, frac = 0;
-	bool neg = false, point = false;
-	uint64_t m = 0;
-
-	if (len > 0 && s[0] == '-') {
-		neg = true;
-		i = 1;
-	}
-	for (; i < len; i++) {
-		char c = s[i];
-		if (c == '.' && !point) {
-			point = true;
-			continue;
-		}
-		if (c < '0' || c > '9')
-			return false;
-		if (m == 0 && c == '0' && !point)
-			continue; /* leading zeros carry nothing */
-		if (++digits > 15)
-			return false;
-		m = m * 10 + (uint64_t)(c - '0');
-		if (point)
-			frac++;
-	}
-	/* Leading zeros after the point count as fraction digits too. */
-	if (point) {
-		const char *dot = memchr(s, '.', len);
-		frac = len - (size_t)(dot - s) - 1;
-	}
-	if (frac > 22 || (digits == 0 && len == (size_t)neg + point) || (point && len == (size_t)neg + 1))
-		return false;
-	double v = (double)m / exact_pow10[frac];
-	*out = neg ? -v : v;
-	return true;
-}
-
-/* Plain decimal only: no blanks, hex, nan or inf; must be finite. */
-static bool parse_f64(const char *s, size_t len, locale_t loc, double *out)
-{
-	char buf[64];
-	char *end;
-
-	if (parse_f64_fast(s, len, out))
-		return true;
-	if (len == 0 || len >= sizeof(buf))
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		if (!(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E')
-			return false;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	double v = strtod_l(buf, &end, loc);
-	if (end != buf + len || !isfinite(v) || errno == ERANGE)
-		return false;
-	*out = v;
-	return true;
-}
-
 static const char *kind_name(enum csvr_kind k)
 {
 	switch (k) {
@@ -253,31 +109,51 @@ static const char *kind_name(enum csvr_kind k)
 	return "a value";
 }
 
+/* True when @p s[0..len) could be the start of a number cut short. */
+static bool number_chars(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!memchr("0123456789+-.eE", s[i], 15))
+			return false;
+	return true;
+}
+
+/* Parses one field of @p kind into @p v with the project's number parser. */
+static enum u_parse_result parse_value(enum csvr_kind kind, const char *s, size_t len,
+                                       union csvr_value *v)
+{
+	switch (kind) {
+	case CSVR_I64: return u_parse_span_i64(s, len, &v->i);
+	case CSVR_U64: return u_parse_span_u64(s, len, &v->u);
+	default: return u_parse_span_f64(s, len, &v->f);
+	}
+}
+
 static void parse_field(struct engine *e, const char *s, size_t len)
 {
 	int c = e->field;
 	enum csvr_kind kind = e->fmt->kinds[c];
-	union csvr_value *v = &e->values[c];
-	bool ok;
 
 	if (len == 0 && kind == CSVR_F64_OPT)
 		return; /* blank cell: not present */
 
-	switch (kind) {
-	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
-	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
-	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
-	}
-	if (ok) {
+	enum u_parse_result r = parse_value(kind, s, len, &e->values[c]);
+	if (r == U_PARSE_OK) {
 		e->present |= 1u << c;
 		return;
 	}
 	if (!e->bad) {
 		char q[64];
 		quote_field(q, sizeof(q), s, len);
-		snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) is not %s: \"%s\"", c + 1,
-		         e->fmt->names[c], kind_name(kind), q);
+		if (r == U_PARSE_NEGATIVE || r == U_PARSE_OUT_OF_RANGE)
+			snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) %s (expected %s): \"%s\"",
+			         c + 1, e->fmt->names[c], u_parse_result_str(r), kind_name(kind), q);
+		else
+			snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) is not %s: \"%s\"",
+			         c + 1, e->fmt->names[c], kind_name(kind), q);
 		e->bad = true;
+		e->bad_col = c;
+		e->bad_cut = number_chars(s, len);
 	}
 }
 
@@ -303,6 +179,8 @@ static void on_field(void *s, size_t len, void *data)
 
 	if (e->stop)
 		return;
+	if (memchr(text, '\n', len))
+		e->multiline = true;
 	if (e->field == 0 && len > 0 && text[0] == '#')
 		e->is_comment = true;
 	if (e->is_comment)
@@ -335,11 +213,28 @@ static void handle_comment(struct engine *e, char *text, bool in_header, uint64_
 	}
 }
 
+/*
+ * What a writer killed in the middle of a row leaves: every field but the
+ * last one it got is good (the last may be a number cut short).
+ */
+static bool looks_cut(const struct engine *e)
+{
+	return !e->bad || (e->bad_col == e->field - 1 && e->bad_cut);
+}
+
 static void handle_data(struct engine *e, int terminator, uint64_t line)
 {
 	int ncols = e->fmt->ncols;
 
-	if (terminator == -1) {
+	if (e->multiline) {
+		/* Our files hold no quoted text: a '"' here is damage, and libcsv
+		 * would read everything up to the next '"' as one field. */
+		diag_error(e->diag, e->path, line, "a field opened by '\"' runs over the end of its "
+		           "line (stray quote?)");
+		e->stop = true;
+		return;
+	}
+	if (terminator == -1 && e->field <= ncols && looks_cut(e)) {
 		/* No newline at the end of the file: the writer was cut off
 		 * mid-row, so even a row that parses may be missing digits. */
 		diag_warning(e->diag, e->path, line,
@@ -348,16 +243,17 @@ static void handle_data(struct engine *e, int terminator, uint64_t line)
 			(*e->truncated)++;
 		return;
 	}
-	if (e->field < ncols) {
+	if (e->field > ncols) {
+		diag_error(e->diag, e->path, line, "expected %d fields, got %d", ncols, e->field);
+		e->stop = true;
+		return;
+	}
+	if (e->field < ncols && looks_cut(e)) {
+		/* An error unless it turns out to be the last line. */
 		e->pending = true;
 		e->pending_line = line;
 		snprintf(e->pending_msg, sizeof(e->pending_msg), "expected %d fields, got %d", ncols,
 		         e->field);
-		return;
-	}
-	if (e->field > ncols) {
-		diag_error(e->diag, e->path, line, "expected %d fields, got %d", ncols, e->field);
-		e->stop = true;
 		return;
 	}
 	if (e->bad) {
@@ -380,6 +276,7 @@ static void reset_record(struct engine *e)
 	e->comment_len = 0;
 	e->present = 0;
 	e->bad = false;
+	e->multiline = false;
 }
 
 /*
@@ -403,19 +300,11 @@ static void on_record(int c, void *data)
 		e->stop = true;
 		return;
 	}
-	if (e->is_comment)
+	if (e->is_comment && !e->multiline)
 		handle_comment(e, e->comment, false, line);
 	else
 		handle_data(e, c, line);
 	reset_record(e);
-}
-
-/* libcsv trims blanks around fields by default; strict parsing wants them
- * kept so that " 12" is reported instead of silently accepted. */
-static __attribute__((unused)) int no_space(unsigned char c)
-{
-	(void)c;
-	return 0;
 }
 
 /*
@@ -538,7 +427,7 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 			s++;
 		return s;
 	default:
-		/* parse_f64() rejects anything in here that is not a number. */
+		/* u_parse_span_f64() rejects anything in here that is not a number. */
 		while (*s != ',' && *s != '\n')
 			s++;
 		return s;
@@ -554,22 +443,16 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 {
 	enum csvr_kind kind = e->fmt->kinds[c];
-	union csvr_value *v = &e->values[c];
 	const char *s = *pp;
 	const char *end = plain_field_end(s, kind);
 	size_t len = (size_t)(end - s);
-	bool ok;
 
 	if (*end != sep)
 		return false;
 	*pp = end + 1;
 	if (len == 0 && kind == CSVR_F64_OPT)
 		return true; /* blank cell: not present */
-	switch (kind) {
-	case CSVR_I64: ok = parse_i64(s, len, &v->i); break;
-	case CSVR_U64: ok = parse_u64(s, len, &v->u); break;
-	default: ok = parse_f64(s, len, e->c_loc, &v->f); break;
-	}
+	bool ok = parse_value(kind, s, len, &e->values[c]) == U_PARSE_OK;
 	e->present |= (uint32_t)ok << c;
 	return ok;
 }
@@ -651,8 +534,7 @@ static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 		diag_error(e->diag, e->path, 0, "out of memory");
 		return -1;
 	}
-	//csv_set_space_func(&p, no_space);
-
+	/* libcsv trims blanks around a field (its default); see merge/README.md. */
 	e->clean = true;
 	int ret = parse_buffer(e, &p, buf, len);
 	while (ret == 0 && !eof) {
@@ -705,12 +587,8 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
 		return -1;
 	}
 	char *buf = malloc(CSVR_CHUNK);
-	e.c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	if (!buf || !e.c_loc) {
+	if (!buf) {
 		diag_error(diag, path, 0, "out of memory");
-		free(buf);
-		if (e.c_loc)
-			freelocale(e.c_loc);
 		close(fd);
 		return -1;
 	}
@@ -723,7 +601,6 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
 		ret = parse_rows(&e, fd, buf, len, eof);
 
 	free(buf);
-	freelocale(e.c_loc);
 	close(fd);
 	return ret < 0 ? -1 : 0;
 }
@@ -735,238 +612,4 @@ size_t csvr_estimate_rows(const char *path, size_t bytes_per_row)
 	if (bytes_per_row == 0 || stat(path, &st) != 0 || st.st_size <= 0)
 		return 0;
 	return (size_t)st.st_size / bytes_per_row + 16;
-}
-
-/* ---- per-side files ---- */
-
-/* Copies a metadata value, cutting it to the destination's size. */
-static void set_text(char *dst, size_t size, const char *value)
-{
-	snprintf(dst, size, "%s", value);
-}
-
-/* Parses the `key=value` tokens of a `session_end` footer. */
-static int parse_footer(struct side_meta *m, const char *text, char *msg, size_t msg_size)
-{
-	char copy[CSVR_MSG_MAX / 2];
-	char *save = NULL;
-
-	set_text(copy, sizeof(copy), text);
-	m->has_session_end = true;
-	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		char *eq = strchr(tok, '=');
-		uint64_t *dst = NULL;
-		if (!eq)
-			continue;
-		*eq = '\0';
-		if (strcmp(tok, "dropped_queue_full") == 0)
-			dst = &m->dropped_queue_full;
-		else if (strcmp(tok, "gpu_ring_overflow") == 0)
-			dst = &m->gpu_ring_overflow;
-		if (dst && !parse_u64(eq + 1, strlen(eq + 1), dst)) {
-			snprintf(msg, msg_size, "session_end %s is not a count: \"%.40s\"", tok, eq + 1);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Context of a per-side file's comment callback. */
-struct side_ctx {
-	struct side_meta *meta;
-	const char *expected_side;
-	void *file; /* struct side_cpu_file * or struct side_gpu_file * */
-};
-
-static int side_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
-{
-	struct side_ctx *c = ctx;
-	struct side_meta *m = c->meta;
-
-	if (strncmp(text, "session_end", 11) == 0 && (text[11] == ' ' || text[11] == '\0'))
-		return parse_footer(m, text + 11, msg, msg_size);
-	if (!in_header)
-		return 0; /* other comments after the rows carry nothing we use */
-
-	const char *eq = strchr(text, '=');
-	if (!eq)
-		return 0;
-	size_t klen = (size_t)(eq - text);
-	const char *value = eq + 1;
-
-	if (klen == 4 && memcmp(text, "side", 4) == 0) {
-		set_text(m->side, sizeof(m->side), value);
-		if (c->expected_side && strcmp(value, c->expected_side) != 0) {
-			snprintf(msg, msg_size, "file is side=%.15s, expected side=%s", value,
-			         c->expected_side);
-			return -1;
-		}
-	} else if (klen == 5 && memcmp(text, "layer", 5) == 0) {
-		set_text(m->layer, sizeof(m->layer), value);
-	} else if (klen == 12 && memcmp(text, "target_layer", 12) == 0) {
-		set_text(m->target_layer, sizeof(m->target_layer), value);
-	} else if (klen == 5 && memcmp(text, "clock", 5) == 0) {
-		set_text(m->clock, sizeof(m->clock), value);
-	} else if (klen == 9 && memcmp(text, "gpu_clock", 9) == 0) {
-		set_text(m->gpu_clock, sizeof(m->gpu_clock), value);
-	} else if (klen == 10 && memcmp(text, "clock_freq", 10) == 0) {
-		if (!parse_u64(value, strlen(value), &m->clock_freq) || m->clock_freq == 0) {
-			snprintf(msg, msg_size, "clock_freq is not a positive integer: \"%.40s\"",
-			         value);
-			return -1;
-		}
-	} else if (klen == 21 && memcmp(text, "bracket_correction_ns", 21) == 0) {
-		/* Two clock reads: tens of ns natively, ~1 µs under valgrind; a
-		 * millisecond means a corrupt file. */
-		if (!parse_u64(value, strlen(value), &m->bracket_correction_ns) ||
-		    m->bracket_correction_ns > 1000000) {
-			snprintf(msg, msg_size, "bracket_correction_ns is not a count of ns from 0 "
-			         "to 1000000: \"%.40s\"", value);
-			return -1;
-		}
-		m->has_bracket_correction = true;
-	}
-	return 0;
-}
-
-/* Grows a row array to hold at least one more row. */
-static int grow(void **rows, size_t *cap, size_t count, size_t row_size)
-{
-	if (count < *cap)
-		return 0;
-	size_t new_cap = *cap ? *cap * 2 : 1024;
-	void *p = realloc(*rows, new_cap * row_size);
-	if (!p)
-		return -1;
-	*rows = p;
-	*cap = new_cap;
-	return 0;
-}
-
-/*
- * Largest |time| in nanoseconds a CPU row may hold (about 73 years): the
- * merge subtracts times (durations) and then durations (target time), and
- * with both sides below 2^61 neither subtraction can overflow.
- */
-#define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
-
-/*
- * Converts clock ticks to nanoseconds (exact for the usual 1 GHz clock).
- * Returns false when the result is out of the range above.
- */
-static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
-{
-	__int128 v = ticks;
-
-	if (freq != 0 && freq != 1000000000u)
-		v = v * 1000000000 / (__int128)freq;
-	if (v >= SIDE_TIME_NS_MAX || v <= -SIDE_TIME_NS_MAX)
-		return false;
-	*ns = (int64_t)v;
-	return true;
-}
-
-static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
-{
-	struct side_ctx *c = ctx;
-	struct side_cpu_file *f = c->file;
-	int64_t entry, exit;
-	(void)present;
-
-	if (!ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
-	    !ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
-		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
-		return -1;
-	}
-	if (grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
-		snprintf(msg, msg_size, "out of memory");
-		return -1;
-	}
-	struct side_cpu_row *r = &f->rows[f->count++];
-	r->display_time = v[0].i;
-	r->thread_id = v[1].u;
-	r->t_entry_ns = entry;
-	r->dur_ns = exit - entry;
-	return 0;
-}
-
-static const struct csvr_format cpu_format = {
-	.header = "display_time,thread_id,t_entry,t_exit",
-	.ncols = 4,
-	.kinds = {CSVR_I64, CSVR_U64, CSVR_I64, CSVR_I64},
-	.names = {"display_time", "thread_id", "t_entry", "t_exit"},
-	.comment = side_comment,
-	.row = cpu_row,
-};
-
-int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out)
-{
-	memset(out, 0, sizeof(*out));
-	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
-
-	/* Reserve once from the file size so large files do not regrow. */
-	size_t hint = csvr_estimate_rows(path, 32);
-	if (hint) {
-		out->rows = malloc(hint * sizeof(*out->rows));
-		out->cap = out->rows ? hint : 0;
-	}
-	return csvr_read(path, &cpu_format, &c, &out->diag, &out->meta.truncated_rows);
-}
-
-void side_cpu_destroy(struct side_cpu_file *f)
-{
-	free(f->rows);
-	f->rows = NULL;
-	f->count = f->cap = 0;
-}
-
-static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
-{
-	struct side_ctx *c = ctx;
-	struct side_gpu_file *f = c->file;
-	(void)present;
-
-	if (v[3].u > 1) {
-		snprintf(msg, msg_size, "column 4 (valid) is not 0 or 1");
-		return -1;
-	}
-	if (grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
-		snprintf(msg, msg_size, "out of memory");
-		return -1;
-	}
-	struct side_gpu_row *r = &f->rows[f->count++];
-	r->display_time = v[0].i;
-	r->ticks = v[1].u;
-	/* A period that is not positive cannot turn ticks into time. */
-	r->period_ns = (v[3].u == 1 && v[2].f > 0) ? v[2].f : 0;
-	return 0;
-}
-
-static const struct csvr_format gpu_format = {
-	.header = "display_time,gpu_ticks,gpu_period_ns,valid",
-	.ncols = 4,
-	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
-	.names = {"display_time", "gpu_ticks", "gpu_period_ns", "valid"},
-	.comment = side_comment,
-	.row = gpu_row,
-};
-
-int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out)
-{
-	memset(out, 0, sizeof(*out));
-	struct side_ctx c = {.meta = &out->meta, .expected_side = expected_side, .file = out};
-
-	size_t hint = csvr_estimate_rows(path, 24);
-	if (hint) {
-		out->rows = malloc(hint * sizeof(*out->rows));
-		out->cap = out->rows ? hint : 0;
-	}
-	return csvr_read(path, &gpu_format, &c, &out->diag, &out->meta.truncated_rows);
-}
-
-void side_gpu_destroy(struct side_gpu_file *f)
-{
-	free(f->rows);
-	f->rows = NULL;
-	f->count = f->cap = 0;
 }

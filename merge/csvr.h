@@ -1,9 +1,10 @@
 /*
- * Reading the per-side CPU and GPU CSV files (and the merged CSV) with
- * libcsv: `# key=value` comment lines before the column header are read as
- * metadata, the column header must match exactly, every row is parsed
- * strictly (no spaces, no quotes tricks, whole-field numbers), and comment
- * lines after the rows (`# session_end ...`) are read as footers.
+ * The CSV engine under every reader of the project's files (side_cpu.h,
+ * side_gpu.h, merged_read.h): `#` comment lines before the column header
+ * go to a metadata callback, the column header must match exactly, every
+ * row is parsed strictly (whole-field numbers through u_parse.h, quotes
+ * and blanks as libcsv reads them), and comment lines after the rows
+ * (`# session_end ...`) go to the same callback as footers.
  *
  * libcsv is the parser of record; plain all-numeric rows take a fast path
  * that splits them directly (see csvr_read_ex() and merge/README.md).
@@ -24,7 +25,6 @@
 #include <stdint.h>
 
 #define CSVR_MSG_MAX 640
-#define CSVR_TEXT_MAX 256
 #define CSVR_MAX_WARNINGS 2
 
 /* Messages produced while reading one file. */
@@ -34,75 +34,6 @@ struct csvr_diag {
 	int warning_count;
 	char warnings[CSVR_MAX_WARNINGS][CSVR_MSG_MAX]; /* "<file>:<line>: warning: ..." */
 };
-
-/* Metadata from a per-side file's comment lines. Empty string = absent. */
-struct side_meta {
-	char side[16];
-	char layer[CSVR_TEXT_MAX];
-	char target_layer[CSVR_TEXT_MAX];
-	char clock[64];
-	char gpu_clock[64];
-	uint64_t clock_freq;         /* ticks per second; 0 when absent */
-	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
-	bool has_bracket_correction;
-	uint64_t bracket_correction_ns;
-	bool has_session_end;        /* the footer line was present */
-	uint64_t dropped_queue_full; /* from the CPU footer */
-	uint64_t gpu_ring_overflow;  /* from the GPU footer */
-	uint64_t truncated_rows;     /* 0 or 1: a cut-short final row skipped */
-};
-
-/* One CPU bracket; times are converted to nanoseconds on reading. 32 bytes. */
-struct side_cpu_row {
-	int64_t display_time;
-	uint64_t thread_id;
-	int64_t t_entry_ns;
-	int64_t dur_ns; /* t_exit - t_entry */
-};
-
-/* A per-side CPU file. Owns rows; release with side_cpu_destroy(). */
-struct side_cpu_file {
-	struct side_meta meta;
-	struct csvr_diag diag;
-	struct side_cpu_row *rows;
-	size_t count;
-	size_t cap;
-};
-
-/* One GPU timestamp. 24 bytes. */
-struct side_gpu_row {
-	int64_t display_time;
-	uint64_t ticks;
-	double period_ns; /* 0 when the row is not valid (valid=0) */
-};
-
-/* A per-side GPU file. Owns rows; release with side_gpu_destroy(). */
-struct side_gpu_file {
-	struct side_meta meta;
-	struct csvr_diag diag;
-	struct side_gpu_row *rows;
-	size_t count;
-	size_t cap;
-};
-
-/*
- * Reads the CPU file @p path into @p out (zeroed first). @p expected_side
- * ("pre" or "post"), if non-NULL, must match a `# side=` line when present.
- * Returns 0, or -1 with out->diag.error set (rows may be partially read;
- * side_cpu_destroy() must still be called).
- */
-int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out);
-
-/* Frees the rows of @p f; leaves it empty. */
-void side_cpu_destroy(struct side_cpu_file *f);
-
-/* As side_cpu_read(), for a GPU file. */
-int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
-
-/* Frees the rows of @p f; leaves it empty. */
-void side_gpu_destroy(struct side_gpu_file *f);
-
-/* ---- the generic engine, also used for the merged CSV ---- */
 
 enum csvr_kind {
 	CSVR_I64,     /* optional '-', digits */

@@ -1,7 +1,6 @@
 /*
  * Locale-independent number formatting; see fmt.h.
  */
-#define _GNU_SOURCE
 #include "fmt.h"
 
 #include <locale.h>

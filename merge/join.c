@@ -330,8 +330,10 @@ int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pr
 		int64_t t = pre->rows[i].display_time;
 		uint32_t x = gpu_find(&a, t, &err);
 		uint32_t y = gpu_find(&b, t, &err);
-		if (x != JOIN_NONE && y != JOIN_NONE)
-			out->gpu_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
+		if (x == JOIN_NONE || y == JOIN_NONE)
+			continue;
+		out->gpu_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
+		out->gpu_matched++;
 	}
 	hidx_destroy(&a.index);
 	hidx_destroy(&b.index);

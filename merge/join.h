@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 
 #define JOIN_NONE UINT32_MAX
 
@@ -24,6 +25,7 @@ struct join_result {
 	uint32_t *next;  /* next pre row of the same thread, or JOIN_NONE */
 	double *gpu_us;  /* target GPU µs (3 decimals) or NAN; NULL: no GPU */
 	uint64_t matched;
+	uint64_t gpu_matched; /* matched frames with a row in both GPU files */
 	uint64_t unmatched_pre;
 	uint64_t unmatched_post;
 };

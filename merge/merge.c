@@ -6,7 +6,6 @@
  * computed over flat arrays, then the summary and rows written through a
  * buffered writer. Memory is about 110 bytes per frame at the peak.
  */
-#define _GNU_SOURCE
 #include "merge.h"
 
 #include <errno.h>
@@ -19,9 +18,11 @@
 #include <sys/stat.h>
 
 #include "columns.h"
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 #include "fmt.h"
 #include "join.h"
+#include "merge_check.h"
 #include "merged_write.h"
 
 #define MERGE_MSG_MAX 1024
@@ -118,6 +119,52 @@ static int check_clocks(const struct input *pre, const struct input *post, merge
 	if (a[0] && b[0] && strcmp(a, b) != 0) {
 		sayf(log, ctx, "%s: error: clock=%s but %s has clock=%s", post->cpu_path, b,
 		     pre->cpu_path, a);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every file must be of the pre CPU file's session (see merge_check.h). */
+static int check_sessions(const struct input *pre, const struct input *post, merge_log_fn log,
+                          void *ctx)
+{
+	char msg[MERGE_MSG_MAX];
+	const struct merge_check_file ref = {pre->cpu_path, pre->cpu.meta.session};
+	const struct merge_check_file others[] = {
+		{post->cpu_path, post->cpu.meta.session},
+		{pre->gpu_path, pre->gpu.meta.session},
+		{post->gpu_path, post->gpu.meta.session},
+	};
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		if (others[i].path && !merge_check_same_session(&ref, &others[i], msg, sizeof(msg))) {
+			say(log, ctx, msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A merge that matches nothing is an error, not an empty result: files of
+ * different sessions that nothing else told apart, or an empty session.
+ */
+static int check_matched(const struct input *pre, const struct input *post,
+                         const struct join_result *j, merge_log_fn log, void *ctx)
+{
+	if (j->matched == 0) {
+		if (pre->cpu.count == 0 && post->cpu.count == 0)
+			sayf(log, ctx, "%s: error: no frame recorded on either side; nothing to merge",
+			     pre->cpu_path);
+		else
+			sayf(log, ctx, "%s: error: none of its %zu frames is in %s (%zu frames): "
+			     "not the same session?", pre->cpu_path, pre->cpu.count, post->cpu_path,
+			     post->cpu.count);
+		return -1;
+	}
+	if (j->gpu_us && j->gpu_matched == 0 && pre->gpu.count > 0 && post->gpu.count > 0) {
+		sayf(log, ctx, "%s: error: none of its rows matches both a frame of %s and a row of "
+		     "%s: not the same session?", pre->gpu_path, pre->cpu_path, post->gpu_path);
 		return -1;
 	}
 	return 0;
@@ -266,6 +313,8 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 		     pre->cpu.count);
 		goto out;
 	}
+	if (check_matched(pre, post, &j, log, ctx) != 0)
+		goto out;
 	/* The GPU rows are folded into j.gpu_us: free them before the
 	 * statistics allocate, to keep the peak low. */
 	side_gpu_destroy(&pre->gpu);
@@ -304,6 +353,8 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
 	int ret = read_sides(&pre, &post, log, ctx);
 	if (ret == 0)
+		ret = check_sessions(&pre, &post, log, ctx);
+	if (ret == 0)
 		ret = check_clocks(&pre, &post, log, ctx);
 	if (ret == 0)
 		ret = merge_sides(&pre, &post, out_path, summary, log, ctx);
@@ -320,29 +371,6 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/*
- * Splits ".../frames-<tag>-<side>.csv" into the directory part (with its
- * '/') and the tag. Returns false when the name does not follow the pattern.
- */
-static bool split_side_name(const char *path, const char *side, int *dir_len, const char **tag,
-                            int *tag_len)
-{
-	const char *slash = strrchr(path, '/');
-	const char *name = slash ? slash + 1 : path;
-	char suffix[16];
-	size_t len = strlen(name);
-
-	snprintf(suffix, sizeof(suffix), "-%s.csv", side);
-	size_t slen = strlen(suffix);
-	if (strncmp(name, "frames-", 7) != 0 || len <= 7 + slen ||
-	    strcmp(name + len - slen, suffix) != 0)
-		return false;
-	*dir_len = (int)(name - path);
-	*tag = name + 7;
-	*tag_len = (int)(len - 7 - slen);
-	return true;
-}
-
 static bool fits(int n)
 {
 	return n >= 0 && n < MERGE_PATH_MAX;
@@ -354,7 +382,7 @@ int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_
 	const char *tag;
 
 	memset(out, 0, sizeof(*out));
-	if (!pre_csv || !split_side_name(pre_csv, "pre", &dir_len, &tag, &tag_len))
+	if (!pre_csv || !merge_check_split_name(pre_csv, "frames", "pre", &dir_len, &tag, &tag_len))
 		return -1;
 	if (!fits(snprintf(out->post_csv, MERGE_PATH_MAX, "%.*sframes-%.*s-post.csv", dir_len, pre_csv,
 	                   tag_len, tag)) ||
@@ -370,7 +398,7 @@ int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_
 
 	/* The post GPU file lives next to the post CPU file. */
 	const char *post = post_csv ? post_csv : out->post_csv;
-	if (split_side_name(post, "post", &dir_len, &tag, &tag_len) &&
+	if (merge_check_split_name(post, "frames", "post", &dir_len, &tag, &tag_len) &&
 	    fits(snprintf(out->gpu_post_csv, MERGE_PATH_MAX, "%.*sgpu-%.*s-post.csv", dir_len, post,
 	                  tag_len, tag)) &&
 	    is_file(out->gpu_post_csv))

@@ -1,6 +1,6 @@
 /*
  * Merging the per-side CSV files of one recording session into the merged
- * CSV (see INTERFACE.md and merge/README.md). One implementation, linked into
+ * CSV (README "The merged CSV" and merge/README.md). One implementation, linked into
  * the post layer and into the `xrlm` tool, so both produce identical bytes.
  *
  * All functions are thread-safe: no globals, no exit()/abort(), and no

@@ -1,13 +1,13 @@
 /*
  * Writing the merged CSV; see merged_write.h.
  */
-#define _GNU_SOURCE
 #include "merged_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +61,34 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+/* See merged_write_open(): SIGXFSZ must turn into EFBIG, never kill. */
+static void block_xfsz(struct merged_writer *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
+	sigset_t xfsz;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, &o->old_mask);
+}
+
+static void restore_xfsz(struct merged_writer *o)
+{
+	const struct timespec now = {0, 0};
+	sigset_t xfsz, pending;
+
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	/* Take the signal a write past the limit left, unless the caller had
+	 * it blocked itself (then it is the caller's to handle). */
+	if (!sigismember(&o->old_mask, SIGXFSZ) && sigpending(&pending) == 0 &&
+	    sigismember(&pending, SIGXFSZ))
+		sigtimedwait(&xfsz, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &o->old_mask, NULL);
+}
+
+/* Allocates the buffer and creates the temporary file; see merged_write_open(). */
+static int create_temp(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+{
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path)) {
 		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
 		return -1;
@@ -105,6 +129,17 @@ int merged_write_open(struct merged_writer *o, const char *path, char *msg, size
 	return -1;
 }
 
+int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	block_xfsz(o);
+	int ret = create_temp(o, path, msg, msg_size);
+	if (ret != 0)
+		restore_xfsz(o);
+	return ret;
+}
+
 static char *put_str(char *p, const char *s)
 {
 	size_t n = strlen(s);
@@ -123,7 +158,11 @@ static void line_u64(struct merged_writer *o, const char *key, uint64_t v)
 	commit_bytes(o, p);
 }
 
-/* "# key=<v with decimals><suffix>"; a non-finite value prints as 0. */
+/*
+ * "# key=<v with decimals><suffix>"; a NaN (a statistic without samples)
+ * is written as an empty value, "# key=", never as a 0 a reader would
+ * take for a measurement.
+ */
 static void line_fixed(struct merged_writer *o, const char *key, double v, int decimals,
                        const char *suffix)
 {
@@ -131,10 +170,18 @@ static void line_fixed(struct merged_writer *o, const char *key, double v, int d
 	p = put_str(p, "# ");
 	p = put_str(p, key);
 	*p++ = '=';
-	p = fmt_fixed(p, isfinite(v) ? v : 0, decimals);
-	p = put_str(p, suffix);
+	if (isfinite(v)) {
+		p = fmt_fixed(p, v, decimals);
+		p = put_str(p, suffix);
+	}
 	*p++ = '\n';
 	commit_bytes(o, p);
+}
+
+/* @p v, or NAN when @p s has no samples. */
+static double present(const struct stats_summary *s, double v)
+{
+	return s->count ? v : NAN;
 }
 
 static void line_text(struct merged_writer *o, const char *key, const char *text)
@@ -156,30 +203,32 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	const struct stats_summary *cpu = &s->target_cpu_us, *cpct = &s->target_cpu_pct;
 	const struct stats_summary *gpu = &s->target_gpu_us, *gpct = &s->target_gpu_pct;
 
-	/* The fourteen lines of INTERFACE.md, in this exact order. */
-	line_u64(o, "frame_count", s->frame_count);
-	line_fixed(o, "target_cpu_ms_mean", cpu->mean / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_ms_min", cpu->min / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_ms_max", cpu->max / 1000.0, 4, "");
-	line_fixed(o, "target_cpu_pct_mean", cpct->mean, 4, "%");
-	line_fixed(o, "target_cpu_pct_min", cpct->min, 4, "%");
-	line_fixed(o, "target_cpu_pct_max", cpct->max, 4, "%");
-	line_u64(o, "gpu_frame_count", s->gpu_frame_count);
-	line_fixed(o, "target_gpu_ms_mean", gpu->mean / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_ms_min", gpu->min / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_ms_max", gpu->max / 1000.0, 4, "");
-	line_fixed(o, "target_gpu_pct_mean", gpct->mean, 4, "%");
-	line_fixed(o, "target_gpu_pct_min", gpct->min, 4, "%");
-	line_fixed(o, "target_gpu_pct_max", gpct->max, 4, "%");
+	const struct stats_summary *ivl = &s->frame_interval_us;
 
-	line_fixed(o, "target_cpu_us_p50", cpu->median, 3, "");
-	line_fixed(o, "target_cpu_us_p95", cpu->p95, 3, "");
-	line_fixed(o, "target_cpu_us_p99", cpu->p99, 3, "");
-	line_fixed(o, "target_gpu_us_p50", gpu->median, 3, "");
-	line_fixed(o, "target_gpu_us_p95", gpu->p95, 3, "");
-	line_fixed(o, "target_gpu_us_p99", gpu->p99, 3, "");
-	line_fixed(o, "frame_interval_us_median", s->frame_interval_us.median, 3, "");
-	line_fixed(o, "frame_rate_hz", s->frame_rate_hz, 3, "");
+	/* The fourteen lines of README "The merged CSV", in this exact order. */
+	line_u64(o, "frame_count", s->frame_count);
+	line_fixed(o, "target_cpu_ms_mean", present(cpu, cpu->mean / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_ms_min", present(cpu, cpu->min / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_ms_max", present(cpu, cpu->max / 1000.0), 4, "");
+	line_fixed(o, "target_cpu_pct_mean", present(cpct, cpct->mean), 4, "%");
+	line_fixed(o, "target_cpu_pct_min", present(cpct, cpct->min), 4, "%");
+	line_fixed(o, "target_cpu_pct_max", present(cpct, cpct->max), 4, "%");
+	line_u64(o, "gpu_frame_count", s->gpu_frame_count);
+	line_fixed(o, "target_gpu_ms_mean", present(gpu, gpu->mean / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_ms_min", present(gpu, gpu->min / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_ms_max", present(gpu, gpu->max / 1000.0), 4, "");
+	line_fixed(o, "target_gpu_pct_mean", present(gpct, gpct->mean), 4, "%");
+	line_fixed(o, "target_gpu_pct_min", present(gpct, gpct->min), 4, "%");
+	line_fixed(o, "target_gpu_pct_max", present(gpct, gpct->max), 4, "%");
+
+	line_fixed(o, "target_cpu_us_p50", present(cpu, cpu->median), 3, "");
+	line_fixed(o, "target_cpu_us_p95", present(cpu, cpu->p95), 3, "");
+	line_fixed(o, "target_cpu_us_p99", present(cpu, cpu->p99), 3, "");
+	line_fixed(o, "target_gpu_us_p50", present(gpu, gpu->median), 3, "");
+	line_fixed(o, "target_gpu_us_p95", present(gpu, gpu->p95), 3, "");
+	line_fixed(o, "target_gpu_us_p99", present(gpu, gpu->p99), 3, "");
+	line_fixed(o, "frame_interval_us_median", present(ivl, ivl->median), 3, "");
+	line_fixed(o, "frame_rate_hz", present(ivl, s->frame_rate_hz), 3, "");
 	line_u64(o, "dropped_queue_full_pre", s->dropped_queue_full_pre);
 	line_u64(o, "dropped_queue_full_post", s->dropped_queue_full_post);
 	line_u64(o, "gpu_ring_overflow_pre", s->gpu_ring_overflow_pre);
@@ -342,6 +391,7 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 	o->fd = -1;
 	free(o->buf);
 	o->buf = NULL;
+	restore_xfsz(o);
 	if (o->error) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", o->path, strerror(o->error));
 		unlink(o->tmp_path);
@@ -369,4 +419,5 @@ void merged_write_abort(struct merged_writer *o)
 	o->fd = -1;
 	free(o->buf);
 	o->buf = NULL;
+	restore_xfsz(o);
 }

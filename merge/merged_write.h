@@ -2,9 +2,9 @@
  * Writing the merged CSV.
  *
  * Format (all numbers written by fmt.h, '.' decimal point, LF endings):
- *  - the 14 summary lines of INTERFACE.md: counts as integers, *_ms_* in
+ *  - the 14 summary lines of README "The merged CSV": counts as integers, *_ms_* in
  *    milliseconds with 4 decimals, *_pct_* in percent with 4 decimals and a
- *    trailing '%';
+ *    trailing '%'; a statistic without samples has an empty value;
  *  - extra `# key=value` lines: percentiles and frame interval in µs with 3
  *    decimals, frame_rate_hz with 3 decimals, counts as integers, the
  *    target layer's name as text;
@@ -19,6 +19,7 @@
 #ifndef XRLM_MERGED_WRITE_H
 #define XRLM_MERGED_WRITE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,7 @@ struct merged_row {
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */
 struct merged_writer {
+	sigset_t old_mask; /* the caller's signal mask, restored at commit/abort */
 	int fd;
 	char *buf;
 	size_t len;
@@ -57,6 +59,13 @@ struct merged_writer {
 /*
  * Creates the temporary file for @p path. Returns 0, or -1 with a message
  * (naming the file) in @p msg.
+ *
+ * Until merged_write_commit() or merged_write_abort(), SIGXFSZ is blocked
+ * in the calling thread (and so in the row writer it starts): past a file
+ * size limit (ulimit -f) a write then fails with EFBIG, which is reported,
+ * instead of the signal killing the process (the host application, for the
+ * in-layer merge). A SIGXFSZ left pending is taken before the mask is
+ * restored.
  */
 int merged_write_open(struct merged_writer *o, const char *path, char *msg, size_t msg_size);
 

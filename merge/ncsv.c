@@ -7,23 +7,22 @@
  * record ends; a short row is held back until the next record shows it was
  * not the file's last (a killed writer's last line is skipped, not an error).
  */
-#define _GNU_SOURCE
 #include "ncsv.h"
 
 #include <csv.h>
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "u_parse.h"
+
 struct reader {
 	struct ncsv *t;
 	const char *path;
 	const char *const *text_cols;
-	locale_t c_loc;
 	uint64_t line;       /* number of the line being fed */
 	bool have_header;
 	bool failed;
@@ -67,27 +66,14 @@ static bool is_text_col(const struct reader *r, const char *name)
 	return false;
 }
 
-/* A plain finite decimal in the "C" locale, the whole field; blank = NAN. */
-static bool parse_number(const struct reader *r, const char *s, size_t len, double *out)
+/* A plain finite decimal (u_parse.h), the whole field; blank = NAN. */
+static bool parse_number(const char *s, size_t len, double *out)
 {
-	char buf[64];
-	char *end;
-
 	if (len == 0) {
 		*out = NAN;
 		return true;
 	}
-	if (len >= sizeof(buf))
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	/* strtod would also take hex, "inf" and "nan": a number starts with a
-	 * digit, a sign or a point. */
-	if (!strchr("0123456789+-.", buf[0]) || strpbrk(buf, "xXnNiI"))
-		return false;
-	errno = 0;
-	*out = strtod_l(buf, &end, r->c_loc);
-	return end == buf + len && isfinite(*out);
+	return u_parse_span_f64(s, len, out) == U_PARSE_OK;
 }
 
 static int add_column(struct reader *r, const char *name, size_t len)
@@ -128,7 +114,7 @@ static void on_field(void *s, size_t len, void *data)
 		r->row_s[i] = strndup(text, len);
 		if (!r->row_s[i])
 			fail(r, r->line, "out of memory");
-	} else if (!parse_number(r, text, len, &r->row_v[i])) {
+	} else if (!parse_number(text, len, &r->row_v[i])) {
 		char shown[48];
 		snprintf(shown, sizeof(shown), "%.*s%s", len > 40 ? 40 : (int)len, text,
 		         len > 40 ? "..." : "");
@@ -324,16 +310,13 @@ int ncsv_read(const char *path, const char *const *text_cols, struct ncsv *out, 
 		snprintf(err, err_size, "%s: error: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	r.c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	if (!r.c_loc || csv_init(&p, CSV_APPEND_NULL) != 0) {
+	if (csv_init(&p, CSV_APPEND_NULL) != 0) {
 		fail(&r, 0, "out of memory");
 	} else {
 		finish(&r, &p, read_lines(&r, &p, f));
 		csv_free(&p);
 	}
 	fclose(f);
-	if (r.c_loc)
-		freelocale(r.c_loc);
 	if (r.row_s)
 		for (size_t c = 0; c < out->ncols; c++)
 			free(r.row_s[c]);

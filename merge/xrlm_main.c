@@ -5,6 +5,7 @@
  * Exit status: 0 success, 1 bad input or a failed operation, 2 bad
  * arguments (see cmd.h). Every failure prints exactly one line on stderr.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,6 +83,9 @@ static const struct cmd *find_command(const char *name)
 
 int main(int argc, char **argv)
 {
+	/* Past a file size limit (ulimit -f), a write fails with EFBIG, which
+	 * is reported, instead of SIGXFSZ killing xrlm without a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return cmd_usage_error("no command", NULL);
 	const char *name = argv[1];

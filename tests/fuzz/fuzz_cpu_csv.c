@@ -4,7 +4,8 @@
  */
 #include <string.h>
 
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 #include "fuzz_check.h"
 #include "fuzz_io.h"
 

@@ -67,6 +67,19 @@ merge_no_gpu)
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "^# gpu_frame_count=0$" "$work/m.csv" || fail "GPU used despite --no-gpu"
 	[ "$(grep -c "(no samples)" "$work/out")" -eq 2 ] || fail "expected two '(no samples)' blocks"
+	# Missing statistics are empty, not 0.
+	for key in target_gpu_ms_mean target_gpu_ms_min target_gpu_ms_max target_gpu_pct_mean \
+		target_gpu_pct_min target_gpu_pct_max target_gpu_us_p50 target_gpu_us_p99; do
+		grep -q "^# $key=$" "$work/m.csv" || fail "$key is not empty"
+	done
+	grep -q "^# target_cpu_ms_mean=0.0183$" "$work/m.csv" || fail "CPU statistics missing"
+	# xrlm stats reads new files (empty) and old ones (0) alike.
+	sed '$d' "$work/out" >"$work/merge-table"
+	run stats "$work/m.csv"
+	cmp "$work/out" "$work/merge-table" || fail "stats differs on a file with empty values"
+	sed 's/^\(# target_gpu_[a-z0-9_]*\)=$/\1=0.0000/' "$work/m.csv" >"$work/old.csv"
+	run stats "$work/old.csv"
+	cmp "$work/out" "$work/merge-table" || fail "stats differs on a file with 0 values"
 	;;
 merge_gpu_options)
 	# Explicit GPU files from elsewhere override discovery.
@@ -122,6 +135,90 @@ truncated_warns)
 	[ "$(grep -c "warning" "$work/err")" -eq 2 ] || fail "expected two warnings"
 	grep -q "frames-trunc-pre.csv:10: warning:" "$work/err" || fail "warning lacks file:line"
 	grep -q "^matched frames: 2$" "$work/out" || fail "wrong frame count"
+	;;
+stray_quote)
+	# One stray '"' must not swallow the rest of a file as a "truncated
+	# last row": an error naming the file and line, in every reader.
+	copy_session s1
+	sed 's/^2000,7,/2000,"7,/' "$data/frames-s1-pre.csv" >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:9: error: a field opened by '\"'"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	sed 's/^2000,7,/2000,7"x,/' "$data/frames-s1-pre.csv" >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:9: error: column 2 (thread_id)"
+	cp "$data/frames-s1-pre.csv" "$work/"
+	sed 's/^1000,/"1000,/' "$data/gpu-s1-post.csv" >"$work/gpu-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s1-post.csv:[0-9]*: error: a field opened by"
+	sed 's/^2000,7,/2000,"7,/' "$data/expected-merged-s1.csv" >"$work/merged.csv"
+	run stats "$work/merged.csv"
+	expect_error 1 "merged.csv:[0-9]*: error: a field opened by"
+	# A comment line with a quote, after the rows.
+	{ cat "$data/expected-merged-s1.csv"; printf '# note,"x\n# more\n'; } >"$work/merged.csv"
+	run stats "$work/merged.csv"
+	expect_error 1 "merged.csv:[0-9]*: error: a field opened by"
+	;;
+garbage_last_row)
+	# Only a row cut short may be skipped: garbage on the last line is an error.
+	copy_session s1
+	{ cat "$data/frames-s1-pre.csv"; printf 'abc'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:12: error: column 1 (display_time)"
+	{ cat "$data/frames-s1-pre.csv"; printf '4000,x7,1'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s1-pre.csv:12: error: column 2 (thread_id)"
+	# A row really cut short is still skipped with a warning.
+	{ cat "$data/frames-s1-pre.csv"; printf '4000,7,4500'; } >"$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "frames-s1-pre.csv:12: warning: last row has no newline" "$work/err" || fail "no warning"
+	;;
+other_session)
+	# Files of different sessions are refused, not merged into nothing.
+	copy_session s1
+	copy_session s2
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s2-post.csv" -o "$work/m.csv"
+	expect_error 1 "frames-s2-post.csv: error: is of session s2 (by its name), but .*frames-s1-pre.csv is of session s1"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	# GPU files of another session, given by hand.
+	cp "$data"/gpu-s3-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" \
+		--gpu-pre "$work/gpu-s3-pre.csv" --gpu-post "$work/gpu-s3-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s3-pre.csv: error: is of session s3"
+	# The # session= line decides when both files have one, whatever their names.
+	sed 's/^display_time,/# session=1-20260101T000000\n&/' "$data/frames-s1-pre.csv" >"$work/a.csv"
+	sed 's/^display_time,/# session=2-20260101T000000\n&/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	expect_error 1 "b.csv: error: is of session 2-20260101T000000 (by its # session= line)"
+	sed 's/^display_time,/# session=1-20260101T000000\n&/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc with the same session"
+	# Nothing says which session: a merge that matches no frame is an error.
+	sed 's/,7,/,8,/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	rm -f "$work/m.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	expect_error 1 "a.csv: error: none of its 3 frames is in .*b.csv (3 frames)"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	sed 's/^\([0-9]\)000,/9\1000,/' "$data/gpu-s1-pre.csv" >"$work/gp.csv"
+	sed 's/^\([0-9]\)000,/9\1000,/' "$data/gpu-s1-post.csv" >"$work/gq.csv"
+	cp "$data/frames-s1-post.csv" "$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$work/gp.csv" --gpu-post "$work/gq.csv" -o "$work/m.csv"
+	expect_error 1 "gp.csv: error: none of its rows matches"
+	# A GPU file of the other side.
+	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$data/gpu-s1-post.csv" --gpu-post "$data/gpu-s1-post.csv" -o "$work/m.csv"
+	expect_error 1 "gpu-s1-post.csv:2: error: file is side=post, expected side=pre"
+	;;
+write_limit)
+	# Past a file size limit: one line, a non-zero exit, no file left behind.
+	"$gen" "$work" big 20000 || fail "generator"
+	(ulimit -f 64 && exec "$xrlm" merge "$work/frames-big-pre.csv" "$work/frames-big-post.csv" \
+		-o "$work/m.csv") >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -lt 128 ] || fail "killed by a signal (status $rc)"
+	expect_error 1 "m.csv: error: cannot write: File too large"
+	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^gpu-big-\|^out$\|^err$')" ] ||
+		fail "left behind: $(ls -A "$work")"
 	;;
 missing_file)
 	copy_session s1

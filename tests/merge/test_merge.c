@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 #include "fmt.h"
 #include "merge.h"
 #include "merged_read.h"
@@ -213,9 +215,10 @@ static void test_read_cpu_mixed_large(void **state)
 	}
 	fclose(out);
 
-	/* The quoted newline makes a thread_id "7\n": an error at its row. */
+	/* The quoted newline is an error at its row. */
 	assert_int_equal(side_cpu_read(path, "pre", &f), -1);
-	assert_non_null(strstr(f.diag.error, "mixed.csv:50024: error: column 2 (thread_id)"));
+	assert_non_null(strstr(f.diag.error, "mixed.csv:50024: error: a field opened by '\"' runs "
+	                                     "over the end of its line"));
 	assert_int_equal(f.count, 50021);
 	for (size_t i = 0; i < f.count; i++) {
 		assert_int_equal(f.rows[i].display_time, (int64_t)i);
@@ -488,6 +491,7 @@ static void test_merge_gpu_rules(void **state)
 	tdir_remove(dir);
 }
 
+/* A merge that matches no frame is an error, not an empty merged file. */
 static void test_merge_empty_session(void **state)
 {
 	(void)state;
@@ -498,14 +502,10 @@ static void test_merge_empty_session(void **state)
 	tdir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
-	                 0);
-	char *got = tfile_read(out);
-	assert_non_null(strstr(got, "# frame_count=0\n# target_cpu_ms_mean=0.0000\n"));
-	assert_non_null(strstr(got, "# target_gpu_pct_max=0.0000%\n"));
-	assert_non_null(strstr(got, "# frame_rate_hz=0.000\n"));
-	assert_string_equal(rows_of(got), "");
-	assert_int_equal(s.frame_count, 0);
-	free(got);
+	                 -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "frames-empty-pre.csv: error: no frame recorded"));
+	assert_int_equal(tdir_count(dir), 0);
 	tdir_remove(dir);
 }
 
@@ -528,6 +528,49 @@ static void test_merge_truncated(void **state)
 	char *got = tfile_read(out);
 	assert_non_null(strstr(got, "\n# truncated_rows=2\n"));
 	free(got);
+	tdir_remove(dir);
+}
+
+/*
+ * Past a file size limit the merge reports EFBIG and removes its temporary
+ * file; SIGXFSZ (default action: kill) must not end the process, since the
+ * in-layer merge runs inside the host application.
+ */
+static void test_merge_file_size_limit(void **state)
+{
+	(void)state;
+	char dir[256], pre[512], post[512], out[512];
+	struct merge_paths p = {.pre_csv = pre, .post_csv = post};
+	struct tlog log = {0};
+	struct rlimit old, small;
+
+	tdir_create(dir, sizeof(dir));
+	snprintf(pre, sizeof(pre), "%s/frames-big-pre.csv", dir);
+	snprintf(post, sizeof(post), "%s/frames-big-post.csv", dir);
+	snprintf(out, sizeof(out), "%s/frames-merged-big.csv", dir);
+	FILE *a = fopen(pre, "w"), *b = fopen(post, "w");
+	assert_non_null(a);
+	assert_non_null(b);
+	fprintf(a, "# side=pre\ndisplay_time,thread_id,t_entry,t_exit\n");
+	fprintf(b, "# side=post\ndisplay_time,thread_id,t_entry,t_exit\n");
+	for (int i = 0; i < 3000; i++) {
+		fprintf(a, "%d,7,%d,%d\n", i, i * 1000, i * 1000 + 500);
+		fprintf(b, "%d,7,%d,%d\n", i, i * 1000 + 100, i * 1000 + 300);
+	}
+	assert_int_equal(fclose(a), 0);
+	assert_int_equal(fclose(b), 0);
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 16384;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	int ret = merge_files(&p, out, NULL, tlog_fn, &log);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+
+	assert_int_equal(ret, -1);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "frames-merged-big.csv: error: cannot write: File too large"));
+	assert_int_equal(tdir_count(dir), 2); /* the inputs only */
 	tdir_remove(dir);
 }
 
@@ -704,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_merge_empty_session),
 		cmocka_unit_test(test_merge_truncated),
 		cmocka_unit_test(test_merge_refuses_overwrite),
+		cmocka_unit_test(test_merge_file_size_limit),
 		cmocka_unit_test(test_merge_error_logged_once),
 		cmocka_unit_test(test_sibling_paths),
 		cmocka_unit_test(test_merged_read_each),

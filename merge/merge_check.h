@@ -1,0 +1,38 @@
+/*
+ * Do the files given to a merge belong together? Each per-side file names
+ * its recording session twice: in its `# session=<tag>` header line
+ * (files written since that line exists) and in its name
+ * (`frames-<tag>-<side>.csv`, `gpu-<tag>-<side>.csv`). The merge compares
+ * every file with the pre CPU file and refuses files of another session.
+ */
+#ifndef XRLM_MERGE_CHECK_H
+#define XRLM_MERGE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One file of a merge. */
+struct merge_check_file {
+	const char *path;
+	const char *session; /* its `# session=` value; "" when it has none */
+};
+
+/*
+ * Splits @p path, named "<dir>/<prefix>-<tag>-<side>.csv", into the length
+ * of its directory part (with the '/') and its tag. Returns false when the
+ * name does not follow the pattern (or the tag is empty).
+ */
+bool merge_check_split_name(const char *path, const char *prefix, const char *side, int *dir_len,
+                            const char **tag, int *tag_len);
+
+/*
+ * Compares the session of @p other with that of @p ref: by their
+ * `# session=` lines when both have one, else by the tags in their names
+ * when both follow the naming scheme, else not at all (nothing to compare).
+ * Returns true when they may be merged; false with a message for the
+ * merge's error line ("<other>: error: ...") in @p msg.
+ */
+bool merge_check_same_session(const struct merge_check_file *ref,
+                              const struct merge_check_file *other, char *msg, size_t msg_size);
+
+#endif /* XRLM_MERGE_CHECK_H */

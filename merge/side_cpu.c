@@ -1,0 +1,71 @@
+/*
+ * Reading a per-side CPU file; see side_cpu.h.
+ */
+#include "side_cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Converts clock ticks to nanoseconds (exact for the usual 1 GHz clock).
+ * Returns false when the result is out of the range above.
+ */
+static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
+{
+	__int128 v = ticks;
+
+	if (freq != 0 && freq != 1000000000u)
+		v = v * 1000000000 / (__int128)freq;
+	if (v >= SIDE_TIME_NS_MAX || v <= -SIDE_TIME_NS_MAX)
+		return false;
+	*ns = (int64_t)v;
+	return true;
+}
+
+static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
+{
+	struct side_reader *c = ctx;
+	struct side_cpu_file *f = c->file;
+	int64_t entry, exit;
+	(void)present;
+
+	if (!ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
+	    !ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
+		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+		return -1;
+	}
+	if (side_file_grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	struct side_cpu_row *r = &f->rows[f->count++];
+	r->display_time = v[0].i;
+	r->thread_id = v[1].u;
+	r->t_entry_ns = entry;
+	r->dur_ns = exit - entry;
+	return 0;
+}
+
+static const struct csvr_format cpu_format = {
+	.header = "display_time,thread_id,t_entry,t_exit",
+	.ncols = 4,
+	.kinds = {CSVR_I64, CSVR_U64, CSVR_I64, CSVR_I64},
+	.names = {"display_time", "thread_id", "t_entry", "t_exit"},
+	.comment = side_file_comment,
+	.row = cpu_row,
+};
+
+int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out)
+{
+	memset(out, 0, sizeof(*out));
+	side_file_reserve(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
+	return side_file_read(path, &cpu_format, expected_side, &out->meta, &out->diag, out);
+}
+
+void side_cpu_destroy(struct side_cpu_file *f)
+{
+	free(f->rows);
+	f->rows = NULL;
+	f->count = f->cap = 0;
+}

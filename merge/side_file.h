@@ -1,0 +1,65 @@
+/*
+ * What the per-side files (frames-<tag>-<side>.csv, read by side_cpu.h,
+ * and gpu-<tag>-<side>.csv, read by side_gpu.h) share: the `# key=value`
+ * metadata before the column header, the `# session_end` footer after the
+ * rows, and the growable row arrays.
+ */
+#ifndef XRLM_SIDE_FILE_H
+#define XRLM_SIDE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csvr.h"
+
+#define SIDE_TEXT_MAX 256
+
+/* Metadata from a per-side file's comment lines. Empty string = absent. */
+struct side_meta {
+	char session[SIDE_TEXT_MAX]; /* the recording session's tag */
+	char side[16];
+	char layer[SIDE_TEXT_MAX];
+	char target_layer[SIDE_TEXT_MAX];
+	char clock[64];
+	char gpu_clock[64];
+	uint64_t clock_freq;         /* ticks per second; 0 when absent */
+	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
+	bool has_bracket_correction;
+	uint64_t bracket_correction_ns;
+	bool has_session_end;        /* the footer line was present */
+	uint64_t dropped_queue_full; /* from the CPU footer */
+	uint64_t gpu_ring_overflow;  /* from the GPU footer */
+	uint64_t truncated_rows;     /* 0 or 1: a cut-short final row skipped */
+};
+
+/* The context the per-side formats' callbacks get from side_file_read(). */
+struct side_reader {
+	struct side_meta *meta;
+	const char *expected_side; /* NULL: any */
+	void *file;                /* the struct side_cpu_file or side_gpu_file */
+};
+
+/*
+ * Reads the per-side file @p path with @p format (whose comment callback
+ * must be side_file_comment()) into @p file: @p meta gets the metadata,
+ * @p diag the messages. @p expected_side ("pre" or "post"), if non-NULL,
+ * must match a `# side=` line when present. Returns 0, or -1 with
+ * @p diag->error set.
+ */
+int side_file_read(const char *path, const struct csvr_format *format, const char *expected_side,
+                   struct side_meta *meta, struct csvr_diag *diag, void *file);
+
+/* The csvr comment callback of the per-side formats (ctx: struct side_reader). */
+int side_file_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size);
+
+/*
+ * Reserves *@p rows for the rows @p path may hold (from its size), so a
+ * large file does not regrow; leaves the array empty when that fails.
+ */
+void side_file_reserve(const char *path, void **rows, size_t *cap, size_t row_size);
+
+/* Grows *@p rows to hold at least @p count + 1 rows. Returns 0 or -1 (ENOMEM). */
+int side_file_grow(void **rows, size_t *cap, size_t count, size_t row_size);
+
+#endif /* XRLM_SIDE_FILE_H */

@@ -1,0 +1,35 @@
+/*
+ * Reading a per-side GPU file, gpu-<tag>-<side>.csv
+ * (display_time,gpu_ticks,gpu_period_ns,valid; README "Files").
+ */
+#ifndef XRLM_SIDE_GPU_H
+#define XRLM_SIDE_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "side_file.h"
+
+/* One GPU timestamp. 24 bytes. */
+struct side_gpu_row {
+	int64_t display_time;
+	uint64_t ticks;
+	double period_ns; /* 0 when the row is not valid (valid=0) */
+};
+
+/* A per-side GPU file. Owns rows; release with side_gpu_destroy(). */
+struct side_gpu_file {
+	struct side_meta meta;
+	struct csvr_diag diag;
+	struct side_gpu_row *rows;
+	size_t count;
+	size_t cap;
+};
+
+/* As side_cpu_read(), for a GPU file. */
+int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
+
+/* Frees the rows of @p f; leaves it empty. */
+void side_gpu_destroy(struct side_gpu_file *f);
+
+#endif /* XRLM_SIDE_GPU_H */
