@@ -6,8 +6,8 @@
 #
 # BUILD_DIR (default build/) holds merge/xrlm and tests/merge/xrlm_gen_merged.
 # The session (target CPU and GPU time, frame interval; default 10^6 frames)
-# is generated once into a temporary directory. Printed: the wall time of
-# `xrlm report` and of `xrlm compare` (two such sessions), the page's size,
+# is generated once into a temporary directory. Printed: the wall and CPU
+# time of `xrlm report` and of `xrlm compare` (two such sessions), the page's size,
 # and over R (default 3) loads in headless chromium from file:// the time
 # from navigation start until every chart is drawn (the page's own
 # performance.now() at that point), median and range. Target: the page is
@@ -31,19 +31,22 @@ gen=$build/tests/merge/xrlm_gen_merged
 work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-report-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$gen" "$work/frames-merged-a.csv" --frames "$frames" --seed 1
 "$gen" "$work/frames-merged-b.csv" --frames "$frames" --seed 2 --shift-pct 2
 
-t0=$(now_ms)
-"$xrlm" report "$work/frames-merged-a.csv" >/dev/null
-t1=$(now_ms)
-"$xrlm" compare "$work/frames-merged-a.csv" "$work/frames-merged-b.csv" >/dev/null
-t2=$(now_ms)
-echo "frames $frames: xrlm report $((t1 - t0)) ms, page $(stat -c %s "$work/frames-merged-a.html") bytes;" \
-	"xrlm compare (3 columns) $((t2 - t1)) ms"
+# timed WHAT CMD...: wall and CPU seconds of one command (CPU time is what
+# counts on a loaded machine; wall time is what a user waits).
+timed() {
+	what=$1
+	shift
+	/usr/bin/time -f "$what: %e s wall, %U s user + %S s sys" -o "$work/time" "$@" >/dev/null
+	cat "$work/time"
+}
+timed "xrlm report, $frames frames" "$xrlm" report "$work/frames-merged-a.csv"
+echo "page: $(stat -c %s "$work/frames-merged-a.html") bytes"
+timed "xrlm compare, 2 x $frames frames, 3 columns" \
+	"$xrlm" compare "$work/frames-merged-a.csv" "$work/frames-merged-b.csv"
 
 i=0
 : >"$work/ms"
