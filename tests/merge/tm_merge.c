@@ -23,7 +23,7 @@
 #include "merge.h"
 #include "merged_read.h"
 #include "stats.h"
-#include "test_merge_common.h"
+#include "tm_common.h"
 
 /* cmocka 1.1 has no assert_double_equal(). */
 #define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), __FILE__, __LINE__)
@@ -169,7 +169,7 @@ static void test_read_cpu_valid(void **state)
 	(void)state;
 	struct side_cpu_file f;
 
-	assert_int_equal(side_cpu_read(tdata("frames-s1-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_cpu_read(tm_data("frames-s1-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 3);
 	assert_string_equal(f.meta.side, "pre");
 	assert_string_equal(f.meta.layer, "XR_APILAYER_XRLM_monitor_pre");
@@ -198,7 +198,7 @@ static void test_read_cpu_mixed_large(void **state)
 	struct side_cpu_file f;
 	const int n = 120000;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/mixed.csv", dir);
 	FILE *out = fopen(path, "w");
 	assert_non_null(out);
@@ -225,7 +225,7 @@ static void test_read_cpu_mixed_large(void **state)
 		assert_int_equal(f.rows[i].dur_ns, 3);
 	}
 	side_cpu_destroy(&f);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_read_cpu_other_clock_freq(void **state)
@@ -234,12 +234,12 @@ static void test_read_cpu_other_clock_freq(void **state)
 	char dir[256], path[512];
 	struct side_cpu_file f;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
 	/* A 10 MHz clock: one tick is 100 ns. */
-	assert_int_equal(tfile_write(path, "# clock_freq=10000000\n"
-	                                   "display_time,thread_id,t_entry,t_exit\n"
-	                                   "-5,18446744073709551615,1000,1250\n"),
+	assert_int_equal(tm_file_write(path, "# clock_freq=10000000\n"
+	                                     "display_time,thread_id,t_entry,t_exit\n"
+	                                     "-5,18446744073709551615,1000,1250\n"),
 	                 0);
 	assert_int_equal(side_cpu_read(path, "pre", &f), 0);
 	assert_int_equal(f.count, 1);
@@ -249,7 +249,7 @@ static void test_read_cpu_other_clock_freq(void **state)
 	assert_int_equal(f.rows[0].dur_ns, 25000);
 	assert_false(f.meta.has_session_end);
 	side_cpu_destroy(&f);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_read_gpu_valid(void **state)
@@ -257,7 +257,7 @@ static void test_read_gpu_valid(void **state)
 	(void)state;
 	struct side_gpu_file f;
 
-	assert_int_equal(side_gpu_read(tdata("gpu-s3-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_gpu_read(tm_data("gpu-s3-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 6);
 	assert_string_equal(f.meta.gpu_clock, "vulkan");
 	assert_double_equal(f.rows[0].period_ns, 1.0, 0);   /* "1.0000000000000000000" */
@@ -266,7 +266,7 @@ static void test_read_gpu_valid(void **state)
 	assert_true(f.rows[4].ticks == 5000);
 	side_gpu_destroy(&f);
 
-	assert_int_equal(side_gpu_read(tdata("gpu-s3-post.csv"), "post", &f), 0);
+	assert_int_equal(side_gpu_read(tm_data("gpu-s3-post.csv"), "post", &f), 0);
 	assert_int_equal(f.meta.gpu_ring_overflow, 4);
 	side_gpu_destroy(&f);
 }
@@ -276,7 +276,7 @@ static void test_read_wrong_side(void **state)
 	(void)state;
 	struct side_cpu_file f;
 
-	assert_int_equal(side_cpu_read(tdata("frames-s1-post.csv"), "pre", &f), -1);
+	assert_int_equal(side_cpu_read(tm_data("frames-s1-post.csv"), "pre", &f), -1);
 	assert_non_null(strstr(f.diag.error, "frames-s1-post.csv:3: error:"));
 	assert_non_null(strstr(f.diag.error, "side=pre"));
 	side_cpu_destroy(&f);
@@ -288,7 +288,7 @@ static void test_read_truncated(void **state)
 	struct side_cpu_file f;
 
 	/* Last row without a newline. */
-	assert_int_equal(side_cpu_read(tdata("frames-trunc-pre.csv"), "pre", &f), 0);
+	assert_int_equal(side_cpu_read(tm_data("frames-trunc-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_int_equal(f.diag.warning_count, 1);
@@ -296,7 +296,7 @@ static void test_read_truncated(void **state)
 	side_cpu_destroy(&f);
 
 	/* Last row with too few fields. */
-	assert_int_equal(side_cpu_read(tdata("frames-trunc-post.csv"), "post", &f), 0);
+	assert_int_equal(side_cpu_read(tm_data("frames-trunc-post.csv"), "post", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-post.csv:10: warning:"));
@@ -323,7 +323,7 @@ static void test_read_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct side_cpu_file f;
-		assert_int_equal(side_cpu_read(tdata(cases[i].file), "pre", &f), -1);
+		assert_int_equal(side_cpu_read(tm_data(cases[i].file), "pre", &f), -1);
 		if (!strstr(f.diag.error, cases[i].where) || !strstr(f.diag.error, cases[i].what))
 			fail_msg("%s: got \"%s\"", cases[i].file, f.diag.error);
 		assert_null(strchr(f.diag.error, '\n'));
@@ -340,36 +340,36 @@ static void test_read_rejects_bad_numbers(void **state)
 	};
 	char dir[256], path[512], text[256];
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct side_cpu_file f;
 		snprintf(text, sizeof(text), "display_time,thread_id,t_entry,t_exit\n%s\n5,5,5,5\n",
 		         rows[i]);
-		assert_int_equal(tfile_write(path, text), 0);
+		assert_int_equal(tm_file_write(path, text), 0);
 		if (side_cpu_read(path, NULL, &f) != -1)
 			fail_msg("row \"%s\" was accepted", rows[i]);
 		assert_non_null(strstr(f.diag.error, ":2: error:"));
 		side_cpu_destroy(&f);
 	}
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* ---- merge ---- */
 
 /* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
 static int merge_data(const char *dir, const char *pre, const char *post, const char *gpu_pre,
-                      const char *gpu_post, struct merge_summary *s, struct tlog *log, char *out,
+                      const char *gpu_post, struct merge_summary *s, struct tm_log *log, char *out,
                       size_t out_size)
 {
 	struct merge_paths p = {
-		.pre_csv = tdata(pre),
-		.post_csv = tdata(post),
-		.gpu_pre_csv = gpu_pre ? tdata(gpu_pre) : NULL,
-		.gpu_post_csv = gpu_post ? tdata(gpu_post) : NULL,
+		.pre_csv = tm_data(pre),
+		.post_csv = tm_data(post),
+		.gpu_pre_csv = gpu_pre ? tm_data(gpu_pre) : NULL,
+		.gpu_post_csv = gpu_post ? tm_data(gpu_post) : NULL,
 	};
 	snprintf(out, out_size, "%s/out.csv", dir);
-	return merge_files(&p, out, s, tlog_fn, log);
+	return merge_files(&p, out, s, tm_log_fn, log);
 }
 
 /* The part of a merged file after the column header. */
@@ -386,16 +386,16 @@ static void test_merge_exact_file(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", "gpu-s1-pre.csv",
 	                            "gpu-s1-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
 	assert_int_equal(log.count, 0);
-	char *got = tfile_read(out);
-	char *want = tfile_read(tdata("expected-merged-s1.csv"));
+	char *got = tm_file_read(out);
+	char *want = tm_file_read(tm_data("expected-merged-s1.csv"));
 	assert_non_null(got);
 	assert_non_null(want);
 	assert_string_equal(got, want);
@@ -426,10 +426,10 @@ static void test_merge_exact_file(void **state)
 	assert_string_equal(s.target_layer, "XR_APILAYER_XRLM_test_target");
 	assert_double_equal(s.frame_interval_us.median, 11000, 0);
 	/* Nothing but the result in the directory: the temp file is gone. */
-	assert_int_equal(tdir_count(dir), 1);
+	assert_int_equal(tm_dir_count(dir), 1);
 	free(got);
 	free(want);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* Two interleaved threads, post out of order, one unmatched row per side. */
@@ -437,14 +437,14 @@ static void test_merge_join(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s2-pre.csv", "frames-s2-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 0);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
 	                    /* thread 1: intervals to its own next frame */
 	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,\n"
@@ -462,21 +462,21 @@ static void test_merge_join(void **state)
 	assert_int_equal(s.gpu_frame_count, 0);
 	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_gpu_rules(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv", "gpu-s3-pre.csv",
 	                            "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
 	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n" /* valid */
 	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* pre valid=0 */
@@ -488,7 +488,7 @@ static void test_merge_gpu_rules(void **state)
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* A merge that matches no frame is an error, not an empty merged file. */
@@ -496,27 +496,27 @@ static void test_merge_empty_session(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
 	                 -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "frames-empty-pre.csv: error: no frame recorded"));
-	assert_int_equal(tdir_count(dir), 0);
-	tdir_remove(dir);
+	assert_int_equal(tm_dir_count(dir), 0);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_truncated(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-trunc-pre.csv", "frames-trunc-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
 	                 0);
@@ -525,10 +525,10 @@ static void test_merge_truncated(void **state)
 	assert_non_null(strstr(log.all, "frames-trunc-post.csv:10: warning:"));
 	assert_int_equal(s.frame_count, 2);
 	assert_int_equal(s.truncated_rows, 2);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_non_null(strstr(got, "\n# truncated_rows=2\n"));
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /*
@@ -541,10 +541,10 @@ static void test_merge_file_size_limit(void **state)
 	(void)state;
 	char dir[256], pre[512], post[512], out[512];
 	struct merge_paths p = {.pre_csv = pre, .post_csv = post};
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct rlimit old, small;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(pre, sizeof(pre), "%s/frames-big-pre.csv", dir);
 	snprintf(post, sizeof(post), "%s/frames-big-post.csv", dir);
 	snprintf(out, sizeof(out), "%s/frames-merged-big.csv", dir);
@@ -564,34 +564,34 @@ static void test_merge_file_size_limit(void **state)
 	small = old;
 	small.rlim_cur = 16384;
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-	int ret = merge_files(&p, out, NULL, tlog_fn, &log);
+	int ret = merge_files(&p, out, NULL, tm_log_fn, &log);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 
 	assert_int_equal(ret, -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "frames-merged-big.csv: error: cannot write: File too large"));
-	assert_int_equal(tdir_count(dir), 2); /* the inputs only */
-	tdir_remove(dir);
+	assert_int_equal(tm_dir_count(dir), 2); /* the inputs only */
+	tm_dir_remove(dir);
 }
 
 static void test_merge_refuses_overwrite(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct merge_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s/out.csv", dir);
-	assert_int_equal(tfile_write(out, "keep me\n"), 0);
+	assert_int_equal(tm_file_write(out, "keep me\n"), 0);
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "out.csv: error: already exists"));
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(got, "keep me\n");
-	assert_int_equal(tdir_count(dir), 1);
+	assert_int_equal(tm_dir_count(dir), 1);
 	free(got);
 
 	/* A symlink in the way is not followed or replaced either. */
@@ -599,13 +599,13 @@ static void test_merge_refuses_overwrite(void **state)
 	char target[600];
 	snprintf(target, sizeof(target), "%s/elsewhere", dir);
 	assert_int_equal(symlink(target, out), 0);
-	log = (struct tlog){0};
+	log = (struct tm_log){0};
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	struct stat st;
 	assert_int_equal(stat(target, &st), -1);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* A bad input: one log line naming the file and line, no output, no temp. */
@@ -613,18 +613,18 @@ static void test_merge_error_logged_once(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "bad-row-pre.csv", "frames-s1-post.csv", NULL, NULL, NULL,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "bad-row-pre.csv:9: error:"));
-	assert_int_equal(tdir_count(dir), 0);
+	assert_int_equal(tm_dir_count(dir), 0);
 
 	/* Swapped sides are caught by the side= header. */
-	log = (struct tlog){0};
+	log = (struct tm_log){0};
 	assert_int_equal(merge_data(dir, "frames-s1-post.csv", "frames-s1-pre.csv", NULL, NULL, NULL,
 	                            &log, out, sizeof(out)),
 	                 -1);
@@ -632,13 +632,13 @@ static void test_merge_error_logged_once(void **state)
 	assert_non_null(strstr(log.last, "frames-s1-post.csv:3: error:"));
 
 	/* Into a directory that does not exist. */
-	struct merge_paths p = {.pre_csv = tdata("frames-s1-pre.csv"), .post_csv = tdata("frames-s1-post.csv")};
-	log = (struct tlog){0};
+	struct merge_paths p = {.pre_csv = tm_data("frames-s1-pre.csv"), .post_csv = tm_data("frames-s1-post.csv")};
+	log = (struct tm_log){0};
 	snprintf(out, sizeof(out), "%s/missing/out.csv", dir);
-	assert_int_equal(merge_files(&p, out, NULL, tlog_fn, &log), -1);
+	assert_int_equal(merge_files(&p, out, NULL, tm_log_fn, &log), -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "missing/out.csv: error:"));
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_sibling_paths(void **state)
@@ -647,9 +647,9 @@ static void test_sibling_paths(void **state)
 	char dir[256], path[512];
 	struct merge_siblings sib;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/gpu-42-20260101T000000-pre.csv", dir);
-	assert_int_equal(tfile_write(path, ""), 0);
+	assert_int_equal(tm_file_write(path, ""), 0);
 	snprintf(path, sizeof(path), "%s/frames-42-20260101T000000-pre.csv", dir);
 
 	assert_int_equal(merge_sibling_paths(path, NULL, &sib), 0);
@@ -666,7 +666,7 @@ static void test_sibling_paths(void **state)
 	assert_string_equal(sib.merged_csv, "frames-merged-1.csv");
 	assert_int_equal(merge_sibling_paths("/x/other.csv", NULL, &sib), -1);
 	assert_int_equal(merge_sibling_paths("/x/frames--pre.csv", NULL, &sib), -1);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* ---- reading a merged file back, row by row ---- */
@@ -710,7 +710,7 @@ static void test_merged_read_each(void **state)
 	struct each_seen e = {0};
 	struct csvr_diag diag;
 
-	assert_int_equal(merged_read_each(tdata("expected-merged-s1.csv"), &cb, &e, &diag), 0);
+	assert_int_equal(merged_read_each(tm_data("expected-merged-s1.csv"), &cb, &e, &diag), 0);
 	assert_int_equal(e.rows, 3);
 	assert_string_equal(e.frame_count, "3");
 	assert_true(e.keys >= 14);
@@ -721,7 +721,7 @@ static void test_merged_read_each(void **state)
 
 	/* A callback's refusal is an error naming the file and line. */
 	e.rows = 3;
-	assert_int_equal(merged_read_each(tdata("expected-merged-s1.csv"), &cb, &e, &diag), -1);
+	assert_int_equal(merged_read_each(tm_data("expected-merged-s1.csv"), &cb, &e, &diag), -1);
 	assert_non_null(strstr(diag.error, "expected-merged-s1.csv:"));
 	assert_non_null(strstr(diag.error, "too many rows"));
 }
