@@ -31,6 +31,8 @@
 	X(stats)         \
 	X(xlsx)          \
 	X(ls)            \
+	X(report)        \
+	X(compare)       \
 	/* end of the table */
 
 #define XRLM_DECLARE(name) extern const struct cmd cmd_##name;

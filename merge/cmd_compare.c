@@ -1,0 +1,354 @@
+/*
+ * `xrlm compare A.csv B.csv`: is run B faster or slower than run A?
+ *
+ * For each per-frame column both merged files share (metrics.h): the two
+ * medians, their difference and relative change with block-bootstrap 95 %
+ * intervals and the Mann–Whitney U p-value (abtest.h), and a verdict:
+ *   slower / faster       the interval of the relative change excludes 0
+ *                         and the change is at least the noise threshold;
+ *   no change            the interval excludes 0 but the change is below
+ *                         the threshold (1 %, as Criterion's default);
+ *   no significant change the interval includes 0.
+ * The verdict rests on the bootstrap interval, not on the U test: the U
+ * test takes frames as independent, which autocorrelated frame times are
+ * not, so its p-value comes out too small; it is shown as a second view.
+ * For every column, larger is worse (more time, a longer frame interval).
+ *
+ * --fail-above PCT exits 1 when a column's median grew by more than PCT %
+ * and the interval of the change lies above zero.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abtest.h"
+#include "cmd.h"
+#include "fmt.h"
+#include "jsonw.h"
+#include "metrics.h"
+#include "ncsv.h"
+#include "u_parse.h"
+
+#define COMPARE_RESAMPLES 2000
+#define COMPARE_NOISE_PCT 1.0
+#define COMPARE_DEFAULT_SEED 1
+
+struct compare_args {
+	const char *path[2];
+	bool json;
+	bool has_fail_above;
+	double fail_above_pct;
+	uint64_t seed;
+};
+
+/* One column's outcome. */
+struct compare_metric {
+	const struct metrics_column *col;
+	const char *skipped; /* why it was not compared, or NULL */
+	struct abtest_result r;
+	const char *verdict;
+	bool fails; /* past --fail-above */
+};
+
+static const char *const verdict_slower = "slower";
+static const char *const verdict_faster = "faster";
+static const char *const verdict_same = "no change";
+static const char *const verdict_unsure = "no significant change";
+
+static int parse_compare_args(int argc, char **argv, struct compare_args *a)
+{
+	int positional = 0;
+
+	a->seed = COMPARE_DEFAULT_SEED;
+	for (int i = 0; i < argc; i++) {
+		const char *v = NULL;
+		int m;
+		if ((m = cmd_option_value(argc, argv, &i, "--fail-above", &v)) != 0) {
+			if (m < 0 || u_parse_double(v, 0, 1e9, &a->fail_above_pct) != U_PARSE_OK)
+				return cmd_usage_error("--fail-above needs a percentage >= 0", v);
+			a->has_fail_above = true;
+		} else if ((m = cmd_option_value(argc, argv, &i, "--seed", &v)) != 0) {
+			if (m < 0 || u_parse_u64(v, 0, UINT64_MAX, &a->seed) != U_PARSE_OK)
+				return cmd_usage_error("--seed needs an integer 0..2^64-1", v);
+		} else if (strcmp(argv[i], "--json") == 0) {
+			a->json = true;
+		} else if (cmd_is_option(argv[i])) {
+			return cmd_usage_error("unknown option", argv[i]);
+		} else if (positional < 2) {
+			a->path[positional++] = argv[i];
+		} else {
+			return cmd_usage_error("unexpected argument", argv[i]);
+		}
+	}
+	if (positional < 2)
+		return cmd_usage_error("compare needs A.csv and B.csv", NULL);
+	return 0;
+}
+
+/* The present (non-blank) values of @p col in file order; *n = 0 for none. */
+static double *present_values(const struct ncsv *t, const struct ncsv_col *col, size_t *n)
+{
+	double *v = malloc((t->nrows ? t->nrows : 1) * sizeof(double));
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!isnan(col->v[i]))
+			v[(*n)++] = col->v[i];
+	return v;
+}
+
+static const char *verdict_of(const struct abtest_result *r)
+{
+	bool rel = !isnan(r->rel_pct);
+	double lo = rel ? r->rel_lo_pct : r->diff_lo, hi = rel ? r->rel_hi_pct : r->diff_hi;
+	double change = rel ? r->rel_pct : r->diff;
+
+	if (!(lo > 0) && !(hi < 0))
+		return verdict_unsure;
+	if (rel && fabs(change) < COMPARE_NOISE_PCT)
+		return verdict_same;
+	return change > 0 ? verdict_slower : verdict_faster;
+}
+
+/* Compares one column; fills @p m. Returns 0, or -1 when out of memory. */
+static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
+                       struct compare_metric *m)
+{
+	const struct ncsv_col *col[2] = {ncsv_col(t[0], m->col->name), ncsv_col(t[1], m->col->name)};
+	static const char *const absent[2] = {"column absent in A", "column absent in B"};
+	static const char *const empty[2] = {"no values in A", "no values in B"};
+	double *v[2] = {NULL, NULL};
+	size_t n[2] = {0, 0};
+	int ret = 0;
+
+	for (int s = 0; s < 2 && !m->skipped; s++)
+		if (!col[s] || col[s]->text)
+			m->skipped = absent[s];
+	for (int s = 0; s < 2 && !m->skipped; s++) {
+		v[s] = present_values(t[s], col[s], &n[s]);
+		if (!v[s])
+			ret = -1;
+		else if (n[s] == 0)
+			m->skipped = empty[s];
+	}
+	if (ret == 0 && !m->skipped) {
+		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
+		m->verdict = verdict_of(&m->r);
+		m->fails = a->has_fail_above && m->r.rel_pct > a->fail_above_pct &&
+		           m->r.rel_lo_pct > 0;
+	}
+	free(v[0]);
+	free(v[1]);
+	return ret;
+}
+
+static const char *signed_fixed(char *buf, double v, int decimals)
+{
+	char num[FMT_NUM_MAX];
+
+	if (isnan(v))
+		return "n/a";
+	fmt_fixed_str(num, v, decimals);
+	snprintf(buf, FMT_NUM_MAX + 1, "%s%s", num[0] == '-' ? "" : "+", num);
+	return buf;
+}
+
+static void print_metric_text(FILE *f, const struct compare_metric *m)
+{
+	char a[FMT_NUM_MAX + 1], b[FMT_NUM_MAX + 1], c[FMT_NUM_MAX + 1];
+	const struct abtest_result *r = &m->r;
+
+	if (m->skipped) {
+		fprintf(f, "%s: not compared (%s)\n\n", m->col->name, m->skipped);
+		return;
+	}
+	fprintf(f, "%s (%s): %s%s\n", m->col->name, m->col->label, m->verdict,
+	        m->fails ? "  [FAIL: above --fail-above]" : "");
+	fprintf(f, "    median  A %s us (%zu frames)", fmt_fixed_str(a, r->median_a, 3), r->n_a);
+	fprintf(f, "   B %s us (%zu frames)\n", fmt_fixed_str(b, r->median_b, 3), r->n_b);
+	fprintf(f, "    change  %s us [%s, ", signed_fixed(a, r->diff, 3), signed_fixed(b, r->diff_lo, 3));
+	fprintf(f, "%s]", signed_fixed(c, r->diff_hi, 3));
+	fprintf(f, "   %s %% [%s %%, ", signed_fixed(a, r->rel_pct, 2), signed_fixed(b, r->rel_lo_pct, 2));
+	fprintf(f, "%s %%]\n", signed_fixed(c, r->rel_hi_pct, 2));
+	fprintf(f, "    Mann-Whitney U %s, p %.3g\n\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
+}
+
+static void print_text(FILE *f, const struct compare_args *a, const struct ncsv *t[2],
+                       const struct compare_metric *m, size_t n)
+{
+	fprintf(f, "A: %s (%zu frames)\nB: %s (%zu frames)\n", a->path[0], t[0]->nrows, a->path[1],
+	        t[1]->nrows);
+	fprintf(f, "medians; 95 %% intervals from %d circular block-bootstrap resamples "
+	           "(block ceil(n^(1/3)) frames, seed %" PRIu64 "); noise threshold %g %%\n\n",
+	        COMPARE_RESAMPLES, a->seed, COMPARE_NOISE_PCT);
+	for (size_t i = 0; i < n; i++)
+		print_metric_text(f, &m[i]);
+}
+
+static void json_interval(struct jsonw *w, double lo, double hi, int decimals)
+{
+	jsonw_array(w);
+	jsonw_fixed(w, lo, decimals);
+	jsonw_fixed(w, hi, decimals);
+	jsonw_end(w);
+}
+
+static void json_side(struct jsonw *w, const char *key, size_t n, size_t block, double median)
+{
+	jsonw_key(w, key);
+	jsonw_object(w);
+	jsonw_key(w, "n");
+	jsonw_uint(w, n);
+	jsonw_key(w, "block_length");
+	jsonw_uint(w, block);
+	jsonw_key(w, "median_us");
+	jsonw_fixed(w, median, 3);
+	jsonw_end(w);
+}
+
+static void json_metric(struct jsonw *w, const struct compare_metric *m)
+{
+	const struct abtest_result *r = &m->r;
+
+	jsonw_object(w);
+	jsonw_key(w, "metric");
+	jsonw_string(w, m->col->name);
+	jsonw_key(w, "compared");
+	jsonw_bool(w, !m->skipped);
+	if (m->skipped) {
+		jsonw_key(w, "reason");
+		jsonw_string(w, m->skipped);
+		jsonw_end(w);
+		return;
+	}
+	json_side(w, "a", r->n_a, r->block_a, r->median_a);
+	json_side(w, "b", r->n_b, r->block_b, r->median_b);
+	jsonw_key(w, "diff_us");
+	jsonw_fixed(w, r->diff, 3);
+	jsonw_key(w, "diff_ci95_us");
+	json_interval(w, r->diff_lo, r->diff_hi, 3);
+	jsonw_key(w, "change_pct");
+	jsonw_fixed(w, r->rel_pct, 3);
+	jsonw_key(w, "change_ci95_pct");
+	json_interval(w, r->rel_lo_pct, r->rel_hi_pct, 3);
+	jsonw_key(w, "mann_whitney_u");
+	jsonw_fixed(w, r->mw.u, 1);
+	jsonw_key(w, "p_value");
+	jsonw_sci(w, r->mw.p_value, 4);
+	jsonw_key(w, "verdict");
+	jsonw_string(w, m->verdict);
+	jsonw_key(w, "fails");
+	jsonw_bool(w, m->fails);
+	jsonw_end(w);
+}
+
+static void print_json(FILE *f, const struct compare_args *a, const struct ncsv *t[2],
+                       const struct compare_metric *m, size_t n, bool failed)
+{
+	struct jsonw w;
+
+	jsonw_init(&w, f);
+	jsonw_object(&w);
+	for (int s = 0; s < 2; s++) {
+		jsonw_key(&w, s ? "b" : "a");
+		jsonw_object(&w);
+		jsonw_key(&w, "path");
+		jsonw_string(&w, a->path[s]);
+		jsonw_key(&w, "frames");
+		jsonw_uint(&w, t[s]->nrows);
+		jsonw_end(&w);
+	}
+	jsonw_key(&w, "seed");
+	jsonw_uint(&w, a->seed);
+	jsonw_key(&w, "resamples");
+	jsonw_uint(&w, COMPARE_RESAMPLES);
+	jsonw_key(&w, "noise_threshold_pct");
+	jsonw_fixed(&w, COMPARE_NOISE_PCT, 1);
+	jsonw_key(&w, "fail_above_pct");
+	if (a->has_fail_above)
+		jsonw_fixed(&w, a->fail_above_pct, 3);
+	else
+		jsonw_null(&w);
+	jsonw_key(&w, "failed");
+	jsonw_bool(&w, failed);
+	jsonw_key(&w, "metrics");
+	jsonw_array(&w);
+	for (size_t i = 0; i < n; i++)
+		json_metric(&w, &m[i]);
+	jsonw_end(&w);
+	jsonw_end(&w);
+	fputc('\n', f);
+}
+
+/* Reads both files; returns 0, or CMD_EXIT_INPUT after one message. */
+static int load(const struct compare_args *a, struct ncsv t[2])
+{
+	char err[NCSV_MSG_MAX];
+
+	for (int s = 0; s < 2; s++) {
+		if (ncsv_read(a->path[s], NULL, &t[s], err, sizeof(err)) != 0) {
+			if (s)
+				ncsv_destroy(&t[0]);
+			cmd_log(NULL, err);
+			return CMD_EXIT_INPUT;
+		}
+		if (t[s].warning[0])
+			cmd_log(NULL, t[s].warning);
+	}
+	return 0;
+}
+
+static int run_compare(int argc, char **argv)
+{
+	struct compare_args a = {0};
+	struct ncsv t[2];
+	struct compare_metric m[32];
+	size_t n = 0;
+	bool failed = false;
+
+	int ret = parse_compare_args(argc, argv, &a);
+	if (ret != 0 || (ret = load(&a, t)) != 0)
+		return ret;
+	const struct ncsv *tp[2] = {&t[0], &t[1]};
+	for (size_t i = 0; i < metrics_count && n < sizeof(m) / sizeof(m[0]); i++) {
+		const char *name = metrics_columns[i].name;
+		if (!ncsv_col(&t[0], name) && !ncsv_col(&t[1], name))
+			continue;
+		m[n] = (struct compare_metric){.col = &metrics_columns[i]};
+		if (compare_one(tp, &a, &m[n]) != 0) {
+			cmd_log(NULL, "error: out of memory");
+			ret = CMD_EXIT_INPUT;
+			break;
+		}
+		failed |= m[n++].fails;
+	}
+	if (ret == 0) {
+		if (a.json)
+			print_json(stdout, &a, tp, m, n, failed);
+		else
+			print_text(stdout, &a, tp, m, n);
+		ret = cmd_finish_output(stdout);
+	}
+	ncsv_destroy(&t[0]);
+	ncsv_destroy(&t[1]);
+	if (ret == 0 && failed)
+		ret = CMD_EXIT_INPUT;
+	return ret;
+}
+
+const struct cmd cmd_compare = {
+	.name = "compare",
+	.synopsis = "A.csv B.csv [--fail-above PCT] [--json] [--seed N]",
+	.help = "compares two runs' merged files, column by column (target CPU and\n"
+	        "GPU time, each phase, the frame interval): the medians, their\n"
+	        "difference and relative change with 95 % block-bootstrap intervals,\n"
+	        "the Mann-Whitney U p-value and a verdict (faster, slower, no change\n"
+	        "below 1 %, no significant change). --fail-above PCT exits 1 when a\n"
+	        "median grew by more than PCT % and the interval excludes zero.\n"
+	        "--json prints the same as JSON. --seed N (default 1) seeds the\n"
+	        "resampling: the same files and seed give the same output.\n",
+	.run = run_compare,
+};

@@ -1,0 +1,201 @@
+/*
+ * `xrlm report MERGED.csv [-o OUT.html] [--functions F | --no-functions]`:
+ * one self-contained HTML page with the session's tables and charts
+ * (report_html.h). By default the page goes next to the merged file
+ * (frames-merged-<tag>.html) and the sibling functions-merged-<tag>.csv is
+ * shown when it exists. The page is written to a temporary file in the
+ * same directory and renamed into place, so a browser never opens half a
+ * page; an existing page of the same name is replaced.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "ncsv.h"
+#include "report_html.h"
+
+#ifndef XRLM_VERSION
+#define XRLM_VERSION "unknown"
+#endif
+
+struct report_args {
+	const char *merged, *out, *functions;
+	bool no_functions;
+};
+
+static int parse_report_args(int argc, char **argv, struct report_args *a)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *v = NULL;
+		int m;
+		if ((m = cmd_option_value(argc, argv, &i, "-o", &v)) != 0 ||
+		    (m = cmd_option_value(argc, argv, &i, "--output", &v)) != 0) {
+			if (m < 0)
+				return cmd_usage_error("option needs a value", "-o");
+			a->out = v;
+		} else if ((m = cmd_option_value(argc, argv, &i, "--functions", &v)) != 0) {
+			if (m < 0)
+				return cmd_usage_error("option needs a value", "--functions");
+			a->functions = v;
+		} else if (strcmp(argv[i], "--no-functions") == 0) {
+			a->no_functions = true;
+		} else if (cmd_is_option(argv[i])) {
+			return cmd_usage_error("unknown option", argv[i]);
+		} else if (!a->merged) {
+			a->merged = argv[i];
+		} else {
+			return cmd_usage_error("unexpected argument", argv[i]);
+		}
+	}
+	if (!a->merged)
+		return cmd_usage_error("report needs MERGED.csv", NULL);
+	if (a->no_functions && a->functions)
+		return cmd_usage_error("--no-functions conflicts with --functions", NULL);
+	return 0;
+}
+
+/* @p path with its ".csv" (if any) replaced by @p ext; malloc'ed. */
+static char *with_extension(const char *path, const char *ext)
+{
+	size_t n = strlen(path);
+	if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
+		n -= 4;
+	char *out = malloc(n + strlen(ext) + 1);
+	if (out)
+		sprintf(out, "%.*s%s", (int)n, path, ext);
+	return out;
+}
+
+/*
+ * The functions-merged-<tag>.csv next to a frames-merged-<tag>.csv, if it
+ * exists; NULL otherwise (or when out of memory). malloc'ed.
+ */
+static char *sibling_functions(const char *merged)
+{
+	static const char prefix[] = "frames-merged-";
+	const char *base = strrchr(merged, '/');
+	base = base ? base + 1 : merged;
+	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
+		return NULL;
+	size_t dir = (size_t)(base - merged);
+	char *path = malloc(strlen(merged) + 8);
+	if (!path)
+		return NULL;
+	sprintf(path, "%.*sfunctions-merged-%s", (int)dir, merged, base + sizeof(prefix) - 1);
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Writes the page to a temporary file beside @p out, then renames it. */
+static int write_page(const char *out, const struct report_html_input *in)
+{
+	char *tmp = malloc(strlen(out) + 32);
+	if (!tmp) {
+		cmd_log(NULL, "error: out of memory");
+		return CMD_EXIT_INPUT;
+	}
+	sprintf(tmp, "%s.tmp-%ld", out, (long)getpid());
+	FILE *f = fopen(tmp, "wx");
+	if (!f) {
+		fprintf(stderr, "xrlm: %s: error: cannot create: %s\n", tmp, strerror(errno));
+		free(tmp);
+		return CMD_EXIT_INPUT;
+	}
+	const char *why = NULL;
+	if (report_html_write(f, in) != 0)
+		why = "out of memory";
+	else if (ferror(f))
+		why = strerror(errno ? errno : EIO);
+	if (fclose(f) != 0 && !why)
+		why = strerror(errno);
+	if (!why && rename(tmp, out) != 0)
+		why = strerror(errno);
+	if (why) {
+		fprintf(stderr, "xrlm: %s: error: cannot write: %s\n", out, why);
+		unlink(tmp);
+		free(tmp);
+		return CMD_EXIT_INPUT;
+	}
+	free(tmp);
+	return 0;
+}
+
+static int run_report(int argc, char **argv)
+{
+	static const char *const text_cols[] = {"fn", "phase", NULL};
+	struct report_args a = {0};
+	struct ncsv frames, functions;
+	char err[NCSV_MSG_MAX];
+	char *out = NULL, *fn_path = NULL;
+	int ret = parse_report_args(argc, argv, &a);
+
+	if (ret != 0)
+		return ret;
+	if (ncsv_read(a.merged, NULL, &frames, err, sizeof(err)) != 0) {
+		cmd_log(NULL, err);
+		return CMD_EXIT_INPUT;
+	}
+	struct report_html_input in = {
+		.frames_path = a.merged,
+		.frames = &frames,
+		.generator = "xrlm " XRLM_VERSION,
+	};
+	int nwarn = 0;
+	if (frames.warning[0]) {
+		cmd_log(NULL, frames.warning);
+		in.warnings[nwarn++] = frames.warning;
+	}
+	fn_path = a.functions ? strdup(a.functions) : a.no_functions ? NULL : sibling_functions(a.merged);
+	if (fn_path && ncsv_read(fn_path, text_cols, &functions, err, sizeof(err)) != 0) {
+		/* A broken functions file costs its table, not the whole report. */
+		cmd_log(NULL, err);
+		if (a.functions) {
+			ret = CMD_EXIT_INPUT;
+			goto out;
+		}
+		free(fn_path);
+		fn_path = NULL;
+	} else if (fn_path) {
+		in.functions_path = fn_path;
+		in.functions = &functions;
+		if (functions.warning[0]) {
+			cmd_log(NULL, functions.warning);
+			in.warnings[nwarn++] = functions.warning;
+		}
+	}
+	out = a.out ? strdup(a.out) : with_extension(a.merged, ".html");
+	if (!out) {
+		cmd_log(NULL, "error: out of memory");
+		ret = CMD_EXIT_INPUT;
+	} else if ((ret = write_page(out, &in)) == 0) {
+		printf("wrote %s\n", out);
+		ret = cmd_finish_output(stdout);
+	}
+	if (in.functions)
+		ncsv_destroy(&functions);
+out:
+	ncsv_destroy(&frames);
+	free(fn_path);
+	free(out);
+	return ret;
+}
+
+const struct cmd cmd_report = {
+	.name = "report",
+	.synopsis = "MERGED.csv [-o OUT.html] [--functions F | --no-functions]",
+	.help = "writes one self-contained HTML page (no network access, opens from\n"
+	        "file://): the session's metadata, the statistics of every column,\n"
+	        "frame-by-frame charts with zoom and pan, histograms and percentile\n"
+	        "curves with p50/p95/p99 marked, and the per-phase and per-function\n"
+	        "breakdowns when the file has them. Default OUT: MERGED with .html\n"
+	        "for .csv (replaced if it exists). The sibling functions-merged-<tag>.csv\n"
+	        "is shown when it exists (or F with --functions).\n",
+	.run = run_report,
+};

@@ -1,0 +1,34 @@
+/*
+ * The per-frame columns tools know by name; see metrics.h.
+ */
+#include "metrics.h"
+
+#include <string.h>
+
+const struct metrics_column metrics_columns[] = {
+	{"target_us", "target CPU time", METRICS_MAIN},
+	{"target_gpu_us", "target GPU time", METRICS_MAIN},
+	{"frame_interval_us", "frame interval", METRICS_MAIN},
+	{"target_wait_us", "target in xrWaitFrame", METRICS_PHASE},
+	{"target_begin_us", "target in xrBeginFrame", METRICS_PHASE},
+	{"target_end_us", "target in xrEndFrame", METRICS_PHASE},
+	{"target_locate_views_us", "target in xrLocateViews", METRICS_PHASE},
+	{"target_sync_actions_us", "target in action sync and state", METRICS_PHASE},
+	{"target_swapchain_us", "target in swapchain image calls", METRICS_PHASE},
+	{"target_other_us", "target in other functions", METRICS_PHASE},
+	{"target_total_us", "target in all functions", METRICS_PHASE},
+	{"app_wait_us", "app: xrWaitFrame", METRICS_APP},
+	{"app_cpu_us", "app: CPU between frames", METRICS_APP},
+	{"app_render_us", "app: xrBeginFrame to xrEndFrame", METRICS_APP},
+	{"app_submit_us", "app: xrEndFrame", METRICS_APP},
+};
+
+const size_t metrics_count = sizeof(metrics_columns) / sizeof(metrics_columns[0]);
+
+const struct metrics_column *metrics_find(const char *name)
+{
+	for (size_t i = 0; i < metrics_count; i++)
+		if (strcmp(metrics_columns[i].name, name) == 0)
+			return &metrics_columns[i];
+	return NULL;
+}

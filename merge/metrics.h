@@ -1,0 +1,32 @@
+/*
+ * The per-frame columns of a merged CSV that `xrlm report` plots and
+ * `xrlm compare` compares, in the order they are shown. The per-phase and
+ * app columns are present only in sessions recorded with every function
+ * (README, "Every function"); tools look them up by name.
+ */
+#ifndef XRLM_METRICS_H
+#define XRLM_METRICS_H
+
+#include <stddef.h>
+
+enum metrics_group {
+	METRICS_MAIN,  /* target CPU and GPU time, frame interval */
+	METRICS_PHASE, /* the target's time per phase of the frame */
+	METRICS_APP,   /* the app's own frame timeline as pre sees it */
+};
+
+/* One per-frame column, in microseconds. */
+struct metrics_column {
+	const char *name;  /* the CSV column */
+	const char *label; /* a short description for people */
+	enum metrics_group group;
+};
+
+/* The known columns, METRICS_COUNT of them, main ones first. */
+extern const struct metrics_column metrics_columns[];
+extern const size_t metrics_count;
+
+/* The known column named @p name, or NULL. */
+const struct metrics_column *metrics_find(const char *name);
+
+#endif /* XRLM_METRICS_H */
