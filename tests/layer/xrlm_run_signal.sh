@@ -29,7 +29,7 @@ setsid env --default-signal=INT,QUIT "$XRLM_TEST_RUN" --target "$TARGET" --out "
 wrapper=$!
 app=""
 # Nothing of this test survives it, whatever happens.
-trap 'kill -9 -"$wrapper" $app 2>/dev/null' EXIT
+trap 'set +e; kill -9 -"$wrapper" $app 2>/dev/null' EXIT
 i=0
 until [ "$(cut -d' ' -f5 "/proc/$wrapper/stat")" = "$wrapper" ]; do
 	i=$((i + 1))
