@@ -6,6 +6,8 @@
 #   app-int       INT to the application alone
 #   wrapper-term  TERM to xrlm-run alone
 #   group-int     INT to the whole process group, as a terminal's Ctrl+C does
+#   implicit-int  INT to xrlm-run measuring the target as an implicit layer
+#                 (its generated manifest's temporary directory goes too)
 # Each must end with the session merged (recovered with xrlm merge), its
 # summary and path printed, the application gone, the status of the signal,
 # and no temporary file left, neither in TMPDIR nor in the output directory.
@@ -19,6 +21,14 @@ export XRTEST_FRAME_RATE=90 XRTEST_TARGET_CPU_US=100
 export TMPDIR=$XRLM_TEST_WORK/tmp
 mkdir -p "$TMPDIR"
 log=$XRLM_TEST_WORK/run.log
+if [ "$how" = implicit-int ]; then
+	: "${XRLM_TEST_IMPLICIT_MANIFESTS:?}"
+	dir=$XRLM_TEST_WORK/xdg/openxr/1/api_layers/implicit.d
+	mkdir -p "$dir"
+	cp "$XRLM_TEST_IMPLICIT_MANIFESTS/absolute/XrApiLayer_xrlm_test_target.json" "$dir/"
+	export XDG_CONFIG_DIRS=$XRLM_TEST_WORK/xdg XDG_CONFIG_HOME=$XRLM_TEST_WORK/none
+	export XR_API_LAYER_PATH=$SYSTEM_LAYERS
+fi
 
 # Its own session (process group), as a shell gives a foreground job, with
 # INT and QUIT not ignored (a background job of this script would have them
@@ -52,6 +62,9 @@ grep -q "launcher" "/proc/$(cut -d' ' -f4 "/proc/$app/stat")/cmdline" ||
 	fail "the application was not started by the launcher"
 
 case $how in
+implicit-int)
+	[ -n "$(ls "$TMPDIR"/*/*.json 2>/dev/null)" ] || fail "no generated manifest in $TMPDIR"
+	kill -INT "$wrapper"; want=130 ;;
 wrapper-int) kill -INT "$wrapper"; want=130 ;;
 app-int) kill -INT "$app"; want=130 ;;
 wrapper-term) kill -TERM "$wrapper"; want=143 ;;
