@@ -68,9 +68,12 @@ layer_run() { # VALUE
 		"$XRLM_TEST_APP" --graphics headless --frames 2 >"$W/app.log" 2>&1 || fail "the app failed: $(cat "$W/app.log")"
 	grep -q "instance:" "$OUT/xrlm-pre.log" || fail "the layers did not run"
 }
+# The application is checked after the numbers: a missing one makes the
+# wrapper stop right after accepting them.
 wrapper_accepts() { # OPTION VALUE
-	run --target "$TARGET" --out "$OUT" "$1" "$2" -- true
-	[ $status -ne 2 ]
+	run --target "$TARGET" --out "$OUT" "$1" "$2" -- /no/such/app
+	[ $status -eq 2 ] || fail "xrlm-run ran /no/such/app"
+	grep -q "does not exist" "$W/err.log"
 }
 verdict() { [ "$1" -eq 0 ] && echo "accept$2" || echo "refuse$2"; }
 checked=0
