@@ -5,6 +5,7 @@
 #include "xl_settings.h"
 
 #include "u_parse.h"
+#include "xl_limits.h"
 #include "xl_log.h"
 
 #include <pwd.h>
@@ -191,11 +192,10 @@ void xl_settings_load(struct xl_settings *s)
 	load_record(s);
 	load_signal(s);
 	load_gpu_mode(s);
-	/* A week is far beyond any profiling session; larger values are typos. */
-	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, 0.0, 604800.0, warn_to_log,
-	                          "unset (no delayed start)");
-	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, 0.001, 604800.0, warn_to_log,
-	                               "unset (no time limit)");
-	s->frame_limit = u_env_u64("XRLM_RECORD_FRAMES", 0, 1, UINT64_C(1) << 48, warn_to_log,
-	                           "unset (no frame limit)");
+	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, XL_RECORD_DELAY_S_MIN,
+	                          XL_RECORD_DELAY_S_MAX, warn_to_log, "unset (no delayed start)");
+	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, XL_RECORD_S_MIN, XL_RECORD_S_MAX,
+	                               warn_to_log, "unset (no time limit)");
+	s->frame_limit = u_env_u64("XRLM_RECORD_FRAMES", 0, XL_RECORD_FRAMES_MIN,
+	                           XL_RECORD_FRAMES_MAX, warn_to_log, "unset (no frame limit)");
 }

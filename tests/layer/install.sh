@@ -9,7 +9,8 @@ setup
 prefix=$XRLM_TEST_WORK/prefix
 cmake --install "$XRLM_TEST_BUILD" --prefix "$prefix" >"$XRLM_TEST_WORK/install.log" 2>&1 ||
 	fail "cmake --install failed: $(cat "$XRLM_TEST_WORK/install.log")"
-for f in bin/xrlm bin/xrlm-run share/openxr/1/api_layers/explicit.d/XrApiLayer_xrlm_monitor_pre.json \
+for f in bin/xrlm bin/xrlm-run share/xr-layer-monitor/xrlm-limits.sh \
+	share/openxr/1/api_layers/explicit.d/XrApiLayer_xrlm_monitor_pre.json \
 	share/openxr/1/api_layers/explicit.d/XrApiLayer_xrlm_monitor_post.json; do
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
 done

@@ -1,0 +1,47 @@
+#!/bin/sh
+# xrlm-run prints, after the summary, the warnings the layers logged during
+# this run (bad settings, chain problems), once each, and nothing else from
+# the logs: neither the init metadata nor an earlier run's warnings.
+. "$(dirname "$0")/lib.sh"
+setup
+unset XR_ENABLE_API_LAYERS XRLM_OUTPUT_DIR
+export XR_API_LAYER_PATH=$XRLM_TEST_TARGET_MANIFESTS:$SYSTEM_LAYERS
+export XRLM_MANIFEST_DIR=$XRLM_TEST_MANIFESTS XRLM_TOOL=$XRLM_TEST_XRLM XRTEST_FRAME_RATE=0
+log=$XRLM_TEST_WORK/run.log
+xrlm_run() {
+	"$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$OUT" -- \
+		"$XRLM_TEST_APP" --graphics headless --frames 30 >"$log" 2>&1 ||
+		fail "xrlm-run failed: $(cat "$log")"
+}
+# The warnings block: the lines after xrlm-run's heading.
+warnings() {
+	sed -n '/^xrlm-run: the layers warned/,$p' "$log" | tail -n +2
+}
+
+# An earlier run's warning stays in the log file, not in the next output.
+XRLM_SIGNAL=early xrlm_run
+warnings | grep -q 'XRLM_SIGNAL="early"' || fail "the first run's bad XRLM_SIGNAL was not shown: $(cat "$log")"
+
+XRLM_GPU_MODE=banana XRLM_SIGNAL=bogus xrlm_run
+cat "$log"
+grep -q "^merged CSV: " "$log" || fail "no summary"
+[ "$(sed -n '/^merged CSV: /=' "$log")" -lt "$(sed -n '/^xrlm-run: the layers warned/=' "$log")" ] ||
+	fail "the warnings are not after the summary"
+for v in XRLM_GPU_MODE XRLM_SIGNAL; do
+	n=$(warnings | grep -c "$v=" || true)
+	# Both sides read the settings: the same message once per side at most.
+	[ "$n" -ge 1 ] && [ "$n" -le 2 ] || fail "the bad $v was shown $n times"
+done
+warnings | grep -q '"early"' && fail "an earlier run's warning was shown again"
+warnings | grep -Eq 'instance:|clock:|recording to|merged into|target layer:' &&
+	fail "init metadata shown as warnings: $(warnings)"
+
+# A chain problem: pre disabled (a pass-through), so post is alone and
+# records nothing; what post says about it is shown.
+set +e
+DISABLE_XR_APILAYER_XRLM_monitor_pre=1 "$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$OUT" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 30 >"$log" 2>&1
+set -e
+cat "$log"
+warnings | grep -q "^    post: " || fail "the chain problem was not shown: $(cat "$log")"
+note "the layers' warnings of this run, and only those, follow the summary"
