@@ -1,6 +1,6 @@
 /*
- * Swapchains: VkImages with bound memory on the app's VkDevice, handed out
- * in order by acquire/wait/release.
+ * Swapchains: VkImages with bound memory on the app's VkDevice (or GL
+ * textures, rt_opengl.c), handed out in order by acquire/wait/release.
  */
 #include "rt_internal.h"
 #include "rt_api.h"
@@ -26,6 +26,8 @@ XrResult XRAPI_CALL rt_xrEnumerateSwapchainFormats(XrSession session, uint32_t c
 	XrResult r = rt_session_get(session, &sess);
 	if (r != XR_SUCCESS)
 		return r;
+	if (sess->gl)
+		return rt_gl_enumerate_formats(capacity, countOutput, formats);
 	/* Headless sessions have no swapchains, hence no formats. */
 	int64_t list[RT_MAX_FORMATS];
 	uint32_t n = sess->headless ? 0 : sess->vk.format_count;
@@ -84,7 +86,7 @@ static XrResult check_create_info(struct rt_session *sess, const XrSwapchainCrea
 {
 	if (info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO)
 		return XR_ERROR_VALIDATION_FAILURE;
-	if (sess->headless || !format_offered(sess, info->format))
+	if (sess->headless || (!sess->gl && !format_offered(sess, info->format)))
 		return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
 	if (info->createFlags & ~(XrSwapchainCreateFlags)XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT)
 		return XR_ERROR_FEATURE_UNSUPPORTED; /* protected content */
@@ -93,6 +95,8 @@ static XrResult check_create_info(struct rt_session *sess, const XrSwapchainCrea
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (info->faceCount != 1 || info->sampleCount != 1)
 		return XR_ERROR_FEATURE_UNSUPPORTED;
+	if (sess->gl)
+		return rt_gl_swapchain_check(info);
 	VkImageCreateInfo ici = image_info(info);
 	if (ici.usage == 0)
 		return XR_ERROR_VALIDATION_FAILURE;
@@ -110,6 +114,8 @@ static void swapchain_destroy(void *obj)
 {
 	struct rt_swapchain *sc = obj;
 	VkDevice dev = sc->sess->vk.device;
+	if (sc->sess->gl)
+		rt_gl_swapchain_destroy_images(sc);
 	for (uint32_t i = 0; i < RT_SWAPCHAIN_IMAGES; i++) {
 		if (sc->images[i])
 			vkDestroyImage(dev, sc->images[i], NULL);
@@ -166,7 +172,11 @@ XrResult XRAPI_CALL rt_xrCreateSwapchain(XrSession session, const XrSwapchainCre
 	sc->image_count = RT_SWAPCHAIN_IMAGES;
 	pthread_mutex_init(&sc->lock, NULL);
 	VkResult vr = VK_SUCCESS;
-	for (uint32_t i = 0; i < sc->image_count && vr == VK_SUCCESS; i++)
+	if (sess->gl && (r = rt_gl_swapchain_create_images(sc)) != XR_SUCCESS) {
+		swapchain_destroy(sc);
+		return r;
+	}
+	for (uint32_t i = 0; !sess->gl && i < sc->image_count && vr == VK_SUCCESS; i++)
 		vr = create_image(sc, i);
 	uint64_t h = vr == VK_SUCCESS ? rt_handle_add(RT_HANDLE_SWAPCHAIN, sc, RT_H(session),
 	                                              swapchain_destroy) : 0;
@@ -198,6 +208,8 @@ XrResult XRAPI_CALL rt_xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_
 	r = rt_two_call_begin(capacity, countOutput, images, sc->image_count, &fill);
 	if (r != XR_SUCCESS || !fill)
 		return r;
+	if (sc->sess->gl)
+		return rt_gl_enumerate_images(sc, images);
 	XrSwapchainImageVulkanKHR *vk_images = (XrSwapchainImageVulkanKHR *)images;
 	for (uint32_t i = 0; i < sc->image_count; i++) {
 		if (vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR)
@@ -260,7 +272,7 @@ XrResult XRAPI_CALL rt_xrAcquireSwapchainImage(XrSwapchain swapchain,
 	pthread_mutex_lock(&sc->lock);
 	if (sc->acquired_count == sc->image_count) {
 		r = XR_ERROR_CALL_ORDER_INVALID;
-	} else if (!sc->layouts_done) {
+	} else if (!sc->layouts_done && !sc->sess->gl) {
 		/* Here, not in xrCreateSwapchain: acquire may use the app's queue. */
 		r = rt_vk_submit_and_wait(&sc->sess->vk, record_initial_layouts, sc);
 		sc->layouts_done = r == XR_SUCCESS;
