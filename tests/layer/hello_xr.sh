@@ -10,7 +10,10 @@
 # (VUID-xrStructureTypeToString-value-parameter) when only
 # XR_KHR_vulkan_enable2 is enabled. It appears without the monitor too.
 #
-# Usage: hello_xr.sh Vulkan|Vulkan2 TARGET_LAYER
+# OpenGL runs on an X display: under tests/common/with_xvfb.sh, with
+# XRLM_TEST_VIDMODE_SHIM set (see tests/runtime/hello_xr.sh).
+#
+# Usage: hello_xr.sh Vulkan|Vulkan2|OpenGL TARGET_LAYER
 . "$(dirname "$0")/lib.sh"
 graphics=$1
 target=$2
@@ -26,7 +29,9 @@ run_hello_xr() {
 	# hello_xr quits when its stdin reaches end of file: give it a FIFO held open.
 	rm -f "$2/stdin" && mkfifo "$2/stdin"
 	exec 3<>"$2/stdin"
-	timeout 60 hello_xr -g "$graphics" <&3 >"$2/hello_xr.log" 2>&1 ||
+	# OpenGL on Xvfb: the VidMode shim (tests/runtime/rt_vidmode_shim.c) goes in too.
+	env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM} \
+		timeout 60 hello_xr -g "$graphics" <&3 >"$2/hello_xr.log" 2>&1 ||
 		fail "hello_xr failed: $(tail -n 20 "$2/hello_xr.log")"
 	exec 3>&-
 	# core_validation announces itself, and writes its report only when it has findings.

@@ -56,7 +56,7 @@ sleeper=$!
 
 rc=0
 start=$(date +%s)
-env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=$XRLM_TEST_VIDMODE_SHIM} \
+env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM} \
 	timeout 120 hello_xr -g "$graphics" < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - start))
 if [ "$rc" -ne 0 ]; then
