@@ -76,13 +76,14 @@ static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)
 	                          memory_order_relaxed);
 }
 
-/* OpenGL sessions (xl_gl.h). */
+/* OpenGL sessions (xl_gl.h): post flushes its timestamp out. */
 static inline void stamp_gl(struct xl_control *ctl, XrSession session,
                             const XrFrameEndInfo *info, uint32_t id)
 {
 	struct xl_gl *gl = atomic_load_explicit(&xl_inst.gpu.gl, memory_order_relaxed);
 	if (gl && gl->session == session &&
-	    xl_gl_stamp(gl, display_time(info), id) == XL_GL_OVERFLOW)
+	    xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
+	            XL_GL_OVERFLOW)
 		count_gpu_overflow(ctl, id);
 }
 

@@ -35,6 +35,7 @@ struct xl_gl_fns {
 	void (*GetQueryObjectiv)(GLuint id, GLenum pname, GLint *params);
 	void (*GetQueryObjectui64v)(GLuint id, GLenum pname, GLuint64 *params);
 	void (*BindBuffer)(GLenum target, GLuint buffer);
+	void (*Flush)(void);
 };
 
 static const struct {
@@ -53,6 +54,7 @@ static const struct {
 	{"glGetQueryObjectiv", offsetof(struct xl_gl_fns, GetQueryObjectiv)},
 	{"glGetQueryObjectui64v", offsetof(struct xl_gl_fns, GetQueryObjectui64v)},
 	{"glBindBuffer", offsetof(struct xl_gl_fns, BindBuffer)},
+	{"glFlush", offsetof(struct xl_gl_fns, Flush)},
 };
 
 typedef void (*gl_void_fn)(void);
@@ -274,7 +276,8 @@ static enum xl_gl_stamp_result skip(struct xl_gl *gl, enum xl_gl_skip why)
 	return XL_GL_SKIPPED;
 }
 
-enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
+                                    bool flush)
 {
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
@@ -289,6 +292,8 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	/* Older frames' only: checking this frame's would make the driver flush. */
 	poll(gl);
 	bool issued = issue(gl, display_time, session_id);
+	if (issued && flush)
+		gl->fn->Flush();
 	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&gl->frame_ns, xl_clock_mono_ns() - t0, memory_order_relaxed);
 	return issued ? XL_GL_STAMPED : XL_GL_OVERFLOW;

@@ -117,9 +117,16 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
 
 /*
  * Frame thread, inside xrEndFrame: reads back the older frames' finished
- * timestamps, then issues this frame's.
+ * timestamps, then issues this frame's, followed by glFlush when @p flush.
+ *
+ * Post flushes: a timestamp is only written once the driver submits it, and
+ * without a flush the driver may hold it back until the application's next
+ * frame, counting the wait as the target's GPU time (the runtime below
+ * flushes at this point anyway). Pre does not: its timestamp then reaches
+ * the GPU together with the target's work, with no idle gap between them.
  */
-enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id);
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
+                                    bool flush);
 
 /*
  * xrDestroySession, before the chain below: with the context current on the
