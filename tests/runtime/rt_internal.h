@@ -248,6 +248,9 @@ XrResult rt_gl_swapchain_create_images(struct rt_swapchain *sc);
 /* Deletes the textures if the context is current (else they die with it). */
 void rt_gl_swapchain_destroy_images(struct rt_swapchain *sc);
 
+/* xrEndFrame of an OpenGL session: submits the app's GL work, as a compositor must. */
+void rt_gl_end_frame(struct rt_gl_session *gl);
+
 /* Fills the app's XrSwapchainImageOpenGLKHR array (room already checked). */
 XrResult rt_gl_enumerate_images(struct rt_swapchain *sc, XrSwapchainImageBaseHeader *images);
 

@@ -179,6 +179,13 @@ void rt_gl_swapchain_destroy_images(struct rt_swapchain *sc)
 		       "left to the context");
 }
 
+void rt_gl_end_frame(struct rt_gl_session *gl)
+{
+	/* A compositor reads the app's textures: their rendering must be submitted. */
+	if (context_current(gl))
+		glFlush();
+}
+
 XrResult rt_gl_enumerate_images(struct rt_swapchain *sc, XrSwapchainImageBaseHeader *images)
 {
 	XrSwapchainImageOpenGLKHR *gl_images = (XrSwapchainImageOpenGLKHR *)images;
