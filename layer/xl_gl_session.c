@@ -22,6 +22,9 @@ void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding)
 		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank", why);
 		return;
 	}
+	if (xl_side.index == XL_SIDE_PRE && xl_inst.settings.gpu_mode == XL_GPU_GATED)
+		xl_log_loud("XRLM_GPU_MODE=gated is not possible for an OpenGL session (GL cannot "
+		            "hold the target's work behind a gate); using the plain sandwich");
 	pthread_mutex_lock(&xl_inst.gpu.lock);
 	atomic_store(&xl_inst.gpu.gl, gl);
 	pthread_mutex_unlock(&xl_inst.gpu.lock);
