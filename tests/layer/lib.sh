@@ -103,8 +103,10 @@ run_hello_xr() {
 	# hello_xr quits when its stdin reaches end of file: give it a FIFO held open.
 	rm -f "$3/stdin" && mkfifo "$3/stdin"
 	exec 3<>"$3/stdin"
-	# OpenGL on Xvfb: the VidMode shim (tests/runtime/rt_vidmode_shim.c) goes in too.
-	env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM} \
+	# OpenGL on Xvfb: the VidMode shim (tests/runtime/rt_vidmode_shim.c) goes
+	# in, after libasan in an ASan build (XRLM_TEST_HELLO_PRELOAD).
+	preload="${XRLM_TEST_HELLO_PRELOAD:-} ${XRLM_TEST_VIDMODE_SHIM:-}"
+	env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=$(echo $preload)} \
 		timeout 60 hello_xr -g "$1" <&3 >"$3/hello_xr.log" 2>&1 ||
 		fail "hello_xr failed: $(tail -n 20 "$3/hello_xr.log")"
 	exec 3>&-
