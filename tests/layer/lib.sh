@@ -105,9 +105,11 @@ run_hello_xr() {
 	exec 3<>"$3/stdin"
 	# OpenGL on Xvfb: the VidMode shim (tests/runtime/rt_vidmode_shim.c) goes
 	# in, after libasan in an ASan build (XRLM_TEST_HELLO_PRELOAD).
-	preload="${XRLM_TEST_HELLO_PRELOAD:-} ${XRLM_TEST_VIDMODE_SHIM:-}"
-	env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=$(echo $preload)} \
-		timeout 60 hello_xr -g "$1" <&3 >"$3/hello_xr.log" 2>&1 ||
+	(
+		preload=$(echo ${XRLM_TEST_HELLO_PRELOAD:-} ${XRLM_TEST_VIDMODE_SHIM:-})
+		[ -z "$preload" ] || export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$preload"
+		exec timeout 60 hello_xr -g "$1" <&3 >"$3/hello_xr.log" 2>&1
+	) ||
 		fail "hello_xr failed: $(tail -n 20 "$3/hello_xr.log")"
 	exec 3>&-
 	# core_validation announces itself, and writes its report only when it has findings.

@@ -56,8 +56,11 @@ sleeper=$!
 
 rc=0
 start=$(date +%s)
-env ${XRLM_TEST_VIDMODE_SHIM:+LD_PRELOAD=${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM} \
-	timeout 120 hello_xr -g "$graphics" < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
+(
+	[ -z "${XRLM_TEST_VIDMODE_SHIM:-}" ] ||
+		export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM"
+	exec timeout 120 hello_xr -g "$graphics"
+) < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - start))
 if [ "$rc" -ne 0 ]; then
 	tail -40 "$work/hello_xr.log"
