@@ -33,12 +33,27 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance in
                                                                    PFN_xrVoidFunction *function);
 static XRAPI_ATTR XrResult XRAPI_CALL layer_destroy_instance(XrInstance instance);
 
-/* The loader's own off switch for explicit layers is not always honoured: do it here. */
-static bool disabled_by_environment(void)
+/*
+ * Opens the output directory safely (see xl_files_open_dir) and the log in
+ * it; says once, on stderr too, why it cannot be used. From then on @p dir
+ * is the directory's resolved path, the one every message names.
+ */
+static int open_output_dir(char *dir, size_t dir_size)
 {
-	char name[96];
-	snprintf(name, sizeof(name), "DISABLE_%s", xl_side.layer_name);
-	return getenv(name) != NULL;
+	char why[512], resolved[XL_PATH_MAX];
+
+	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));
+	xl_log_open(dir_fd, xl_side.name);
+	if (dir_fd < 0) {
+		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded", dir,
+		            why);
+		return -1;
+	}
+	if (xl_files_dir_path(dir_fd, resolved, sizeof(resolved)) && strcmp(resolved, dir) != 0) {
+		xl_log("output directory %s resolves to %s", dir, resolved);
+		snprintf(dir, dir_size, "%s", resolved);
+	}
+	return dir_fd;
 }
 
 /* Settings, log and side checks, before the chain below creates the instance. */
@@ -48,10 +63,7 @@ static bool begin_instance(const XrApiLayerCreateInfo *info)
 
 	memset(&xl_inst, 0, sizeof(xl_inst));
 	xl_settings_output_dir(dir, sizeof(xl_inst.settings.output_dir), warning, sizeof(warning));
-	int dir_fd = xl_files_open_dir(dir);
-	if (dir_fd >= 0)
-		close(dir_fd);
-	xl_log_open(dir_fd >= 0 ? dir : NULL, xl_side.name);
+	xl_inst.dir_fd = open_output_dir(dir, sizeof(xl_inst.settings.output_dir));
 	if (warning[0])
 		xl_log("setting ignored: %s", warning);
 	xl_settings_load(&xl_inst.settings);
@@ -72,6 +84,8 @@ static void end_instance(void)
 		xl_ring_destroy(&xl_inst.ring);
 	pthread_mutex_destroy(&xl_inst.gpu.lock);
 	xl_control_unref(xl_inst.ctl);
+	if (xl_inst.dir_fd >= 0)
+		close(xl_inst.dir_fd);
 	xl_log_close();
 	memset(&xl_inst, 0, sizeof(xl_inst));
 }
@@ -114,6 +128,10 @@ static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
 	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", xl_inst.ctl->output_dir);
+	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
+	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
+	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
+	                                    : "");
 	if (xl_side.index != XL_SIDE_PRE)
 		return;
 	if (s->delay_s >= 0.0)
@@ -144,10 +162,14 @@ static bool finish_instance(XrInstance instance, const XrInstanceCreateInfo *cre
 		.gpu = &xl_inst.gpu,
 		.session_closed = xl_side_session_closed(),
 		.ctx = xl_inst.ctl,
+		.dir_fd = xl_inst.dir_fd,
 	};
 	if (xl_writer_start(&xl_inst.writer, &cfg) != 0)
 		return false;
-	xl_side_after_create(&xl_inst);
+	if (!xl_side_after_create(&xl_inst)) {
+		xl_writer_stop(&xl_inst.writer);
+		return false;
+	}
 	return true;
 }
 
@@ -162,7 +184,8 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 		return XR_ERROR_INITIALIZATION_FAILED;
 
 	const XrApiLayerNextInfo *next = info->nextInfo;
-	bool monitor = xl_inst.handle == XR_NULL_HANDLE && !disabled_by_environment();
+	bool monitor = xl_inst.handle == XR_NULL_HANDLE &&
+	               !xl_settings_layer_disabled(xl_side.layer_name);
 	if (monitor && !begin_instance(info)) {
 		end_instance();
 		monitor = false;

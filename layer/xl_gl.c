@@ -393,6 +393,11 @@ bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
 	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed) != 0;
 }
 
+unsigned xl_gl_pending(struct xl_gl *gl)
+{
+	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed);
+}
+
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out)
 {
 	if (!gl->has_cal)

@@ -149,6 +149,9 @@ void xl_gl_destroy(struct xl_gl *gl);
 bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
                    void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx);
 
+/* Writer thread: timestamps issued and not yet read back on the frame thread. */
+unsigned xl_gl_pending(struct xl_gl *gl);
+
 /* Writer thread: the latest GL/CLOCK_MONOTONIC correlation drained; false if none. */
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out);
 

@@ -4,6 +4,7 @@
 #include "xl_side_csv.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Creates "<kind>-<tag>-<side>.csv" and writes @p header into it. */
 static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kind,
@@ -32,10 +33,11 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# side=%s\n"
 	         "# layer=%s\n"
 	         "# target_layer=%s\n"
+	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "%s"
 	         "display_time,thread_id,t_entry,t_exit\n",
-	         meta->side, meta->layer, meta->target_layer, correction);
+	         meta->side, meta->layer, meta->target_layer, tag, correction);
 	return create_with_header(f, dir_fd, "frames", tag, meta->side, header);
 }
 
@@ -72,16 +74,27 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# gpu_clock=%s\n"
 	         "# side=%s\n"
 	         "# layer=%s\n"
+	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "# gpu_mode=%s\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
-	         gpu_clock, meta->side, meta->layer, gpu_mode);
+	         gpu_clock, meta->side, meta->layer, tag, gpu_mode);
 	return create_with_header(f, dir_fd, "gpu", tag, meta->side, header);
 }
 
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
 {
 	char line[128], *p = line;
+
+	if (s->gate_tripped) {
+		/* Before its row: a reader marks that frame (see README "GPU files"). */
+		p = stpcpy(p, "# gate_tripped display_time=");
+		p = xl_fmt_i64(p, s->display_time);
+		strcpy(p, "\n");
+		if (!xl_csv_file_text(f, line))
+			return false;
+		p = line;
+	}
 
 	p = xl_fmt_i64(p, s->display_time);
 	*p++ = ',';

@@ -11,6 +11,7 @@
 #include "xl_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <locale.h>
 #include <malloc.h>
@@ -54,12 +55,14 @@ static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
 			break;
 	}
 	int saved = errno;
+	info->tag_error = saved;
 	atomic_store_explicit(&info->tag_state, XL_TAG_FAILED, memory_order_release);
 	errno = saved;
 	return -1;
 }
 
-/* Post: waits for the tag pre chose, then creates its file under it. */
+/* Post: waits for the tag pre chose, then creates its file under it.
+ * -2 (errno: pre's) when pre could not create its own. */
 static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 {
 	struct timespec step = {0, (long)TAG_WAIT_STEP_NS};
@@ -76,17 +79,60 @@ static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 		nanosleep(&step, NULL);
 	}
 	if (state != XL_TAG_READY) {
-		errno = ENOENT; /* pre could not create its own file */
-		return -1;
+		errno = info->tag_error;
+		return -2;
 	}
 	memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
 	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta);
 }
 
+/*
+ * The output directory was deleted while the app ran (its descriptor still
+ * points at the dead inode): make it again, as safely as at the start, and
+ * move the log there. Files already written with it are gone.
+ */
+static void recreate_dir(struct xl_writer *w)
+{
+	char why[512];
+
+	close(w->dir_fd);
+	w->dir_fd = xl_files_open_dir(w->cfg.ctl->output_dir, why, sizeof(why));
+	if (w->dir_fd < 0) {
+		xl_log_loud("output directory %s was deleted and cannot be made again: %s; "
+		            "recording stopped", w->cfg.ctl->output_dir, why);
+		return;
+	}
+	xl_log_reopen(w->dir_fd);
+	xl_log_loud("output directory %s was deleted while the application ran: made it again",
+	            w->cfg.ctl->output_dir);
+}
+
+/*
+ * Pre: one line on stderr when a toggle signal started or stopped the
+ * session, said here and not in the handler (no stdio there). A session
+ * the signal started and something else ended (a limit, the exit) says
+ * "stopped" without the cause.
+ */
+static void report_toggle(struct xl_writer *w, bool opening)
+{
+	if (w->cfg.side != XL_SIDE_PRE)
+		return;
+	uint32_t toggles = atomic_load_explicit(&w->cfg.ctl->signal_toggles, memory_order_relaxed);
+	bool signalled = toggles != w->toggles_seen;
+	w->toggles_seen = toggles;
+	if (opening) {
+		w->by_signal = signalled;
+		if (signalled)
+			xl_log_loud("recording started by signal: session %s", w->open_tag);
+	} else if (signalled || w->by_signal) {
+		xl_log_loud("recording stopped%s: session %s", signalled ? " by signal" : "",
+		            w->open_tag);
+	}
+}
+
 static void open_session(struct xl_writer *w, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	int err;
 
 	w->open_id = id;
 	w->open_failed = false;
@@ -100,21 +146,26 @@ static void open_session(struct xl_writer *w, uint32_t id)
 		w->open_failed = true;
 		return;
 	}
-	if (w->dir_fd < 0)
-		err = EBADF;
-	else if (w->cfg.side == XL_SIDE_PRE)
-		err = create_pre_file(w, info) == 0 ? 0 : errno;
-	else
-		err = create_post_file(w, info) == 0 ? 0 : errno;
+	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
+		recreate_dir(w);
+	if (w->dir_fd < 0) {
+		/* Why was said once, when the directory was refused or lost. */
+		give_up_session(w);
+		return;
+	}
+	int rc = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, info) : create_post_file(w, info);
+	int err = rc == 0 ? 0 : errno;
 	if (err) {
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s; "
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
 		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
-		            err == EBADF ? "the directory is unusable" : strerror(err));
+		            rc == -2 ? "pre could not create its own file there: " : "",
+		            strerror(err));
 		give_up_session(w);
 		return;
 	}
 	xl_log("session %s: recording to %s/frames-%s-%s.csv", w->open_tag,
 	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
+	report_toggle(w, true);
 }
 
 struct gpu_emit_ctx {
@@ -123,20 +174,25 @@ struct gpu_emit_ctx {
 	struct xl_gl *gl;   /* an OpenGL session's, or NULL */
 };
 
+/*
+ * Opens the session's GPU file; @p c NULL (no sample came): no clock
+ * correlation line, the clock named after the side's current GPU state.
+ */
 static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
 {
 	struct xl_gpu_calibration cal;
+	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
 
-	w->gpu_gated = !c->gl && atomic_load(&w->cfg.ctl->gpu_gated);
+	w->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu_gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    c->gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich") != 0) {
+	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich") != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
 		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
 		            strerror(errno));
 		w->gpu_failed = true;
 		return;
 	}
-	if (c->gl ? xl_gl_calibration(c->gl, &cal) : xl_gpu_calibrate(c->gpu, &cal))
+	if (c && (c->gl ? xl_gl_calibration(c->gl, &cal) : xl_gpu_calibrate(c->gpu, &cal)))
 		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
 }
 
@@ -194,9 +250,29 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 	return more;
 }
 
+/* The open session's samples still on the GPU: lost once its file is closed. */
+static unsigned gpu_pending(struct xl_writer *w)
+{
+	struct xl_gpu_holder *holder = w->cfg.gpu;
+	unsigned n = 0;
+
+	if (!holder)
+		return 0;
+	pthread_mutex_lock(&holder->lock);
+	struct xl_gpu *gpu = atomic_load(&holder->gpu);
+	if (gpu)
+		n = xl_gpu_pending(gpu, w->open_id);
+	/* OpenGL: read back only by frames, which a stopped recording no longer stamps. */
+	struct xl_gl *gl = atomic_load(&holder->gl);
+	if (gl)
+		n += xl_gl_pending(gl);
+	pthread_mutex_unlock(&holder->lock);
+	return n;
+}
+
 static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 {
-	uint64_t overflow = atomic_load(&info->gpu_overflow[w->cfg.side]);
+	uint64_t skipped = atomic_load(&info->gpu_overflow[w->cfg.side]);
 
 	/* The timestamps of the session's last frames are still on the GPU. */
 	for (uint64_t waited = 0; waited < GPU_DRAIN_NS; waited += 1000000) {
@@ -205,6 +281,13 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		struct timespec step = {0, 1000000};
 		nanosleep(&step, NULL);
 	}
+	/* Both are lost samples: the file's count says how many, not why. */
+	unsigned late = gpu_pending(w);
+	uint64_t overflow = skipped + late;
+	/* Every sample was skipped: the file then holds just the count, so that
+	 * the merged summary says what was lost. */
+	if (!w->gpu_csv.file && overflow && !w->gpu_failed)
+		open_gpu_file(w, NULL);
 	if (w->gpu_csv.file) {
 		/* The gate is re-armed only by the next XrSession's creation. */
 		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gate.tripped))
@@ -213,10 +296,13 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: gpu-%s-%s.csv is incomplete",
 			            w->open_tag, w->open_tag, w->cfg.meta.side);
-	} else if (overflow) {
-		xl_log("session %s: %llu GPU samples skipped (all GPU slots busy)", w->open_tag,
-		       (unsigned long long)overflow);
 	}
+	if (overflow)
+		xl_log("session %s: %llu GPU samples lost: %llu skipped (all GPU slots busy), %u "
+		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
+		       (unsigned long long)overflow, (unsigned long long)skipped, late,
+		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
+		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
 	w->gpu_failed = false;
 }
 
@@ -260,6 +346,7 @@ static void close_session(struct xl_writer *w)
 			            w->cfg.meta.side);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+		report_toggle(w, false);
 	}
 	w->open_id = 0;
 	w->dirty = false; /* closing flushed everything */
@@ -383,10 +470,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->cfg = *cfg;
 	atomic_init(&w->stop, false);
 	w->closed_id = atomic_load(&cfg->ctl->finished[cfg->side]);
-	w->dir_fd = xl_files_open_dir(cfg->ctl->output_dir);
-	if (w->dir_fd < 0)
-		xl_log("output directory %s cannot be used: %s; nothing will be recorded",
-		       cfg->ctl->output_dir, strerror(errno));
+	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
+	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
 	/* The thread must not take the application's signals: block them all
 	 * while creating it, so it inherits an all-blocked mask. */
