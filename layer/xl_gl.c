@@ -217,7 +217,9 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 		if (after - before >= best)
 			continue;
 		best = after - before;
-		d.cal = (struct xl_gpu_calibration){(uint64_t)gpu, before + best / 2, best / 2};
+		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu,
+		                                    .monotonic_ns = before + best / 2,
+		                                    .max_deviation_ns = best / 2};
 	}
 	gl->calibrated_session = session_id;
 	push_done(gl, &d);
@@ -246,7 +248,8 @@ static void poll(struct xl_gl *gl)
 		GLuint64 ns = 0;
 		fn->GetQueryObjectui64v(q->name, GL_QUERY_RESULT, &ns);
 		struct xl_gl_done d = {
-			.sample = {q->display_time, ns, 1.0f, true, q->session_id},
+			.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
+			           .valid = true, .session_id = q->session_id},
 		};
 		push_done(gl, &d);
 		gl->tail++;
