@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "xl_chain.h"
 #include "xl_clock.h"
+#include "xl_gl.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 
@@ -69,20 +70,38 @@ static inline void publish(struct xl_ring_slot *slot, const XrFrameEndInfo *info
 	xl_ring_publish(slot);
 }
 
+static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)
+{
+	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->gpu_overflow[xl_side.index], 1,
+	                          memory_order_relaxed);
+}
+
+/* OpenGL sessions (xl_gl.h): post flushes its timestamp out. */
+static inline void stamp_gl(struct xl_control *ctl, XrSession session,
+                            const XrFrameEndInfo *info, uint32_t id)
+{
+	struct xl_gl *gl = atomic_load_explicit(&xl_inst.gpu.gl, memory_order_relaxed);
+	if (gl && gl->session == session &&
+	    xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
+	            XL_GL_OVERFLOW)
+		count_gpu_overflow(ctl, id);
+}
+
 /*
  * Submits this side's GPU timestamp for the frame when the session has a
- * Vulkan binding: pre's waits behind the gate in gated mode.
+ * Vulkan binding (pre's waits behind the gate in gated mode), or an OpenGL one.
  */
 static inline void stamp_gpu(struct xl_control *ctl, XrSession session,
                              const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
 {
 	struct xl_gpu *gpu = atomic_load_explicit(&xl_inst.gpu.gpu, memory_order_relaxed);
-	if (!gpu || gpu->session != session)
+	if (!gpu || gpu->session != session) {
+		stamp_gl(ctl, session, info, id);
 		return;
+	}
 	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gate.tripped, memory_order_relaxed);
 	if (!xl_gpu_stamp(gpu, display_time(info), id, gated, tid))
-		atomic_fetch_add_explicit(&xl_control_session(ctl, id)->gpu_overflow[xl_side.index],
-		                          1, memory_order_relaxed);
+		count_gpu_overflow(ctl, id);
 }
 
 #if XRLM_SIDE_PRE

@@ -113,9 +113,11 @@ struct xl_gpu_params {
  * @p gpu without the lock: OpenXR already forbids destroying a session
  * while one of its frames is being ended.
  */
+struct xl_gl;
 struct xl_gpu_holder {
 	pthread_mutex_t lock;
 	struct xl_gpu *_Atomic gpu;
+	struct xl_gl *_Atomic gl;  /* OpenGL sessions instead (xl_gl.h) */
 };
 
 /*

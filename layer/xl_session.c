@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "xl_session.h"
 
+#include "xl_gl_session.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 
@@ -87,10 +88,13 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_session_create(XrInstance instance,
 	if (XR_FAILED(r) || xl_inst.settings.gpu_mode == XL_GPU_OFF)
 		return r;
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
-	if (!binding) {
-		xl_log("session without a Vulkan binding: GPU columns stay blank");
+	const XrBaseInStructure *gl_binding = binding ? NULL : xl_gl_find_binding(info);
+	if (gl_binding)
+		xl_gl_session_start(*session, gl_binding);
+	else if (!binding)
+		xl_log("session without a Vulkan or OpenGL binding: GPU columns stay blank");
+	if (!binding)
 		return r;
-	}
 	start_gpu(*session, binding);
 	return r;
 }
@@ -118,11 +122,13 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_session_destroy(XrSession session)
 		xl_gpu_drain(gpu, DRAIN_NS);
 		xl_gpu_destroy(take_gpu(session));
 	}
+	xl_gl_session_end(session);
 	return xl_inst.next.DestroySession(session);
 }
 
 void xl_session_abandon_gpu(void)
 {
+	xl_gl_session_abandon();
 	struct xl_gpu *gpu = take_gpu(XR_NULL_HANDLE);
 	if (!gpu)
 		return;

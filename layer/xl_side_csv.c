@@ -65,19 +65,20 @@ bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full)
 }
 
 int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
-                    const struct xl_side_csv_meta *meta, const char *gpu_mode)
+                    const struct xl_side_csv_meta *meta, const char *gpu_clock,
+                    const char *gpu_mode)
 {
 	char header[512];
 
 	snprintf(header, sizeof(header),
-	         "# gpu_clock=vulkan\n"
+	         "# gpu_clock=%s\n"
 	         "# side=%s\n"
 	         "# layer=%s\n"
 	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "# gpu_mode=%s\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
-	         meta->side, meta->layer, tag, gpu_mode);
+	         gpu_clock, meta->side, meta->layer, tag, gpu_mode);
 	return create_with_header(f, dir_fd, "gpu", tag, meta->side, header);
 }
 

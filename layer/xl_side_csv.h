@@ -39,9 +39,13 @@ bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec);
 /* Writes the "# session_end" footer and closes; false if anything failed. */
 bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full);
 
-/* Creates "gpu-<tag>-<side>.csv" and writes its header. 0, or -1 with errno. */
+/*
+ * Creates "gpu-<tag>-<side>.csv" and writes its header (@p gpu_clock:
+ * "vulkan" or "opengl"). 0, or -1 with errno.
+ */
 int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
-                    const struct xl_side_csv_meta *meta, const char *gpu_mode);
+                    const struct xl_side_csv_meta *meta, const char *gpu_clock,
+                    const char *gpu_mode);
 
 /* Appends one GPU row; false once the file has failed. */
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s);

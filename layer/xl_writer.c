@@ -6,6 +6,7 @@
 
 #include "xl_clock.h"
 #include "xl_files.h"
+#include "xl_gl.h"
 #include "xl_side_csv.h"
 #include "xl_log.h"
 
@@ -169,24 +170,29 @@ static void open_session(struct xl_writer *w, uint32_t id)
 
 struct gpu_emit_ctx {
 	struct xl_writer *w;
-	struct xl_gpu *gpu;
+	struct xl_gpu *gpu; /* a Vulkan session's, or NULL */
+	struct xl_gl *gl;   /* an OpenGL session's, or NULL */
 };
 
-/* Opens the session's GPU file; @p gpu NULL: no clock correlation line. */
-static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
+/*
+ * Opens the session's GPU file; @p c NULL (no sample came): no clock
+ * correlation line, the clock named after the side's current GPU state.
+ */
+static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
 {
 	struct xl_gpu_calibration cal;
+	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
 
-	w->gpu_gated = atomic_load(&w->cfg.ctl->gpu_gated);
+	w->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu_gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    w->gpu_gated ? "gated" : "sandwich") != 0) {
+	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich") != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
 		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
 		            strerror(errno));
 		w->gpu_failed = true;
 		return;
 	}
-	if (gpu && xl_gpu_calibrate(gpu, &cal))
+	if (c && (c->gl ? xl_gl_calibration(c->gl, &cal) : xl_gpu_calibrate(c->gpu, &cal)))
 		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
 }
 
@@ -199,7 +205,7 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
 		return; /* its session's files are gone or unusable */
 	if (!w->gpu_csv.file)
-		open_gpu_file(w, c->gpu);
+		open_gpu_file(w, c);
 	if (w->gpu_csv.file && !xl_gpu_csv_row(&w->gpu_csv, s)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing gpu-%s-%s.csv failed: %s",
 		            w->open_tag, w->open_tag, w->cfg.meta.side, strerror(errno));
@@ -231,9 +237,14 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 	pthread_mutex_lock(&holder->lock);
 	struct xl_gpu *gpu = atomic_load(&holder->gpu);
 	if (gpu) {
-		struct gpu_emit_ctx ctx = {w, gpu};
+		struct gpu_emit_ctx ctx = {w, gpu, NULL};
 		more = xl_gpu_collect(gpu, max_session, emit_gpu_sample, &ctx);
 		log_gpu_problems(w, gpu);
+	}
+	struct xl_gl *gl = atomic_load(&holder->gl);
+	if (gl) {
+		struct gpu_emit_ctx ctx = {w, NULL, gl};
+		more |= xl_gl_collect(gl, max_session, emit_gpu_sample, &ctx);
 	}
 	pthread_mutex_unlock(&holder->lock);
 	return more;
@@ -251,6 +262,10 @@ static unsigned gpu_pending(struct xl_writer *w)
 	struct xl_gpu *gpu = atomic_load(&holder->gpu);
 	if (gpu)
 		n = xl_gpu_pending(gpu, w->open_id);
+	/* OpenGL: read back only by frames, which a stopped recording no longer stamps. */
+	struct xl_gl *gl = atomic_load(&holder->gl);
+	if (gl)
+		n += xl_gl_pending(gl);
 	pthread_mutex_unlock(&holder->lock);
 	return n;
 }

@@ -10,34 +10,22 @@
 # (VUID-xrStructureTypeToString-value-parameter) when only
 # XR_KHR_vulkan_enable2 is enabled. It appears without the monitor too.
 #
-# Usage: hello_xr.sh Vulkan|Vulkan2 TARGET_LAYER
+# OpenGL runs on an X display: under tests/common/with_xvfb.sh, with
+# XRLM_TEST_VIDMODE_SHIM set (see tests/runtime/hello_xr.sh).
+#
+# Usage: hello_xr.sh Vulkan|Vulkan2|OpenGL TARGET_LAYER [VAR=VALUE...]
+#   VAR=VALUE: settings for the run (e.g. the synthetic target's knobs).
 . "$(dirname "$0")/lib.sh"
 graphics=$1
 target=$2
-KNOWN_FALSE_POSITIVE=VUID-xrStructureTypeToString-value-parameter
-
-# Runs hello_xr with layers $1 into directory $2; leaves core_validation's
-# findings, minus the known false positive, in $2/errors.
-run_hello_xr() {
-	mkdir -p "$2"
-	export XR_ENABLE_API_LAYERS=$1
-	export XR_API_DUMP_EXPORT_TYPE=text XR_API_DUMP_FILE_NAME=$2/api_dump.txt
-	export XR_CORE_VALIDATION_EXPORT_TYPE=text XR_CORE_VALIDATION_FILE_NAME=$2/core_validation.txt
-	# hello_xr quits when its stdin reaches end of file: give it a FIFO held open.
-	rm -f "$2/stdin" && mkfifo "$2/stdin"
-	exec 3<>"$2/stdin"
-	timeout 60 hello_xr -g "$graphics" <&3 >"$2/hello_xr.log" 2>&1 ||
-		fail "hello_xr failed: $(tail -n 20 "$2/hello_xr.log")"
-	exec 3>&-
-	# core_validation announces itself, and writes its report only when it has findings.
-	grep -q "Core Validation output type" "$2/hello_xr.log" || fail "core_validation was not loaded"
-	touch "$2/core_validation.txt"
-	grep -i "error" "$2/core_validation.txt" | grep -v "$KNOWN_FALSE_POSITIVE" | sort -u >"$2/errors" || true
-}
+shift 2
 
 setup
+for setting in "$@"; do
+	export "$setting"
+done
 export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=330 XRLM_RECORD=1
-run_hello_xr "$PRE:$target:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/monitored"
+run_hello_xr "$graphics" "$PRE:$target:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/monitored"
 merged=$(merged_files)
 [ -n "$merged" ] || fail "no merged file"
 n=$(header_value "$merged" frame_count)
@@ -54,7 +42,7 @@ fi
 
 # The same chain without the monitor reports the same findings (none).
 export XRTEST_EXIT_AFTER_FRAMES=30
-run_hello_xr "$target:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/baseline"
+run_hello_xr "$graphics" "$target:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/baseline"
 tolerated=$(grep -c "$KNOWN_FALSE_POSITIVE" "$XRLM_TEST_WORK/monitored/core_validation.txt" || true)
 baseline=$(grep -c "$KNOWN_FALSE_POSITIVE" "$XRLM_TEST_WORK/baseline/core_validation.txt" || true)
 [ "$tolerated" -eq "$baseline" ] ||

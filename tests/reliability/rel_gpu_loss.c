@@ -61,6 +61,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 	atomic_init(&gpu.submit_error, VK_SUCCESS);
 	pthread_mutex_init(&holder.lock, NULL);
 	atomic_init(&holder.gpu, &gpu);
+	atomic_init(&holder.gl, NULL); /* no OpenGL session */
 	if (!ctl || xl_ring_create(&ring, 1024) != 0) {
 		fprintf(stderr, "FAIL: out of memory\n");
 		exit(1);

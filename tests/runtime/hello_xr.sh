@@ -5,7 +5,11 @@
 # must report nothing. XRTEST_COMPOSITOR_* from the environment are kept,
 # and the GPU work's calibration must then show up in the log.
 #
-# usage: hello_xr.sh Vulkan|Vulkan2 RUNTIME_JSON [FRAMES]
+# OpenGL needs an X display (run it under tests/common/with_xvfb.sh) and,
+# on Xvfb, XRLM_TEST_VIDMODE_SHIM: the library preloaded into hello_xr
+# (rt_vidmode_shim.c).
+#
+# usage: hello_xr.sh Vulkan|Vulkan2|OpenGL RUNTIME_JSON [FRAMES]
 #        hello_xr.sh --self-test TC_INVALID_CALL RUNTIME_JSON
 #   --self-test: shows that the core_validation check fails on a real
 #   report, by running a program that makes one invalid call.
@@ -52,7 +56,11 @@ sleeper=$!
 
 rc=0
 start=$(date +%s)
-timeout 120 hello_xr -g "$graphics" < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
+(
+	[ -z "${XRLM_TEST_VIDMODE_SHIM:-}" ] ||
+		export LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$XRLM_TEST_VIDMODE_SHIM"
+	exec timeout 120 hello_xr -g "$graphics"
+) < "$work/stdin" > "$work/hello_xr.log" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - start))
 if [ "$rc" -ne 0 ]; then
 	tail -40 "$work/hello_xr.log"
@@ -65,6 +73,15 @@ ended=$(grep -c '^XrResult xrEndFrame$' "$work/api_dump.txt" || true)
 [ "$ended" -ge "$frames" ] || rt_fail "api_dump saw $ended xrEndFrame calls, expected >= $frames"
 grep -q "\[xrlm-test-runtime\] $frames frames done" "$work/hello_xr.log" ||
 	rt_fail "the runtime did not end the session after $frames frames"
+if [ "$graphics" = OpenGL ]; then
+	grep -q '^XrResult xrGetOpenGLGraphicsRequirementsKHR$' "$work/api_dump.txt" &&
+		grep -q '\[xrlm-test-runtime\] session created (OpenGL)' "$work/hello_xr.log" ||
+		rt_fail "hello_xr did not run an OpenGL session"
+	grep -q '\[xrlm-test-runtime\] GL swapchain .*: textures [1-9]' "$work/hello_xr.log" ||
+		rt_fail "no OpenGL swapchain was created"
+	grep -q '^XrResult xrEnumerateSwapchainImages$' "$work/api_dump.txt" ||
+		rt_fail "hello_xr did not enumerate the swapchain images"
+fi
 grep -q 'XR_SESSION_STATE_IDLE->XR_SESSION_STATE_EXITING' "$work/hello_xr.log" ||
 	rt_fail "hello_xr never saw EXITING"
 if [ "${XRTEST_COMPOSITOR_GPU_US:-0}" != 0 ]; then

@@ -14,6 +14,7 @@ enum rt_ext {
 	RT_EXT_NONE = 0,
 	RT_EXT_VULKAN1,
 	RT_EXT_VULKAN2,
+	RT_EXT_OPENGL,
 };
 
 #define RT_FUNCTIONS(_)                                   \
@@ -78,7 +79,8 @@ enum rt_ext {
 	_(xrCreateVulkanInstanceKHR, RT_EXT_VULKAN2)          \
 	_(xrCreateVulkanDeviceKHR, RT_EXT_VULKAN2)            \
 	_(xrGetVulkanGraphicsDevice2KHR, RT_EXT_VULKAN2)      \
-	_(xrGetVulkanGraphicsRequirements2KHR, RT_EXT_VULKAN2)
+	_(xrGetVulkanGraphicsRequirements2KHR, RT_EXT_VULKAN2) \
+	_(xrGetOpenGLGraphicsRequirementsKHR, RT_EXT_OPENGL)
 
 /* rt_xrFoo has exactly the type PFN_xrFoo points to. */
 #define RT_DECLARE(name, ext) extern __typeof__(*(PFN_##name)0) rt_##name;

@@ -33,6 +33,7 @@ static bool ext_enabled(const struct rt_instance *inst, enum rt_ext ext)
 	case RT_EXT_NONE: return true;
 	case RT_EXT_VULKAN1: return inst->ext_vulkan_enable;
 	case RT_EXT_VULKAN2: return inst->ext_vulkan_enable2;
+	case RT_EXT_OPENGL: return inst->ext_opengl_enable;
 	}
 	return false;
 }

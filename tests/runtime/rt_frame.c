@@ -250,7 +250,9 @@ static XrResult compositor_work(struct rt_session *sess)
 {
 	const struct rt_knobs *k = &sess->inst->knobs;
 	rt_busy_wait_ns((int64_t)k->compositor_cpu_us * 1000);
-	if (sess->headless || k->compositor_gpu_us == 0)
+	if (sess->gl)
+		rt_gl_end_frame(sess->gl);
+	if (sess->headless || sess->gl || k->compositor_gpu_us == 0)
 		return XR_SUCCESS;
 	return rt_vk_compositor_work(&sess->vk, k->compositor_gpu_us);
 }

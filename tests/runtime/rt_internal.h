@@ -9,6 +9,8 @@
 #define RT_INTERNAL_H
 
 #define XR_USE_GRAPHICS_API_VULKAN 1
+/* OpenGL's types need no GL header; the Xlib binding is rt_opengl.c's own. */
+#define XR_USE_GRAPHICS_API_OPENGL 1
 #include <vulkan/vulkan.h>
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
@@ -195,7 +197,9 @@ struct rt_instance {
 	bool ext_vulkan_enable;
 	bool ext_vulkan_enable2;
 	bool ext_headless;
+	bool ext_opengl_enable;        /* XR_KHR_opengl_enable (rt_opengl.c) */
 	bool vk_requirements_queried;
+	bool gl_requirements_queried;
 	VkInstance vk_instance;        /* last one passed to xrGetVulkanGraphicsDevice*KHR */
 	VkPhysicalDevice vk_physical;  /* what we answered for it */
 	struct rt_event_queue events;
@@ -276,6 +280,39 @@ XrResult rt_vk_submit_and_wait(struct rt_vk_session *vk,
 /* Finds a memory type in @p type_bits with @p props; UINT32_MAX if none. */
 uint32_t rt_vk_memory_type(struct rt_vk_session *vk, uint32_t type_bits, VkMemoryPropertyFlags props);
 
+/* rt_opengl.c: XR_KHR_opengl_enable with an Xlib/GLX binding */
+
+struct rt_gl_session;
+struct rt_swapchain;
+
+/*
+ * Checks the app's XrGraphicsBindingOpenGLXlibKHR (@p binding) against
+ * @p inst and keeps what a session needs of it in a new @p out.
+ */
+XrResult rt_gl_session_create(struct rt_instance *inst, const void *binding,
+                              struct rt_gl_session **out);
+
+/* Frees what rt_gl_session_create() made. */
+void rt_gl_session_destroy(struct rt_gl_session *gl);
+
+/* xrEnumerateSwapchainFormats of an OpenGL session (GL internal formats). */
+XrResult rt_gl_enumerate_formats(uint32_t capacity, uint32_t *count_out, int64_t *formats);
+
+/* The OpenGL checks of a swapchain's create info (format, sizes); context current. */
+XrResult rt_gl_swapchain_check(const XrSwapchainCreateInfo *info);
+
+/* Creates the swapchain's textures in the app's context, which must be current. */
+XrResult rt_gl_swapchain_create_images(struct rt_swapchain *sc);
+
+/* Deletes the textures if the context is current (else they die with it). */
+void rt_gl_swapchain_destroy_images(struct rt_swapchain *sc);
+
+/* xrEndFrame of an OpenGL session: submits the app's GL work, as a compositor must. */
+void rt_gl_end_frame(struct rt_gl_session *gl);
+
+/* Fills the app's XrSwapchainImageOpenGLKHR array (room already checked). */
+XrResult rt_gl_enumerate_images(struct rt_swapchain *sc, XrSwapchainImageBaseHeader *images);
+
 /* rt_session.c */
 
 /* One XrSession. */
@@ -283,7 +320,8 @@ struct rt_session {
 	XrSession handle;
 	struct rt_instance *inst;
 	bool headless;
-	struct rt_vk_session vk;       /* unused when headless */
+	struct rt_vk_session vk;       /* unused when headless or OpenGL */
+	struct rt_gl_session *gl;      /* OpenGL sessions only (rt_opengl.c) */
 	pthread_mutex_t lock;          /* state and frame bookkeeping below */
 	pthread_cond_t frame_cond;
 	XrSessionState state;
@@ -334,6 +372,7 @@ struct rt_swapchain {
 	uint32_t image_count;
 	VkImage images[RT_SWAPCHAIN_IMAGES];
 	VkDeviceMemory memory[RT_SWAPCHAIN_IMAGES];
+	uint32_t gl_textures[RT_SWAPCHAIN_IMAGES]; /* OpenGL sessions: texture names */
 	bool layouts_done;             /* initial layout transition submitted */
 	pthread_mutex_t lock;
 	uint32_t next_acquire;

@@ -1,5 +1,5 @@
 /*
- * XrSession: creation with a Vulkan binding or headless (XR_MND_headless),
+ * XrSession: creation with a Vulkan or OpenGL binding or headless (XR_MND_headless),
  * and the session state machine, delivered through xrPollEvent.
  */
 #include "rt_internal.h"
@@ -47,7 +47,9 @@ void rt_session_begin_exit(struct rt_session *sess)
 static void session_destroy(void *obj)
 {
 	struct rt_session *sess = obj;
-	if (!sess->headless)
+	if (sess->gl)
+		rt_gl_session_destroy(sess->gl);
+	else if (!sess->headless)
 		rt_vk_session_fini(&sess->vk);
 	rt_event_drop_session(&sess->inst->events, sess->handle);
 	sess->inst->session = XR_NULL_HANDLE;
@@ -56,12 +58,12 @@ static void session_destroy(void *obj)
 	free(sess);
 }
 
-/* The Vulkan binding in @p next's chain, or NULL. */
-static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const void *next)
+/* The structure of @p type in @p next's chain, or NULL. */
+static const void *find_binding(const void *next, XrStructureType type)
 {
 	for (const XrBaseInStructure *s = next; s; s = s->next)
-		if (s->type == XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR)
-			return (const XrGraphicsBindingVulkanKHR *)s;
+		if (s->type == type)
+			return s;
 	return NULL;
 }
 
@@ -69,7 +71,11 @@ static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const void *next)
 static XrResult session_init_graphics(struct rt_session *sess, const XrSessionCreateInfo *info)
 {
 	struct rt_instance *inst = sess->inst;
-	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info->next);
+	const void *gl_binding = find_binding(info->next, XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR);
+	if (gl_binding)
+		return rt_gl_session_create(inst, gl_binding, &sess->gl);
+	const XrGraphicsBindingVulkanKHR *binding =
+		find_binding(info->next, XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR);
 	if (!binding) {
 		if (!inst->ext_headless)
 			return XR_ERROR_GRAPHICS_DEVICE_INVALID;
@@ -112,7 +118,7 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	if (r != XR_SUCCESS)
 		return r;
 	inst->session = sess->handle;
-	rt_log("session created (%s)", sess->headless ? "headless" : "Vulkan");
+	rt_log("session created (%s)", sess->headless ? "headless" : sess->gl ? "OpenGL" : "Vulkan");
 
 	pthread_mutex_lock(&sess->lock);
 	rt_session_set_state(sess, XR_SESSION_STATE_IDLE);

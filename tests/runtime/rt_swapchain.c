@@ -1,6 +1,6 @@
 /*
- * Swapchains: VkImages with bound memory on the app's VkDevice, handed out
- * in order by acquire/wait/release.
+ * Swapchains: VkImages with bound memory on the app's VkDevice (or GL
+ * textures, rt_opengl.c), handed out in order by acquire/wait/release.
  */
 #include "rt_internal.h"
 #include "rt_api.h"
@@ -22,6 +22,8 @@ XrResult XRAPI_CALL rt_xrEnumerateSwapchainFormats(XrSession session, uint32_t c
 	XrResult r = rt_session_get(session, &sess);
 	if (r != XR_SUCCESS)
 		return r;
+	if (sess->gl)
+		return rt_gl_enumerate_formats(capacity, countOutput, formats);
 	/* Headless sessions have no swapchains, hence no formats. */
 	int64_t list[RT_MAX_FORMATS];
 	uint32_t n = sess->headless ? 0 : sess->vk.format_count;
@@ -78,7 +80,7 @@ static bool format_offered(const struct rt_session *sess, int64_t format)
 /* The create info (its type checked) against the session and the device's image limits. */
 static XrResult check_create_info(struct rt_session *sess, const XrSwapchainCreateInfo *info)
 {
-	if (sess->headless || !format_offered(sess, info->format))
+	if (sess->headless || (!sess->gl && !format_offered(sess, info->format)))
 		return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
 	if (info->createFlags & ~(XrSwapchainCreateFlags)XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT)
 		return XR_ERROR_FEATURE_UNSUPPORTED; /* protected content */
@@ -87,6 +89,8 @@ static XrResult check_create_info(struct rt_session *sess, const XrSwapchainCrea
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (info->faceCount != 1 || info->sampleCount != 1)
 		return XR_ERROR_FEATURE_UNSUPPORTED;
+	if (sess->gl)
+		return rt_gl_swapchain_check(info);
 	VkImageCreateInfo ici = image_info(info);
 	if (ici.usage == 0)
 		return XR_ERROR_VALIDATION_FAILURE;
@@ -104,6 +108,8 @@ static void swapchain_destroy(void *obj)
 {
 	struct rt_swapchain *sc = obj;
 	VkDevice dev = sc->sess->vk.device;
+	if (sc->sess->gl)
+		rt_gl_swapchain_destroy_images(sc);
 	for (uint32_t i = 0; i < RT_SWAPCHAIN_IMAGES; i++) {
 		if (sc->images[i])
 			vkDestroyImage(dev, sc->images[i], NULL);
@@ -159,7 +165,11 @@ XrResult XRAPI_CALL rt_xrCreateSwapchain(XrSession session, const XrSwapchainCre
 	sc->image_count = RT_SWAPCHAIN_IMAGES;
 	pthread_mutex_init(&sc->lock, NULL);
 	VkResult vr = VK_SUCCESS;
-	for (uint32_t i = 0; i < sc->image_count && vr == VK_SUCCESS; i++)
+	if (sess->gl && (r = rt_gl_swapchain_create_images(sc)) != XR_SUCCESS) {
+		swapchain_destroy(sc);
+		return r;
+	}
+	for (uint32_t i = 0; !sess->gl && i < sc->image_count && vr == VK_SUCCESS; i++)
 		vr = create_image(sc, i);
 	uint64_t h = vr == VK_SUCCESS ? rt_handle_add(RT_HANDLE_SWAPCHAIN, sc, RT_H(session),
 	                                              swapchain_destroy) : 0;
@@ -191,6 +201,8 @@ XrResult XRAPI_CALL rt_xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_
 	r = rt_two_call_begin(capacity, countOutput, images, sc->image_count, &fill);
 	if (r != XR_SUCCESS || !fill)
 		return r;
+	if (sc->sess->gl)
+		return rt_gl_enumerate_images(sc, images);
 	XrSwapchainImageVulkanKHR *vk_images = (XrSwapchainImageVulkanKHR *)images;
 	for (uint32_t i = 0; i < sc->image_count; i++) {
 		if (vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR)
@@ -270,7 +282,7 @@ static XrResult acquire_locked(struct rt_swapchain *sc, void *ctx)
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (sc->acquired_count == sc->image_count)
 		return XR_ERROR_CALL_ORDER_INVALID;
-	if (!sc->layouts_done) {
+	if (!sc->layouts_done && !sc->sess->gl) {
 		/* Here, not in xrCreateSwapchain: acquire may use the app's queue. */
 		XrResult r = rt_vk_submit_and_wait(&sc->sess->vk, record_initial_layouts, sc);
 		if (r != XR_SUCCESS)

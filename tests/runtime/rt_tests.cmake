@@ -58,6 +58,13 @@ foreach(g Vulkan Vulkan2)
 	set_tests_properties(runtime_hello_xr_${lg} PROPERTIES PROCESSORS 2)
 endforeach()
 
+# hello_xr -g OpenGL on a private Xvfb (llvmpipe), through the VidMode shim.
+rt_add_test(runtime_hello_xr_opengl
+	"XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>"
+	${PROJECT_SOURCE_DIR}/tests/common/with_xvfb.sh
+	${CMAKE_CURRENT_SOURCE_DIR}/hello_xr.sh OpenGL ${XRLM_TEST_RUNTIME_JSON} 300)
+set_tests_properties(runtime_hello_xr_opengl PROPERTIES PROCESSORS 2)
+
 add_executable(rtt_swapchain rtt_swapchain.c)
 target_link_libraries(rtt_swapchain PRIVATE rtt_common Vulkan::Vulkan)
 rt_add_test(runtime_swapchain_vulkan "XRTEST_FRAME_RATE=0;XRTEST_COMPOSITOR_GPU_US=200"

@@ -12,6 +12,8 @@
 
 /* One second: far beyond any frame budget, low enough to catch typos. */
 #define TT_KNOB_MAX_US 1000000
+/* Draws of ~0.1 ms each on llvmpipe: again far beyond a frame. */
+#define TT_KNOB_MAX_GL_DRAWS 10000
 
 static struct tt_knobs knobs;
 static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
@@ -21,12 +23,14 @@ static void knobs_read(void)
 	knobs.cpu_us = u_env_u64("XRTEST_TARGET_CPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_us = u_env_u64("XRTEST_TARGET_GPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_wait = u_env_u64("XRTEST_TARGET_GPU_WAIT", 0, 0, 1, tt_log_warn, NULL) != 0;
+	knobs.gl_draws = u_env_u64("XRTEST_TARGET_GL_DRAWS", 0, 0, TT_KNOB_MAX_GL_DRAWS,
+	                           tt_log_warn, NULL);
 	/* Empty counts as unset. A copy: the app may change its environment. */
 	const char *log = getenv("XRTEST_TARGET_GPU_LOG");
 	knobs.gpu_log = log && *log ? strdup(log) : NULL;
-	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s",
+	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s gl_draws=%llu",
 	       (unsigned long long)knobs.cpu_us, (unsigned long long)knobs.gpu_us, knobs.gpu_wait,
-	       knobs.gpu_log ? knobs.gpu_log : "-");
+	       knobs.gpu_log ? knobs.gpu_log : "-", (unsigned long long)knobs.gl_draws);
 }
 
 const struct tt_knobs *tt_knobs_get(void)

@@ -13,6 +13,7 @@ struct tt_knobs {
 	uint64_t gpu_us; /* XRTEST_TARGET_GPU_US: GPU work submitted on the session's queue */
 	bool gpu_wait;   /* XRTEST_TARGET_GPU_WAIT: wait for that work before forwarding */
 	const char *gpu_log; /* XRTEST_TARGET_GPU_LOG: per-frame CSV path; NULL if unset */
+	uint64_t gl_draws; /* XRTEST_TARGET_GL_DRAWS: OpenGL sessions' draws (tt_gl.h) */
 };
 
 /*

@@ -7,6 +7,7 @@
 
 #include <openxr/openxr.h>
 
+#include "tt_gl.h"
 #include "tt_gpu.h"
 
 #define TT_LAYER_NAME "XR_APILAYER_XRLM_test_target"
@@ -29,6 +30,7 @@ struct tt_session {
 	uint64_t cpu_us;
 	bool gpu_wait;
 	struct tt_gpu *gpu; /* NULL: no Vulkan binding or no GPU work requested */
+	struct tt_gl *gl;   /* NULL: no OpenGL binding or no GL work requested */
 };
 
 /* The instance record of @p handle, or NULL. */

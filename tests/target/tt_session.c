@@ -49,8 +49,21 @@ static bool session_setup_gpu(struct tt_session *s, const XrSessionCreateInfo *i
 	return tt_gpu_create(&b, knobs->gpu_us, knobs->gpu_log, &s->gpu);
 }
 
+/* XRTEST_TARGET_GL_DRAWS: GL work in an OpenGL session's context (tt_gl.h). */
+static bool session_setup_gl(struct tt_session *s, const XrSessionCreateInfo *info,
+                             const struct tt_knobs *knobs)
+{
+	for (const XrBaseInStructure *b = info->next; b; b = b->next)
+		if (b->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR)
+			return tt_gl_create(b, knobs->gl_draws, knobs->gpu_log, &s->gl);
+	tt_log("session has no OpenGL binding: GL work (%llu draws) not possible",
+	       (unsigned long long)knobs->gl_draws);
+	return true;
+}
+
 static void session_free(struct tt_session *s)
 {
+	tt_gl_destroy(&s->gl);
 	tt_gpu_destroy(&s->gpu);
 	free(s);
 }
@@ -78,6 +91,7 @@ static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessi
 	s->gpu_wait = knobs->gpu_wait;
 	/* Fail loudly: a test asking for GPU work must not silently get none. */
 	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) ||
+	    (knobs->gl_draws > 0 && !session_setup_gl(s, info, knobs)) ||
 	    !tt_registry_add(&sessions, (uint64_t)s->handle, s)) {
 		tt_log("session setup failed; failing xrCreateSession");
 		session_free(s);
@@ -105,6 +119,8 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 	if (!s)
 		return XR_ERROR_HANDLE_INVALID;
 	if (s->gpu && !tt_gpu_submit(s->gpu, info->displayTime))
+		return XR_ERROR_RUNTIME_FAILURE;
+	if (s->gl && !tt_gl_frame(s->gl, info->displayTime))
 		return XR_ERROR_RUNTIME_FAILURE;
 	if (s->cpu_us)
 		tt_burn_cpu_us(s->cpu_us);

@@ -1,0 +1,410 @@
+/*
+ * GPU timestamps in an OpenGL session's command stream; see xl_gl.h.
+ */
+#define _GNU_SOURCE
+/* GL and Xlib types first: xl_gl.h's openxr_platform.h then has the GL binding. */
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <GL/glx.h>
+#define XR_USE_PLATFORM_XLIB
+#define XR_USE_GRAPHICS_API_OPENGL
+
+#include "xl_gl.h"
+
+#include "xl_clock.h"
+#include "xl_log.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The entry points used, all resolved through glXGetProcAddressARB. */
+struct xl_gl_fns {
+	GLXContext (*GetCurrentContext)(void);
+	const GLubyte *(*GetString)(GLenum name);
+	const GLubyte *(*GetStringi)(GLenum name, GLuint index);
+	void (*GetIntegerv)(GLenum pname, GLint *data);
+	void (*GetInteger64v)(GLenum pname, GLint64 *data);
+	void (*GenQueries)(GLsizei n, GLuint *ids);
+	void (*DeleteQueries)(GLsizei n, const GLuint *ids);
+	void (*QueryCounter)(GLuint id, GLenum target);
+	void (*GetQueryiv)(GLenum target, GLenum pname, GLint *params);
+	void (*GetQueryObjectiv)(GLuint id, GLenum pname, GLint *params);
+	void (*GetQueryObjectui64v)(GLuint id, GLenum pname, GLuint64 *params);
+	void (*BindBuffer)(GLenum target, GLuint buffer);
+	void (*Flush)(void);
+};
+
+static const struct {
+	const char *name;
+	size_t offset;
+} fn_table[] = {
+	{"glXGetCurrentContext", offsetof(struct xl_gl_fns, GetCurrentContext)},
+	{"glGetString", offsetof(struct xl_gl_fns, GetString)},
+	{"glGetStringi", offsetof(struct xl_gl_fns, GetStringi)},
+	{"glGetIntegerv", offsetof(struct xl_gl_fns, GetIntegerv)},
+	{"glGetInteger64v", offsetof(struct xl_gl_fns, GetInteger64v)},
+	{"glGenQueries", offsetof(struct xl_gl_fns, GenQueries)},
+	{"glDeleteQueries", offsetof(struct xl_gl_fns, DeleteQueries)},
+	{"glQueryCounter", offsetof(struct xl_gl_fns, QueryCounter)},
+	{"glGetQueryiv", offsetof(struct xl_gl_fns, GetQueryiv)},
+	{"glGetQueryObjectiv", offsetof(struct xl_gl_fns, GetQueryObjectiv)},
+	{"glGetQueryObjectui64v", offsetof(struct xl_gl_fns, GetQueryObjectui64v)},
+	{"glBindBuffer", offsetof(struct xl_gl_fns, BindBuffer)},
+	{"glFlush", offsetof(struct xl_gl_fns, Flush)},
+};
+
+typedef void (*gl_void_fn)(void);
+typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
+
+/* How many clock/GL-time pairs a calibration takes, keeping the tightest. */
+#define CALIBRATION_TRIES 3
+#define FINISH_STEP_NS 1000000ull
+
+const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
+{
+	for (const XrBaseInStructure *p = info ? info->next : NULL; p; p = p->next)
+		if (p->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR)
+			return p;
+	return NULL;
+}
+
+/* Fills @p fns from the application's GL library; false if something is missing. */
+static bool resolve(struct xl_gl_fns *fns, char *why, size_t why_size)
+{
+	/* The application loaded libGL or libGLX to create its context. */
+	gl_getproc_fn getproc = (gl_getproc_fn)dlsym(RTLD_DEFAULT, "glXGetProcAddressARB");
+	if (!getproc) {
+		snprintf(why, why_size, "glXGetProcAddressARB is not loaded in this process");
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(fn_table) / sizeof(fn_table[0]); i++) {
+		gl_void_fn fn = getproc((const GLubyte *)fn_table[i].name);
+		if (!fn) {
+			snprintf(why, why_size, "%s is missing", fn_table[i].name);
+			return false;
+		}
+		memcpy((char *)fns + fn_table[i].offset, &fn, sizeof(fn));
+	}
+	return true;
+}
+
+struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, char *why,
+                           size_t why_size)
+{
+	const XrGraphicsBindingOpenGLXlibKHR *b = (const XrGraphicsBindingOpenGLXlibKHR *)binding;
+	if (!b->glxContext) {
+		snprintf(why, why_size, "the binding has no GLX context");
+		return NULL;
+	}
+	struct xl_gl *gl = calloc(1, sizeof(*gl));
+	struct xl_gl_fns *fns = calloc(1, sizeof(*fns));
+	if (!gl || !fns) {
+		snprintf(why, why_size, "out of memory");
+		free(gl);
+		free(fns);
+		return NULL;
+	}
+	if (!resolve(fns, why, why_size)) {
+		free(gl);
+		free(fns);
+		return NULL;
+	}
+	gl->session = session;
+	gl->context = b->glxContext;
+	gl->fn = fns;
+	return gl;
+}
+
+void xl_gl_destroy(struct xl_gl *gl)
+{
+	if (!gl)
+		return;
+	free(gl->fn);
+	free(gl);
+}
+
+/* --------------------------------------------------------- frame thread */
+
+/* Whether the current context lists @p ext (GL 3.0+ by index, else the old string). */
+static bool has_extension(const struct xl_gl_fns *fn, int major, const char *ext)
+{
+	if (major >= 3) {
+		GLint n = 0;
+		fn->GetIntegerv(GL_NUM_EXTENSIONS, &n);
+		for (GLint i = 0; i < n; i++) {
+			const char *e = (const char *)fn->GetStringi(GL_EXTENSIONS, (GLuint)i);
+			if (e && strcmp(e, ext) == 0)
+				return true;
+		}
+		return false;
+	}
+	const char *all = (const char *)fn->GetString(GL_EXTENSIONS);
+	size_t len = strlen(ext);
+	for (const char *p = all; p && (p = strstr(p, ext)); p += len)
+		if ((p == all || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
+static bool unsupported(struct xl_gl *gl, const char *why)
+{
+	snprintf(gl->why, sizeof(gl->why), "%s", why);
+	atomic_store_explicit(&gl->status, XL_GL_STATUS_UNSUPPORTED, memory_order_release);
+	return false;
+}
+
+/*
+ * The first recorded frame, context current: checks for timer queries and
+ * creates the query objects. GL objects can only be created with the
+ * context current, which is only sure on this thread inside xrEndFrame;
+ * this runs once per session.
+ */
+static bool setup(struct xl_gl *gl)
+{
+	const struct xl_gl_fns *fn = gl->fn;
+	uint64_t t0 = xl_clock_mono_ns();
+	int major = 0, minor = 0;
+	const char *version = (const char *)fn->GetString(GL_VERSION);
+
+	if (!version || sscanf(version, "%d.%d", &major, &minor) != 2)
+		return unsupported(gl, "the context reports no GL version");
+	/* No guessing from the version: a driver that has timer queries lists them. */
+	if (!has_extension(fn, major, "GL_ARB_timer_query"))
+		return unsupported(gl, "GL_ARB_timer_query is not supported by the context");
+	GLint bits = 0;
+	fn->GetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &bits);
+	if (bits <= 0)
+		return unsupported(gl, "the context's timestamp counter has 0 bits");
+	gl->query_buffer = major > 4 || (major == 4 && minor >= 4) ||
+	                   has_extension(fn, major, "GL_ARB_query_buffer_object");
+	GLuint names[XL_GL_QUERIES];
+	fn->GenQueries(XL_GL_QUERIES, names);
+	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
+		gl->queries[i].name = names[i];
+	gl->ready = true;
+	gl->setup_ns = xl_clock_mono_ns() - t0;
+	atomic_store_explicit(&gl->status, XL_GL_STATUS_READY, memory_order_release);
+	return true;
+}
+
+/* Hands one entry to the writer; counts it lost if the writer fell behind. */
+static void push_done(struct xl_gl *gl, const struct xl_gl_done *d)
+{
+	unsigned head = atomic_load_explicit(&gl->done_head, memory_order_relaxed);
+	if (head - atomic_load_explicit(&gl->done_tail, memory_order_acquire) >= XL_GL_DONE) {
+		atomic_fetch_add_explicit(&gl->done_overflow, 1, memory_order_relaxed);
+		return;
+	}
+	gl->done[head % XL_GL_DONE] = *d;
+	atomic_store_explicit(&gl->done_head, head + 1, memory_order_release);
+}
+
+/* GL time against CLOCK_MONOTONIC: the tightest of a few bracketed reads. */
+static void calibrate(struct xl_gl *gl, uint32_t session_id)
+{
+	struct xl_gl_done d = {.is_calibration = true, .sample.session_id = session_id};
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < CALIBRATION_TRIES; i++) {
+		GLint64 gpu = 0;
+		uint64_t before = xl_clock_mono_ns();
+		gl->fn->GetInteger64v(GL_TIMESTAMP, &gpu);
+		uint64_t after = xl_clock_mono_ns();
+		if (after - before >= best)
+			continue;
+		best = after - before;
+		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu,
+		                                    .monotonic_ns = before + best / 2,
+		                                    .max_deviation_ns = best / 2};
+	}
+	gl->calibrated_session = session_id;
+	push_done(gl, &d);
+}
+
+/* Reads back every finished timestamp, oldest first, without waiting. */
+static void poll(struct xl_gl *gl)
+{
+	const struct xl_gl_fns *fn = gl->fn;
+	GLint bound = 0;
+
+	if (gl->tail == gl->head)
+		return;
+	/* A buffer bound there would receive the results instead of our variables. */
+	if (gl->query_buffer) {
+		fn->GetIntegerv(GL_QUERY_BUFFER_BINDING, &bound);
+		if (bound)
+			fn->BindBuffer(GL_QUERY_BUFFER, 0);
+	}
+	while (gl->tail != gl->head) {
+		struct xl_gl_query *q = &gl->queries[gl->tail % XL_GL_QUERIES];
+		GLint available = 0;
+		fn->GetQueryObjectiv(q->name, GL_QUERY_RESULT_AVAILABLE, &available);
+		if (!available)
+			break;
+		GLuint64 ns = 0;
+		fn->GetQueryObjectui64v(q->name, GL_QUERY_RESULT, &ns);
+		struct xl_gl_done d = {
+			.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
+			           .valid = true, .session_id = q->session_id},
+		};
+		push_done(gl, &d);
+		gl->tail++;
+	}
+	if (bound)
+		fn->BindBuffer(GL_QUERY_BUFFER, (GLuint)bound);
+	atomic_store_explicit(&gl->in_flight, gl->head - gl->tail, memory_order_relaxed);
+}
+
+static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
+{
+	if (gl->head - gl->tail >= XL_GL_QUERIES)
+		return false;
+	struct xl_gl_query *q = &gl->queries[gl->head % XL_GL_QUERIES];
+	q->display_time = display_time;
+	q->session_id = session_id;
+	/* Written when every earlier command has completed on the GPU. */
+	gl->fn->QueryCounter(q->name, GL_TIMESTAMP);
+	gl->head++;
+	atomic_store_explicit(&gl->in_flight, gl->head - gl->tail, memory_order_relaxed);
+	return true;
+}
+
+static enum xl_gl_stamp_result skip(struct xl_gl *gl, enum xl_gl_skip why)
+{
+	atomic_fetch_add_explicit(&gl->skipped[why], 1, memory_order_relaxed);
+	return XL_GL_SKIPPED;
+}
+
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
+                                    bool flush)
+{
+	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
+		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
+	/* GL calls act on the thread's current context: it must be the session's. */
+	if (gl->fn->GetCurrentContext() != (GLXContext)gl->context)
+		return skip(gl, XL_GL_SKIP_NOT_CURRENT);
+	uint64_t t0 = xl_clock_mono_ns();
+	if (!gl->ready && !setup(gl))
+		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
+	if (session_id != gl->calibrated_session)
+		calibrate(gl, session_id);
+	/* Older frames' only: checking this frame's would make the driver flush. */
+	poll(gl);
+	bool issued = issue(gl, display_time, session_id);
+	if (issued && flush)
+		gl->fn->Flush();
+	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&gl->frame_ns, xl_clock_mono_ns() - t0, memory_order_relaxed);
+	return issued ? XL_GL_STAMPED : XL_GL_OVERFLOW;
+}
+
+/* ------------------------------------------------------ xrDestroySession */
+
+static void sleep_step(void)
+{
+	struct timespec step = {0, FINISH_STEP_NS};
+	nanosleep(&step, NULL);
+}
+
+/* Reads back the last timestamps (bounded) and deletes the queries; context current. */
+static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
+{
+	for (uint64_t waited = 0; gl->tail != gl->head && waited < timeout_ns;
+	     waited += FINISH_STEP_NS) {
+		poll(gl);
+		if (gl->tail != gl->head)
+			sleep_step();
+	}
+	if (gl->tail != gl->head)
+		xl_log("GPU (OpenGL): %u timestamps still unfinished at xrDestroySession",
+		       gl->head - gl->tail);
+	GLuint names[XL_GL_QUERIES];
+	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
+		names[i] = gl->queries[i].name;
+	gl->fn->DeleteQueries(XL_GL_QUERIES, names);
+}
+
+void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
+{
+	if (gl->ready) {
+		if (gl->fn->GetCurrentContext() == (GLXContext)gl->context)
+			finish_queries(gl, timeout_ns);
+		else
+			xl_log("GPU (OpenGL): xrDestroySession without the session's context current: "
+			       "%u query objects are left to the context (deleted with it)",
+			       XL_GL_QUERIES);
+		gl->ready = false;
+		atomic_store(&gl->in_flight, 0);
+	}
+	uint64_t frames = atomic_load(&gl->frames);
+	uint64_t not_current = atomic_load(&gl->skipped[XL_GL_SKIP_NOT_CURRENT]);
+	uint64_t lost = atomic_load(&gl->done_overflow);
+	if (frames || not_current)
+		xl_log("GPU (OpenGL): %llu frames stamped, %.2f us each on the frame thread "
+		       "(readback included); %llu skipped (context not current), %llu samples lost "
+		       "(writer behind)", (unsigned long long)frames,
+		       frames ? (double)atomic_load(&gl->frame_ns) / (double)frames / 1000.0 : 0.0,
+		       (unsigned long long)not_current, (unsigned long long)lost);
+	/* Let the writer take what is in the ring before the holder lets go. */
+	for (uint64_t waited = 0; waited < timeout_ns; waited += FINISH_STEP_NS) {
+		if (atomic_load(&gl->done_tail) == atomic_load(&gl->done_head))
+			break;
+		sleep_step();
+	}
+}
+
+/* -------------------------------------------------------- writer thread */
+
+/* Logs, once each, what the frame thread found. */
+static void report(struct xl_gl *gl)
+{
+	int status = atomic_load_explicit(&gl->status, memory_order_acquire);
+	if (status == gl->status_logged)
+		return;
+	gl->status_logged = status;
+	if (status == XL_GL_STATUS_READY)
+		xl_log("GPU timestamps (OpenGL): %u queries created on the first recorded frame "
+		       "(set-up %.1f us on the frame thread)", XL_GL_QUERIES,
+		       (double)gl->setup_ns / 1000.0);
+	else if (status == XL_GL_STATUS_UNSUPPORTED)
+		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank, CPU "
+		       "columns are unaffected", gl->why);
+}
+
+bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
+                   void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
+{
+	report(gl);
+	unsigned tail = atomic_load_explicit(&gl->done_tail, memory_order_relaxed);
+	unsigned head = atomic_load_explicit(&gl->done_head, memory_order_acquire);
+	for (; tail != head; tail++) {
+		const struct xl_gl_done *d = &gl->done[tail % XL_GL_DONE];
+		if (d->sample.session_id > max_session)
+			return false;
+		if (d->is_calibration) {
+			gl->cal = d->cal;
+			gl->has_cal = true;
+		} else {
+			emit(ctx, &d->sample);
+		}
+		atomic_store_explicit(&gl->done_tail, tail + 1, memory_order_release);
+	}
+	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed) != 0;
+}
+
+unsigned xl_gl_pending(struct xl_gl *gl)
+{
+	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed);
+}
+
+bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out)
+{
+	if (!gl->has_cal)
+		return false;
+	*out = gl->cal;
+	return true;
+}

@@ -1,0 +1,158 @@
+/*
+ * GPU timestamps in an OpenGL session's command stream: one side's half of
+ * the GPU sandwich for an XrSession with an XrGraphicsBindingOpenGLXlibKHR.
+ *
+ * GL calls are only valid on the thread where the context is current, which
+ * in xrEndFrame is the application's frame thread (the spec requires the
+ * context current there; each frame checks it and skips the frame with a
+ * counted reason if not). So, unlike the Vulkan path, all GL work happens on
+ * the frame thread: each xrEndFrame polls the older queries with
+ * GL_QUERY_RESULT_AVAILABLE (never waiting), pushes finished samples into a
+ * small single-producer ring, and issues glQueryCounter(GL_TIMESTAMP). The
+ * writer thread only drains that ring. The calls are a handful of driver
+ * entry points: no lock, no allocation, no I/O, nothing that blocks.
+ *
+ * The one exception to "nothing but clock reads and a push" is the first
+ * recorded frame of the session: the query objects must be created with the
+ * context current, hence on the frame thread. That happens once (support
+ * check, glGenQueries, a clock correlation), and its cost is logged.
+ *
+ * The layers do not link libGL: glXGetProcAddressARB is found with
+ * dlsym(RTLD_DEFAULT) in the application's own GL library when a session
+ * has a GL binding, and every gl* through it. Nothing is looked up for other
+ * sessions. Only the binding's display, drawable and context are used.
+ *
+ * GL state the application can see is left as it was: timestamp queries are
+ * never active, and the only binding touched (GL_QUERY_BUFFER, which would
+ * redirect query results into a buffer) is restored at once.
+ */
+#ifndef XL_GL_H
+#define XL_GL_H
+
+#include "xl_gpu.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XL_GL_QUERIES 16 /* timestamps in flight per side */
+#define XL_GL_DONE 64    /* finished samples waiting for the writer */
+
+/* Why a recorded frame got no GL timestamp (counted; logged at the session's end). */
+enum xl_gl_skip {
+	XL_GL_SKIP_NOT_CURRENT, /* the binding's context was not current in xrEndFrame */
+	XL_GL_SKIP_UNSUPPORTED, /* no usable timer queries */
+	XL_GL_SKIP_COUNT,
+};
+
+/* What the frame thread found at set-up, for the writer to log once. */
+enum xl_gl_status {
+	XL_GL_STATUS_NEW = 0,    /* no recorded frame yet */
+	XL_GL_STATUS_READY,      /* queries created, calibration taken */
+	XL_GL_STATUS_UNSUPPORTED,
+};
+
+enum xl_gl_stamp_result {
+	XL_GL_STAMPED,
+	XL_GL_OVERFLOW, /* every query still in flight: the caller counts a gpu_ring_overflow */
+	XL_GL_SKIPPED,  /* counted in xl_gl::skipped */
+};
+
+struct xl_gl_fns; /* the resolved entry points, in xl_gl.c */
+
+/* One entry of the frame thread → writer ring: a sample or a calibration. */
+struct xl_gl_done {
+	bool is_calibration;
+	struct xl_gpu_sample sample;
+	struct xl_gpu_calibration cal;
+};
+
+struct xl_gl_query {
+	uint32_t name;
+	uint32_t session_id;
+	int64_t display_time;
+};
+
+struct xl_gl {
+	XrSession session;
+	void *context;                /* the binding's GLXContext */
+	struct xl_gl_fns *fn;
+	/* Frame thread only. */
+	bool ready;                   /* queries created */
+	bool query_buffer;            /* GL_QUERY_BUFFER exists and must be stepped around */
+	uint32_t calibrated_session;  /* the recording session last calibrated */
+	struct xl_gl_query queries[XL_GL_QUERIES];
+	uint32_t head, tail;          /* issued, read back */
+	/* Frame thread → writer. */
+	struct xl_gl_done done[XL_GL_DONE];
+	atomic_uint done_head;        /* written by the frame thread */
+	atomic_uint done_tail;        /* written by the writer */
+	atomic_uint in_flight;        /* head - tail, for the writer's drain */
+	atomic_int status;            /* enum xl_gl_status */
+	char why[160];                /* set before status turns UNSUPPORTED */
+	uint64_t setup_ns;            /* the first frame's set-up cost, set before status */
+	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
+	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
+	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
+	/* Writer thread only. */
+	int status_logged;
+	struct xl_gpu_calibration cal; /* the latest calibration drained */
+	bool has_cal;
+};
+
+/*
+ * The OpenGL binding in @p info's chain, or NULL. An XrGraphicsBindingOpenGLXlibKHR
+ * (returned as its base header).
+ */
+const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info);
+
+/*
+ * Sets up the timestamps of @p session for @p binding (from
+ * xl_gl_find_binding): resolves the GL entry points in the application's GL
+ * library; creates no GL object yet. On failure returns NULL after writing
+ * a reason into @p why.
+ */
+struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, char *why,
+                           size_t why_size);
+
+/*
+ * Frame thread, inside xrEndFrame: reads back the older frames' finished
+ * timestamps, then issues this frame's, followed by glFlush when @p flush.
+ *
+ * Post flushes: a timestamp is only written once the driver submits it, and
+ * without a flush the driver may hold it back until the application's next
+ * frame, counting the wait as the target's GPU time (the runtime below
+ * flushes at this point anyway). Pre does not: its timestamp then reaches
+ * the GPU together with the target's work, with no idle gap between them.
+ */
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
+                                    bool flush);
+
+/*
+ * xrDestroySession, before the chain below: with the context current on the
+ * calling thread, reads back the last timestamps (waiting up to
+ * @p timeout_ns for the GPU) and deletes the queries; otherwise leaves the
+ * query names to the context (they go with it), logged. Then waits up to
+ * @p timeout_ns for the writer to drain the ring.
+ */
+void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns);
+
+/* Frees the host memory (after xl_gl_finish, or with the instance gone). */
+void xl_gl_destroy(struct xl_gl *gl);
+
+/*
+ * Writer thread: hands each finished sample of a session up to
+ * @p max_session, in order, to @p emit (a calibration first updates
+ * xl_gl::cal). Returns true while timestamps of such sessions are still in
+ * flight. Logs the set-up result once.
+ */
+bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
+                   void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx);
+
+/* Writer thread: timestamps issued and not yet read back on the frame thread. */
+unsigned xl_gl_pending(struct xl_gl *gl);
+
+/* Writer thread: the latest GL/CLOCK_MONOTONIC correlation drained; false if none. */
+bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out);
+
+#endif /* XL_GL_H */

@@ -1,0 +1,61 @@
+/*
+ * The XrSession hooks' OpenGL half; see xl_gl_session.h.
+ */
+#include "xl_gl_session.h"
+
+#include "xl_instance.h"
+#include "xl_log.h"
+
+/* How long xrDestroySession waits for the last timestamps and the writer. */
+#define FINISH_NS 100000000ull
+
+void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding)
+{
+	char why[160];
+
+	if (atomic_load(&xl_inst.gpu.gpu) || atomic_load(&xl_inst.gpu.gl)) {
+		xl_log("GPU: a second concurrent session is not measured on the GPU");
+		return;
+	}
+	struct xl_gl *gl = xl_gl_create(session, binding, why, sizeof(why));
+	if (!gl) {
+		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank", why);
+		return;
+	}
+	if (xl_side.index == XL_SIDE_PRE && xl_inst.settings.gpu_mode == XL_GPU_GATED)
+		xl_log_loud("XRLM_GPU_MODE=gated is not possible for an OpenGL session (GL cannot "
+		            "hold the target's work behind a gate); using the plain sandwich");
+	pthread_mutex_lock(&xl_inst.gpu.lock);
+	atomic_store(&xl_inst.gpu.gl, gl);
+	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	xl_log("GPU timestamps: OpenGL session (GLX context %p), GL_TIMESTAMP queries in "
+	       "xrEndFrame, created on the first recorded frame", gl->context);
+}
+
+/* Takes the GL state out of the holder, so the writer lets go of it. */
+static struct xl_gl *take(void)
+{
+	pthread_mutex_lock(&xl_inst.gpu.lock);
+	struct xl_gl *gl = atomic_exchange(&xl_inst.gpu.gl, NULL);
+	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	return gl;
+}
+
+void xl_gl_session_end(XrSession session)
+{
+	struct xl_gl *gl = atomic_load(&xl_inst.gpu.gl);
+	if (!gl || gl->session != session)
+		return;
+	xl_gl_finish(gl, FINISH_NS);
+	xl_gl_destroy(take());
+}
+
+void xl_gl_session_abandon(void)
+{
+	struct xl_gl *gl = take();
+	if (!gl)
+		return;
+	xl_log("xrDestroyInstance with an OpenGL session still alive: its query objects are "
+	       "left to the application's context");
+	xl_gl_destroy(gl);
+}

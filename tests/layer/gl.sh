@@ -1,0 +1,85 @@
+#!/bin/sh
+# OpenGL sessions (README, GPU cost): hello_xr -g OpenGL on Xvfb (llvmpipe)
+# through pre, the synthetic target and post, with core_validation below.
+#
+#   accuracy DRAWS  the target draws DRAWS full-target triangles per frame
+#                   between its own GL_TIMESTAMP pair (XRTEST_TARGET_GL_DRAWS,
+#                   logged per frame): frame by frame, the median of
+#                   |target_gpu_us - the target's own time| must stay within
+#                   2 % of the target's median time + 50 us, with GPU values
+#                   for >= 95 % of the frames. Frame by frame, because a
+#                   preempted frame thread delays post's timestamp on an idle
+#                   GPU (llvmpipe idles at once): such frames are real
+#                   measurements of a gap, not errors, and the tail is shown.
+#   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
+#                   so hello_xr still gets its context): every frame still
+#                   runs and is recorded, GPU cells stay blank, and each side
+#                   logs exactly one line saying why.
+#
+# Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set.
+# Usage: gl.sh accuracy DRAWS | gl.sh no-timer-query
+. "$(dirname "$0")/lib.sh"
+FRAMES=330
+
+setup
+export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=$FRAMES XRLM_RECORD=1
+
+# Frame count, GPU frame count and core_validation's verdict of one run.
+check_run() {
+	merged=$(merged_files)
+	[ -n "$merged" ] || fail "no merged file"
+	n=$(header_value "$merged" frame_count)
+	[ "$n" -ge 300 ] || fail "only $n merged frames"
+	gpu=$(header_value "$merged" gpu_frame_count)
+	if [ -s "$XRLM_TEST_WORK/run/errors" ]; then
+		head -n 5 "$XRLM_TEST_WORK/run/errors" >&2
+		fail "core_validation reported errors"
+	fi
+}
+
+case $1 in
+accuracy)
+	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
+	run_hello_xr OpenGL "$PRE:$TARGET:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/run"
+	check_run
+	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' ||
+		fail "only $gpu of $n frames have a GPU value"
+	grep -q '^# gpu_clock=opengl$' "$OUT"/gpu-*-pre.csv || fail "the GPU file is not marked opengl"
+	grep -q '^# calibration gpu_ticks=' "$OUT"/gpu-*-pre.csv || fail "no calibration line"
+	# Each frame's target_gpu_us next to the target's own time for it (us).
+	data_rows "$merged" | awk -F, '$8 != "" { print $1 "," $8 }' | sort -t, -k1,1 \
+		>"$XRLM_TEST_WORK/measured"
+	tail -n +2 "$XRLM_TEST_WORK/target_gpu.csv" | awk -F, '{ print $1 "," $2 / 1000 }' |
+		sort -t, -k1,1 >"$XRLM_TEST_WORK/truth"
+	join -t, "$XRLM_TEST_WORK/measured" "$XRLM_TEST_WORK/truth" >"$XRLM_TEST_WORK/pairs"
+	pairs=$(wc -l <"$XRLM_TEST_WORK/pairs")
+	[ "$pairs" -ge 300 ] || fail "only $pairs frames measured by both the monitor and the target"
+	truth=$(cut -d, -f3 "$XRLM_TEST_WORK/pairs" | sort -g |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	errors=$(awk -F, '{ d = $2 - $3; print (d < 0 ? -d : d) }' "$XRLM_TEST_WORK/pairs" | sort -g |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[int(NR * 0.9)] }')
+	error=${errors% *}
+	tol=$(awk -v t="$truth" 'BEGIN { print 0.02 * t + 50 }')
+	note "$2 draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
+	near "$error" 0 "$tol" || fail "target_gpu_us is off the target's own time by ${error} us (median)"
+	;;
+no-timer-query)
+	# Mesa's own switches: the driver itself reports the extension missing.
+	export MESA_EXTENSION_OVERRIDE=-GL_ARB_timer_query MESA_GL_VERSION_OVERRIDE=4.5
+	run_hello_xr OpenGL "$PRE:$TARGET:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/run"
+	check_run
+	[ "$gpu" = 0 ] || fail "$gpu frames have a GPU value without timer queries"
+	blank=$(data_rows "$merged" | cut -d, -f8 | grep -c . || true)
+	[ "$blank" = 0 ] || fail "$blank target_gpu_us cells are filled"
+	grep -q "\[xrlm-test-runtime\] $FRAMES frames done" "$XRLM_TEST_WORK/run/hello_xr.log" ||
+		fail "hello_xr did not run all $FRAMES frames"
+	for side in pre post; do
+		lines=$(grep -c "GPU timestamps unavailable (OpenGL: GL_ARB_timer_query" "$OUT/xrlm-$side.log" || true)
+		[ "$lines" = 1 ] || fail "$side logged the missing timer queries $lines times"
+	done
+	note "$n frames recorded, GPU cells blank, one log line per side: $(grep -h 'OpenGL: GL_ARB' "$OUT/xrlm-pre.log" | cut -d: -f4-)"
+	;;
+*)
+	fail "unknown case $1"
+	;;
+esac

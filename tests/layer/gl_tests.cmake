@@ -1,0 +1,35 @@
+# OpenGL sessions (README, GPU cost): hello_xr -g OpenGL on a private Xvfb
+# (Mesa's llvmpipe), through the VidMode shim hello_xr needs there.
+
+# hello_xr is not instrumented: an ASan build's layers need libasan first in
+# the process, so it is preloaded into hello_xr (and only there).
+set(gl_hello_preload "")
+if(XRLM_SANITIZE STREQUAL "address")
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+    OUTPUT_VARIABLE gl_hello_preload OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
+
+function(xrlm_layer_gl_test name script)
+  add_test(NAME layer_${name}
+    COMMAND ${PROJECT_SOURCE_DIR}/tests/common/with_xvfb.sh
+      sh ${CMAKE_CURRENT_SOURCE_DIR}/${script} ${ARGN})
+  set_tests_properties(layer_${name} PROPERTIES
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload}"
+    TIMEOUT 180
+    # llvmpipe renders on every core.
+    PROCESSORS 2)
+endfunction()
+
+# Named layer_gl_*, not layer_hello_xr_*: they also run in the ASan build.
+if(NOT XRLM_SANITIZE STREQUAL "thread") # a TSan layer cannot load into hello_xr
+xrlm_layer_gl_test(gl_hello_xr_api_dump hello_xr.sh OpenGL XR_APILAYER_LUNARG_api_dump)
+xrlm_layer_gl_test(gl_hello_xr_test_target hello_xr.sh OpenGL XR_APILAYER_XRLM_test_target
+  XRTEST_TARGET_GL_DRAWS=8)
+foreach(draws 4 16 40)
+  xrlm_layer_gl_test(gl_accuracy_${draws}draws gl.sh accuracy ${draws})
+endforeach()
+xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
+# The accuracy runs compare GPU times, and llvmpipe's GPU is the CPU.
+set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
+  layer_gl_accuracy_40draws PROPERTIES RUN_SERIAL TRUE)
+endif()
