@@ -11,9 +11,9 @@
  * Both sides claim their ring slot where its cost cancels: pre outside its
  * bracket, post inside its own.
  */
-#define _GNU_SOURCE
 #include "xl_chain.h"
 #include "xl_clock.h"
+#include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 
@@ -73,13 +73,14 @@ static inline void publish(struct xl_ring_slot *slot, const XrFrameEndInfo *info
  * Submits this side's GPU timestamp for the frame when the session has a
  * Vulkan binding: pre's waits behind the gate in gated mode.
  */
-static inline void stamp_gpu(struct xl_control *ctl, XrSession session,
+static inline void stamp_gpu(struct xl_instance *in, XrSession session,
                              const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
 {
-	struct xl_gpu *gpu = atomic_load_explicit(&xl_inst.gpu.gpu, memory_order_relaxed);
+	struct xl_control *ctl = in->ctl;
+	struct xl_gpu *gpu = atomic_load_explicit(&in->gpu.gpu, memory_order_relaxed);
 	if (!gpu || gpu->session != session)
 		return;
-	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gate.tripped, memory_order_relaxed);
+	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gpu->gate.tripped, memory_order_relaxed);
 	if (!xl_gpu_stamp(gpu, display_time(info), id, gated, tid))
 		atomic_fetch_add_explicit(&xl_control_session(ctl, id)->gpu_overflow[xl_side.index],
 		                          1, memory_order_relaxed);
@@ -158,36 +159,37 @@ bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
 }
 
 /* Out of line, so that the idle path saves no registers: a few instructions. */
-static __attribute__((noinline)) XrResult record_frame(struct xl_control *ctl, uint32_t id,
+static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, uint32_t id,
                                                        XrSession session,
                                                        const XrFrameEndInfo *info)
 {
-	struct xl_ring_slot *slot = xl_ring_claim(&xl_inst.ring);
+	struct xl_control *ctl = in->ctl;
+	struct xl_ring_slot *slot = xl_ring_claim(&in->ring);
 	if (!slot) {
 		count_drop(ctl, id);
-		return xl_inst.next.EndFrame(session, info);
+		return in->next.xrEndFrame(session, info);
 	}
 	if (ctl->frame_limit)
 		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
 	uint32_t tid = thread_id();
 	/* Just before the target: its GPU work lands after this timestamp. */
-	stamp_gpu(ctl, session, info, id, tid);
+	stamp_gpu(in, session, info, id, tid);
 
 	uint64_t t_entry = xl_clock_mono_ns();
-	XrResult result = xl_inst.next.EndFrame(session, info);
+	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
 	publish(slot, info, t_entry, t_exit, tid, id);
 	return result;
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info)
+XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
 {
-	struct xl_control *ctl = xl_inst.ctl;
+	struct xl_control *ctl = in->ctl;
 	uint32_t id = xl_control_pre_frame(ctl);
 	if (__builtin_expect(!id, 1))
-		return xl_inst.next.EndFrame(session, info);
-	return record_frame(ctl, id, session, info);
+		return in->next.xrEndFrame(session, info);
+	return record_frame(in, id, session, info);
 }
 
 #else
@@ -223,7 +225,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		            PRE_LAYER_NAME, POST_LAYER_NAME);
 		return false;
 	}
-	if (ctl->abi_size != sizeof(*ctl)) {
+	if (!xl_control_same_build(ctl)) {
 		xl_log_loud("%s comes from a different build than %s: nothing will be recorded",
 		            PRE_LAYER_NAME, POST_LAYER_NAME);
 		/* Not ours to free: a block of another layout. Leak the reference. */
@@ -305,18 +307,19 @@ bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
 
 /* Out of line, so that the idle path saves no registers. Its first act
  * opens post's wide bracket. */
-static __attribute__((noinline)) XrResult record_frame(struct xl_control *ctl, uint32_t id,
+static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, uint32_t id,
                                                        XrSession session,
                                                        const XrFrameEndInfo *info)
 {
+	struct xl_control *ctl = in->ctl;
 	uint64_t t_entry = xl_clock_mono_ns();
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
 	uint32_t tid = thread_id();
-	stamp_gpu(ctl, session, info, id, tid);
-	xl_gate_open(&ctl->gate);
-	struct xl_ring_slot *slot = xl_ring_claim(&xl_inst.ring);
-	XrResult result = xl_inst.next.EndFrame(session, info);
+	stamp_gpu(in, session, info, id, tid);
+	xl_gate_open(&ctl->gpu->gate);
+	struct xl_ring_slot *slot = xl_ring_claim(&in->ring);
+	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
 	if (!slot) {
@@ -327,13 +330,13 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_control *ctl, u
 	return result;
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info)
+XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
 {
-	struct xl_control *ctl = xl_inst.ctl;
+	struct xl_control *ctl = in->ctl;
 	uint32_t id = xl_control_post_frame(ctl);
 	if (__builtin_expect(!id, 1))
-		return xl_inst.next.EndFrame(session, info);
-	return record_frame(ctl, id, session, info);
+		return in->next.xrEndFrame(session, info);
+	return record_frame(in, id, session, info);
 }
 
 #endif

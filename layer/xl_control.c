@@ -1,10 +1,10 @@
 /*
  * Recording control; see xl_control.h for the control word's layout.
  */
-#define _GNU_SOURCE
 #include "xl_control.h"
 
 #include "xl_clock.h"
+#include "xl_gpu.h"
 #include "xl_log.h"
 
 #include <errno.h>
@@ -15,14 +15,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The control block and its GPU part in one allocation: one free. */
+struct control_alloc {
+	struct xl_control ctl;
+	struct xl_gpu_shared gpu;
+};
+
 struct xl_control *xl_control_create(const struct xl_settings *settings)
 {
-	struct xl_control *ctl = calloc(1, sizeof(*ctl));
+	struct control_alloc *block = calloc(1, sizeof(*block));
 	uint64_t word = 0;
 
-	if (!ctl)
+	if (!block)
 		return NULL;
-	ctl->abi_size = sizeof(*ctl);
+	struct xl_control *ctl = &block->ctl;
+	ctl->abi_size = sizeof(*block);
+	ctl->gpu = &block->gpu;
 	atomic_init(&ctl->refs, 1);
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
@@ -34,6 +42,11 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 		word = XL_REQ_START;
 	atomic_init(&ctl->word, word);
 	return ctl;
+}
+
+bool xl_control_same_build(const struct xl_control *ctl)
+{
+	return ctl->abi_size == sizeof(struct control_alloc);
 }
 
 void xl_control_ref(struct xl_control *ctl)

@@ -21,8 +21,6 @@
 #ifndef XL_CONTROL_H
 #define XL_CONTROL_H
 
-#include "xl_gpu.h"
-#include "xl_gpu_device.h"
 #include "xl_settings.h"
 
 #include <stdatomic.h>
@@ -42,6 +40,8 @@
 #define XL_SESSION_SLOTS 64
 
 enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
+
+struct xl_gpu_shared;
 
 enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
 
@@ -80,10 +80,9 @@ struct xl_control {
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;
 
-	/* GPU: what pre learned of the Vulkan device (enable2), and the gate. */
-	struct xl_gpu_device_note vk_note;
-	atomic_bool gpu_gated;   /* the current XrSession runs in gated mode */
-	struct xl_gate gate;
+	/* GPU state of both sides, allocated with the block (see xl_gpu.h):
+	 * out of this header, so that its users need no Vulkan headers. */
+	struct xl_gpu_shared *gpu;
 
 	struct xl_session_info sessions[XL_SESSION_SLOTS];
 };
@@ -93,6 +92,12 @@ struct xl_control {
  * start mode the settings ask for. NULL when out of memory.
  */
 struct xl_control *xl_control_create(const struct xl_settings *settings);
+
+/*
+ * Whether @p ctl comes from a build with this build's layout: post checks
+ * the block pre hands it (only its first member may be read before).
+ */
+bool xl_control_same_build(const struct xl_control *ctl);
 
 /* Takes another reference (the post side's). */
 void xl_control_ref(struct xl_control *ctl);

@@ -1,7 +1,6 @@
 /*
  * Output directory and session files; see xl_files.h.
  */
-#define _GNU_SOURCE
 #include "xl_files.h"
 
 #include <errno.h>

@@ -1,7 +1,6 @@
 /*
  * GPU timestamps on the application's queue; see xl_gpu.h.
  */
-#define _GNU_SOURCE
 #include "xl_gpu.h"
 
 #include "xl_clock.h"

@@ -23,6 +23,7 @@
 #ifndef XL_GPU_H
 #define XL_GPU_H
 
+#include "xl_gpu_device.h"
 #include "xl_vk.h"
 
 #include <pthread.h>
@@ -30,9 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define XR_USE_GRAPHICS_API_VULKAN
-#include <openxr/openxr.h>
-#include <openxr/openxr_platform.h>
+#include "xl_openxr.h"
 
 #define XL_GPU_SLOTS 32
 
@@ -76,6 +75,13 @@ struct xl_gate {
 	atomic_uint armed_tid;          /* the thread ending that frame */
 	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
 	uint64_t counter;               /* last value armed (pre's frame thread) */
+};
+
+/* The GPU state both sides of a process share, inside the control block. */
+struct xl_gpu_shared {
+	struct xl_gpu_device_note vk_note; /* what pre learned of the device (enable2) */
+	atomic_bool gated;                 /* the current XrSession runs in gated mode */
+	struct xl_gate gate;
 };
 
 struct xl_gpu {

@@ -1,7 +1,6 @@
 /*
  * The side's writer thread; see xl_writer.h.
  */
-#define _GNU_SOURCE
 #include "xl_writer.h"
 
 #include "xl_clock.h"
@@ -125,7 +124,7 @@ static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
 {
 	struct xl_gpu_calibration cal;
 
-	w->gpu_gated = atomic_load(&w->cfg.ctl->gpu_gated);
+	w->gpu_gated = atomic_load(&w->cfg.ctl->gpu->gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
 	                    w->gpu_gated ? "gated" : "sandwich") != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
@@ -200,7 +199,7 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 	}
 	if (w->gpu_csv.file) {
 		/* The gate is re-armed only by the next XrSession's creation. */
-		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gate.tripped))
+		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
 			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
 			                              "own GPU work: sandwich mode from then on)\n");
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
