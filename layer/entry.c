@@ -19,9 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 32768 records (1.3 MB): 30 s of frames at 1 kHz if the writer stalls. */
-#define RING_CAPACITY (1u << 15)
-
 struct xl_instance xl_inst;
 
 /* The next layer's xrGetInstanceProcAddr: the same function for every instance. */
@@ -51,19 +48,19 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	xl_settings_load(&in->settings);
 
 	pthread_mutex_init(&in->gpu.lock, NULL);
-	if (xl_ring_create(&in->ring, RING_CAPACITY) != 0) {
-		xl_log("out of memory for the frame ring: nothing will be recorded");
+	if (xl_ring_pool_create(&in->rings, XL_RING_CAPACITY) != 0) {
+		xl_log("out of memory for the call rings: nothing will be recorded");
 		return false;
 	}
-	in->ring_ready = true;
+	in->rings_ready = true;
 	return xl_side_before_create(in, info);
 }
 
 static void end_instance(struct xl_instance *in)
 {
 	xl_session_abandon_gpu(in);
-	if (in->ring_ready)
-		xl_ring_destroy(&in->ring);
+	if (in->rings_ready)
+		xl_ring_pool_destroy(&in->rings);
 	pthread_mutex_destroy(&in->gpu.lock);
 	xl_control_unref(in->ctl);
 	xl_log_close();
@@ -138,7 +135,7 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.side = xl_side.index,
 		.meta = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, -1},
 		.ctl = in->ctl,
-		.ring = &in->ring,
+		.rings = &in->rings,
 		.gpu = &in->gpu,
 		.session_closed = xl_side_session_closed(),
 		.ctx = in->ctl,

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #if !XRLM_SIDE_PRE
 #include "merge.h"
@@ -37,18 +36,6 @@
 #define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
 typedef void (*xl_attach_fn)(struct xl_control *ctl);
 
-/* The Linux TID, cached per thread: one gettid() the first time a thread's
- * frame is recorded, then a TLS read. */
-static __thread uint32_t tls_thread_id;
-
-static inline uint32_t thread_id(void)
-{
-	uint32_t tid = tls_thread_id;
-	if (__builtin_expect(tid == 0, 0))
-		tid = tls_thread_id = (uint32_t)gettid();
-	return tid;
-}
-
 static inline void count_drop(struct xl_control *ctl, uint32_t id)
 {
 	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->dropped[xl_side.index], 1,
@@ -61,12 +48,25 @@ static inline XrTime display_time(const XrFrameEndInfo *info)
 	return info ? info->displayTime : 0;
 }
 
-/* Fills a claimed ring slot with this frame's bracket and hands it to the writer. */
-static inline void publish(struct xl_ring_slot *slot, const XrFrameEndInfo *info,
-                           uint64_t t_entry, uint64_t t_exit, uint32_t tid, uint32_t id)
+/* Fills a claimed record with this frame's bracket and hands it to the writer. */
+static inline void publish(struct xl_ring *ring, struct xl_call_record *rec,
+                           const XrFrameEndInfo *info, uint64_t t_entry, uint64_t t_exit,
+                           uint32_t tid, uint32_t id, XrResult result)
 {
-	slot->rec = (struct xl_frame_record){display_time(info), t_entry, t_exit, tid, id};
-	xl_ring_publish(slot);
+	rec->t_entry = t_entry;
+	rec->t_exit = t_exit;
+	rec->frame_id = rec->display_time = display_time(info);
+	rec->thread_id = tid;
+	rec->session_id = id;
+	rec->result = result;
+	rec->fn = XL_FN_xrEndFrame;
+	xl_ring_publish(ring);
+}
+
+/* The calling thread's next record, or NULL (no ring left for it, or full). */
+static inline struct xl_call_record *claim(struct xl_ring *ring)
+{
+	return ring ? xl_ring_claim(ring) : NULL;
 }
 
 /*
@@ -164,14 +164,15 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
                                                        const XrFrameEndInfo *info)
 {
 	struct xl_control *ctl = in->ctl;
-	struct xl_ring_slot *slot = xl_ring_claim(&in->ring);
-	if (!slot) {
+	struct xl_ring *ring = xl_ring_mine(&in->rings);
+	struct xl_call_record *rec = claim(ring);
+	if (!rec) {
 		count_drop(ctl, id);
 		return in->next.xrEndFrame(session, info);
 	}
 	if (ctl->frame_limit)
 		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
-	uint32_t tid = thread_id();
+	uint32_t tid = xl_ring_thread_id();
 	/* Just before the target: its GPU work lands after this timestamp. */
 	stamp_gpu(in, session, info, id, tid);
 
@@ -179,7 +180,7 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
-	publish(slot, info, t_entry, t_exit, tid, id);
+	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
 	return result;
 }
 
@@ -315,18 +316,19 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	uint64_t t_entry = xl_clock_mono_ns();
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
-	uint32_t tid = thread_id();
+	struct xl_ring *ring = xl_ring_mine(&in->rings);
+	uint32_t tid = xl_ring_thread_id();
 	stamp_gpu(in, session, info, id, tid);
 	xl_gate_open(&ctl->gpu->gate);
-	struct xl_ring_slot *slot = xl_ring_claim(&in->ring);
+	struct xl_call_record *rec = claim(ring);
 	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
-	if (!slot) {
+	if (!rec) {
 		count_drop(ctl, id);
 		return result;
 	}
-	publish(slot, info, t_entry, t_exit, tid, id);
+	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
 	return result;
 }
 

@@ -21,8 +21,8 @@ struct xl_instance {
 	struct xl_dispatch next; /* the next layer's functions */
 	struct xl_settings settings;
 	struct xl_control *ctl; /* pre: its own block; post: pre's, once attached */
-	struct xl_ring ring;
-	bool ring_ready;
+	struct xl_ring_pool rings; /* one ring per recording thread */
+	bool rings_ready;
 	struct xl_writer writer;
 	struct xl_gpu_holder gpu;
 };

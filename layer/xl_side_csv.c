@@ -39,7 +39,7 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	return create_with_header(f, dir_fd, "frames", tag, meta->side, header);
 }
 
-bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec)
+bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec)
 {
 	char line[96], *p = line;
 

@@ -5,6 +5,7 @@
 
 #include "xl_clock.h"
 #include "xl_files.h"
+#include "xl_fn.h"
 #include "xl_side_csv.h"
 #include "xl_log.h"
 
@@ -252,6 +253,11 @@ static void close_session(struct xl_writer *w)
 			            w->cfg.meta.side);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
+		if (unserved)
+			xl_log("session %s: %u threads found none of the %d per-thread rings free: "
+			       "their frames are among the dropped", w->open_tag, unserved,
+			       XL_RING_THREADS);
 	}
 	w->open_id = 0;
 	w->dirty = false; /* closing flushed everything */
@@ -263,8 +269,10 @@ static void close_session(struct xl_writer *w)
 		run_session_closed(w, id);
 }
 
-static void handle_record(struct xl_writer *w, const struct xl_frame_record *rec)
+static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
+	if (rec->fn != XL_FN_xrEndFrame)
+		return; /* the frames file holds xrEndFrame's records alone */
 	if (rec->session_id <= w->closed_id) {
 		/* Only possible when two threads race a stop; see README. */
 		xl_log_once(XL_ONCE_LATE_RECORD, "a frame of session %u arrived after the session "
@@ -295,10 +303,10 @@ static uint64_t writer_poll(struct xl_writer *w)
 	/* Read the state before draining: every record of a session that had
 	 * ended by then is already in the ring (release/acquire on the word). */
 	uint64_t word = atomic_load_explicit(&w->cfg.ctl->word, memory_order_acquire);
-	struct xl_frame_record rec;
+	struct xl_call_record rec;
 	uint64_t now;
 
-	while (xl_ring_pop(w->cfg.ring, &rec))
+	while (xl_ring_pool_pop(w->cfg.rings, &rec))
 		handle_record(w, &rec);
 
 	now = xl_clock_mono_ns();
