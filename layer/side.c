@@ -16,6 +16,7 @@
 #include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
+#include "xl_thread.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #if !XRLM_SIDE_PRE
 #include "merge.h"
+#include "u_names.h"
 #endif
 
 #define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
@@ -255,15 +257,21 @@ static void merge_log(void *ctx, const char *message)
 /* How long the merge waits for pre's writer to finish the same session. */
 #define PRE_FINISH_TIMEOUT_NS 10000000000ull
 
+struct pre_finished_ctx {
+	struct xl_control *ctl;
+	uint32_t id;
+};
+
+static bool pre_finished(void *ctx)
+{
+	struct pre_finished_ctx *c = ctx;
+	return atomic_load_explicit(&c->ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= c->id;
+}
+
 static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
 {
-	struct timespec step = {0, 2000000};
-	for (uint64_t waited = 0; waited < PRE_FINISH_TIMEOUT_NS; waited += 2000000) {
-		if (atomic_load_explicit(&ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= id)
-			return true;
-		nanosleep(&step, NULL);
-	}
-	return false;
+	struct pre_finished_ctx ctx = {ctl, id};
+	return xl_thread_wait(pre_finished, &ctx, PRE_FINISH_TIMEOUT_NS, 2000000);
 }
 
 /* Writer hook: the session's post file is complete; merge it with pre's. */
@@ -278,8 +286,8 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 		            "run `xrlm merge` on the per-side files", tag);
 		return;
 	}
-	int n = snprintf(pre, sizeof(pre), "%s/frames-%s-pre.csv", ctl->output_dir, tag);
-	if (n < 0 || n >= (int)sizeof(pre) || mrg_sibling_paths(pre, NULL, &sib) != 0) {
+	if (u_names_side_file(pre, sizeof(pre), ctl->output_dir, U_NAMES_FRAMES, tag, "pre") < 0 ||
+	    mrg_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return;
 	}

@@ -5,8 +5,7 @@
 
 #include "xl_clock.h"
 #include "xl_log.h"
-
-#include <signal.h>
+#include "xl_thread.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,7 +125,6 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 static void *watchdog_main(void *arg)
 {
 	struct xl_gpu *gpu = arg;
-	struct timespec step = {0, WATCHDOG_STEP_NS};
 
 	while (!atomic_load(&gpu->watchdog_stop)) {
 		if (xl_gate_watchdog(gpu->gate, XL_GATE_TIMEOUT_NS, XL_GATE_HARD_TIMEOUT_NS))
@@ -137,7 +135,7 @@ static void *watchdog_main(void *arg)
 			            "sandwich mode",
 			            (unsigned long long)(XL_GATE_TIMEOUT_NS / 1000000),
 			            (unsigned long long)(XL_GATE_HARD_TIMEOUT_NS / 1000000000));
-		nanosleep(&step, NULL);
+		xl_thread_sleep_ns(WATCHDOG_STEP_NS);
 	}
 	return NULL;
 }
@@ -145,16 +143,9 @@ static void *watchdog_main(void *arg)
 /* Starts the gate's watchdog thread, with every signal blocked (they are the application's). */
 static bool start_watchdog(struct xl_gpu *gpu)
 {
-	sigset_t all, old;
-
 	atomic_init(&gpu->watchdog_stop, false);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&gpu->watchdog, NULL, watchdog_main, gpu);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err)
+	if (xl_thread_start(&gpu->watchdog, watchdog_main, gpu, "xrlm-gate") != 0)
 		return false;
-	pthread_setname_np(gpu->watchdog, "xrlm-gate");
 	gpu->watchdog_started = true;
 	return true;
 }
@@ -245,17 +236,21 @@ static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 	return n;
 }
 
+/* Whether the writer has collected every submitted timestamp. */
+static bool all_collected(void *ctx)
+{
+	VkFence pending[XL_GPU_SLOTS];
+	return pending_fences(ctx, pending) == 0;
+}
+
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 {
 	VkFence pending[XL_GPU_SLOTS];
 	unsigned n = pending_fences(gpu, pending);
-	struct timespec step = {0, 1000000};
 
 	if (n)
 		gpu->vk.WaitForFences(gpu->device, n, pending, VK_TRUE, timeout_ns);
-	for (uint64_t waited = 0; waited < timeout_ns && pending_fences(gpu, pending);
-	     waited += 1000000)
-		nanosleep(&step, NULL);
+	xl_thread_wait(all_collected, gpu, timeout_ns, 1000000);
 }
 
 void xl_gpu_abandon(struct xl_gpu *gpu)

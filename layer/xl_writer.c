@@ -8,10 +8,11 @@
 #include "xl_fn.h"
 #include "xl_side_csv.h"
 #include "xl_log.h"
+#include "xl_thread.h"
+
+#include "u_locale.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <locale.h>
 #include <malloc.h>
 #include <sched.h>
 #include <math.h>
@@ -58,23 +59,20 @@ static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
 	return -1;
 }
 
+static bool tag_decided(void *ctx)
+{
+	struct xl_session_info *info = ctx;
+	return atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_PENDING;
+}
+
 /* Post: waits for the tag pre chose, then creates its file under it. */
 static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 {
-	struct timespec step = {0, (long)TAG_WAIT_STEP_NS};
-	uint32_t state;
-
-	for (uint64_t waited = 0;; waited += TAG_WAIT_STEP_NS) {
-		state = atomic_load_explicit(&info->tag_state, memory_order_acquire);
-		if (state != XL_TAG_PENDING)
-			break;
-		if (waited >= TAG_WAIT_NS) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		nanosleep(&step, NULL);
+	if (!xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS)) {
+		errno = ETIMEDOUT;
+		return -1;
 	}
-	if (state != XL_TAG_READY) {
+	if (atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_READY) {
 		errno = ENOENT; /* pre could not create its own file */
 		return -1;
 	}
@@ -112,8 +110,8 @@ static void open_session(struct xl_writer *w, uint32_t id)
 		give_up_session(w);
 		return;
 	}
-	xl_log("session %s: recording to %s/frames-%s-%s.csv", w->open_tag,
-	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
+	xl_log("session %s: recording to %s/%s", w->open_tag, w->cfg.ctl->output_dir,
+	       w->csv.name);
 }
 
 struct gpu_emit_ctx {
@@ -128,9 +126,8 @@ static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
 	w->gpu_gated = atomic_load(&w->cfg.ctl->gpu->gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
 	                    w->gpu_gated ? "gated" : "sandwich") != 0) {
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
-		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
-		            strerror(errno));
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create %s: %s; GPU samples "
+		            "dropped", w->open_tag, w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
 		return;
 	}
@@ -149,8 +146,8 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 	if (!w->gpu_csv.file)
 		open_gpu_file(w, c->gpu);
 	if (w->gpu_csv.file && !xl_gpu_csv_row(&w->gpu_csv, s)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing gpu-%s-%s.csv failed: %s",
-		            w->open_tag, w->open_tag, w->cfg.meta.side, strerror(errno));
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s", w->open_tag,
+		            w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
 	}
 	w->dirty = true;
@@ -187,25 +184,27 @@ static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
 	return more;
 }
 
+/* Whether every GPU sample of the open session has been written. */
+static bool gpu_collected(void *ctx)
+{
+	struct xl_writer *w = ctx;
+	return !poll_gpu(w, w->open_id);
+}
+
 static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 {
 	uint64_t overflow = atomic_load(&info->gpu_overflow[w->cfg.side]);
 
 	/* The timestamps of the session's last frames are still on the GPU. */
-	for (uint64_t waited = 0; waited < GPU_DRAIN_NS; waited += 1000000) {
-		if (!poll_gpu(w, w->open_id))
-			break;
-		struct timespec step = {0, 1000000};
-		nanosleep(&step, NULL);
-	}
+	xl_thread_wait(gpu_collected, w, GPU_DRAIN_NS, 1000000);
 	if (w->gpu_csv.file) {
 		/* The gate is re-armed only by the next XrSession's creation. */
 		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
 			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
 			                              "own GPU work: sandwich mode from then on)\n");
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: gpu-%s-%s.csv is incomplete",
-			            w->open_tag, w->open_tag, w->cfg.meta.side);
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", w->open_tag,
+			            w->gpu_csv.name);
 	} else if (overflow) {
 		xl_log("session %s: %llu GPU samples skipped (all GPU slots busy)", w->open_tag,
 		       (unsigned long long)overflow);
@@ -248,9 +247,8 @@ static void close_session(struct xl_writer *w)
 		close_gpu_file(w, info);
 		had_rows = w->csv.rows > 0;
 		if (!xl_side_csv_close(&w->csv, dropped))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed "
-			            "(disk full?); the file is incomplete", w->open_tag, w->open_tag,
-			            w->cfg.meta.side);
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
+			            "the file is incomplete", w->open_tag, w->csv.name);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
@@ -288,9 +286,8 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 	if (w->open_failed)
 		return;
 	if (!xl_side_csv_row(&w->csv, rec)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed: %s; "
-		            "recording stopped", w->open_tag, w->open_tag, w->cfg.meta.side,
-		            strerror(errno));
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s; recording "
+		            "stopped", w->open_tag, w->csv.name, strerror(errno));
 		give_up_session(w);
 		return;
 	}
@@ -327,22 +324,14 @@ static uint64_t writer_poll(struct xl_writer *w)
 		if (w->gpu_csv.file)
 			xl_csv_file_flush(&w->gpu_csv);
 		if (!xl_csv_file_flush(&w->csv)) {
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing frames-%s-%s.csv "
-			            "failed: %s; recording stopped", w->open_tag, w->open_tag,
-			            w->cfg.meta.side, strerror(errno));
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing %s failed: %s; "
+			            "recording stopped", w->open_tag, w->csv.name, strerror(errno));
 			give_up_session(w);
 		}
 		w->dirty = false;
 		w->last_flush_ns = now;
 	}
 	return word;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
 }
 
 static void *writer_main(void *arg)
@@ -357,7 +346,7 @@ static void *writer_main(void *arg)
 		       w->cfg.meta.bracket_correction_ns);
 	}
 	/* Numbers are written with '.' whatever the host application's locale. */
-	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t c_locale = u_locale_c();
 	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
 
 	for (;;) {
@@ -365,15 +354,13 @@ static void *writer_main(void *arg)
 		uint64_t word = writer_poll(w);
 		if (stopping)
 			break;
-		sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
+		xl_thread_sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
 	}
 	if (w->open_id)
 		close_session(w);
 
-	if (c_locale) {
+	if (c_locale)
 		uselocale(old);
-		freelocale(c_locale);
-	}
 	return NULL;
 }
 
@@ -388,13 +375,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 		xl_log("output directory %s cannot be used: %s; nothing will be recorded",
 		       cfg->ctl->output_dir, strerror(errno));
 
-	/* The thread must not take the application's signals: block them all
-	 * while creating it, so it inherits an all-blocked mask. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&w->thread, NULL, writer_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int err = xl_thread_start(&w->thread, writer_main, w,
+	                          cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
 	if (err) {
 		xl_log("cannot start the writer thread: %s; nothing will be recorded", strerror(err));
 		if (w->dir_fd >= 0)
@@ -402,7 +384,6 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 		w->dir_fd = -1;
 		return -1;
 	}
-	pthread_setname_np(w->thread, cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
 	w->started = true;
 	return 0;
 }
