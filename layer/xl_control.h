@@ -3,7 +3,7 @@
  *
  * The pre side creates one xl_control per instance and hands it to the
  * post side through a private entry point of post's xrGetInstanceProcAddr at
- * instance creation (see side.c). Both hold a reference: the loader may
+ * instance creation (see xl_side_pre.c and xl_side_post.c). Both hold a reference: the loader may
  * unload pre before post (it does at process exit), and post's writer must
  * still be able to finish its files and the merge. Everything the frame thread needs is one 64-bit word:
  *

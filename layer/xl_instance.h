@@ -30,7 +30,7 @@ struct xl_instance {
 /* This side's one monitored instance. */
 extern struct xl_instance xl_inst;
 
-/* The layer identity of this build (side.c). */
+/* The layer identity of this build (xl_side_pre.c or xl_side_post.c). */
 struct xl_side {
 	enum xl_side_index index;
 	const char *name;         /* "pre" / "post" */
