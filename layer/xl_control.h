@@ -7,8 +7,9 @@
  * unload pre before post (it does at process exit), and post's writer must
  * still be able to finish its files and the merge. Everything the frame thread needs is one 64-bit word:
  *
- *   bits 0-3  requests (toggle, start, stop, arm), set by the signal
- *             handler and by pre's writer thread (time limit, delay)
+ *   bits 0-3  requests (toggle, start, stop, arm), set by the request
+ *             sources (the toggle signal, xl_signal.c) and by pre's
+ *             writer thread (time limit, delay)
  *   bit  4    busy: a frame thread is performing a transition
  *   bit  5    active: recording
  *   bits 8-   the latest session id (1, 2, ...)
@@ -173,15 +174,5 @@ uint64_t xl_control_stop_now(struct xl_control *ctl);
  * XRLM_RECORD_S into start and stop requests.
  */
 void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns);
-
-/*
- * Installs the toggle signal handler for @p ctl unless the application
- * already handles @p signal (then logs how to pick another). Returns true
- * if installed.
- */
-bool xl_control_install_signal(struct xl_control *ctl, int signal, const char *signal_name);
-
-/* Restores the disposition the signal had before xl_control_install_signal. */
-void xl_control_remove_signal(void);
 
 #endif /* XL_CONTROL_H */

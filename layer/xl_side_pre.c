@@ -8,6 +8,7 @@
 #include "xl_hooks.h"
 #include "xl_log.h"
 #include "xl_side_frame.h"
+#include "xl_signal.h"
 
 #include <stdio.h>
 
@@ -59,12 +60,12 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 
 void xl_side_after_create(struct xl_instance *in)
 {
-	xl_control_install_signal(in->ctl, in->settings.signal, in->settings.signal_name);
+	xl_signal_install(in->ctl, in->settings.signal, in->settings.signal_name);
 }
 
 void xl_side_before_destroy(struct xl_instance *in)
 {
-	xl_control_remove_signal();
+	xl_signal_remove();
 	xl_control_stop_now(in->ctl);
 }
 
