@@ -58,6 +58,7 @@ struct xl_session_info {
 	 * file (the first free "<pid>-<time>[-<n>]"), then read by post's.
 	 */
 	_Atomic uint32_t tag_state;   /* enum xl_tag_state */
+	int tag_error;                /* XL_TAG_FAILED: pre's errno, for post's message */
 	char tag[64];
 };
 
@@ -70,6 +71,8 @@ struct xl_control {
 	_Atomic uint64_t frames_recorded; /* in the active session, counted by pre */
 	_Atomic uint64_t first_frame_ns;  /* set once when XL_REQ_ARM is handled */
 	_Atomic uint32_t finished[2];     /* newest session each side's writer closed */
+	atomic_bool post_joined;          /* post monitors the instance too */
+	_Atomic uint32_t signal_toggles;  /* toggle signals received, for pre's writer */
 
 	/* Written at pre's instance creation, read-only afterwards. */
 	uint64_t frame_limit;

@@ -24,12 +24,27 @@ struct xl_instance xl_inst;
 /* The next layer's xrGetInstanceProcAddr: the same function for every instance. */
 static PFN_xrGetInstanceProcAddr next_gipa;
 
-/* The loader's own off switch for explicit layers is not always honoured: do it here. */
-static bool disabled_by_environment(void)
+/*
+ * Opens the output directory safely (see xl_files_open_dir) and the log in
+ * it; says once, on stderr too, why it cannot be used. From then on @p dir
+ * is the directory's resolved path, the one every message names.
+ */
+static int open_output_dir(char *dir, size_t dir_size)
 {
-	char name[96];
-	snprintf(name, sizeof(name), "DISABLE_%s", xl_side.layer_name);
-	return getenv(name) != NULL;
+	char why[512], resolved[XL_PATH_MAX];
+
+	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));
+	xl_log_open(dir_fd, xl_side.name);
+	if (dir_fd < 0) {
+		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded", dir,
+		            why);
+		return -1;
+	}
+	if (xl_files_dir_path(dir_fd, resolved, sizeof(resolved)) && strcmp(resolved, dir) != 0) {
+		xl_log("output directory %s resolves to %s", dir, resolved);
+		snprintf(dir, dir_size, "%s", resolved);
+	}
+	return dir_fd;
 }
 
 /* Settings, log and side checks, before the chain below creates the instance. */
@@ -39,10 +54,7 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 
 	memset(in, 0, sizeof(*in));
 	xl_settings_output_dir(dir, sizeof(in->settings.output_dir), warning, sizeof(warning));
-	int dir_fd = xl_files_open_dir(dir);
-	if (dir_fd >= 0)
-		close(dir_fd);
-	xl_log_open(dir_fd >= 0 ? dir : NULL, xl_side.name);
+	in->dir_fd = open_output_dir(dir, sizeof(in->settings.output_dir));
 	if (warning[0])
 		xl_log("setting ignored: %s", warning);
 	xl_settings_load(&in->settings);
@@ -63,6 +75,8 @@ static void end_instance(struct xl_instance *in)
 		xl_ring_pool_destroy(&in->rings);
 	pthread_mutex_destroy(&in->gpu.lock);
 	xl_control_unref(in->ctl);
+	if (in->dir_fd >= 0)
+		close(in->dir_fd);
 	xl_log_close();
 	memset(in, 0, sizeof(*in));
 }
@@ -108,6 +122,10 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
 	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", in->ctl->output_dir);
+	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
+	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
+	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
+	                                    : "");
 	if (xl_side.index != XL_SIDE_PRE)
 		return;
 	if (s->delay_s >= 0.0)
@@ -139,10 +157,14 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.gpu = &in->gpu,
 		.session_closed = xl_side_session_closed(),
 		.ctx = in->ctl,
+		.dir_fd = in->dir_fd,
 	};
 	if (xl_writer_start(&in->writer, &cfg) != 0)
 		return false;
-	xl_side_after_create(in);
+	if (!xl_side_after_create(in)) {
+		xl_writer_stop(&in->writer);
+		return false;
+	}
 	return true;
 }
 
@@ -158,7 +180,8 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 
 	const XrApiLayerNextInfo *next = info->nextInfo;
 	struct xl_instance *in = &xl_inst;
-	bool monitor = in->handle == XR_NULL_HANDLE && !disabled_by_environment();
+	bool monitor = in->handle == XR_NULL_HANDLE &&
+	               !xl_settings_layer_disabled(xl_side.layer_name);
 	if (monitor && !begin_instance(in, info)) {
 		end_instance(in);
 		monitor = false;

@@ -9,13 +9,25 @@
 #ifndef XL_FILES_H
 #define XL_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
-/* Creates @p path and its parents as needed and opens it; -1 and errno on failure. */
-int xl_files_open_dir(const char *path);
+/*
+ * Creates @p path and its parents as needed and opens it, following no
+ * symlink planted in its way (see README "Output directory"): the last
+ * component must be a real directory owned by this user. -1 and errno on
+ * failure, with the reason (naming the component) in @p why.
+ */
+int xl_files_open_dir(const char *path, char *why, size_t why_size);
+
+/* Whether the directory open as @p dir_fd has been deleted (rmdir, rm -r). */
+bool xl_files_dir_deleted(int dir_fd);
+
+/* The path the kernel resolves @p dir_fd to, into @p out; false if unknown. */
+bool xl_files_dir_path(int dir_fd, char *out, size_t out_size);
 
 /*
  * Formats a session tag "<pid>-<YYYYmmddTHHMMSS>[-<n>]" (local time of the

@@ -264,11 +264,13 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		                                     result, sizeof(result),
 		                                     VK_QUERY_RESULT_64_BIT |
 		                                     VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		bool tripped = atomic_load(&slot->invalid);
 		struct xl_gpu_sample s = {
 			.display_time = slot->display_time,
 			.ticks = result[0] & gpu->valid_mask,
 			.period_ns = gpu->period_ns,
-			.valid = r == VK_SUCCESS && result[1] != 0 && !atomic_load(&slot->invalid),
+			.valid = r == VK_SUCCESS && result[1] != 0 && !tripped,
+			.gate_tripped = tripped,
 			.session_id = slot->session_id,
 		};
 		vk->ResetFences(gpu->device, 1, &slot->fence);
@@ -276,6 +278,17 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		gpu->tail++;
 		emit(ctx, &s);
 	}
+}
+
+unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
+		if (atomic_load_explicit(&gpu->slots[i].state, memory_order_acquire) ==
+		            SLOT_SUBMITTED &&
+		    gpu->slots[i].session_id == session_id)
+			n++;
+	return n;
 }
 
 bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out)

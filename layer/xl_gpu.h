@@ -42,6 +42,7 @@ struct xl_gpu_sample {
 	uint64_t ticks;      /* masked to timestampValidBits */
 	float period_ns;     /* VkPhysicalDeviceLimits::timestampPeriod */
 	bool valid;
+	bool gate_tripped;   /* the watchdog opened the gate on this frame */
 	uint32_t session_id;
 };
 
@@ -145,6 +146,9 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
  */
 bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
                         void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx);
+
+/* Writer thread: how many of session @p session_id's samples are still on the GPU. */
+unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id);
 
 /* Writer thread: one GPU/CPU clock correlation; false if unavailable. */
 bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out);

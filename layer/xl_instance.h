@@ -25,6 +25,7 @@ struct xl_instance {
 	bool rings_ready;
 	struct xl_writer writer;
 	struct xl_gpu_holder gpu;
+	int dir_fd; /* the output directory, -1 when it cannot be used */
 };
 
 /* This side's one monitored instance. */
@@ -46,8 +47,11 @@ extern const struct xl_side xl_side;
  */
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info);
 
-/* Side-specific part after the chain created the instance (pre: signal). */
-void xl_side_after_create(struct xl_instance *in);
+/*
+ * Side-specific part after the chain created the instance (pre: checks that
+ * post monitors it too, installs the signal). False: do not monitor it.
+ */
+bool xl_side_after_create(struct xl_instance *in);
 
 /* Side-specific part of xrDestroyInstance, before forwarding. */
 void xl_side_before_destroy(struct xl_instance *in);

@@ -16,19 +16,34 @@ static int log_fd = -1;
 static char log_side[8] = "?";
 static atomic_bool once_done[XL_ONCE_COUNT];
 
-void xl_log_open(const char *dir, const char *side)
+static int open_log_file(int dir_fd)
 {
-	char path[4096];
+	char name[32];
 
+	if (dir_fd < 0)
+		return -1;
+	snprintf(name, sizeof(name), "xrlm-%s.log", log_side);
+	return openat(dir_fd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+void xl_log_open(int dir_fd, const char *side)
+{
 	xl_log_close();
 	snprintf(log_side, sizeof(log_side), "%s", side);
 	for (int i = 0; i < XL_ONCE_COUNT; i++)
 		atomic_store(&once_done[i], false);
-	if (!dir)
+	log_fd = open_log_file(dir_fd);
+}
+
+void xl_log_reopen(int dir_fd)
+{
+	int fd = open_log_file(dir_fd);
+	if (fd < 0)
 		return;
-	if (snprintf(path, sizeof(path), "%s/xrlm-%s.log", dir, side) >= (int)sizeof(path))
-		return;
-	log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* dup3 swaps the file under the same number: a concurrent line lands in one of the two. */
+	if (log_fd >= 0)
+		dup3(fd, log_fd, O_CLOEXEC);
+	close(fd);
 }
 
 void xl_log_close(void)
@@ -65,8 +80,11 @@ static void log_vwrite(bool loud, const char *fmt, va_list ap)
 
 	bool to_file = log_fd >= 0 && write(log_fd, line, len) == (ssize_t)len;
 	if (!to_file || loud) {
-		(void)!write(STDERR_FILENO, "xrlm ", 5);
-		(void)!write(STDERR_FILENO, line + stamp, len - (size_t)stamp);
+		/* "xrlm " over the end of the time stamp: one write, so that the
+		 * lines of pre, post and the app never interleave on stderr. */
+		char *start = line + stamp - 5;
+		memcpy(start, "xrlm ", 5);
+		(void)!write(STDERR_FILENO, start, len - (size_t)stamp + 5);
 	}
 }
 

@@ -23,10 +23,17 @@ enum xl_log_once_id {
 };
 
 /*
- * Opens "<dir>/xrlm-<side>.log" (created 0644, appended, no symlink followed).
- * On failure lines go to stderr only. Safe to call again: reopens.
+ * Opens "xrlm-<side>.log" in the directory @p dir_fd (created 0644,
+ * appended, no symlink followed); -1: no log file. On failure lines go to
+ * stderr only. Safe to call again: reopens, and the one-time warnings rearm.
  */
-void xl_log_open(const char *dir, const char *side);
+void xl_log_open(int dir_fd, const char *side);
+
+/*
+ * Moves an open log to "xrlm-<side>.log" in @p dir_fd (the output directory
+ * was recreated), keeping the one-time warnings' state.
+ */
+void xl_log_reopen(int dir_fd);
 
 /* Closes the log file; later lines go to stderr. */
 void xl_log_close(void);

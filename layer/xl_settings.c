@@ -34,6 +34,13 @@ static bool default_state_dir(char *out, size_t out_size)
 	return snprintf(out, out_size, "%s/.local/state/xr-layer-monitor", home) < (int)out_size;
 }
 
+bool xl_settings_layer_disabled(const char *layer_name)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "DISABLE_%s", layer_name);
+	return getenv(name) != NULL;
+}
+
 void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size)
 {
 	const char *dir = getenv("XRLM_OUTPUT_DIR");
@@ -59,10 +66,18 @@ void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t wa
 		snprintf(out, out_size, "/tmp/xr-layer-monitor-%u", (unsigned)getuid());
 }
 
+/*
+ * @p ctx: what the default means, said instead of the number that stands
+ * for it (a -1 or 0 that means "unset" tells the user nothing).
+ */
 static void warn_to_log(void *ctx, const char *message)
 {
-	(void)ctx;
-	xl_log("setting ignored: %s", message);
+	const char *meaning = ctx, *def = strstr(message, "using the default");
+	if (!meaning || !def)
+		xl_log("setting ignored: %s", message);
+	else
+		xl_log("setting ignored: %.*susing the default: %s", (int)(def - message), message,
+		       meaning);
 }
 
 /* Looks up "USR1", "RTMIN+3", "34" ... without the "SIG" prefix. */
@@ -148,6 +163,11 @@ static void load_record(struct xl_settings *s)
 
 static const char *const gpu_mode_names[] = {"auto", "sandwich", "gated", "off"};
 
+const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode)
+{
+	return gpu_mode_names[mode];
+}
+
 static void load_gpu_mode(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_GPU_MODE");
@@ -171,7 +191,10 @@ void xl_settings_load(struct xl_settings *s)
 	load_signal(s);
 	load_gpu_mode(s);
 	/* A week is far beyond any profiling session; larger values are typos. */
-	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, 0.0, 604800.0, warn_to_log, NULL);
-	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, 0.001, 604800.0, warn_to_log, NULL);
-	s->frame_limit = u_env_u64("XRLM_RECORD_FRAMES", 0, 1, UINT64_C(1) << 48, warn_to_log, NULL);
+	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, 0.0, 604800.0, warn_to_log,
+	                          "unset (no delayed start)");
+	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, 0.001, 604800.0, warn_to_log,
+	                               "unset (no time limit)");
+	s->frame_limit = u_env_u64("XRLM_RECORD_FRAMES", 0, 1, UINT64_C(1) << 48, warn_to_log,
+	                           "unset (no frame limit)");
 }

@@ -38,6 +38,15 @@ struct xl_settings {
 	enum xl_gpu_mode gpu_mode;
 };
 
+/* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
+const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode);
+
+/*
+ * Whether DISABLE_<layer_name> is set: the loader's own off switch for a
+ * layer, which it does not always honour for explicit layers.
+ */
+bool xl_settings_layer_disabled(const char *layer_name);
+
 /*
  * Resolves the output directory alone, before the log exists (the log lives
  * in it). Writes a warning into @p warning (empty when none).

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Creates "<kind>-<tag>-<side>.csv" and writes @p header into it. */
 static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kind,
@@ -39,10 +40,11 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# side=%s\n"
 	         "# layer=%s\n"
 	         "# target_layer=%s\n"
+	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "%s"
 	         "display_time,thread_id,t_entry,t_exit\n",
-	         meta->side, meta->layer, meta->target_layer, correction);
+	         meta->side, meta->layer, meta->target_layer, tag, correction);
 	return create_with_header(f, dir_fd, U_NAMES_FRAMES, tag, meta->side, header);
 }
 
@@ -78,16 +80,27 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# gpu_clock=vulkan\n"
 	         "# side=%s\n"
 	         "# layer=%s\n"
+	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "# gpu_mode=%s\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
-	         meta->side, meta->layer, gpu_mode);
+	         meta->side, meta->layer, tag, gpu_mode);
 	return create_with_header(f, dir_fd, U_NAMES_GPU, tag, meta->side, header);
 }
 
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
 {
 	char line[128], *p = line;
+
+	if (s->gate_tripped) {
+		/* Before its row: a reader marks that frame (see README "GPU files"). */
+		p = stpcpy(p, "# gate_tripped display_time=");
+		p = fmt_i64(p, s->display_time);
+		strcpy(p, "\n");
+		if (!xl_csv_file_text(f, line))
+			return false;
+		p = line;
+	}
 
 	p = fmt_i64(p, s->display_time);
 	*p++ = ',';

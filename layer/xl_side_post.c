@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER_NAME};
 
@@ -41,6 +42,11 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		xl_control_unref(ctl);
 		return false;
 	}
+	if (!ctl && xl_settings_layer_disabled(PRE_LAYER_NAME)) {
+		xl_log_loud("DISABLE_%s is set: post passes every call through and records "
+		            "nothing", PRE_LAYER_NAME);
+		return false;
+	}
 	if (!ctl) {
 		xl_log_loud("%s is not above %s in the layer chain: nothing will be recorded",
 		            PRE_LAYER_NAME, POST_LAYER_NAME);
@@ -56,9 +62,10 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	return true;
 }
 
-void xl_side_after_create(struct xl_instance *in)
+bool xl_side_after_create(struct xl_instance *in)
 {
-	(void)in;
+	atomic_store(&in->ctl->post_joined, true);
+	return true;
 }
 
 void xl_side_before_destroy(struct xl_instance *in)
@@ -67,9 +74,27 @@ void xl_side_before_destroy(struct xl_instance *in)
 	xl_control_stop_now(in->ctl);
 }
 
+/* The merge's view of the output directory; see merge_session. */
+struct merge_dir {
+	const char *tag;
+	const char *via;  /* "/proc/self/fd/<n>", what the merge's paths start with */
+	const char *name; /* the directory's path, for the messages */
+};
+
 static void merge_log(void *ctx, const char *message)
 {
-	xl_log("merge %s: %s", (const char *)ctx, message);
+	const struct merge_dir *d = ctx;
+	char line[2048];
+	size_t len = 0, via_len = strlen(d->via);
+
+	/* The user reads the directory's name, not the descriptor's. */
+	for (const char *at; (at = strstr(message, d->via)) && len < sizeof(line);
+	     message = at + via_len)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%.*s%s",
+		                        (int)(at - message), message, d->name);
+	if (len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "%s", message);
+	xl_log("merge %s: %s", d->tag, line);
 }
 
 /* How long the merge waits for pre's writer to finish the same session. */
@@ -104,7 +129,15 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 		            "run `xrlm merge` on the per-side files", tag);
 		return;
 	}
-	if (u_names_side_file(pre, sizeof(pre), ctl->output_dir, U_NAMES_FRAMES, tag, "pre") < 0 ||
+	/* Every path goes through the directory descriptor post's writer holds:
+	 * a symlink planted in the directory's path since is not followed. */
+	char via[32] = "";
+	if (xl_inst.writer.dir_fd >= 0)
+		snprintf(via, sizeof(via), "/proc/self/fd/%d", xl_inst.writer.dir_fd);
+	struct merge_dir dir = {tag, via, ctl->output_dir};
+	if (!via[0] || access(via, X_OK) != 0)
+		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
+	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, "pre") < 0 ||
 	    mrg_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return;
@@ -115,8 +148,11 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
 		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
 	};
-	if (mrg_merge_files(&paths, sib.merged_csv, NULL, merge_log, (void *)tag) == 0)
-		xl_log("session %s: merged into %s", tag, sib.merged_csv);
+	if (mrg_merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
+		return;
+	char merged[MRG_PATH_MAX];
+	if (u_names_merged_file(merged, sizeof(merged), ctl->output_dir, U_NAMES_FRAMES, tag) >= 0)
+		xl_log("session %s: merged into %s", tag, merged);
 }
 
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)

@@ -28,6 +28,11 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 {
 	struct xl_chain_report chain;
 
+	if (xl_settings_layer_disabled(POST_LAYER_NAME)) {
+		xl_log_loud("DISABLE_%s is set: pre cannot measure the target alone, so nothing "
+		            "will be recorded (unset it, or disable pre too)", POST_LAYER_NAME);
+		return false;
+	}
 	xl_chain_inspect(info->nextInfo, PRE_LAYER_NAME, POST_LAYER_NAME, &chain);
 	if (!chain.partner_found) {
 		xl_log_loud("%s is not below %s in the layer chain (missing, or enabled above it): "
@@ -58,9 +63,16 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	return true;
 }
 
-void xl_side_after_create(struct xl_instance *in)
+bool xl_side_after_create(struct xl_instance *in)
 {
+	/* Post joins while the chain below creates the instance: by now it has. */
+	if (!atomic_load(&in->ctl->post_joined)) {
+		xl_log_loud("%s took the control block but does not monitor this instance (see its "
+		            "messages): nothing will be recorded", POST_LAYER_NAME);
+		return false;
+	}
 	xl_signal_install(in->ctl, in->settings.signal, in->settings.signal_name);
+	return true;
 }
 
 void xl_side_before_destroy(struct xl_instance *in)

@@ -19,8 +19,11 @@ static void on_toggle_signal(int sig)
 {
 	(void)sig;
 	struct xl_control *ctl = atomic_load_explicit(&signal_ctl, memory_order_acquire);
-	if (ctl)
-		xl_control_toggle(ctl);
+	if (!ctl)
+		return;
+	xl_control_toggle(ctl);
+	/* Lock-free, so async-signal-safe: pre's writer prints the line. */
+	atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
 }
 
 static bool has_app_handler(const struct sigaction *sa)

@@ -14,6 +14,7 @@
 #include "u_locale.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <math.h>
 #include <sched.h>
@@ -140,10 +141,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->cfg = *cfg;
 	atomic_init(&w->stop, false);
 	w->closed_id = atomic_load(&cfg->ctl->finished[cfg->side]);
-	w->dir_fd = xl_files_open_dir(cfg->ctl->output_dir);
-	if (w->dir_fd < 0)
-		xl_log("output directory %s cannot be used: %s; nothing will be recorded",
-		       cfg->ctl->output_dir, strerror(errno));
+	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
+	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
 	int err = xl_thread_start(&w->thread, writer_main, w,
 	                          cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");

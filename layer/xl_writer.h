@@ -32,6 +32,7 @@ struct xl_writer_config {
 	 */
 	void (*session_closed)(void *ctx, uint32_t id, const char *tag);
 	void *ctx;
+	int dir_fd; /* the output directory (the writer takes a copy), or -1 */
 };
 
 struct xl_writer {
@@ -51,11 +52,12 @@ struct xl_writer {
 	uint32_t closed_id;   /* newest session this side has finished */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
+	uint32_t toggles_seen; /* pre: signal toggles already reported */
+	bool by_signal;        /* pre: a toggle signal started open_id */
 };
 
 /*
- * Opens the output directory (logging why if it cannot) and starts the
- * thread. Returns 0, or -1 if the thread could not be started.
+ * Takes a copy of the output directory's descriptor and starts the thread. Returns 0, or -1 if the thread could not be started.
  */
 int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg);
 

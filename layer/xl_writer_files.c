@@ -42,6 +42,7 @@ static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
 			break;
 	}
 	int saved = errno;
+	info->tag_error = saved;
 	atomic_store_explicit(&info->tag_state, XL_TAG_FAILED, memory_order_release);
 	errno = saved;
 	return -1;
@@ -53,7 +54,8 @@ static bool tag_decided(void *ctx)
 	return atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_PENDING;
 }
 
-/* Post: waits for the tag pre chose, then creates its file under it. */
+/* Post: waits for the tag pre chose, then creates its file under it.
+ * -2 (errno: pre's) when pre could not create its own. */
 static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 {
 	if (!xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS)) {
@@ -61,17 +63,60 @@ static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 		return -1;
 	}
 	if (atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_READY) {
-		errno = ENOENT; /* pre could not create its own file */
-		return -1;
+		errno = info->tag_error;
+		return -2;
 	}
 	memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
 	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta);
 }
 
+/*
+ * The output directory was deleted while the app ran (its descriptor still
+ * points at the dead inode): make it again, as safely as at the start, and
+ * move the log there. Files already written with it are gone.
+ */
+static void recreate_dir(struct xl_writer *w)
+{
+	char why[512];
+
+	close(w->dir_fd);
+	w->dir_fd = xl_files_open_dir(w->cfg.ctl->output_dir, why, sizeof(why));
+	if (w->dir_fd < 0) {
+		xl_log_loud("output directory %s was deleted and cannot be made again: %s; "
+		            "recording stopped", w->cfg.ctl->output_dir, why);
+		return;
+	}
+	xl_log_reopen(w->dir_fd);
+	xl_log_loud("output directory %s was deleted while the application ran: made it again",
+	            w->cfg.ctl->output_dir);
+}
+
+/*
+ * Pre: one line on stderr when a toggle signal started or stopped the
+ * session, said here and not in the handler (no stdio there). A session
+ * the signal started and something else ended (a limit, the exit) says
+ * "stopped" without the cause.
+ */
+static void report_toggle(struct xl_writer *w, bool opening)
+{
+	if (w->cfg.side != XL_SIDE_PRE)
+		return;
+	uint32_t toggles = atomic_load_explicit(&w->cfg.ctl->signal_toggles, memory_order_relaxed);
+	bool signalled = toggles != w->toggles_seen;
+	w->toggles_seen = toggles;
+	if (opening) {
+		w->by_signal = signalled;
+		if (signalled)
+			xl_log_loud("recording started by signal: session %s", w->open_tag);
+	} else if (signalled || w->by_signal) {
+		xl_log_loud("recording stopped%s: session %s", signalled ? " by signal" : "",
+		            w->open_tag);
+	}
+}
+
 void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	int err;
 
 	w->open_id = id;
 	w->open_failed = false;
@@ -85,21 +130,26 @@ void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 		w->open_failed = true;
 		return;
 	}
-	if (w->dir_fd < 0)
-		err = EBADF;
-	else if (w->cfg.side == XL_SIDE_PRE)
-		err = create_pre_file(w, info) == 0 ? 0 : errno;
-	else
-		err = create_post_file(w, info) == 0 ? 0 : errno;
+	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
+		recreate_dir(w);
+	if (w->dir_fd < 0) {
+		/* Why was said once, when the directory was refused or lost. */
+		give_up_session(w);
+		return;
+	}
+	int rc = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, info) : create_post_file(w, info);
+	int err = rc == 0 ? 0 : errno;
 	if (err) {
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s; "
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
 		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
-		            err == EBADF ? "the directory is unusable" : strerror(err));
+		            rc == -2 ? "pre could not create its own file there: " : "",
+		            strerror(err));
 		give_up_session(w);
 		return;
 	}
 	xl_log("session %s: recording to %s/%s", w->open_tag, w->cfg.ctl->output_dir,
 	       w->csv.name);
+	report_toggle(w, true);
 }
 
 struct gpu_emit_ctx {
@@ -107,6 +157,7 @@ struct gpu_emit_ctx {
 	struct xl_gpu *gpu;
 };
 
+/* Opens the session's GPU file; @p gpu NULL: no clock correlation line. */
 static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
 {
 	struct xl_gpu_calibration cal;
@@ -119,7 +170,7 @@ static void open_gpu_file(struct xl_writer *w, struct xl_gpu *gpu)
 		w->gpu_failed = true;
 		return;
 	}
-	if (xl_gpu_calibrate(gpu, &cal))
+	if (gpu && xl_gpu_calibrate(gpu, &cal))
 		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
 }
 
@@ -168,6 +219,22 @@ bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session)
 	return more;
 }
 
+/* The open session's samples still on the GPU: lost once its file is closed. */
+static unsigned gpu_pending(struct xl_writer *w)
+{
+	struct xl_gpu_holder *holder = w->cfg.gpu;
+	unsigned n = 0;
+
+	if (!holder)
+		return 0;
+	pthread_mutex_lock(&holder->lock);
+	struct xl_gpu *gpu = atomic_load(&holder->gpu);
+	if (gpu)
+		n = xl_gpu_pending(gpu, w->open_id);
+	pthread_mutex_unlock(&holder->lock);
+	return n;
+}
+
 /* Whether every GPU sample of the open session has been written. */
 static bool gpu_collected(void *ctx)
 {
@@ -177,10 +244,17 @@ static bool gpu_collected(void *ctx)
 
 static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 {
-	uint64_t overflow = atomic_load(&info->gpu_overflow[w->cfg.side]);
+	uint64_t skipped = atomic_load(&info->gpu_overflow[w->cfg.side]);
 
 	/* The timestamps of the session's last frames are still on the GPU. */
 	xl_thread_wait(gpu_collected, w, GPU_DRAIN_NS, 1000000);
+	/* Both are lost samples: the file's count says how many, not why. */
+	unsigned late = gpu_pending(w);
+	uint64_t overflow = skipped + late;
+	/* Every sample was skipped: the file then holds just the count, so that
+	 * the merged summary says what was lost. */
+	if (!w->gpu_csv.file && overflow && !w->gpu_failed)
+		open_gpu_file(w, NULL);
 	if (w->gpu_csv.file) {
 		/* The gate is re-armed only by the next XrSession's creation. */
 		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
@@ -189,10 +263,13 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", w->open_tag,
 			            w->gpu_csv.name);
-	} else if (overflow) {
-		xl_log("session %s: %llu GPU samples skipped (all GPU slots busy)", w->open_tag,
-		       (unsigned long long)overflow);
 	}
+	if (overflow)
+		xl_log("session %s: %llu GPU samples lost: %llu skipped (all GPU slots busy), %u "
+		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
+		       (unsigned long long)overflow, (unsigned long long)skipped, late,
+		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
+		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
 	w->gpu_failed = false;
 }
 
@@ -211,6 +288,7 @@ bool xl_writer_files_close(struct xl_writer *w)
 			            "the file is incomplete", w->open_tag, w->csv.name);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+		report_toggle(w, false);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
 		if (unserved)
 			xl_log("session %s: %u threads found none of the %d per-thread rings free: "

@@ -46,6 +46,11 @@ columns-vulkan | columns-vulkan2)
 	run_validated --graphics "${case#columns-}" --frames 200
 	gpu_share 0.95
 	ls "$OUT"/gpu-*-pre.csv "$OUT"/gpu-*-post.csv >/dev/null || fail "no GPU files"
+	for f in "$OUT"/gpu-*-pre.csv "$OUT"/gpu-*-post.csv; do
+		tag=$(basename "$f" .csv | sed 's/^gpu-//; s/-p[a-z]*$//')
+		[ "$(header_value "$f" session)" = "$tag" ] || fail "$f does not say # session=$tag"
+	done
+	grep -q "GPU mode: auto" "$OUT/xrlm-pre.log" || fail "the pre log does not name the GPU mode"
 	;;
 headless)
 	run_app --graphics headless --frames 100
@@ -58,6 +63,7 @@ off)
 	export XRLM_GPU_MODE=off
 	run_app --graphics vulkan2 --frames 60
 	[ -z "$(ls "$OUT"/gpu-* 2>/dev/null)" ] || fail "XRLM_GPU_MODE=off wrote GPU files"
+	grep -q "GPU mode: off" "$OUT/xrlm-pre.log" || fail "the pre log does not say the GPU mode is off"
 	;;
 deadlock)
 	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=300 XRTEST_TARGET_GPU_WAIT=1
@@ -68,6 +74,11 @@ deadlock)
 		fail "no explanation in the pre log"
 	grep -q "^# gpu_mode=gated" "$OUT"/gpu-*-pre.csv || fail "the session did not start gated"
 	grep -q "^# gpu_gate_tripped=1" "$OUT"/gpu-*-pre.csv || fail "the GPU file does not note the trip"
+	# The tripped frame itself is marked, just before its (invalid) row.
+	grep -A1 "^# gate_tripped display_time=" "$OUT"/gpu-*-pre.csv >"$XRLM_TEST_WORK/tripped" || true
+	t=$(sed -n 's/^# gate_tripped display_time=//p' "$XRLM_TEST_WORK/tripped" | head -n 1)
+	[ -n "$t" ] || fail "no frame is marked # gate_tripped in the pre GPU file"
+	grep -q "^$t,.*,0\$" "$XRLM_TEST_WORK/tripped" || fail "the marked frame $t is not the invalid row after it"
 	gpu_share 0.9
 	;;
 modes)

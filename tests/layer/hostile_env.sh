@@ -8,8 +8,16 @@ export XRTEST_FRAME_RATE=0
 setup
 echo "not a directory" >"$XRLM_TEST_WORK/file"
 export XRLM_RECORD=1 XRLM_OUTPUT_DIR=$XRLM_TEST_WORK/file/sub
-run_app --graphics headless --frames 100
+# Traced: each stderr line of pre and post must be one write(2), so that
+# lines of the two sides and the app never interleave.
+strace -f -qq -s 4096 -e trace=write -o "$XRLM_TEST_WORK/writes" \
+	"$XRLM_TEST_APP" --graphics headless --frames 100 >"$XRLM_TEST_WORK/app.log" 2>&1 ||
+	fail "the app exited non-zero: $(cat "$XRLM_TEST_WORK/app.log")"
 grep -q "cannot be used" "$XRLM_TEST_WORK/app.log" || fail "no message about the unusable directory"
+grep 'write(2, "xrlm ' "$XRLM_TEST_WORK/writes" >"$XRLM_TEST_WORK/xrlm_writes" || fail "no traced stderr line"
+if grep -v '\\n", [0-9]*) = [0-9]*$' "$XRLM_TEST_WORK/xrlm_writes"; then
+	fail "a layer line reached stderr in more than one write"
+fi
 
 setup
 export XRLM_RECORD=banana XRLM_RECORD_FRAMES=-5 XRLM_RECORD_S=abc XRLM_RECORD_DELAY_S=1e999 \
@@ -19,4 +27,9 @@ for v in XRLM_RECORD= XRLM_RECORD_FRAMES= XRLM_RECORD_S= XRLM_RECORD_DELAY_S= XR
 	grep -q "setting ignored: $v" "$OUT/xrlm-pre.log" || fail "no log line for bad $v"
 done
 [ -z "$(ls "$OUT"/frames-* 2>/dev/null)" ] || fail "recorded although XRLM_RECORD was invalid (default off)"
+# A default is said in words, not as the number that stands for "unset".
+for v in XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_RECORD_DELAY_S; do
+	grep "setting ignored: $v=" "$OUT/xrlm-pre.log" | grep -q "using the default: unset (no " ||
+		fail "the line for bad $v does not say what its default means: $(grep "$v=" "$OUT/xrlm-pre.log")"
+done
 note "bad settings logged, defaults used, app unaffected"

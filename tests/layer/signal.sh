@@ -1,7 +1,9 @@
 #!/bin/sh
 # Toggling by signal: start and stop twice in one process gives two
 # sessions with distinct tags and two merged files, each matching
-# `xrlm merge` byte for byte, with identical frames on both sides.
+# `xrlm merge` byte for byte, with identical frames on both sides. Each
+# toggle says so in one line on stderr (with the session tag), and every
+# per-side file names its session in a "# session=" line.
 . "$(dirname "$0")/lib.sh"
 setup
 export XRTEST_FRAME_RATE=90
@@ -26,4 +28,13 @@ for m in $merged; do
 	"$XRLM_TEST_XRLM" merge "$pre" "$OUT/frames-$tag-post.csv" -o "$XRLM_TEST_WORK/$tag.csv" \
 		>/dev/null 2>&1 || fail "xrlm merge failed for $tag"
 	cmp "$m" "$XRLM_TEST_WORK/$tag.csv" || fail "xrlm merge differs from the layer's for $tag"
+	for side in pre post; do
+		[ "$(header_value "$OUT/frames-$tag-$side.csv" session)" = "$tag" ] ||
+			fail "frames-$tag-$side.csv does not say # session=$tag"
+	done
+	for what in started stopped; do
+		n=$(grep -c "^xrlm pre: recording $what by signal: session $tag\$" "$XRLM_TEST_WORK/app.log" || true)
+		[ "$n" -eq 1 ] || fail "$n stderr lines say session $tag was $what by signal, want 1"
+	done
 done
+[ "$(grep -c "by signal" "$XRLM_TEST_WORK/app.log")" -eq 4 ] || fail "not one line per toggle"

@@ -9,6 +9,9 @@
 #             or exists but no file can be created in it
 #   symlinks: symlinks planted where the session's files and the log will
 #             be created, pointing at a file outside: nothing goes through
+#   deleted:  the directory is deleted between two sessions: the next one
+#             makes it again (saying so once per side) and is recorded there
+# (Links and directories planted by another user: shared_dir.sh.)
 # (A path under a regular file is tests/layer/hostile_env.sh's.)
 . "$(dirname "$0")/rel_lib.sh"
 W=$XRLM_TEST_WORK
@@ -87,6 +90,8 @@ case_readonly() {
 	ran_all 200
 	only_written_under "$W/ro"
 	one_line "$W/app.log" "pre: .*cannot create.*Read-only file system"
+	# Post names pre's cause, not an ENOENT of its own.
+	one_line "$W/app.log" "post: .*pre could not create its own file there: Read-only file system"
 	note "read-only: $(grep -h "cannot" "$W/app.log" | head -n 1)"
 }
 
@@ -160,8 +165,42 @@ case_symlinks() {
 	note "no symlink followed: $(grep -h "exists" "$W/app.log" | tail -n 1 | sed 's/^.*post: //')"
 }
 
+# One session toggled by signal, recorded and merged.
+toggled_session() {
+	before=$(ls "$OUT"/frames-merged-*.csv 2>/dev/null | wc -l)
+	kill -USR2 "$APP_PID"
+	sleep 0.4
+	kill -USR2 "$APP_PID"
+	i=0
+	while [ "$(ls "$OUT"/frames-merged-*.csv 2>/dev/null | wc -l)" -le "$before" ]; do
+		i=$((i + 1))
+		[ $i -le 200 ] || fail "no merged file for the session after the toggle"
+		sleep 0.05
+	done
+}
+
+case_deleted() {
+	prepare
+	unset XRLM_RECORD
+	export XRTEST_FRAME_RATE=500
+	start_app --graphics headless --frames 3000 --stats
+	wait_for_line "$OUT/xrlm-pre.log" "toggle signal: "
+	toggled_session
+	rm -rf "$OUT"
+	toggled_session
+	wait_app
+	ran_all 3000
+	[ "$(check_all_sessions)" -eq 1 ] || fail "the session after the deletion was not recorded in the new directory"
+	for side in pre post; do
+		one_line "$W/app.log" "$side: output directory $OUT was deleted while the application ran: made it again"
+	done
+	grep -q "recording to $OUT" "$OUT/xrlm-pre.log" || fail "the log did not move to the new directory"
+	note "deleted directory made again, next session recorded there"
+}
+
 case $1 in
 missing) case_missing ;;
+deleted) case_deleted ;;
 full) case_full ;;
 readonly) case_readonly ;;
 symlinks) case_symlinks ;;

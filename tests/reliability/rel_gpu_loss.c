@@ -1,0 +1,158 @@
+/*
+ * rel_gpu_loss: every GPU sample the layer loses is counted in the GPU file
+ * (issue 16, defect 6), whatever the GPU does.
+ *
+ * The writer thread (layer/xl_writer.c) runs for real, on a real ring and
+ * control block, against a stand-in for layer/xl_gpu.c defined here, so the
+ * GPU's behaviour is exact, not timing-dependent:
+ *   skipped: every frame found all GPU slots busy (no sample ever arrives):
+ *            the GPU file must still exist, saying gpu_ring_overflow=<n>.
+ *   pending: the session's samples are still on the GPU when it closes:
+ *            those are lost too, and counted.
+ * Usage: rel_gpu_loss DIR (an empty directory for the files).
+ */
+#include "xl_control.h"
+#include "xl_fn.h"
+#include "xl_gpu.h"
+#include "xl_ring.h"
+#include "xl_writer.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the stand-in GPU: no sample ever finishes; fake_pending on the GPU */
+static unsigned fake_pending;
+
+bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
+                    void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
+{
+	(void)gpu, (void)max_session, (void)emit, (void)ctx;
+	return fake_pending > 0;
+}
+
+unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id)
+{
+	(void)gpu, (void)session_id;
+	return fake_pending;
+}
+
+bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out)
+{
+	(void)gpu, (void)out;
+	return false;
+}
+
+/* ---- one recorded session of @p frames frames through the real writer */
+static void run_session(const char *dir, unsigned frames, uint64_t skipped)
+{
+	struct xl_settings settings = {.delay_s = -1.0};
+	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", dir);
+	struct xl_control *ctl = xl_control_create(&settings);
+	static struct xl_ring_pool rings;
+	struct xl_gpu gpu;
+	struct xl_gpu_holder holder;
+	struct xl_writer w;
+
+	memset(&gpu, 0, sizeof(gpu));
+	atomic_init(&gpu.submit_error, VK_SUCCESS);
+	pthread_mutex_init(&holder.lock, NULL);
+	atomic_init(&holder.gpu, &gpu);
+	if (!ctl || xl_ring_pool_create(&rings, 1024) != 0) {
+		fprintf(stderr, "FAIL: out of memory\n");
+		exit(1);
+	}
+	struct xl_writer_config cfg = {
+		.side = XL_SIDE_PRE,
+		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
+		.ctl = ctl,
+		.rings = &rings,
+		.gpu = &holder,
+		.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+	};
+	if (xl_writer_start(&w, &cfg) != 0) {
+		fprintf(stderr, "FAIL: writer did not start\n");
+		exit(1);
+	}
+	xl_control_request(ctl, XL_REQ_START);
+	for (unsigned i = 0; i < frames; i++) {
+		uint32_t id = xl_control_pre_frame(ctl);
+		struct xl_ring *ring = xl_ring_mine(&rings);
+		struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
+		if (!id || !rec) {
+			fprintf(stderr, "FAIL: frame %u not recorded\n", i);
+			exit(1);
+		}
+		/* What xl_side_frame.h's stamp_gpu counts when every slot is busy. */
+		if (i < skipped)
+			atomic_fetch_add(&xl_control_session(ctl, id)->gpu_overflow[XL_SIDE_PRE], 1);
+		rec->display_time = rec->frame_id = 1000 + i;
+		rec->thread_id = 1;
+		rec->t_entry = 10 + i;
+		rec->t_exit = 20 + i;
+		rec->session_id = id;
+		rec->fn = XL_FN_xrEndFrame;
+		xl_ring_publish(ring);
+	}
+	xl_control_stop_now(ctl);
+	xl_writer_stop(&w);
+	xl_ring_pool_destroy(&rings);
+	pthread_mutex_destroy(&holder.lock);
+	close(cfg.dir_fd);
+	xl_control_unref(ctl);
+}
+
+/* The "# session_end gpu_ring_overflow=" of the one GPU file in @p dir, or -1. */
+static long long overflow_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long long n = -1;
+	char path[4096], line[256];
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "gpu-", 4) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			sscanf(line, "# session_end gpu_ring_overflow=%lld", &n);
+		if (f)
+			fclose(f);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int check(const char *name, const char *dir, unsigned frames, uint64_t skipped,
+                 unsigned pending)
+{
+	fake_pending = pending;
+	run_session(dir, frames, skipped);
+	long long got = overflow_in(dir), want = (long long)(skipped + pending);
+	if (got != want) {
+		fprintf(stderr, "FAIL %s: %u frames, %llu skipped, %u still on the GPU: the GPU "
+		        "file says gpu_ring_overflow=%lld (-1: no GPU file), want %lld\n", name,
+		        frames, (unsigned long long)skipped, pending, got, want);
+		return 1;
+	}
+	printf("%s: gpu_ring_overflow=%lld as lost\n", name, got);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: rel_gpu_loss DIR\n");
+		return 2;
+	}
+	int failed = check("skipped", argv[1], 40, 40, 0);
+	failed |= check("pending", argv[1], 40, 0, 5);
+	failed |= check("both", argv[1], 40, 35, 5);
+	return failed;
+}

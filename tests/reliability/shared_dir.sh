@@ -1,0 +1,123 @@
+#!/bin/sh
+# A shared directory (sticky, world-writable, like /tmp) where another user
+# plants links and directories for the one who records. The app runs as
+# `nobody`, the attacker as `daemon`; the monitor must never write through a
+# planted link, never create directories through one, never use a directory
+# another user owns, and must say why on stderr, once per side. The app runs
+# all its frames with exit 0 in every case.
+#
+# The kernel's fs.protected_symlinks would already refuse some of these
+# follows; it is set to 0 for the run where it can be (root, writable
+# /proc/sys) and restored after, so the monitor's own checks are what is
+# tested. Where it cannot be set, the cases that depend on it are left out
+# (said in the output); the others run.
+#
+# Needs root (to become nobody and daemon): exit 77 (skipped) otherwise.
+. "$(dirname "$0")/rel_lib.sh"
+W=$XRLM_TEST_WORK
+
+[ "$(id -u)" -eq 0 ] || { note "not root: cannot run as nobody"; exit 77; }
+setup
+export XRTEST_FRAME_RATE=0 XRLM_RECORD=1
+
+# Everything nobody needs, copied where nobody can read it (the build tree
+# may be under a private home), with the manifests pointing at the copies.
+T=$(mktemp -d /tmp/xrlm-shared-dir-XXXXXX)
+SYSCTL=/proc/sys/fs/protected_symlinks
+OLD_PROTECT=
+cleanup() {
+	[ -z "$OLD_PROTECT" ] || echo "$OLD_PROTECT" >"$SYSCTL"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+chmod 755 "$T"
+mkdir "$T/bin" "$T/layers"
+stage() { # stage MANIFEST_DIR: its manifests and their libraries into $T/layers
+	for m in "$1"/*.json; do
+		lib=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$m")
+		cp "$lib" "$T/layers/"
+		sed "s|\"library_path\": *\"[^\"]*\"|\"library_path\": \"$T/layers/$(basename "$lib")\"|" \
+			"$m" >"$T/layers/$(basename "$m")"
+	done
+}
+stage "$XRLM_TEST_MANIFESTS"
+stage "$XRLM_TEST_TARGET_MANIFESTS"
+rt_lib=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$XRLM_TEST_RUNTIME_JSON")
+cp "$rt_lib" "$T/bin/"
+sed "s|\"library_path\": *\"[^\"]*\"|\"library_path\": \"$T/bin/$(basename "$rt_lib")\"|" \
+	"$XRLM_TEST_RUNTIME_JSON" >"$T/bin/runtime.json"
+cp "$XRLM_TEST_APP" "$T/bin/app"
+chmod -R a+rX "$T"
+export XR_RUNTIME_JSON=$T/bin/runtime.json XR_API_LAYER_PATH=$T/layers HOME=/nonexistent
+
+SHARED=$T/shared
+mkdir -m 1777 "$SHARED"
+# nobody's own private directory: the attacker's target.
+PRIVATE=$T/private
+mkdir -m 700 "$PRIVATE" && chown nobody:nogroup "$PRIVATE"
+
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+as_daemon() {
+	setpriv --reuid=daemon --regid=daemon --clear-groups "$@"
+}
+
+# Runs the app as nobody with XRLM_OUTPUT_DIR=$1; all frames, exit 0.
+run_nobody() {
+	XRLM_OUTPUT_DIR=$1 as_nobody "$T/bin/app" --graphics headless --frames 50 --stats \
+		>"$W/app.log" 2>&1 || { cat "$W/app.log" >&2; fail "the app failed with XRLM_OUTPUT_DIR=$1"; }
+	ran=$(sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$W/app.log")
+	[ "${ran:-0}" -eq 50 ] || fail "the app ran ${ran:-no} frames, not 50"
+}
+
+# refused DIR PATTERN: nothing written in the private directory, one line
+# per side on stderr naming the cause.
+refused() {
+	run_nobody "$1"
+	[ -z "$(ls -A "$PRIVATE")" ] || fail "written through a link into the private directory: $(ls -A "$PRIVATE")"
+	for side in pre post; do
+		one_line "$W/app.log" "xrlm $side: output directory $1 cannot be used: .*$2"
+	done
+	note "refused $1: $(sed -n 's/^xrlm pre: output directory [^:]*: //p' "$W/app.log")"
+}
+
+protect_off=0
+if OLD_PROTECT=$(cat "$SYSCTL" 2>/dev/null) && echo 0 >"$SYSCTL" 2>/dev/null; then
+	protect_off=1
+else
+	OLD_PROTECT=
+	note "cannot set fs.protected_symlinks (read-only /proc/sys?): the cases the kernel would refuse on its own are left out"
+fi
+
+if [ $protect_off -eq 1 ]; then
+	# The output directory itself is another user's link to nobody's private directory.
+	as_daemon ln -s "$PRIVATE" "$SHARED/out"
+	refused "$SHARED/out" "is a symbolic link"
+	# Directories would be created through another user's link.
+	as_daemon ln -s "$PRIVATE" "$SHARED/lnk"
+	refused "$SHARED/lnk/a/b" "is a symbolic link owned by another user"
+fi
+# nobody's own link as the output directory: still not followed.
+as_nobody ln -s "$PRIVATE" "$SHARED/mine"
+refused "$SHARED/mine" "is a symbolic link"
+# A directory another user made (and can empty or swap at will).
+as_daemon mkdir -m 777 "$SHARED/taken"
+run_nobody "$SHARED/taken"
+[ -z "$(ls -A "$SHARED/taken")" ] || fail "files were written into another user's directory"
+for side in pre post; do
+	one_line "$W/app.log" "xrlm $side: output directory $SHARED/taken cannot be used: .*owned by another user"
+done
+
+# What is nobody's own works: a new directory, and one behind nobody's own
+# link (not the last component), whose resolved path the log names.
+as_nobody mkdir "$SHARED/home"
+as_nobody ln -s "$SHARED/home" "$SHARED/homelink"
+run_nobody "$SHARED/homelink/new/out"
+OUT=$SHARED/home/new/out
+[ "$(stat -c %U "$OUT")" = nobody ] || fail "$OUT was not created by nobody"
+ls "$OUT"/frames-merged-*.csv >/dev/null 2>&1 || fail "nothing recorded in nobody's own directory: $(cat "$W/app.log")"
+grep -q "output directory $SHARED/homelink/new/out resolves to $OUT" "$OUT/xrlm-pre.log" ||
+	fail "the log does not name the resolved path"
+! grep -q "cannot be used" "$W/app.log" || fail "a usable directory was refused"
+note "nobody's own directory used; planted links and directories refused"
