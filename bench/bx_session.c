@@ -51,19 +51,12 @@ static bool on_state(struct bx_session *s, XrSessionState state)
 
 bool bx_session_poll(struct bx_session *s)
 {
-	for (;;) {
-		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
-		XrResult r = xrPollEvent(s->instance, &ev);
-		if (r == XR_EVENT_UNAVAILABLE)
-			return true;
-		if (!BX_XR(r))
+	XrSessionState state;
+	XrResult r;
+	while ((r = tc_xr_next_state(s->instance, &state)) == XR_SUCCESS)
+		if (!on_state(s, state))
 			return false;
-		if (ev.type != XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED)
-			continue;
-		const XrEventDataSessionStateChanged *sc = (const void *)&ev;
-		if (!on_state(s, sc->state))
-			return false;
-	}
+	return r == XR_EVENT_UNAVAILABLE || xr_ok(r, "xrPollEvent");
 }
 
 bool bx_session_create(struct bx_session *s)

@@ -38,11 +38,11 @@ app=$build/tests/xrlm-test-app
 PRE=XR_APILAYER_XRLM_monitor_pre POST=XR_APILAYER_XRLM_monitor_post
 TARGET=XR_APILAYER_XRLM_test_target
 
-# Column N's median / p95 over a merged CSV's rows (blank cells skipped).
+# Column N's percentile Q (0..1) over a merged CSV's rows (blank cells
+# skipped), by xrlm's method (pct.awk).
 col_stat() {
 	grep -v '^#' "$1" | tail -n +2 | cut -d, -f"$2" | grep -v '^$' | sort -g |
-		awk -v q="$3" '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
-			i = int(q * (NR - 1)) + 1; printf "%.1f", v[i] }'
+		awk -v q="$3" -v fmt=%.1f -v empty=- -f "$top/bench/pct.awk"
 }
 
 # One line of the app's --stats output: field F of series S.
@@ -63,8 +63,8 @@ run() {
 # The target's own measurement of its work (the true K), median in µs.
 true_k() {
 	[ -s "$1" ] || { echo "-"; return; }
-	tail -n +2 "$1" | cut -d, -f2 | sort -n |
-		awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit } printf "%.1f", v[int((NR + 1) / 2)] / 1000 }'
+	tail -n +2 "$1" | cut -d, -f2 | sort -g |
+		awk -v q=0.5 -v fmt=%.1f -v scale=1000 -v empty=- -f "$top/bench/pct.awk"
 }
 
 echo "target CPU time after its GPU submit: ${SWEEP_TARGET_CPU_US:-0} us; $frames frames at $rate Hz; times in us"

@@ -36,18 +36,17 @@ field() {
 	sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"
 }
 
-# "p50 p25 p75 n" of the numbers on stdin (nearest rank).
+# Percentiles of the numbers on stdin by xrlm's method; see pct.awk.
+PCT_AWK=$(dirname "$0")/pct.awk
+
+# "p50 p25 p75 n" of the numbers on stdin.
 quartiles() {
-	sort -g | awk '{ v[NR] = $1 }
-		function r(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
-		END { if (NR) printf "%.2f %.2f %.2f %d\n", r(0.5), r(0.25), r(0.75), NR; else print "nan nan nan 0" }'
+	sort -g | awk -v q="0.5 0.25 0.75" -v fmt=%.2f -v count=1 -f "$PCT_AWK"
 }
 
 # "p50 p99" of the numbers on stdin.
 p50_p99() {
-	sort -g | awk '{ v[NR] = $1 }
-		function r(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
-		END { if (NR) printf "%.3f %.3f\n", r(0.5), r(0.99); else print "nan nan" }'
+	sort -g | awk -v q="0.5 0.99" -v fmt=%.3f -f "$PCT_AWK"
 }
 
 # One table row: item, figure, target, seed, note.

@@ -11,14 +11,15 @@
 #include "app.h"
 
 #include "app_check.h"
+#include "tc_xr.h"
 
 #include <signal.h>
 #include <time.h>
 
-static bool handle_state(struct app *app, const XrEventDataSessionStateChanged *e)
+static bool handle_state(struct app *app, XrSessionState state)
 {
-	app->state = e->state;
-	switch (e->state) {
+	app->state = state;
+	switch (state) {
 	case XR_SESSION_STATE_READY: {
 		XrSessionBeginInfo bi = {
 			.type = XR_TYPE_SESSION_BEGIN_INFO,
@@ -43,21 +44,18 @@ static bool handle_state(struct app *app, const XrEventDataSessionStateChanged *
 
 bool app_poll_events(struct app *app)
 {
-	for (;;) {
-		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
-		XrResult r = xrPollEvent(app->instance, &ev);
-		if (r == XR_EVENT_UNAVAILABLE)
-			return true;
-		if (!APP_XR(r))
+	XrSessionState state;
+	XrResult r;
+	while ((r = tc_xr_next_state(app->instance, &state)) == XR_SUCCESS)
+		if (!handle_state(app, state))
 			return false;
-		if (ev.type == XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING) {
-			app_error("instance loss pending");
-			return false;
-		}
-		if (ev.type == XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED &&
-		    !handle_state(app, (const XrEventDataSessionStateChanged *)&ev))
-			return false;
-	}
+	if (r == XR_EVENT_UNAVAILABLE)
+		return true;
+	if (r == XR_ERROR_INSTANCE_LOST)
+		app_error("instance loss pending");
+	else
+		app_xr_ok(r, "xrPollEvent");
+	return false;
 }
 
 /* Events, then one frame if the session runs (else a short nap). */

@@ -1,9 +1,10 @@
 /*
- * Sample series and their summaries (nearest-rank percentiles).
+ * Sample series and their summaries (xrlm's percentiles, see app_stats.h).
  */
 #include "app_stats.h"
 
-#include <inttypes.h>
+#include "stats.h"
+
 #include <stdlib.h>
 
 bool app_series_create(struct app_series *s, const char *name, size_t cap)
@@ -24,20 +25,7 @@ void app_series_destroy(struct app_series *s)
 void app_series_add(struct app_series *s, uint64_t ns)
 {
 	if (s->count < s->cap)
-		s->v[s->count++] = ns;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest sample with at least @p pct % at or below it. */
-static uint64_t percentile(const struct app_series *s, unsigned pct)
-{
-	size_t rank = (s->count * pct + 99) / 100;
-	return s->v[rank ? rank - 1 : 0];
+		s->v[s->count++] = (double)ns;
 }
 
 void app_series_print(struct app_series *s, FILE *f)
@@ -46,15 +34,10 @@ void app_series_print(struct app_series *s, FILE *f)
 		fprintf(f, "%s count=0\n", s->name);
 		return;
 	}
-	qsort(s->v, s->count, sizeof(*s->v), cmp_u64);
-	double sum = 0;
-	for (size_t i = 0; i < s->count; i++)
-		sum += (double)s->v[i];
-	fprintf(f,
-	        "%s count=%zu mean=%.0f p50=%" PRIu64 " p95=%" PRIu64 " p99=%" PRIu64
-	        " min=%" PRIu64 " max=%" PRIu64 "\n",
-	        s->name, s->count, sum / (double)s->count, percentile(s, 50), percentile(s, 95),
-	        percentile(s, 99), s->v[0], s->v[s->count - 1]);
+	struct stats_summary sum;
+	stats_compute(s->v, s->count, &sum);
+	fprintf(f, "%s count=%zu mean=%.0f p50=%.0f p95=%.0f p99=%.0f min=%.0f max=%.0f\n", s->name,
+	        s->count, sum.mean, sum.median, sum.p95, sum.p99, sum.min, sum.max);
 }
 
 bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup)

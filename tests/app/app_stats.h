@@ -1,6 +1,9 @@
 /*
  * Samples the test app collects (nanoseconds) and their summary lines:
  *   NAME count=C mean=M p50=P p95=P p99=P min=M max=M
+ * Percentiles are xrlm's (merge/stats.h: linear interpolation between
+ * closest ranks), so the app and `xrlm` give the same figures for the same
+ * samples; every figure is rounded to whole nanoseconds.
  */
 #ifndef APP_STATS_H
 #define APP_STATS_H
@@ -13,7 +16,7 @@
 /* One named series of samples with a fixed capacity. */
 struct app_series {
 	const char *name;
-	uint64_t *v;
+	double *v; /* exact: whole nanoseconds below 2^53 */
 	size_t count;
 	size_t cap;
 };
@@ -27,7 +30,7 @@ void app_series_destroy(struct app_series *s);
 /* Adds a sample; samples beyond the capacity are dropped. */
 void app_series_add(struct app_series *s, uint64_t ns);
 
-/* Prints the summary line (sorts the samples). With no samples: "NAME count=0". */
+/* Prints the summary line (reorders the samples). With no samples: "NAME count=0". */
 void app_series_print(struct app_series *s, FILE *f);
 
 /* Everything measured, restricted to frames [warmup, frames). */

@@ -8,8 +8,9 @@
  */
 #include "gw_work.h"
 
+#include "stats.h"
+
 #include <math.h>
-#include <stdlib.h>
 
 /* Without timestamps we can only guess: about lavapipe's fill rate. */
 #define GW_CALIB_GUESS_BYTES_PER_NS 30.0
@@ -52,12 +53,6 @@ static bool measure_once(struct gw_work *w, uint64_t bytes, double *ns)
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Median of a few runs: one preempted run must not skew the calibration. */
 static bool measure(struct gw_work *w, uint64_t bytes, double *ns)
 {
@@ -65,8 +60,7 @@ static bool measure(struct gw_work *w, uint64_t bytes, double *ns)
 	for (int i = 0; i < GW_CALIB_RUNS; i++)
 		if (!measure_once(w, bytes, &runs[i]))
 			return false;
-	qsort(runs, GW_CALIB_RUNS, sizeof(runs[0]), cmp_double);
-	*ns = runs[GW_CALIB_RUNS / 2];
+	*ns = stats_percentile(runs, GW_CALIB_RUNS, 0.5);
 	return true;
 }
 

@@ -3,7 +3,7 @@
  */
 #include "gw_ctrl.h"
 
-#include <stdlib.h>
+#include "stats.h"
 
 /* Calibration can be far off (lavapipe idle vs. back-to-back), but not more. */
 #define GW_CTRL_MAX_FACTOR 64.0
@@ -24,21 +24,14 @@ void gw_ctrl_init(struct gw_ctrl *c, double target_ns, uint64_t start_bytes)
 	c->max_bytes = gw_ctrl_align((double)c->bytes * GW_CTRL_MAX_FACTOR);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double window_median(const struct gw_ctrl *c)
 {
-	double sorted[GW_CTRL_WINDOW];
+	/* A copy: the percentile reorders, the window keeps its order. Even
+	 * counts (only while filling up) take the mean of the middle two. */
+	double copy[GW_CTRL_WINDOW];
 	for (uint32_t i = 0; i < c->count; i++)
-		sorted[i] = c->implied[i];
-	qsort(sorted, c->count, sizeof(sorted[0]), cmp_double);
-	/* Even counts (only while filling up) take the mean of the middle two. */
-	return c->count % 2 ? sorted[c->count / 2]
-	                    : (sorted[c->count / 2 - 1] + sorted[c->count / 2]) / 2.0;
+		copy[i] = c->implied[i];
+	return stats_percentile(copy, c->count, 0.5);
 }
 
 static double clamp(double v, double lo, double hi)

@@ -1,5 +1,6 @@
 /*
- * OpenXR set-up shared by the test bed's applications; see tc_xr.h.
+ * OpenXR set-up and event polling shared by the test bed's applications;
+ * see tc_xr.h.
  */
 #include "tc_xr.h"
 
@@ -19,4 +20,20 @@ XrResult tc_xr_create_instance(const char *app_name, const char *extension,
 	snprintf(ci.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "%s", app_name);
 	snprintf(ci.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "xrlm");
 	return xrCreateInstance(&ci, instance);
+}
+
+XrResult tc_xr_next_state(XrInstance instance, XrSessionState *state)
+{
+	for (;;) {
+		XrEventDataBuffer ev = {.type = XR_TYPE_EVENT_DATA_BUFFER};
+		XrResult r = xrPollEvent(instance, &ev);
+		if (r != XR_SUCCESS)
+			return r;
+		if (ev.type == XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING)
+			return XR_ERROR_INSTANCE_LOST;
+		if (ev.type == XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED) {
+			*state = ((const XrEventDataSessionStateChanged *)&ev)->state;
+			return XR_SUCCESS;
+		}
+	}
 }

@@ -1,6 +1,6 @@
 /*
- * OpenXR set-up shared by the test bed's applications (the test app and the
- * benchmark program).
+ * OpenXR set-up and event polling shared by the test bed's applications (the
+ * test app, the runtime's test programs and the benchmark program).
  */
 #ifndef TC_XR_H
 #define TC_XR_H
@@ -13,5 +13,14 @@
  */
 XrResult tc_xr_create_instance(const char *app_name, const char *extension,
                                XrInstance *instance);
+
+/*
+ * The next session state change in @p instance's event queue, other events
+ * skipped: XR_SUCCESS with @p state set, XR_EVENT_UNAVAILABLE once the queue
+ * is empty, what a failing xrPollEvent returned, or XR_ERROR_INSTANCE_LOST
+ * for an XrEventDataInstanceLossPending (what the instance's calls return
+ * next anyway).
+ */
+XrResult tc_xr_next_state(XrInstance instance, XrSessionState *state);
 
 #endif /* TC_XR_H */

@@ -2,20 +2,22 @@
 # XRLM_RECORD_DELAY_S and XRLM_RECORD_S at 90 Hz: a 1 s delay and a 1 s
 # limit record about 90 frames; a 1 s delay alone records all but ~90.
 . "$(dirname "$0")/lib.sh"
-setup
-export XRTEST_FRAME_RATE=90 XRLM_RECORD_DELAY_S=1 XRLM_RECORD_S=1
-run_app --graphics headless --frames 270
-merged=$(merged_files)
-[ -n "$merged" ] || fail "no merged file"
-n=$(header_value "$merged" frame_count)
+
+# recorded VAR=VALUE...: 270 headless frames at 90 Hz with these knobs; prints
+# the number of frames the merged file holds (run it in $(...): it exports).
+recorded() {
+	setup
+	export XRTEST_FRAME_RATE=90 "$@"
+	run_app --graphics headless --frames 270
+	merged=$(merged_files)
+	[ -n "$merged" ] || fail "no merged file"
+	header_value "$merged" frame_count
+}
+
+n=$(recorded XRLM_RECORD_DELAY_S=1 XRLM_RECORD_S=1)
 note "delay 1 s + limit 1 s: $n frames"
 [ "$n" -ge 80 ] && [ "$n" -le 100 ] || fail "recorded $n frames, expected 90 +- 10"
 
-setup
-export XRTEST_FRAME_RATE=90 XRLM_RECORD_DELAY_S=1
-run_app --graphics headless --frames 270
-merged=$(merged_files)
-[ -n "$merged" ] || fail "no merged file"
-n=$(header_value "$merged" frame_count)
+n=$(recorded XRLM_RECORD_DELAY_S=1)
 note "delay 1 s, no limit, 270 frames: $n frames"
 [ "$n" -ge 170 ] && [ "$n" -le 190 ] || fail "recorded $n frames, expected 180 +- 10"

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Known bug (layer/xl_writer.c, writer_poll): a session that ends while its
-# file is dirty leaves w->dirty set; the next due flush then runs on the
-# closed file, fails, and logs "flushing ... failed: <stale errno>;
-# recording stopped" (and requests a stop) although nothing failed.
+# Regression test of a fixed bug (see GUARANTEES.md, "Bugs these tests
+# found"): a session that ended while its file was dirty left the writer's
+# dirty flag set; the next due flush then ran on the closed file, failed, and
+# logged "flushing ... failed: <stale errno>; recording stopped" (and
+# requested a stop) although nothing failed. Closing a session now clears
+# the flag (layer/xl_writer.c).
 # Here: one session of 100 frames at 1 kHz, then 1.1 s more frames with
 # recording off (a flush falls due after the close); no side may claim a
-# write failure. (Seen in rel_threads2 too, where it depends on timing.)
+# write failure.
 . "$(dirname "$0")/rel_lib.sh"
 setup
 export XRTEST_FRAME_RATE=1000 XRLM_RECORD=1 XRLM_RECORD_FRAMES=100

@@ -64,17 +64,8 @@ static XrResult check_names(const char *name, size_t name_max, const char *local
 	return XR_SUCCESS;
 }
 
-static XrResult set_get(XrActionSet handle, struct rt_action_set **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_ACTION_SET);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
-
-static XrResult action_get(XrAction handle, struct rt_action **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_ACTION);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
+RT_DEFINE_HANDLE_GET(static, set_get, XrActionSet, struct rt_action_set, RT_HANDLE_ACTION_SET)
+RT_DEFINE_HANDLE_GET(static, action_get, XrAction, struct rt_action, RT_HANDLE_ACTION)
 
 static void set_destroy(void *obj)
 {
@@ -92,11 +83,10 @@ XrResult XRAPI_CALL rt_xrCreateActionSet(XrInstance instance, const XrActionSetC
                                          XrActionSet *actionSet)
 {
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_create(instance, createInfo, XR_TYPE_ACTION_SET_CREATE_INFO,
+	                                    actionSet, &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!createInfo || !actionSet || createInfo->type != XR_TYPE_ACTION_SET_CREATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	r = check_names(createInfo->actionSetName, XR_MAX_ACTION_SET_NAME_SIZE,
 	                createInfo->localizedActionSetName, XR_MAX_LOCALIZED_ACTION_SET_NAME_SIZE);
 	if (r != XR_SUCCESS)
@@ -105,13 +95,7 @@ XrResult XRAPI_CALL rt_xrCreateActionSet(XrInstance instance, const XrActionSetC
 	if (!set)
 		return XR_ERROR_OUT_OF_MEMORY;
 	set->inst = inst;
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	set->handle = (XrActionSet)(uintptr_t)h;
-	*actionSet = set->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_ACTION_SET, set, RT_H(instance), set_destroy, actionSet);
 }
 
 XrResult XRAPI_CALL rt_xrDestroyActionSet(XrActionSet actionSet)
@@ -165,13 +149,7 @@ XrResult XRAPI_CALL rt_xrCreateAction(XrActionSet actionSet, const XrActionCreat
 		memcpy(subs, createInfo->subactionPaths, n * sizeof(*subs));
 	*a = (struct rt_action){.set = set, .type = createInfo->actionType,
 	                        .subaction_count = n, .subactions = subs};
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	a->handle = (XrAction)(uintptr_t)h;
-	*action = a->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_ACTION, a, RT_H(actionSet), action_destroy, action);
 }
 
 XrResult XRAPI_CALL rt_xrDestroyAction(XrAction action)
@@ -199,13 +177,13 @@ static XrResult check_binding(struct rt_instance *inst, const XrActionSuggestedB
 XrResult XRAPI_CALL rt_xrSuggestInteractionProfileBindings(
 	XrInstance instance, const XrInteractionProfileSuggestedBinding *suggestedBindings)
 {
+	const XrInteractionProfileSuggestedBinding *sb = suggestedBindings;
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_info(instance, sb, XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING,
+	                                  &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	const XrInteractionProfileSuggestedBinding *sb = suggestedBindings;
-	if (!sb || sb->type != XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING ||
-	    sb->countSuggestedBindings == 0 || !sb->suggestedBindings)
+	if (sb->countSuggestedBindings == 0 || !sb->suggestedBindings)
 		return XR_ERROR_VALIDATION_FAILURE;
 	const char *profile = path_string(inst, sb->interactionProfile);
 	if (!profile)
@@ -221,11 +199,11 @@ XrResult XRAPI_CALL rt_xrAttachSessionActionSets(XrSession session,
                                                  const XrSessionActionSetsAttachInfo *attachInfo)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, attachInfo, XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO,
+	                                 &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!attachInfo || attachInfo->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO ||
-	    attachInfo->countActionSets == 0 || !attachInfo->actionSets)
+	if (attachInfo->countActionSets == 0 || !attachInfo->actionSets)
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (sess->actions_attached)
 		return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
@@ -251,11 +229,10 @@ XrResult XRAPI_CALL rt_xrGetCurrentInteractionProfile(XrSession session, XrPath 
                                                       XrInteractionProfileState *interactionProfile)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, interactionProfile, XR_TYPE_INTERACTION_PROFILE_STATE,
+	                                 &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!interactionProfile || interactionProfile->type != XR_TYPE_INTERACTION_PROFILE_STATE)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (!sess->actions_attached)
 		return XR_ERROR_ACTIONSET_NOT_ATTACHED;
 	r = check_top_level_path(sess->inst, topLevelUserPath);
@@ -276,11 +253,10 @@ static XrResult session_focus_result(struct rt_session *sess)
 XrResult XRAPI_CALL rt_xrSyncActions(XrSession session, const XrActionsSyncInfo *syncInfo)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, syncInfo, XR_TYPE_ACTIONS_SYNC_INFO, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!syncInfo || syncInfo->type != XR_TYPE_ACTIONS_SYNC_INFO ||
-	    (syncInfo->countActiveActionSets > 0 && !syncInfo->activeActionSets))
+	if (syncInfo->countActiveActionSets > 0 && !syncInfo->activeActionSets)
 		return XR_ERROR_VALIDATION_FAILURE;
 	for (uint32_t i = 0; i < syncInfo->countActiveActionSets; i++) {
 		const XrActiveActionSet *active = &syncInfo->activeActionSets[i];
@@ -342,85 +318,53 @@ XrResult rt_action_check_space(struct rt_session *sess, XrAction action, XrPath 
 	                                                     : XR_ERROR_PATH_INVALID;
 }
 
-/* The common part of xrGetActionState*: checks, then an inactive state. */
+/*
+ * xrGetActionState*: the checks, then an inactive state: every member after
+ * type and next of the @p state_size bytes at @p state is zero (XR_FALSE,
+ * 0.0, never changed, not active).
+ */
 static XrResult get_action_state(XrSession session, const XrActionStateGetInfo *info,
-                                 XrActionType type, const XrBaseOutStructure *state,
-                                 XrStructureType state_type)
+                                 XrActionType type, void *state, XrStructureType state_type,
+                                 size_t state_size)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, info, XR_TYPE_ACTION_STATE_GET_INFO, &sess);
+	if (r == XR_SUCCESS)
+		r = rt_check_struct(state, state_type);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!info || info->type != XR_TYPE_ACTION_STATE_GET_INFO || !state ||
-	    state->type != state_type)
-		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_action *a;
-	return action_lookup(sess, info->action, info->subactionPath, type, &a);
-}
-
-XrResult XRAPI_CALL rt_xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo *getInfo,
-                                               XrActionStateBoolean *state)
-{
-	XrResult r = get_action_state(session, getInfo, XR_ACTION_TYPE_BOOLEAN_INPUT,
-	                              (const XrBaseOutStructure *)state, XR_TYPE_ACTION_STATE_BOOLEAN);
+	r = action_lookup(sess, info->action, info->subactionPath, type, &a);
 	if (r != XR_SUCCESS)
 		return r;
-	state->currentState = XR_FALSE;
-	state->changedSinceLastSync = XR_FALSE;
-	state->lastChangeTime = 0;
-	state->isActive = XR_FALSE;
+	memset((char *)state + sizeof(XrBaseOutStructure), 0, state_size - sizeof(XrBaseOutStructure));
 	return XR_SUCCESS;
 }
 
-XrResult XRAPI_CALL rt_xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo *getInfo,
-                                             XrActionStateFloat *state)
-{
-	XrResult r = get_action_state(session, getInfo, XR_ACTION_TYPE_FLOAT_INPUT,
-	                              (const XrBaseOutStructure *)state, XR_TYPE_ACTION_STATE_FLOAT);
-	if (r != XR_SUCCESS)
-		return r;
-	state->currentState = 0.0f;
-	state->changedSinceLastSync = XR_FALSE;
-	state->lastChangeTime = 0;
-	state->isActive = XR_FALSE;
-	return XR_SUCCESS;
-}
+/* Defines rt_xrGetActionState<Name> on get_action_state(). */
+#define RT_GET_ACTION_STATE(Name, action_type, state_type)                                  \
+	XrResult XRAPI_CALL rt_xrGetActionState##Name(XrSession session,                    \
+	                                              const XrActionStateGetInfo *getInfo,   \
+	                                              XrActionState##Name *state)            \
+	{                                                                                   \
+		return get_action_state(session, getInfo, action_type, state, state_type,   \
+		                        sizeof(*state));                                    \
+	}
 
-XrResult XRAPI_CALL rt_xrGetActionStateVector2f(XrSession session,
-                                                const XrActionStateGetInfo *getInfo,
-                                                XrActionStateVector2f *state)
-{
-	XrResult r = get_action_state(session, getInfo, XR_ACTION_TYPE_VECTOR2F_INPUT,
-	                              (const XrBaseOutStructure *)state, XR_TYPE_ACTION_STATE_VECTOR2F);
-	if (r != XR_SUCCESS)
-		return r;
-	state->currentState = (XrVector2f){0, 0};
-	state->changedSinceLastSync = XR_FALSE;
-	state->lastChangeTime = 0;
-	state->isActive = XR_FALSE;
-	return XR_SUCCESS;
-}
+RT_GET_ACTION_STATE(Boolean, XR_ACTION_TYPE_BOOLEAN_INPUT, XR_TYPE_ACTION_STATE_BOOLEAN)
+RT_GET_ACTION_STATE(Float, XR_ACTION_TYPE_FLOAT_INPUT, XR_TYPE_ACTION_STATE_FLOAT)
+RT_GET_ACTION_STATE(Vector2f, XR_ACTION_TYPE_VECTOR2F_INPUT, XR_TYPE_ACTION_STATE_VECTOR2F)
+RT_GET_ACTION_STATE(Pose, XR_ACTION_TYPE_POSE_INPUT, XR_TYPE_ACTION_STATE_POSE)
 
-XrResult XRAPI_CALL rt_xrGetActionStatePose(XrSession session, const XrActionStateGetInfo *getInfo,
-                                            XrActionStatePose *state)
-{
-	XrResult r = get_action_state(session, getInfo, XR_ACTION_TYPE_POSE_INPUT,
-	                              (const XrBaseOutStructure *)state, XR_TYPE_ACTION_STATE_POSE);
-	if (r != XR_SUCCESS)
-		return r;
-	state->isActive = XR_FALSE;
-	return XR_SUCCESS;
-}
+#undef RT_GET_ACTION_STATE
 
 /* The checks shared by xrApplyHapticFeedback and xrStopHapticFeedback. */
 static XrResult haptic_check(XrSession session, const XrHapticActionInfo *info,
                              struct rt_session **sess)
 {
-	XrResult r = rt_session_get(session, sess);
+	XrResult r = rt_session_get_info(session, info, XR_TYPE_HAPTIC_ACTION_INFO, sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!info || info->type != XR_TYPE_HAPTIC_ACTION_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_action *a;
 	return action_lookup(*sess, info->action, info->subactionPath,
 	                     XR_ACTION_TYPE_VIBRATION_OUTPUT, &a);
@@ -433,9 +377,8 @@ XrResult XRAPI_CALL rt_xrApplyHapticFeedback(XrSession session, const XrHapticAc
 	XrResult r = haptic_check(session, hapticActionInfo, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!hapticFeedback || hapticFeedback->type != XR_TYPE_HAPTIC_VIBRATION)
-		return XR_ERROR_VALIDATION_FAILURE;
-	return session_focus_result(sess);
+	r = rt_check_struct(hapticFeedback, XR_TYPE_HAPTIC_VIBRATION);
+	return r == XR_SUCCESS ? session_focus_result(sess) : r;
 }
 
 XrResult XRAPI_CALL rt_xrStopHapticFeedback(XrSession session, const XrHapticActionInfo *hapticActionInfo)
@@ -452,11 +395,10 @@ XrResult XRAPI_CALL rt_xrEnumerateBoundSourcesForAction(
 	uint32_t sourceCapacityInput, uint32_t *sourceCountOutput, XrPath *sources)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, enumerateInfo,
+	                                 XR_TYPE_BOUND_SOURCES_FOR_ACTION_ENUMERATE_INFO, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!enumerateInfo || enumerateInfo->type != XR_TYPE_BOUND_SOURCES_FOR_ACTION_ENUMERATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	struct rt_action *a;
 	r = action_get(enumerateInfo->action, &a);
 	if (r != XR_SUCCESS)
@@ -473,11 +415,11 @@ XrResult XRAPI_CALL rt_xrGetInputSourceLocalizedName(XrSession session,
                                                      uint32_t *bufferCountOutput, char *buffer)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, getInfo, XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO,
+	                                 &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!getInfo || getInfo->type != XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO ||
-	    getInfo->whichComponents == 0)
+	if (getInfo->whichComponents == 0)
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (!sess->actions_attached)
 		return XR_ERROR_ACTIONSET_NOT_ATTACHED;

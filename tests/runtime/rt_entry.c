@@ -5,7 +5,7 @@
 #include "rt_internal.h"
 #include "rt_api.h"
 
-#include "loader_abi.h"
+#include "tc_negotiate.h"
 
 #include <string.h>
 
@@ -70,16 +70,7 @@ xrNegotiateLoaderRuntimeInterface(const XrNegotiateLoaderInfo *loaderInfo,
 XrResult XRAPI_CALL xrNegotiateLoaderRuntimeInterface(const XrNegotiateLoaderInfo *loaderInfo,
                                                       XrNegotiateRuntimeRequest *runtimeRequest)
 {
-	if (!loaderInfo || !runtimeRequest ||
-	    loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
-	    loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
-	    loaderInfo->structSize != sizeof(*loaderInfo) ||
-	    runtimeRequest->structType != XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST ||
-	    runtimeRequest->structVersion != XR_RUNTIME_INFO_STRUCT_VERSION ||
-	    runtimeRequest->structSize != sizeof(*runtimeRequest))
-		return XR_ERROR_INITIALIZATION_FAILED;
-	if (loaderInfo->minInterfaceVersion > XR_CURRENT_LOADER_RUNTIME_VERSION ||
-	    loaderInfo->maxInterfaceVersion < XR_CURRENT_LOADER_RUNTIME_VERSION)
+	if (!tc_negotiate_runtime_ok(loaderInfo, runtimeRequest))
 		return XR_ERROR_INITIALIZATION_FAILED;
 	if (XR_VERSION_MAJOR(loaderInfo->minApiVersion) > 1 ||
 	    XR_VERSION_MAJOR(loaderInfo->maxApiVersion) < 1)

@@ -72,11 +72,9 @@ static bool event_pop(struct rt_event_queue *q, XrEventDataBuffer *out)
 XrResult XRAPI_CALL rt_xrPollEvent(XrInstance instance, XrEventDataBuffer *eventData)
 {
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_info(instance, eventData, XR_TYPE_EVENT_DATA_BUFFER, &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!eventData || eventData->type != XR_TYPE_EVENT_DATA_BUFFER)
-		return XR_ERROR_VALIDATION_FAILURE;
 	XrEventDataBuffer ev;
 	if (!event_pop(&inst->events, &ev))
 		return XR_EVENT_UNAVAILABLE;

@@ -60,12 +60,11 @@ XrResult XRAPI_CALL rt_xrWaitFrame(XrSession session, const XrFrameWaitInfo *fra
                                    XrFrameState *frameState)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, frameState, XR_TYPE_FRAME_STATE, &sess);
+	if (r == XR_SUCCESS)
+		r = rt_check_struct_opt(frameWaitInfo, XR_TYPE_FRAME_WAIT_INFO);
 	if (r != XR_SUCCESS)
 		return r;
-	if ((frameWaitInfo && frameWaitInfo->type != XR_TYPE_FRAME_WAIT_INFO) || !frameState ||
-	    frameState->type != XR_TYPE_FRAME_STATE)
-		return XR_ERROR_VALIDATION_FAILURE;
 
 	pthread_mutex_lock(&sess->lock);
 	/* The spec: a second wait blocks until the previous frame is begun. */
@@ -103,10 +102,10 @@ XrResult XRAPI_CALL rt_xrBeginFrame(XrSession session, const XrFrameBeginInfo *f
 {
 	struct rt_session *sess;
 	XrResult r = rt_session_get(session, &sess);
+	if (r == XR_SUCCESS)
+		r = rt_check_struct_opt(frameBeginInfo, XR_TYPE_FRAME_BEGIN_INFO);
 	if (r != XR_SUCCESS)
 		return r;
-	if (frameBeginInfo && frameBeginInfo->type != XR_TYPE_FRAME_BEGIN_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 
 	pthread_mutex_lock(&sess->lock);
 	if (!sess->running) {
@@ -259,11 +258,9 @@ static XrResult compositor_work(struct rt_session *sess)
 XrResult XRAPI_CALL rt_xrEndFrame(XrSession session, const XrFrameEndInfo *frameEndInfo)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, frameEndInfo, XR_TYPE_FRAME_END_INFO, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!frameEndInfo || frameEndInfo->type != XR_TYPE_FRAME_END_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 
 	pthread_mutex_lock(&sess->lock);
 	r = check_frame_end(sess, frameEndInfo);

@@ -17,11 +17,7 @@ static const char *const g_extensions[] = {
 };
 #define RT_EXTENSION_COUNT (sizeof(g_extensions) / sizeof(g_extensions[0]))
 
-XrResult rt_instance_get(XrInstance handle, struct rt_instance **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_INSTANCE);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
+RT_DEFINE_HANDLE_GET_INFO(rt_instance_get, XrInstance, struct rt_instance, RT_HANDLE_INSTANCE)
 
 XrResult rt_instance_check_system(struct rt_instance *inst, XrSystemId system_id)
 {
@@ -119,17 +115,14 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 	}
 	rt_event_queue_init(&inst->events);
 	rt_path_table_init(&inst->paths);
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_INSTANCE, inst, 0, instance_destroy, &h);
+	r = RT_HANDLE_PUBLISH(RT_HANDLE_INSTANCE, inst, 0, instance_destroy, instance);
 	if (r != XR_SUCCESS)
 		return r;
-	inst->handle = (XrInstance)(uintptr_t)h;
 
 	rt_log("instance created for \"%s\" (vulkan_enable=%d vulkan_enable2=%d headless=%d)",
 	       createInfo->applicationInfo.applicationName, inst->ext_vulkan_enable,
 	       inst->ext_vulkan_enable2, inst->ext_headless);
 	rt_knobs_read(&inst->knobs);
-	*instance = inst->handle;
 	return XR_SUCCESS;
 }
 
@@ -142,66 +135,69 @@ XrResult XRAPI_CALL rt_xrGetInstanceProperties(XrInstance instance,
                                                XrInstanceProperties *instanceProperties)
 {
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_info(instance, instanceProperties, XR_TYPE_INSTANCE_PROPERTIES,
+	                                  &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!instanceProperties || instanceProperties->type != XR_TYPE_INSTANCE_PROPERTIES)
-		return XR_ERROR_VALIDATION_FAILURE;
 	instanceProperties->runtimeVersion = XR_MAKE_VERSION(0, 1, 0);
 	snprintf(instanceProperties->runtimeName, sizeof(instanceProperties->runtimeName),
 	         "XRLM headless test runtime");
 	return XR_SUCCESS;
 }
 
-static XrResult copy_name(char *buffer, size_t size, const char *name)
+/* One case of an XR_LIST_ENUM_* list: the enumerant's name. */
+#define RT_CASE_STR(name, value) \
+	case name: return #name;
+
+static const char *result_name(XrResult value)
 {
-	snprintf(buffer, size, "%s", name);
-	return XR_SUCCESS;
+	switch (value) {
+		XR_LIST_ENUM_XrResult(RT_CASE_STR)
+	default: return NULL;
+	}
 }
 
-/* The checks xrResultToString and xrStructureTypeToString share. */
-static XrResult check_to_string(XrInstance instance, const char *buffer)
+static const char *structure_type_name(XrStructureType value)
+{
+	switch (value) {
+		XR_LIST_ENUM_XrStructureType(RT_CASE_STR)
+	default: return NULL;
+	}
+}
+
+#undef RT_CASE_STR
+
+/*
+ * What xrResultToString and xrStructureTypeToString share: the checks, then
+ * @p name, or @p unknown followed by @p value when the enumerant has none.
+ */
+static XrResult to_string(XrInstance instance, char *buffer, size_t size, const char *name,
+                          const char *unknown, int value)
 {
 	struct rt_instance *inst;
 	XrResult r = rt_instance_get(instance, &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	return buffer ? XR_SUCCESS : XR_ERROR_VALIDATION_FAILURE;
+	if (!buffer)
+		return XR_ERROR_VALIDATION_FAILURE;
+	if (name)
+		snprintf(buffer, size, "%s", name);
+	else
+		snprintf(buffer, size, "%s%d", unknown, value);
+	return XR_SUCCESS;
 }
-
-/* One case of an XR_LIST_ENUM_* list; `buffer` and `size` are in scope. */
-#define RT_CASE_STR(name, value) \
-	case name: return copy_name(buffer, size, #name);
 
 XrResult XRAPI_CALL rt_xrResultToString(XrInstance instance, XrResult value,
                                         char buffer[XR_MAX_RESULT_STRING_SIZE])
 {
-	XrResult r = check_to_string(instance, buffer);
-	if (r != XR_SUCCESS)
-		return r;
-	const size_t size = XR_MAX_RESULT_STRING_SIZE;
-	switch (value) {
-		XR_LIST_ENUM_XrResult(RT_CASE_STR)
-	default: break;
-	}
-	snprintf(buffer, size, "XR_UNKNOWN_%s_%d",
-	         XR_SUCCEEDED(value) ? "SUCCESS" : "FAILURE", (int)value);
-	return XR_SUCCESS;
+	return to_string(instance, buffer, XR_MAX_RESULT_STRING_SIZE, result_name(value),
+	                 XR_SUCCEEDED(value) ? "XR_UNKNOWN_SUCCESS_" : "XR_UNKNOWN_FAILURE_",
+	                 (int)value);
 }
 
 XrResult XRAPI_CALL rt_xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                                char buffer[XR_MAX_STRUCTURE_NAME_SIZE])
 {
-	XrResult r = check_to_string(instance, buffer);
-	if (r != XR_SUCCESS)
-		return r;
-	const size_t size = XR_MAX_STRUCTURE_NAME_SIZE;
-	switch (value) {
-		XR_LIST_ENUM_XrStructureType(RT_CASE_STR)
-	default: break;
-	}
-	snprintf(buffer, size, "XR_UNKNOWN_STRUCTURE_TYPE_%d", (int)value);
-	return XR_SUCCESS;
+	return to_string(instance, buffer, XR_MAX_STRUCTURE_NAME_SIZE, structure_type_name(value),
+	                 "XR_UNKNOWN_STRUCTURE_TYPE_", (int)value);
 }
-
-#undef RT_CASE_STR

@@ -80,6 +80,20 @@ XrResult rt_handle_add_or_destroy(enum rt_handle_type type, void *obj, uint64_t 
                                   rt_destroy_fn destroy, uint64_t *out);
 
 /*
+ * The end of a create call: rt_handle_add_or_destroy(), then the new handle
+ * into @p obj->handle (every object keeps its own) and into *@p out, the
+ * app's output. Evaluates to the XrResult; on failure @p obj is destroyed.
+ */
+#define RT_HANDLE_PUBLISH(type, obj, parent, destroy, out)                                   \
+	({                                                                                   \
+		uint64_t h_;                                                                 \
+		XrResult r_ = rt_handle_add_or_destroy(type, obj, parent, destroy, &h_);     \
+		if (r_ == XR_SUCCESS)                                                        \
+			*(out) = (obj)->handle = (__typeof__((obj)->handle))(uintptr_t)h_;   \
+		r_;                                                                          \
+	})
+
+/*
  * A destroy call: XR_ERROR_HANDLE_INVALID unless @p handle is live and of
  * @p type, else rt_handle_destroy().
  */
@@ -95,6 +109,40 @@ uint64_t rt_handle_parent(uint64_t handle);
 void rt_handle_destroy(uint64_t handle);
 
 #define RT_H(h) ((uint64_t)(uintptr_t)(h))
+
+/*
+ * Defines `XrResult fn(xr_type handle, obj_type **out)`: the object behind
+ * @p handle if it is live and of @p handle_type, else XR_ERROR_HANDLE_INVALID.
+ * One body for every object's lookup; @p qual is `static` or empty.
+ */
+#define RT_DEFINE_HANDLE_GET(qual, fn, xr_type, obj_type, handle_type)       \
+	qual XrResult fn(xr_type handle, obj_type **out)                      \
+	{                                                                     \
+		*out = rt_handle_get(RT_H(handle), handle_type);              \
+		return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;           \
+	}
+
+/*
+ * RT_DEFINE_HANDLE_GET() plus the first checks of the calls on the object:
+ * `XrResult fn##_info(handle, info, type, out)`: the lookup, then
+ * rt_check_struct(@p info, @p type), for a call that takes one structure;
+ * `XrResult fn##_create(handle, info, type, result, out)`: the same, then
+ * XR_ERROR_VALIDATION_FAILURE if @p result, the call's output, is NULL.
+ */
+#define RT_DEFINE_HANDLE_GET_INFO(fn, xr_type, obj_type, handle_type)                 \
+	RT_DEFINE_HANDLE_GET(, fn, xr_type, obj_type, handle_type)                    \
+	XrResult fn##_info(xr_type handle, const void *info, XrStructureType type,    \
+	                   obj_type **out)                                            \
+	{                                                                             \
+		XrResult r = fn(handle, out);                                         \
+		return r == XR_SUCCESS ? rt_check_struct(info, type) : r;             \
+	}                                                                             \
+	XrResult fn##_create(xr_type handle, const void *info, XrStructureType type,  \
+	                     const void *result, obj_type **out)                      \
+	{                                                                             \
+		XrResult r = fn##_info(handle, info, type, out);                      \
+		return r == XR_SUCCESS && !result ? XR_ERROR_VALIDATION_FAILURE : r;  \
+	}
 
 /* rt_event.c */
 
@@ -166,6 +214,17 @@ XrResult rt_instance_check_system(struct rt_instance *inst, XrSystemId system_id
 
 /* rt_instance_get() then rt_instance_check_system(): a system query's checks. */
 XrResult rt_instance_get_system(XrInstance handle, XrSystemId system_id, struct rt_instance **out);
+
+/*
+ * rt_instance_get() then rt_check_struct(@p info, @p type): the first checks
+ * of an instance call that takes one input or output structure.
+ */
+XrResult rt_instance_get_info(XrInstance handle, const void *info, XrStructureType type,
+                              struct rt_instance **out);
+
+/* rt_instance_get_info(), then XR_ERROR_VALIDATION_FAILURE if @p result is NULL. */
+XrResult rt_instance_get_create(XrInstance handle, const void *info, XrStructureType type,
+                                const void *result, struct rt_instance **out);
 
 /* rt_vulkan.c */
 
@@ -243,6 +302,17 @@ struct rt_session {
 /* Looks up @p handle; XR_ERROR_HANDLE_INVALID if it is not a live session. */
 XrResult rt_session_get(XrSession handle, struct rt_session **out);
 
+/*
+ * rt_session_get() then rt_check_struct(@p info, @p type): the first checks
+ * of a session call that takes one input or output structure.
+ */
+XrResult rt_session_get_info(XrSession handle, const void *info, XrStructureType type,
+                             struct rt_session **out);
+
+/* rt_session_get_info(), then XR_ERROR_VALIDATION_FAILURE if @p result is NULL. */
+XrResult rt_session_get_create(XrSession handle, const void *info, XrStructureType type,
+                               const void *result, struct rt_session **out);
+
 /* Moves to @p state and queues the XrEventDataSessionStateChanged; lock held. */
 void rt_session_set_state(struct rt_session *sess, XrSessionState state);
 
@@ -313,6 +383,15 @@ XrResult rt_two_call(uint32_t capacity, uint32_t *count_out, void *out, const vo
 
 /* The two-call idiom for a NUL-terminated string. */
 XrResult rt_two_call_string(uint32_t capacity, uint32_t *count_out, char *out, const char *src);
+
+/*
+ * The check every structure argument gets: XR_ERROR_VALIDATION_FAILURE
+ * unless @p s is not NULL and its type member is @p type.
+ */
+XrResult rt_check_struct(const void *s, XrStructureType type);
+
+/* rt_check_struct() for an optional structure: NULL passes. */
+XrResult rt_check_struct_opt(const void *s, XrStructureType type);
 
 /* True if @p s is a NUL-terminated string within @p max bytes and not empty. */
 bool rt_name_ok(const char *s, size_t max);

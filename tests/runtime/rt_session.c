@@ -14,11 +14,7 @@ static const XrReferenceSpaceType g_space_types[] = {
 	XR_REFERENCE_SPACE_TYPE_STAGE,
 };
 
-XrResult rt_session_get(XrSession handle, struct rt_session **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_SESSION);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
+RT_DEFINE_HANDLE_GET_INFO(rt_session_get, XrSession, struct rt_session, RT_HANDLE_SESSION)
 
 void rt_session_set_state(struct rt_session *sess, XrSessionState state)
 {
@@ -91,11 +87,10 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
                                        XrSession *session)
 {
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_create(instance, createInfo, XR_TYPE_SESSION_CREATE_INFO, session,
+	                                    &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!createInfo || !session || createInfo->type != XR_TYPE_SESSION_CREATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	r = rt_instance_check_system(inst, createInfo->systemId);
 	if (r != XR_SUCCESS)
 		return r;
@@ -113,11 +108,9 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	}
 	pthread_mutex_init(&sess->lock, NULL);
 	pthread_cond_init(&sess->frame_cond, NULL);
-	uint64_t h;
-	r = rt_handle_add_or_destroy(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy, &h);
+	r = RT_HANDLE_PUBLISH(RT_HANDLE_SESSION, sess, RT_H(instance), session_destroy, session);
 	if (r != XR_SUCCESS)
 		return r;
-	sess->handle = (XrSession)(uintptr_t)h;
 	inst->session = sess->handle;
 	rt_log("session created (%s)", sess->headless ? "headless" : "Vulkan");
 
@@ -125,7 +118,6 @@ XrResult XRAPI_CALL rt_xrCreateSession(XrInstance instance, const XrSessionCreat
 	rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
 	rt_session_set_state(sess, XR_SESSION_STATE_READY);
 	pthread_mutex_unlock(&sess->lock);
-	*session = sess->handle;
 	return XR_SUCCESS;
 }
 
@@ -137,11 +129,9 @@ XrResult XRAPI_CALL rt_xrDestroySession(XrSession session)
 XrResult XRAPI_CALL rt_xrBeginSession(XrSession session, const XrSessionBeginInfo *beginInfo)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_info(session, beginInfo, XR_TYPE_SESSION_BEGIN_INFO, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!beginInfo || beginInfo->type != XR_TYPE_SESSION_BEGIN_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (beginInfo->primaryViewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
 		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
 
@@ -158,41 +148,48 @@ XrResult XRAPI_CALL rt_xrBeginSession(XrSession session, const XrSessionBeginInf
 	return r;
 }
 
-XrResult XRAPI_CALL rt_xrEndSession(XrSession session)
+/*
+ * Runs @p fn on the session behind @p handle with its lock held, if the
+ * session is running; the checks xrEndSession and xrRequestExitSession share.
+ */
+static XrResult with_running_session(XrSession handle, XrResult (*fn)(struct rt_session *sess))
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get(handle, &sess);
 	if (r != XR_SUCCESS)
 		return r;
 	pthread_mutex_lock(&sess->lock);
-	if (!sess->running)
-		r = XR_ERROR_SESSION_NOT_RUNNING;
-	else if (sess->state != XR_SESSION_STATE_STOPPING)
-		r = XR_ERROR_SESSION_NOT_STOPPING;
-	else {
-		sess->running = false;
-		rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
-		/* We only ever stop a session to end it. */
-		rt_session_set_state(sess, XR_SESSION_STATE_EXITING);
-		pthread_cond_broadcast(&sess->frame_cond);
-	}
+	r = sess->running ? fn(sess) : XR_ERROR_SESSION_NOT_RUNNING;
 	pthread_mutex_unlock(&sess->lock);
 	return r;
 }
 
+static XrResult end_session_locked(struct rt_session *sess)
+{
+	if (sess->state != XR_SESSION_STATE_STOPPING)
+		return XR_ERROR_SESSION_NOT_STOPPING;
+	sess->running = false;
+	rt_session_set_state(sess, XR_SESSION_STATE_IDLE);
+	/* We only ever stop a session to end it. */
+	rt_session_set_state(sess, XR_SESSION_STATE_EXITING);
+	pthread_cond_broadcast(&sess->frame_cond);
+	return XR_SUCCESS;
+}
+
+XrResult XRAPI_CALL rt_xrEndSession(XrSession session)
+{
+	return with_running_session(session, end_session_locked);
+}
+
+static XrResult request_exit_locked(struct rt_session *sess)
+{
+	rt_session_begin_exit(sess);
+	return XR_SUCCESS;
+}
+
 XrResult XRAPI_CALL rt_xrRequestExitSession(XrSession session)
 {
-	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
-	if (r != XR_SUCCESS)
-		return r;
-	pthread_mutex_lock(&sess->lock);
-	if (!sess->running)
-		r = XR_ERROR_SESSION_NOT_RUNNING;
-	else
-		rt_session_begin_exit(sess);
-	pthread_mutex_unlock(&sess->lock);
-	return r;
+	return with_running_session(session, request_exit_locked);
 }
 
 XrResult XRAPI_CALL rt_xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity,

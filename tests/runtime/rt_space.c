@@ -82,11 +82,7 @@ static bool type_supported(XrReferenceSpaceType type)
 	       type == XR_REFERENCE_SPACE_TYPE_STAGE;
 }
 
-static XrResult space_get(XrSpace handle, struct rt_space **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_SPACE);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
+RT_DEFINE_HANDLE_GET(static, space_get, XrSpace, struct rt_space, RT_HANDLE_SPACE)
 
 XrResult rt_space_check(struct rt_session *sess, XrSpace handle)
 {
@@ -110,14 +106,7 @@ static XrResult space_add(struct rt_session *sess, const struct rt_space *tmpl, 
 		return XR_ERROR_OUT_OF_MEMORY;
 	*space = *tmpl;
 	space->sess = sess;
-	uint64_t h;
-	XrResult r = rt_handle_add_or_destroy(RT_HANDLE_SPACE, space, RT_H(sess->handle),
-	                                      space_destroy, &h);
-	if (r != XR_SUCCESS)
-		return r;
-	space->handle = (XrSpace)(uintptr_t)h;
-	*out = space->handle;
-	return XR_SUCCESS;
+	return RT_HANDLE_PUBLISH(RT_HANDLE_SPACE, space, RT_H(sess->handle), space_destroy, out);
 }
 
 XrResult XRAPI_CALL rt_xrCreateReferenceSpace(XrSession session,
@@ -125,11 +114,10 @@ XrResult XRAPI_CALL rt_xrCreateReferenceSpace(XrSession session,
                                               XrSpace *space)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_create(session, createInfo, XR_TYPE_REFERENCE_SPACE_CREATE_INFO,
+	                                   space, &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!createInfo || !space || createInfo->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (!type_supported(createInfo->referenceSpaceType))
 		return XR_ERROR_REFERENCE_SPACE_UNSUPPORTED;
 	if (!rt_quat_is_unit(&createInfo->poseInReferenceSpace.orientation))
@@ -145,11 +133,10 @@ XrResult XRAPI_CALL rt_xrCreateActionSpace(XrSession session, const XrActionSpac
                                            XrSpace *space)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_create(session, createInfo, XR_TYPE_ACTION_SPACE_CREATE_INFO, space,
+	                                   &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!createInfo || !space || createInfo->type != XR_TYPE_ACTION_SPACE_CREATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	r = rt_action_check_space(sess, createInfo->action, createInfo->subactionPath);
 	if (r != XR_SUCCESS)
 		return r;

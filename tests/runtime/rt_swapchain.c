@@ -8,11 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static XrResult swapchain_get(XrSwapchain handle, struct rt_swapchain **out)
-{
-	*out = rt_handle_get(RT_H(handle), RT_HANDLE_SWAPCHAIN);
-	return *out ? XR_SUCCESS : XR_ERROR_HANDLE_INVALID;
-}
+RT_DEFINE_HANDLE_GET(static, swapchain_get, XrSwapchain, struct rt_swapchain, RT_HANDLE_SWAPCHAIN)
 
 static bool is_depth(VkFormat f)
 {
@@ -79,11 +75,9 @@ static bool format_offered(const struct rt_session *sess, int64_t format)
 	return false;
 }
 
-/* The create info against the session and the device's image limits. */
+/* The create info (its type checked) against the session and the device's image limits. */
 static XrResult check_create_info(struct rt_session *sess, const XrSwapchainCreateInfo *info)
 {
-	if (info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (sess->headless || !format_offered(sess, info->format))
 		return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
 	if (info->createFlags & ~(XrSwapchainCreateFlags)XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT)
@@ -148,11 +142,10 @@ XrResult XRAPI_CALL rt_xrCreateSwapchain(XrSession session, const XrSwapchainCre
                                          XrSwapchain *swapchain)
 {
 	struct rt_session *sess;
-	XrResult r = rt_session_get(session, &sess);
+	XrResult r = rt_session_get_create(session, createInfo, XR_TYPE_SWAPCHAIN_CREATE_INFO, swapchain,
+	                                   &sess);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!createInfo || !swapchain)
-		return XR_ERROR_VALIDATION_FAILURE;
 	r = check_create_info(sess, createInfo);
 	if (r != XR_SUCCESS)
 		return r;
@@ -247,72 +240,91 @@ static void record_initial_layouts(VkCommandBuffer cmd, void *ctx)
 	                     0, 0, NULL, 0, NULL, sc->image_count, b);
 }
 
+/* One image call's work on a swapchain, lock held; @p ctx is the call's own. */
+typedef XrResult (*image_op)(struct rt_swapchain *sc, void *ctx);
+
+/*
+ * What the acquire, wait and release calls share: the handle, then the
+ * call's info (@p check: rt_check_struct or rt_check_struct_opt, for
+ * @p type), then @p op with the swapchain's lock held.
+ */
+static XrResult image_call(XrSwapchain handle, XrResult (*check)(const void *, XrStructureType),
+                           const void *info, XrStructureType type, image_op op, void *ctx)
+{
+	struct rt_swapchain *sc;
+	XrResult r = swapchain_get(handle, &sc);
+	if (r == XR_SUCCESS)
+		r = check(info, type);
+	if (r != XR_SUCCESS)
+		return r;
+	pthread_mutex_lock(&sc->lock);
+	r = op(sc, ctx);
+	pthread_mutex_unlock(&sc->lock);
+	return r;
+}
+
+static XrResult acquire_locked(struct rt_swapchain *sc, void *ctx)
+{
+	uint32_t *index = ctx;
+	if (!index)
+		return XR_ERROR_VALIDATION_FAILURE;
+	if (sc->acquired_count == sc->image_count)
+		return XR_ERROR_CALL_ORDER_INVALID;
+	if (!sc->layouts_done) {
+		/* Here, not in xrCreateSwapchain: acquire may use the app's queue. */
+		XrResult r = rt_vk_submit_and_wait(&sc->sess->vk, record_initial_layouts, sc);
+		if (r != XR_SUCCESS)
+			return r;
+		sc->layouts_done = true;
+	}
+	*index = sc->next_acquire;
+	sc->acquired[sc->acquired_count++] = sc->next_acquire;
+	sc->next_acquire = (sc->next_acquire + 1) % sc->image_count;
+	return XR_SUCCESS;
+}
+
 XrResult XRAPI_CALL rt_xrAcquireSwapchainImage(XrSwapchain swapchain,
                                                const XrSwapchainImageAcquireInfo *acquireInfo,
                                                uint32_t *index)
 {
-	struct rt_swapchain *sc;
-	XrResult r = swapchain_get(swapchain, &sc);
-	if (r != XR_SUCCESS)
-		return r;
-	if ((acquireInfo && acquireInfo->type != XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO) || !index)
-		return XR_ERROR_VALIDATION_FAILURE;
-	pthread_mutex_lock(&sc->lock);
-	if (sc->acquired_count == sc->image_count) {
-		r = XR_ERROR_CALL_ORDER_INVALID;
-	} else if (!sc->layouts_done) {
-		/* Here, not in xrCreateSwapchain: acquire may use the app's queue. */
-		r = rt_vk_submit_and_wait(&sc->sess->vk, record_initial_layouts, sc);
-		sc->layouts_done = r == XR_SUCCESS;
-	}
-	if (r == XR_SUCCESS) {
-		*index = sc->next_acquire;
-		sc->acquired[sc->acquired_count++] = sc->next_acquire;
-		sc->next_acquire = (sc->next_acquire + 1) % sc->image_count;
-	}
-	pthread_mutex_unlock(&sc->lock);
-	return r;
+	return image_call(swapchain, rt_check_struct_opt, acquireInfo,
+	                  XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO, acquire_locked, index);
+}
+
+static XrResult wait_locked(struct rt_swapchain *sc, void *ctx)
+{
+	(void)ctx;
+	/* Our compositor never reads the images, so a wait never blocks. */
+	if (sc->acquired_count == 0 || sc->waited)
+		return XR_ERROR_CALL_ORDER_INVALID;
+	sc->waited = true;
+	return XR_SUCCESS;
 }
 
 XrResult XRAPI_CALL rt_xrWaitSwapchainImage(XrSwapchain swapchain,
                                             const XrSwapchainImageWaitInfo *waitInfo)
 {
-	struct rt_swapchain *sc;
-	XrResult r = swapchain_get(swapchain, &sc);
-	if (r != XR_SUCCESS)
-		return r;
-	if (!waitInfo || waitInfo->type != XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
-	pthread_mutex_lock(&sc->lock);
-	/* Our compositor never reads the images, so a wait never blocks. */
-	if (sc->acquired_count == 0 || sc->waited)
-		r = XR_ERROR_CALL_ORDER_INVALID;
-	else
-		sc->waited = true;
-	pthread_mutex_unlock(&sc->lock);
-	return r;
+	return image_call(swapchain, rt_check_struct, waitInfo, XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO,
+	                  wait_locked, NULL);
+}
+
+static XrResult release_locked(struct rt_swapchain *sc, void *ctx)
+{
+	(void)ctx;
+	if (!sc->waited)
+		return XR_ERROR_CALL_ORDER_INVALID;
+	sc->acquired_count--;
+	memmove(sc->acquired, sc->acquired + 1, sc->acquired_count * sizeof(sc->acquired[0]));
+	sc->waited = false;
+	sc->ever_released = true;
+	return XR_SUCCESS;
 }
 
 XrResult XRAPI_CALL rt_xrReleaseSwapchainImage(XrSwapchain swapchain,
                                                const XrSwapchainImageReleaseInfo *releaseInfo)
 {
-	struct rt_swapchain *sc;
-	XrResult r = swapchain_get(swapchain, &sc);
-	if (r != XR_SUCCESS)
-		return r;
-	if (releaseInfo && releaseInfo->type != XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
-	pthread_mutex_lock(&sc->lock);
-	if (!sc->waited) {
-		r = XR_ERROR_CALL_ORDER_INVALID;
-	} else {
-		sc->acquired_count--;
-		memmove(sc->acquired, sc->acquired + 1, sc->acquired_count * sizeof(sc->acquired[0]));
-		sc->waited = false;
-		sc->ever_released = true;
-	}
-	pthread_mutex_unlock(&sc->lock);
-	return r;
+	return image_call(swapchain, rt_check_struct_opt, releaseInfo,
+	                  XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO, release_locked, NULL);
 }
 
 XrResult rt_swapchain_check_for_layer(struct rt_session *sess, XrSwapchain handle,

@@ -14,12 +14,25 @@
 static const XrViewConfigurationType g_view_config = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
 static const XrEnvironmentBlendMode g_blend_mode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
 
+/*
+ * The checks of a query about the system: the instance, the system id, then
+ * the structure @p info of @p type (none for XR_TYPE_UNKNOWN).
+ */
+static XrResult check_system_info(XrInstance instance, XrSystemId systemId, const void *info,
+                                  XrStructureType type)
+{
+	struct rt_instance *inst;
+	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	if (r != XR_SUCCESS || type == XR_TYPE_UNKNOWN)
+		return r;
+	return rt_check_struct(info, type);
+}
+
 /* The checks of the queries about our one view configuration. */
 static XrResult check_view_config(XrInstance instance, XrSystemId systemId,
                                   XrViewConfigurationType type)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	XrResult r = check_system_info(instance, systemId, NULL, XR_TYPE_UNKNOWN);
 	if (r != XR_SUCCESS)
 		return r;
 	return type == g_view_config ? XR_SUCCESS : XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
@@ -29,11 +42,9 @@ XrResult XRAPI_CALL rt_xrGetSystem(XrInstance instance, const XrSystemGetInfo *g
                                    XrSystemId *systemId)
 {
 	struct rt_instance *inst;
-	XrResult r = rt_instance_get(instance, &inst);
+	XrResult r = rt_instance_get_create(instance, getInfo, XR_TYPE_SYSTEM_GET_INFO, systemId, &inst);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!getInfo || !systemId || getInfo->type != XR_TYPE_SYSTEM_GET_INFO)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (getInfo->formFactor == XR_FORM_FACTOR_HANDHELD_DISPLAY)
 		return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
 	if (getInfo->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY)
@@ -45,12 +56,9 @@ XrResult XRAPI_CALL rt_xrGetSystem(XrInstance instance, const XrSystemGetInfo *g
 XrResult XRAPI_CALL rt_xrGetSystemProperties(XrInstance instance, XrSystemId systemId,
                                              XrSystemProperties *properties)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	XrResult r = check_system_info(instance, systemId, properties, XR_TYPE_SYSTEM_PROPERTIES);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!properties || properties->type != XR_TYPE_SYSTEM_PROPERTIES)
-		return XR_ERROR_VALIDATION_FAILURE;
 	properties->systemId = RT_SYSTEM_ID;
 	properties->vendorId = 0x584c; /* "XL" */
 	snprintf(properties->systemName, sizeof(properties->systemName), "XRLM headless test HMD");
@@ -77,8 +85,7 @@ XrResult XRAPI_CALL rt_xrEnumerateViewConfigurations(XrInstance instance, XrSyst
                                                      uint32_t capacity, uint32_t *countOutput,
                                                      XrViewConfigurationType *types)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	XrResult r = check_system_info(instance, systemId, NULL, XR_TYPE_UNKNOWN);
 	if (r != XR_SUCCESS)
 		return r;
 	return rt_two_call(capacity, countOutput, types, &g_view_config, 1, sizeof(g_view_config));
@@ -88,12 +95,10 @@ XrResult XRAPI_CALL rt_xrGetViewConfigurationProperties(XrInstance instance, XrS
                                                         XrViewConfigurationType viewConfigurationType,
                                                         XrViewConfigurationProperties *properties)
 {
-	struct rt_instance *inst;
-	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	XrResult r = check_system_info(instance, systemId, properties,
+	                               XR_TYPE_VIEW_CONFIGURATION_PROPERTIES);
 	if (r != XR_SUCCESS)
 		return r;
-	if (!properties || properties->type != XR_TYPE_VIEW_CONFIGURATION_PROPERTIES)
-		return XR_ERROR_VALIDATION_FAILURE;
 	if (viewConfigurationType != g_view_config)
 		return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
 	properties->viewConfigurationType = g_view_config;

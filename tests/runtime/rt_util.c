@@ -37,6 +37,17 @@ XrResult rt_two_call_string(uint32_t capacity, uint32_t *count_out, char *out, c
 	return rt_two_call(capacity, count_out, out, src, (uint32_t)strlen(src) + 1, 1);
 }
 
+XrResult rt_check_struct(const void *s, XrStructureType type)
+{
+	const XrBaseInStructure *base = s;
+	return base && base->type == type ? XR_SUCCESS : XR_ERROR_VALIDATION_FAILURE;
+}
+
+XrResult rt_check_struct_opt(const void *s, XrStructureType type)
+{
+	return s ? rt_check_struct(s, type) : XR_SUCCESS;
+}
+
 bool rt_name_ok(const char *s, size_t max)
 {
 	return s[0] != '\0' && memchr(s, '\0', max) != NULL;

@@ -75,11 +75,11 @@ XrResult XRAPI_CALL rt_xrGetVulkanGraphicsRequirementsKHR(XrInstance instance, X
 {
 	struct rt_instance *inst;
 	XrResult r = rt_instance_get_system(instance, systemId, &inst);
+	/* XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR is the same value. */
+	if (r == XR_SUCCESS)
+		r = rt_check_struct(req, XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN_KHR);
 	if (r != XR_SUCCESS)
 		return r;
-	/* XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR is the same value. */
-	if (!req || req->type != XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN_KHR)
-		return XR_ERROR_VALIDATION_FAILURE;
 	req->minApiVersionSupported = XR_MAKE_VERSION(1, 0, 0);
 	req->maxApiVersionSupported = XR_MAKE_VERSION(1, 3, 0);
 	inst->vk_requirements_queried = true;
@@ -122,8 +122,9 @@ XrResult XRAPI_CALL rt_xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
                                                      const XrVulkanGraphicsDeviceGetInfoKHR *getInfo,
                                                      VkPhysicalDevice *vkPhysicalDevice)
 {
-	if (!getInfo || getInfo->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR)
-		return XR_ERROR_VALIDATION_FAILURE;
+	XrResult r = rt_check_struct(getInfo, XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR);
+	if (r != XR_SUCCESS)
+		return r;
 	return rt_xrGetVulkanGraphicsDeviceKHR(instance, getInfo->systemId, getInfo->vulkanInstance,
 	                                       vkPhysicalDevice);
 }

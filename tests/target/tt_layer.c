@@ -4,7 +4,7 @@
  */
 #include "tt_layer.h"
 
-#include "loader_abi.h"
+#include "tc_negotiate.h"
 #include "tt_knobs.h"
 #include "tt_log.h"
 #include "tt_registry.h"
@@ -102,15 +102,7 @@ __attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL
 xrNegotiateLoaderApiLayerInterface(const XrNegotiateLoaderInfo *loader_info,
                                    const char *layer_name, XrNegotiateApiLayerRequest *request)
 {
-	if (!loader_info || !request || !layer_name ||
-	    loader_info->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
-	    loader_info->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
-	    loader_info->structSize != sizeof(XrNegotiateLoaderInfo) ||
-	    request->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST ||
-	    request->structVersion != XR_API_LAYER_INFO_STRUCT_VERSION ||
-	    request->structSize != sizeof(XrNegotiateApiLayerRequest) ||
-	    loader_info->minInterfaceVersion > XR_CURRENT_LOADER_API_LAYER_VERSION ||
-	    loader_info->maxInterfaceVersion < XR_CURRENT_LOADER_API_LAYER_VERSION) {
+	if (!layer_name || !tc_negotiate_layer_ok(loader_info, request)) {
 		tt_log("loader negotiation failed: unsupported loader interface");
 		return XR_ERROR_INITIALIZATION_FAILED;
 	}

@@ -3,6 +3,7 @@
  */
 #include "tt_samples.h"
 
+#include "stats.h"
 #include "tt_log.h"
 
 #include <errno.h>
@@ -33,19 +34,6 @@ void tt_samples_add(void *ctx, uint64_t display_time, uint64_t ns)
 	s->v[s->count++] = (struct tt_sample){(int64_t)display_time, ns};
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank, as xrlm-test-app's --stats. */
-static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned pct)
-{
-	size_t rank = (n * pct + 99) / 100;
-	return sorted[rank ? rank - 1 : 0];
-}
-
 void tt_samples_log_summary(const struct tt_samples *s, uint64_t requested_us)
 {
 	/* The settling frames only count when there is little else. */
@@ -55,17 +43,18 @@ void tt_samples_log_summary(const struct tt_samples *s, uint64_t requested_us)
 		tt_log("GPU work: requested %" PRIu64 " us, no frame measured", requested_us);
 		return;
 	}
-	uint64_t *ns = malloc(n * sizeof(*ns));
+	double *ns = malloc(n * sizeof(*ns));
 	if (!ns)
 		return;
 	for (size_t i = 0; i < n; i++)
-		ns[i] = s->v[skip + i].ns;
-	qsort(ns, n, sizeof(*ns), cmp_u64);
+		ns[i] = (double)s->v[skip + i].ns;
+	/* xrlm's percentiles (merge/stats.h), as xrlm-test-app's --stats. */
+	double p50 = stats_percentile(ns, n, 0.50);
+	double p5 = stats_percentile(ns, n, 0.05);
+	double p95 = stats_percentile(ns, n, 0.95);
 	tt_log("GPU work: requested %" PRIu64 " us, measured median %.1f us p5 %.1f us "
 	       "p95 %.1f us over %zu frames (first %zu left out)",
-	       requested_us, (double)percentile(ns, n, 50) / 1000.0,
-	       (double)percentile(ns, n, 5) / 1000.0, (double)percentile(ns, n, 95) / 1000.0, n,
-	       skip);
+	       requested_us, p50 / 1000.0, p5 / 1000.0, p95 / 1000.0, n, skip);
 	free(ns);
 }
 

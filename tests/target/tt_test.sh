@@ -50,6 +50,18 @@ stat() {
 
 abs() { [ "$1" -lt 0 ] && echo $((-$1)) || echo "$1"; }
 
+# retry MESSAGE COMMAND...: a timing check, at most 3 attempts; fails the
+# test with MESSAGE when all three miss.
+retry() {
+	msg=$1
+	shift
+	n=1
+	until "$@"; do
+		n=$((n + 1))
+		[ $n -le 3 ] || fail "$msg"
+	done
+}
+
 exports() {
 	syms=$(nm -D --defined-only "$lib" | awk '{ print $3 }')
 	echo "exported: $syms"
@@ -87,11 +99,7 @@ cpu_once() {
 
 cpu_burn() {
 	for k in 50 300 2000; do
-		n=1
-		until cpu_once $k; do
-			n=$((n + 1))
-			[ $n -le 3 ] || fail "CPU burn of $k us off by more than the tolerance 3 times"
-		done
+		retry "CPU burn of $k us off by more than the tolerance 3 times" cpu_once $k
 	done
 }
 
@@ -127,11 +135,7 @@ gpu_once() {
 }
 
 gpu_work() {
-	n=1
-	until gpu_once; do
-		n=$((n + 1))
-		[ $n -le 3 ] || fail "GPU work not ordered/sized as requested 3 times"
-	done
+	retry "GPU work not ordered/sized as requested 3 times" gpu_once
 }
 
 # XRTEST_TARGET_GPU_LOG: header, one row per submitted frame, display times
@@ -175,11 +179,7 @@ app_load() {
 	if "$app" --graphics headless --gpu-us 100 2>"$tmp/bad.err"; then
 		fail "--gpu-us with headless accepted"
 	fi
-	n=1
-	until app_load_once; do
-		n=$((n + 1))
-		[ $n -le 3 ] || fail "app GPU load not as requested 3 times"
-	done
+	retry "app GPU load not as requested 3 times" app_load_once
 }
 
 gpu_wait() {

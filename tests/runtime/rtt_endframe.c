@@ -4,7 +4,7 @@
  * runtime must refuse. Every refused call is followed by a good one, so a
  * refusal cannot come from a broken session.
  */
-#include "tc_common.h"
+#include "rtt_common.h"
 
 #include <stdio.h>
 
@@ -14,69 +14,69 @@ struct frame {
 };
 
 /* Waits and begins a frame; @p f->end is a valid, empty end info for it. */
-static bool start_frame(struct tc_xr *xr, struct frame *f)
+static bool start_frame(struct rtt_xr *xr, struct frame *f)
 {
 	f->state = (XrFrameState){.type = XR_TYPE_FRAME_STATE};
 	f->end = (XrFrameEndInfo){.type = XR_TYPE_FRAME_END_INFO,
 	                          .environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE};
-	if (!tc_expect("xrWaitFrame", xrWaitFrame(xr->session, NULL, &f->state), XR_SUCCESS) ||
-	    !tc_expect("xrBeginFrame", xrBeginFrame(xr->session, NULL), XR_SUCCESS))
+	if (!rtt_expect("xrWaitFrame", xrWaitFrame(xr->session, NULL, &f->state), XR_SUCCESS) ||
+	    !rtt_expect("xrBeginFrame", xrBeginFrame(xr->session, NULL), XR_SUCCESS))
 		return false;
 	f->end.displayTime = f->state.predictedDisplayTime;
 	return true;
 }
 
-static bool end_ok(struct tc_xr *xr, struct frame *f)
+static bool end_ok(struct rtt_xr *xr, struct frame *f)
 {
-	return tc_expect("xrEndFrame (valid)", xrEndFrame(xr->session, &f->end), XR_SUCCESS);
+	return rtt_expect("xrEndFrame (valid)", xrEndFrame(xr->session, &f->end), XR_SUCCESS);
 }
 
-static bool test_call_order(struct tc_xr *xr)
+static bool test_call_order(struct rtt_xr *xr)
 {
 	struct frame f;
 	XrFrameEndInfo fei = {.type = XR_TYPE_FRAME_END_INFO, .displayTime = 1,
 	                      .environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE};
-	return tc_expect("xrEndFrame before any xrBeginFrame", xrEndFrame(xr->session, &fei),
-	                 XR_ERROR_CALL_ORDER_INVALID) &&
-	       tc_expect("xrBeginFrame without xrWaitFrame", xrBeginFrame(xr->session, NULL),
-	                 XR_ERROR_CALL_ORDER_INVALID) &&
+	return rtt_expect("xrEndFrame before any xrBeginFrame", xrEndFrame(xr->session, &fei),
+	                  XR_ERROR_CALL_ORDER_INVALID) &&
+	       rtt_expect("xrBeginFrame without xrWaitFrame", xrBeginFrame(xr->session, NULL),
+	                  XR_ERROR_CALL_ORDER_INVALID) &&
 	       start_frame(xr, &f) && end_ok(xr, &f) &&
-	       tc_expect("xrEndFrame twice", xrEndFrame(xr->session, &f.end),
-	                 XR_ERROR_CALL_ORDER_INVALID);
+	       rtt_expect("xrEndFrame twice", xrEndFrame(xr->session, &f.end),
+	                  XR_ERROR_CALL_ORDER_INVALID);
 }
 
-static bool test_display_time(struct tc_xr *xr)
+static bool test_display_time(struct rtt_xr *xr)
 {
 	struct frame f;
 	if (!start_frame(xr, &f))
 		return false;
 	XrTime good = f.end.displayTime;
 	f.end.displayTime = good + 1;
-	if (!tc_expect("xrEndFrame with displayTime + 1 ns", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_TIME_INVALID))
+	if (!rtt_expect("xrEndFrame with displayTime + 1 ns", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_TIME_INVALID))
 		return false;
 	f.end.displayTime = 0;
-	if (!tc_expect("xrEndFrame with displayTime 0", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_TIME_INVALID))
+	if (!rtt_expect("xrEndFrame with displayTime 0", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_TIME_INVALID))
 		return false;
 	f.end.displayTime = good;
 	return end_ok(xr, &f);
 }
 
-static bool test_blend_mode(struct tc_xr *xr)
+static bool test_blend_mode(struct rtt_xr *xr)
 {
 	struct frame f;
 	if (!start_frame(xr, &f))
 		return false;
 	f.end.environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_ADDITIVE;
-	if (!tc_expect("xrEndFrame with an unsupported blend mode", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_ENVIRONMENT_BLEND_MODE_UNSUPPORTED))
+	if (!rtt_expect("xrEndFrame with an unsupported blend mode", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_ENVIRONMENT_BLEND_MODE_UNSUPPORTED))
 		return false;
 	f.end.environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
 	return end_ok(xr, &f);
 }
 
-static bool test_layers(struct tc_xr *xr)
+static bool test_layers(struct rtt_xr *xr)
 {
 	struct frame f;
 	if (!start_frame(xr, &f))
@@ -94,16 +94,16 @@ static bool test_layers(struct tc_xr *xr)
 
 	f.end.layers = layers;
 	f.end.layerCount = 17;
-	if (!tc_expect("xrEndFrame with 17 layers", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_LAYER_LIMIT_EXCEEDED))
+	if (!rtt_expect("xrEndFrame with 17 layers", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_LAYER_LIMIT_EXCEEDED))
 		return false;
 	f.end.layerCount = 1;
-	if (!tc_expect("xrEndFrame with a quad on a bad swapchain", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_HANDLE_INVALID))
+	if (!rtt_expect("xrEndFrame with a quad on a bad swapchain", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_HANDLE_INVALID))
 		return false;
 	layers[0] = (const void *)&unknown;
-	if (!tc_expect("xrEndFrame with an unknown layer type", xrEndFrame(xr->session, &f.end),
-	               XR_ERROR_LAYER_INVALID))
+	if (!rtt_expect("xrEndFrame with an unknown layer type", xrEndFrame(xr->session, &f.end),
+	                XR_ERROR_LAYER_INVALID))
 		return false;
 	f.end.layerCount = 0;
 	return end_ok(xr, &f);
@@ -111,10 +111,10 @@ static bool test_layers(struct tc_xr *xr)
 
 int main(void)
 {
-	struct tc_xr xr;
-	bool ok = tc_create_headless(&xr) && tc_begin(&xr) && test_call_order(&xr) &&
+	struct rtt_xr xr;
+	bool ok = rtt_create_headless(&xr) && rtt_begin(&xr) && test_call_order(&xr) &&
 	          test_display_time(&xr) && test_blend_mode(&xr) && test_layers(&xr) &&
-	          tc_finish(&xr);
+	          rtt_finish(&xr);
 	printf("%s\n", ok ? "PASS" : "FAIL");
 	return ok ? 0 : 1;
 }

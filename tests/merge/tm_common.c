@@ -1,8 +1,8 @@
 /*
- * Helpers shared by the merge unit tests; see test_merge_common.h.
+ * Helpers shared by the merge unit tests; see tm_common.h.
  */
 #define _GNU_SOURCE
-#include "test_merge_common.h"
+#include "tm_common.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-void tlog_fn(void *ctx, const char *message)
+void tm_log_fn(void *ctx, const char *message)
 {
-	struct tlog *l = ctx;
+	struct tm_log *l = ctx;
 	size_t n = strlen(l->all);
 
 	l->count++;
@@ -20,7 +20,7 @@ void tlog_fn(void *ctx, const char *message)
 	snprintf(l->all + n, sizeof(l->all) - n, "%s\n", message);
 }
 
-void tdir_create(char *out, size_t size)
+void tm_dir_create(char *out, size_t size)
 {
 	const char *base = getenv("TMPDIR");
 	snprintf(out, size, "%s/xrlm-merge-test-XXXXXX", base && *base ? base : "/tmp");
@@ -30,7 +30,7 @@ void tdir_create(char *out, size_t size)
 	}
 }
 
-void tdir_remove(const char *dir)
+void tm_dir_remove(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -48,7 +48,7 @@ void tdir_remove(const char *dir)
 	rmdir(dir);
 }
 
-int tdir_count(const char *dir)
+int tm_dir_count(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -63,7 +63,7 @@ int tdir_count(const char *dir)
 	return n;
 }
 
-char *tfile_read(const char *path)
+char *tm_file_read(const char *path)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf;
@@ -85,7 +85,7 @@ char *tfile_read(const char *path)
 	return buf;
 }
 
-int tfile_write(const char *path, const char *text)
+int tm_file_write(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "wb");
 	if (!f)
@@ -94,7 +94,7 @@ int tfile_write(const char *path, const char *text)
 	return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
-const char *tdata(const char *name)
+const char *tm_data(const char *name)
 {
 	static char bufs[4][4096];
 	static int next;

@@ -4,7 +4,7 @@
  * swapchain with no released image or a rect outside it, formats the
  * runtime does not offer.
  */
-#include "tc_common.h"
+#include "rtt_common.h"
 
 #include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN 1
@@ -24,7 +24,7 @@ struct vk {
 	PFN_##name name = NULL; \
 	xrGetInstanceProcAddr((xr)->instance, #name, (PFN_xrVoidFunction *)&name)
 
-static bool create_instance(struct tc_xr *xr)
+static bool create_instance(struct rtt_xr *xr)
 {
 	const char *ext = XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME;
 	XrInstanceCreateInfo ici = {.type = XR_TYPE_INSTANCE_CREATE_INFO,
@@ -34,11 +34,11 @@ static bool create_instance(struct tc_xr *xr)
 	ici.applicationInfo.apiVersion = XR_CURRENT_API_VERSION;
 	XrSystemGetInfo sgi = {.type = XR_TYPE_SYSTEM_GET_INFO,
 	                       .formFactor = XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY};
-	return tc_expect("xrCreateInstance", xrCreateInstance(&ici, &xr->instance), XR_SUCCESS) &&
-	       tc_expect("xrGetSystem", xrGetSystem(xr->instance, &sgi, &xr->system), XR_SUCCESS);
+	return rtt_expect("xrCreateInstance", xrCreateInstance(&ici, &xr->instance), XR_SUCCESS) &&
+	       rtt_expect("xrGetSystem", xrGetSystem(xr->instance, &sgi, &xr->system), XR_SUCCESS);
 }
 
-static bool create_vulkan(struct tc_xr *xr, struct vk *vk)
+static bool create_vulkan(struct rtt_xr *xr, struct vk *vk)
 {
 	GET(xr, xrGetVulkanGraphicsRequirements2KHR);
 	GET(xr, xrCreateVulkanInstanceKHR);
@@ -54,16 +54,16 @@ static bool create_vulkan(struct tc_xr *xr, struct vk *vk)
 	                                      .pfnGetInstanceProcAddr = vkGetInstanceProcAddr,
 	                                      .vulkanCreateInfo = &vici};
 	VkResult vr = VK_ERROR_UNKNOWN;
-	if (!tc_expect("xrGetVulkanGraphicsRequirements2KHR",
-	               xrGetVulkanGraphicsRequirements2KHR(xr->instance, xr->system, &req), XR_SUCCESS) ||
-	    !tc_expect("xrCreateVulkanInstanceKHR",
-	               xrCreateVulkanInstanceKHR(xr->instance, &xici, &vk->instance, &vr), XR_SUCCESS) ||
+	if (!rtt_expect("xrGetVulkanGraphicsRequirements2KHR",
+	                xrGetVulkanGraphicsRequirements2KHR(xr->instance, xr->system, &req), XR_SUCCESS) ||
+	    !rtt_expect("xrCreateVulkanInstanceKHR",
+	                xrCreateVulkanInstanceKHR(xr->instance, &xici, &vk->instance, &vr), XR_SUCCESS) ||
 	    vr != VK_SUCCESS)
-		return tc_fail("no Vulkan instance (VkResult %d)", vr);
+		return rtt_fail("no Vulkan instance (VkResult %d)", vr);
 	XrVulkanGraphicsDeviceGetInfoKHR gi = {.type = XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR,
 	                                       .systemId = xr->system, .vulkanInstance = vk->instance};
-	if (!tc_expect("xrGetVulkanGraphicsDevice2KHR",
-	               xrGetVulkanGraphicsDevice2KHR(xr->instance, &gi, &vk->physical), XR_SUCCESS))
+	if (!rtt_expect("xrGetVulkanGraphicsDevice2KHR",
+	                xrGetVulkanGraphicsDevice2KHR(xr->instance, &gi, &vk->physical), XR_SUCCESS))
 		return false;
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -76,14 +76,14 @@ static bool create_vulkan(struct tc_xr *xr, struct vk *vk)
 	                                    .vulkanPhysicalDevice = vk->physical,
 	                                    .vulkanCreateInfo = &dci};
 	vk->family = 0; /* lavapipe's only family does graphics */
-	if (!tc_expect("xrCreateVulkanDeviceKHR",
-	               xrCreateVulkanDeviceKHR(xr->instance, &xdci, &vk->device, &vr), XR_SUCCESS) ||
+	if (!rtt_expect("xrCreateVulkanDeviceKHR",
+	                xrCreateVulkanDeviceKHR(xr->instance, &xdci, &vk->device, &vr), XR_SUCCESS) ||
 	    vr != VK_SUCCESS)
-		return tc_fail("no Vulkan device (VkResult %d)", vr);
+		return rtt_fail("no Vulkan device (VkResult %d)", vr);
 	return true;
 }
 
-static bool create_session(struct tc_xr *xr, struct vk *vk)
+static bool create_session(struct rtt_xr *xr, struct vk *vk)
 {
 	XrGraphicsBindingVulkan2KHR b = {.type = XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR,
 	                                 .instance = vk->instance, .physicalDevice = vk->physical,
@@ -93,9 +93,9 @@ static bool create_session(struct tc_xr *xr, struct vk *vk)
 	XrReferenceSpaceCreateInfo rci = {.type = XR_TYPE_REFERENCE_SPACE_CREATE_INFO,
 	                                  .referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL,
 	                                  .poseInReferenceSpace = {.orientation = {0, 0, 0, 1}}};
-	return tc_expect("xrCreateSession", xrCreateSession(xr->instance, &sci, &xr->session), XR_SUCCESS) &&
-	       tc_expect("xrCreateReferenceSpace", xrCreateReferenceSpace(xr->session, &rci, &xr->local),
-	                 XR_SUCCESS);
+	return rtt_expect("xrCreateSession", xrCreateSession(xr->instance, &sci, &xr->session), XR_SUCCESS) &&
+	       rtt_expect("xrCreateReferenceSpace", xrCreateReferenceSpace(xr->session, &rci, &xr->local),
+	                  XR_SUCCESS);
 }
 
 static XrSwapchainCreateInfo color_info(int64_t format)
@@ -109,37 +109,37 @@ static XrSwapchainCreateInfo color_info(int64_t format)
 static bool acquire(XrSwapchain sc, uint32_t want)
 {
 	uint32_t index = 99;
-	if (!tc_expect("xrAcquireSwapchainImage", xrAcquireSwapchainImage(sc, NULL, &index), XR_SUCCESS))
+	if (!rtt_expect("xrAcquireSwapchainImage", xrAcquireSwapchainImage(sc, NULL, &index), XR_SUCCESS))
 		return false;
-	return index == want || tc_fail("acquired image %u, expected %u", index, want);
+	return index == want || rtt_fail("acquired image %u, expected %u", index, want);
 }
 
 static bool wait_release(XrSwapchain sc)
 {
 	XrSwapchainImageWaitInfo wi = {.type = XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO,
 	                               .timeout = XR_INFINITE_DURATION};
-	return tc_expect("xrWaitSwapchainImage", xrWaitSwapchainImage(sc, &wi), XR_SUCCESS) &&
-	       tc_expect("xrReleaseSwapchainImage", xrReleaseSwapchainImage(sc, NULL), XR_SUCCESS);
+	return rtt_expect("xrWaitSwapchainImage", xrWaitSwapchainImage(sc, &wi), XR_SUCCESS) &&
+	       rtt_expect("xrReleaseSwapchainImage", xrReleaseSwapchainImage(sc, NULL), XR_SUCCESS);
 }
 
 static bool test_order(XrSwapchain sc)
 {
 	XrSwapchainImageWaitInfo wi = {.type = XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO, .timeout = 0};
 	uint32_t index;
-	return tc_expect("wait before acquire", xrWaitSwapchainImage(sc, &wi), XR_ERROR_CALL_ORDER_INVALID) &&
-	       tc_expect("release before acquire", xrReleaseSwapchainImage(sc, NULL),
-	                 XR_ERROR_CALL_ORDER_INVALID) &&
+	return rtt_expect("wait before acquire", xrWaitSwapchainImage(sc, &wi), XR_ERROR_CALL_ORDER_INVALID) &&
+	       rtt_expect("release before acquire", xrReleaseSwapchainImage(sc, NULL),
+	                  XR_ERROR_CALL_ORDER_INVALID) &&
 	       acquire(sc, 0) && acquire(sc, 1) && acquire(sc, 2) &&
-	       tc_expect("a 4th acquire of 3 images", xrAcquireSwapchainImage(sc, NULL, &index),
-	                 XR_ERROR_CALL_ORDER_INVALID) &&
-	       tc_expect("release before wait", xrReleaseSwapchainImage(sc, NULL),
-	                 XR_ERROR_CALL_ORDER_INVALID) &&
+	       rtt_expect("a 4th acquire of 3 images", xrAcquireSwapchainImage(sc, NULL, &index),
+	                  XR_ERROR_CALL_ORDER_INVALID) &&
+	       rtt_expect("release before wait", xrReleaseSwapchainImage(sc, NULL),
+	                  XR_ERROR_CALL_ORDER_INVALID) &&
 	       wait_release(sc) && wait_release(sc) && wait_release(sc) && acquire(sc, 0) &&
 	       wait_release(sc);
 }
 
 /* xrEndFrame with a projection layer of both views on @p sc, @p width wide. */
-static XrResult end_projection(struct tc_xr *xr, XrSwapchain sc, int32_t width)
+static XrResult end_projection(struct rtt_xr *xr, XrSwapchain sc, int32_t width)
 {
 	XrFrameState fs = {.type = XR_TYPE_FRAME_STATE};
 	XrResult r = xrWaitFrame(xr->session, NULL, &fs);
@@ -167,7 +167,7 @@ static XrResult end_projection(struct tc_xr *xr, XrSwapchain sc, int32_t width)
 	return r;
 }
 
-static bool test_swapchain(struct tc_xr *xr)
+static bool test_swapchain(struct rtt_xr *xr)
 {
 	XrSwapchainCreateInfo bad = color_info(VK_FORMAT_R16G16B16A16_SNORM);
 	XrSwapchainCreateInfo info = color_info(VK_FORMAT_R8G8B8A8_SRGB);
@@ -176,32 +176,32 @@ static bool test_swapchain(struct tc_xr *xr)
 	XrSwapchainImageVulkan2KHR images[3];
 	for (int i = 0; i < 3; i++)
 		images[i] = (XrSwapchainImageVulkan2KHR){.type = XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR};
-	bool ok = tc_expect("xrCreateSwapchain(format not offered)", xrCreateSwapchain(xr->session, &bad, &sc),
-	                    XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED) &&
-	          tc_expect("xrCreateSwapchain", xrCreateSwapchain(xr->session, &info, &sc), XR_SUCCESS) &&
-	          tc_expect("xrEnumerateSwapchainImages",
-	                    xrEnumerateSwapchainImages(sc, 3, &n, (XrSwapchainImageBaseHeader *)images),
-	                    XR_SUCCESS);
+	bool ok = rtt_expect("xrCreateSwapchain(format not offered)", xrCreateSwapchain(xr->session, &bad, &sc),
+	                     XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED) &&
+	          rtt_expect("xrCreateSwapchain", xrCreateSwapchain(xr->session, &info, &sc), XR_SUCCESS) &&
+	          rtt_expect("xrEnumerateSwapchainImages",
+	                     xrEnumerateSwapchainImages(sc, 3, &n, (XrSwapchainImageBaseHeader *)images),
+	                     XR_SUCCESS);
 	if (!ok)
 		return false;
 	if (n != 3 || !images[0].image || !images[1].image || !images[2].image)
-		return tc_fail("%u swapchain images, or a null VkImage", n);
-	ok = tc_expect("xrEndFrame on a swapchain never released", end_projection(xr, sc, 64),
-	               XR_ERROR_LAYER_INVALID) &&
+		return rtt_fail("%u swapchain images, or a null VkImage", n);
+	ok = rtt_expect("xrEndFrame on a swapchain never released", end_projection(xr, sc, 64),
+	                XR_ERROR_LAYER_INVALID) &&
 	     test_order(sc) &&
-	     tc_expect("xrEndFrame with a rect wider than the image", end_projection(xr, sc, 65),
-	               XR_ERROR_SWAPCHAIN_RECT_INVALID) &&
-	     tc_expect("xrEndFrame with a released image", end_projection(xr, sc, 64), XR_SUCCESS);
-	return tc_expect("xrDestroySwapchain", xrDestroySwapchain(sc), XR_SUCCESS) && ok;
+	     rtt_expect("xrEndFrame with a rect wider than the image", end_projection(xr, sc, 65),
+	                XR_ERROR_SWAPCHAIN_RECT_INVALID) &&
+	     rtt_expect("xrEndFrame with a released image", end_projection(xr, sc, 64), XR_SUCCESS);
+	return rtt_expect("xrDestroySwapchain", xrDestroySwapchain(sc), XR_SUCCESS) && ok;
 }
 
 int main(void)
 {
-	struct tc_xr xr;
+	struct rtt_xr xr;
 	struct vk vk = {0};
 	memset(&xr, 0, sizeof(xr));
 	bool ok = create_instance(&xr) && create_vulkan(&xr, &vk) && create_session(&xr, &vk) &&
-	          tc_begin(&xr) && test_swapchain(&xr) && tc_finish(&xr);
+	          rtt_begin(&xr) && test_swapchain(&xr) && rtt_finish(&xr);
 	/* The runtime must have destroyed all it made on the device by now. */
 	if (vk.device)
 		vkDestroyDevice(vk.device, NULL);

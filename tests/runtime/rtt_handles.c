@@ -3,10 +3,10 @@
  * most bad handles before they reach us): made-up, stale and wrong-type
  * handles must give XR_ERROR_HANDLE_INVALID, never a crash.
  *
- * usage: tc_handles PATH/TO/libxrlm_test_runtime.so
+ * usage: rtt_handles PATH/TO/libxrlm_test_runtime.so
  */
 #include "loader_abi.h"
-#include "tc_common.h"
+#include "rtt_common.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -27,11 +27,11 @@ static bool negotiate(const char *path)
 {
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
-		return tc_fail("dlopen %s: %s", path, dlerror());
+		return rtt_fail("dlopen %s: %s", path, dlerror());
 	PFN_xrNegotiateLoaderRuntimeInterface neg =
 		(PFN_xrNegotiateLoaderRuntimeInterface)dlsym(lib, "xrNegotiateLoaderRuntimeInterface");
 	if (!neg)
-		return tc_fail("no xrNegotiateLoaderRuntimeInterface in %s", path);
+		return rtt_fail("no xrNegotiateLoaderRuntimeInterface in %s", path);
 	XrNegotiateLoaderInfo li = {
 		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
 		.structVersion = XR_LOADER_INFO_STRUCT_VERSION, .structSize = sizeof(li),
@@ -42,7 +42,7 @@ static bool negotiate(const char *path)
 		.structType = XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST,
 		.structVersion = XR_RUNTIME_INFO_STRUCT_VERSION, .structSize = sizeof(rr),
 	};
-	if (!tc_expect("xrNegotiateLoaderRuntimeInterface", neg(&li, &rr), XR_SUCCESS))
+	if (!rtt_expect("xrNegotiateLoaderRuntimeInterface", neg(&li, &rr), XR_SUCCESS))
 		return false;
 	g_gipa = rr.getInstanceProcAddr;
 	return true;
@@ -55,7 +55,7 @@ static bool create_instance(void)
 	                            .enabledExtensionCount = 1, .enabledExtensionNames = &ext};
 	snprintf(ici.applicationInfo.applicationName, sizeof(ici.applicationInfo.applicationName), "tc");
 	ici.applicationInfo.apiVersion = XR_CURRENT_API_VERSION;
-	return tc_expect("xrCreateInstance", FN(xrCreateInstance)(&ici, &g_instance), XR_SUCCESS);
+	return rtt_expect("xrCreateInstance", FN(xrCreateInstance)(&ici, &g_instance), XR_SUCCESS);
 }
 
 static XrSession create_session(void)
@@ -76,16 +76,16 @@ static bool test_bad_handles(void)
 	XrSession session = create_session();
 	XrSession as_session = (XrSession)(uintptr_t)g_instance; /* wrong type */
 	bool ok = session != XR_NULL_HANDLE &&
-	          tc_expect("xrWaitFrame(made-up handle)", FN(xrWaitFrame)(made_up, NULL, &fs),
-	                    XR_ERROR_HANDLE_INVALID) &&
-	          tc_expect("xrWaitFrame(instance as session)", FN(xrWaitFrame)(as_session, NULL, &fs),
-	                    XR_ERROR_HANDLE_INVALID) &&
-	          tc_expect("xrDestroySpace(made-up handle)",
-	                    FN(xrDestroySpace)((XrSpace)(uintptr_t)0x5254000000011234ull),
-	                    XR_ERROR_HANDLE_INVALID) &&
-	          tc_expect("xrDestroySession", FN(xrDestroySession)(session), XR_SUCCESS) &&
-	          tc_expect("xrDestroySession(stale handle)", FN(xrDestroySession)(session),
-	                    XR_ERROR_HANDLE_INVALID);
+	          rtt_expect("xrWaitFrame(made-up handle)", FN(xrWaitFrame)(made_up, NULL, &fs),
+	                     XR_ERROR_HANDLE_INVALID) &&
+	          rtt_expect("xrWaitFrame(instance as session)", FN(xrWaitFrame)(as_session, NULL, &fs),
+	                     XR_ERROR_HANDLE_INVALID) &&
+	          rtt_expect("xrDestroySpace(made-up handle)",
+	                     FN(xrDestroySpace)((XrSpace)(uintptr_t)0x5254000000011234ull),
+	                     XR_ERROR_HANDLE_INVALID) &&
+	          rtt_expect("xrDestroySession", FN(xrDestroySession)(session), XR_SUCCESS) &&
+	          rtt_expect("xrDestroySession(stale handle)", FN(xrDestroySession)(session),
+	                     XR_ERROR_HANDLE_INVALID);
 	return ok;
 }
 
@@ -100,9 +100,9 @@ int main(int argc, char **argv)
 	/* Looked up first: a destroyed instance can no longer look anything up. */
 	PFN_xrDestroyInstance destroy = FN(xrDestroyInstance);
 	bool ok = test_bad_handles() &&
-	          tc_expect("xrDestroyInstance", destroy(g_instance), XR_SUCCESS) &&
-	          tc_expect("xrDestroyInstance(stale handle)", destroy(g_instance),
-	                    XR_ERROR_HANDLE_INVALID);
+	          rtt_expect("xrDestroyInstance", destroy(g_instance), XR_SUCCESS) &&
+	          rtt_expect("xrDestroyInstance(stale handle)", destroy(g_instance),
+	                     XR_ERROR_HANDLE_INVALID);
 	printf("%s\n", ok ? "PASS" : "FAIL");
 	return ok ? 0 : 1;
 }

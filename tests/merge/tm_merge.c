@@ -20,7 +20,7 @@
 #include "fmt.h"
 #include "merge.h"
 #include "stats.h"
-#include "test_merge_common.h"
+#include "tm_common.h"
 
 /* cmocka 1.1 has no assert_double_equal(). */
 #define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), __FILE__, __LINE__)
@@ -166,7 +166,7 @@ static void test_read_cpu_valid(void **state)
 	(void)state;
 	struct csvr_cpu_file f;
 
-	assert_int_equal(csvr_read_cpu(tdata("frames-s1-pre.csv"), "pre", &f), 0);
+	assert_int_equal(csvr_read_cpu(tm_data("frames-s1-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 3);
 	assert_string_equal(f.meta.side, "pre");
 	assert_string_equal(f.meta.layer, "XR_APILAYER_XRLM_monitor_pre");
@@ -195,7 +195,7 @@ static void test_read_cpu_mixed_large(void **state)
 	struct csvr_cpu_file f;
 	const int n = 120000;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/mixed.csv", dir);
 	FILE *out = fopen(path, "w");
 	assert_non_null(out);
@@ -221,7 +221,7 @@ static void test_read_cpu_mixed_large(void **state)
 		assert_int_equal(f.rows[i].dur_ns, 3);
 	}
 	csvr_cpu_file_destroy(&f);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_read_cpu_other_clock_freq(void **state)
@@ -230,12 +230,12 @@ static void test_read_cpu_other_clock_freq(void **state)
 	char dir[256], path[512];
 	struct csvr_cpu_file f;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
 	/* A 10 MHz clock: one tick is 100 ns. */
-	assert_int_equal(tfile_write(path, "# clock_freq=10000000\n"
-	                                   "display_time,thread_id,t_entry,t_exit\n"
-	                                   "-5,18446744073709551615,1000,1250\n"),
+	assert_int_equal(tm_file_write(path, "# clock_freq=10000000\n"
+	                                     "display_time,thread_id,t_entry,t_exit\n"
+	                                     "-5,18446744073709551615,1000,1250\n"),
 	                 0);
 	assert_int_equal(csvr_read_cpu(path, "pre", &f), 0);
 	assert_int_equal(f.count, 1);
@@ -245,7 +245,7 @@ static void test_read_cpu_other_clock_freq(void **state)
 	assert_int_equal(f.rows[0].dur_ns, 25000);
 	assert_false(f.meta.has_session_end);
 	csvr_cpu_file_destroy(&f);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_read_gpu_valid(void **state)
@@ -253,7 +253,7 @@ static void test_read_gpu_valid(void **state)
 	(void)state;
 	struct csvr_gpu_file f;
 
-	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-pre.csv"), "pre", &f), 0);
+	assert_int_equal(csvr_read_gpu(tm_data("gpu-s3-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 6);
 	assert_string_equal(f.meta.gpu_clock, "vulkan");
 	assert_double_equal(f.rows[0].period_ns, 1.0, 0);   /* "1.0000000000000000000" */
@@ -262,7 +262,7 @@ static void test_read_gpu_valid(void **state)
 	assert_true(f.rows[4].ticks == 5000);
 	csvr_gpu_file_destroy(&f);
 
-	assert_int_equal(csvr_read_gpu(tdata("gpu-s3-post.csv"), "post", &f), 0);
+	assert_int_equal(csvr_read_gpu(tm_data("gpu-s3-post.csv"), "post", &f), 0);
 	assert_int_equal(f.meta.gpu_ring_overflow, 4);
 	csvr_gpu_file_destroy(&f);
 }
@@ -272,7 +272,7 @@ static void test_read_wrong_side(void **state)
 	(void)state;
 	struct csvr_cpu_file f;
 
-	assert_int_equal(csvr_read_cpu(tdata("frames-s1-post.csv"), "pre", &f), -1);
+	assert_int_equal(csvr_read_cpu(tm_data("frames-s1-post.csv"), "pre", &f), -1);
 	assert_non_null(strstr(f.diag.error, "frames-s1-post.csv:3: error:"));
 	assert_non_null(strstr(f.diag.error, "side=pre"));
 	csvr_cpu_file_destroy(&f);
@@ -284,7 +284,7 @@ static void test_read_truncated(void **state)
 	struct csvr_cpu_file f;
 
 	/* Last row without a newline. */
-	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-pre.csv"), "pre", &f), 0);
+	assert_int_equal(csvr_read_cpu(tm_data("frames-trunc-pre.csv"), "pre", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_int_equal(f.diag.warning_count, 1);
@@ -292,7 +292,7 @@ static void test_read_truncated(void **state)
 	csvr_cpu_file_destroy(&f);
 
 	/* Last row with too few fields. */
-	assert_int_equal(csvr_read_cpu(tdata("frames-trunc-post.csv"), "post", &f), 0);
+	assert_int_equal(csvr_read_cpu(tm_data("frames-trunc-post.csv"), "post", &f), 0);
 	assert_int_equal(f.count, 2);
 	assert_int_equal(f.meta.truncated_rows, 1);
 	assert_non_null(strstr(f.diag.warnings[0], "frames-trunc-post.csv:10: warning:"));
@@ -319,7 +319,7 @@ static void test_read_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct csvr_cpu_file f;
-		assert_int_equal(csvr_read_cpu(tdata(cases[i].file), "pre", &f), -1);
+		assert_int_equal(csvr_read_cpu(tm_data(cases[i].file), "pre", &f), -1);
 		if (!strstr(f.diag.error, cases[i].where) || !strstr(f.diag.error, cases[i].what))
 			fail_msg("%s: got \"%s\"", cases[i].file, f.diag.error);
 		assert_null(strchr(f.diag.error, '\n'));
@@ -336,36 +336,36 @@ static void test_read_rejects_bad_numbers(void **state)
 	};
 	char dir[256], path[512], text[256];
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct csvr_cpu_file f;
 		snprintf(text, sizeof(text), "display_time,thread_id,t_entry,t_exit\n%s\n5,5,5,5\n",
 		         rows[i]);
-		assert_int_equal(tfile_write(path, text), 0);
+		assert_int_equal(tm_file_write(path, text), 0);
 		if (csvr_read_cpu(path, NULL, &f) != -1)
 			fail_msg("row \"%s\" was accepted", rows[i]);
 		assert_non_null(strstr(f.diag.error, ":2: error:"));
 		csvr_cpu_file_destroy(&f);
 	}
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* ---- merge ---- */
 
 /* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
 static int merge_data(const char *dir, const char *pre, const char *post, const char *gpu_pre,
-                      const char *gpu_post, struct mrg_summary *s, struct tlog *log, char *out,
+                      const char *gpu_post, struct mrg_summary *s, struct tm_log *log, char *out,
                       size_t out_size)
 {
 	struct mrg_paths p = {
-		.pre_csv = tdata(pre),
-		.post_csv = tdata(post),
-		.gpu_pre_csv = gpu_pre ? tdata(gpu_pre) : NULL,
-		.gpu_post_csv = gpu_post ? tdata(gpu_post) : NULL,
+		.pre_csv = tm_data(pre),
+		.post_csv = tm_data(post),
+		.gpu_pre_csv = gpu_pre ? tm_data(gpu_pre) : NULL,
+		.gpu_post_csv = gpu_post ? tm_data(gpu_post) : NULL,
 	};
 	snprintf(out, out_size, "%s/out.csv", dir);
-	return mrg_merge_files(&p, out, s, tlog_fn, log);
+	return mrg_merge_files(&p, out, s, tm_log_fn, log);
 }
 
 /* The part of a merged file after the column header. */
@@ -382,16 +382,16 @@ static void test_merge_exact_file(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", "gpu-s1-pre.csv",
 	                            "gpu-s1-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
 	assert_int_equal(log.count, 0);
-	char *got = tfile_read(out);
-	char *want = tfile_read(tdata("expected-merged-s1.csv"));
+	char *got = tm_file_read(out);
+	char *want = tm_file_read(tm_data("expected-merged-s1.csv"));
 	assert_non_null(got);
 	assert_non_null(want);
 	assert_string_equal(got, want);
@@ -422,10 +422,10 @@ static void test_merge_exact_file(void **state)
 	assert_string_equal(s.target_layer, "XR_APILAYER_XRLM_test_target");
 	assert_double_equal(s.frame_interval_us.median, 11000, 0);
 	/* Nothing but the result in the directory: the temp file is gone. */
-	assert_int_equal(tdir_count(dir), 1);
+	assert_int_equal(tm_dir_count(dir), 1);
 	free(got);
 	free(want);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* Two interleaved threads, post out of order, one unmatched row per side. */
@@ -433,14 +433,14 @@ static void test_merge_join(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s2-pre.csv", "frames-s2-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 0);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
 	                    /* thread 1: intervals to its own next frame */
 	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,\n"
@@ -458,21 +458,21 @@ static void test_merge_join(void **state)
 	assert_int_equal(s.gpu_frame_count, 0);
 	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_gpu_rules(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv", "gpu-s3-pre.csv",
 	                            "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
 	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n" /* valid */
 	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,\n" /* pre valid=0 */
@@ -484,38 +484,38 @@ static void test_merge_gpu_rules(void **state)
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_empty_session(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-empty-pre.csv", "frames-empty-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
 	                 0);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_non_null(strstr(got, "# frame_count=0\n# target_cpu_ms_mean=0.0000\n"));
 	assert_non_null(strstr(got, "# target_gpu_pct_max=0.0000%\n"));
 	assert_non_null(strstr(got, "# frame_rate_hz=0.000\n"));
 	assert_string_equal(rows_of(got), "");
 	assert_int_equal(s.frame_count, 0);
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_truncated(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "frames-trunc-pre.csv", "frames-trunc-post.csv", NULL, NULL,
 	                            &s, &log, out, sizeof(out)),
 	                 0);
@@ -524,30 +524,30 @@ static void test_merge_truncated(void **state)
 	assert_non_null(strstr(log.all, "frames-trunc-post.csv:10: warning:"));
 	assert_int_equal(s.frame_count, 2);
 	assert_int_equal(s.truncated_rows, 2);
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_non_null(strstr(got, "\n# truncated_rows=2\n"));
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_merge_refuses_overwrite(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_summary s;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s/out.csv", dir);
-	assert_int_equal(tfile_write(out, "keep me\n"), 0);
+	assert_int_equal(tm_file_write(out, "keep me\n"), 0);
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "out.csv: error: already exists"));
-	char *got = tfile_read(out);
+	char *got = tm_file_read(out);
 	assert_string_equal(got, "keep me\n");
-	assert_int_equal(tdir_count(dir), 1);
+	assert_int_equal(tm_dir_count(dir), 1);
 	free(got);
 
 	/* A symlink in the way is not followed or replaced either. */
@@ -555,13 +555,13 @@ static void test_merge_refuses_overwrite(void **state)
 	char target[600];
 	snprintf(target, sizeof(target), "%s/elsewhere", dir);
 	assert_int_equal(symlink(target, out), 0);
-	log = (struct tlog){0};
+	log = (struct tm_log){0};
 	assert_int_equal(merge_data(dir, "frames-s1-pre.csv", "frames-s1-post.csv", NULL, NULL, &s,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	struct stat st;
 	assert_int_equal(stat(target, &st), -1);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 /* A bad input: one log line naming the file and line, no output, no temp. */
@@ -569,18 +569,18 @@ static void test_merge_error_logged_once(void **state)
 {
 	(void)state;
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	assert_int_equal(merge_data(dir, "bad-row-pre.csv", "frames-s1-post.csv", NULL, NULL, NULL,
 	                            &log, out, sizeof(out)),
 	                 -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "bad-row-pre.csv:9: error:"));
-	assert_int_equal(tdir_count(dir), 0);
+	assert_int_equal(tm_dir_count(dir), 0);
 
 	/* Swapped sides are caught by the side= header. */
-	log = (struct tlog){0};
+	log = (struct tm_log){0};
 	assert_int_equal(merge_data(dir, "frames-s1-post.csv", "frames-s1-pre.csv", NULL, NULL, NULL,
 	                            &log, out, sizeof(out)),
 	                 -1);
@@ -588,13 +588,13 @@ static void test_merge_error_logged_once(void **state)
 	assert_non_null(strstr(log.last, "frames-s1-post.csv:3: error:"));
 
 	/* Into a directory that does not exist. */
-	struct mrg_paths p = {.pre_csv = tdata("frames-s1-pre.csv"), .post_csv = tdata("frames-s1-post.csv")};
-	log = (struct tlog){0};
+	struct mrg_paths p = {.pre_csv = tm_data("frames-s1-pre.csv"), .post_csv = tm_data("frames-s1-post.csv")};
+	log = (struct tm_log){0};
 	snprintf(out, sizeof(out), "%s/missing/out.csv", dir);
-	assert_int_equal(mrg_merge_files(&p, out, NULL, tlog_fn, &log), -1);
+	assert_int_equal(mrg_merge_files(&p, out, NULL, tm_log_fn, &log), -1);
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "missing/out.csv: error:"));
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_sibling_paths(void **state)
@@ -603,9 +603,9 @@ static void test_sibling_paths(void **state)
 	char dir[256], path[512];
 	struct mrg_siblings sib;
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/gpu-42-20260101T000000-pre.csv", dir);
-	assert_int_equal(tfile_write(path, ""), 0);
+	assert_int_equal(tm_file_write(path, ""), 0);
 	snprintf(path, sizeof(path), "%s/frames-42-20260101T000000-pre.csv", dir);
 
 	assert_int_equal(mrg_sibling_paths(path, NULL, &sib), 0);
@@ -622,7 +622,7 @@ static void test_sibling_paths(void **state)
 	assert_string_equal(sib.merged_csv, "frames-merged-1.csv");
 	assert_int_equal(mrg_sibling_paths("/x/other.csv", NULL, &sib), -1);
 	assert_int_equal(mrg_sibling_paths("/x/frames--pre.csv", NULL, &sib), -1);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 int main(void)

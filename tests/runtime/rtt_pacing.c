@@ -4,7 +4,7 @@
  * the returns and of the predictedDisplayTime steps), that display times
  * are unique and increasing, and that rate 0 runs unpaced (fast).
  *
- * usage: tc_pacing --rate HZ --frames N [--expect-exit] [--cpu-us US] [--period-only]
+ * usage: rtt_pacing --rate HZ --frames N [--expect-exit] [--cpu-us US] [--period-only]
  *   HZ is what XRTEST_FRAME_RATE should have produced (ctest sets both).
  *   --cpu-us: XRTEST_COMPOSITOR_CPU_US=US is set; unpaced frames must then
  *   take at least US (the busy wait) and not much more.
@@ -13,15 +13,15 @@
  *   --expect-exit: XRTEST_EXIT_AFTER_FRAMES=N is set; the runtime must end
  *   the session after exactly N frames through the normal state path.
  */
-#include "tc_common.h"
+#include "rtt_common.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TC_MAX_FRAMES 10000
-#define TC_TOLERANCE 0.02
+#define RTT_MAX_FRAMES 10000
+#define RTT_TOLERANCE 0.02
 
 struct args {
 	double rate;
@@ -48,15 +48,15 @@ static bool parse_args(int argc, char **argv, struct args *a)
 		else
 			return false;
 	}
-	return a->rate >= 0 && a->frames >= 2 && a->frames <= TC_MAX_FRAMES;
+	return a->rate >= 0 && a->frames >= 2 && a->frames <= RTT_MAX_FRAMES;
 }
 
 static bool check_rate(const char *what, double mean_ns, double rate)
 {
 	double hz = 1e9 / mean_ns;
 	printf("%s: mean interval %.4f ms = %.3f Hz (requested %.3f Hz)\n", what, mean_ns / 1e6, hz, rate);
-	if (fabs(hz / rate - 1.0) > TC_TOLERANCE)
-		return tc_fail("%s: %.3f Hz is not within 2 %% of %.3f Hz", what, hz, rate);
+	if (fabs(hz / rate - 1.0) > RTT_TOLERANCE)
+		return rtt_fail("%s: %.3f Hz is not within 2 %% of %.3f Hz", what, hz, rate);
 	return true;
 }
 
@@ -65,9 +65,9 @@ static bool check_unpaced(double mean_ns, double cpu_us)
 {
 	printf("unpaced: mean interval %.4f ms (XRTEST_COMPOSITOR_CPU_US %g)\n", mean_ns / 1e6, cpu_us);
 	if (mean_ns < cpu_us * 1e3)
-		return tc_fail("frames took %.3f ms, less than the %g us busy wait", mean_ns / 1e6, cpu_us);
+		return rtt_fail("frames took %.3f ms, less than the %g us busy wait", mean_ns / 1e6, cpu_us);
 	if (mean_ns > cpu_us * 1e3 + 1e6)
-		return tc_fail("unpaced frames took %.3f ms each", mean_ns / 1e6);
+		return rtt_fail("unpaced frames took %.3f ms each", mean_ns / 1e6);
 	return true;
 }
 
@@ -77,16 +77,16 @@ static bool check_times(const int64_t *wake, const int64_t *disp, const XrFrameS
 	double rate = a->rate;
 	for (uint32_t i = 1; i < n; i++)
 		if (disp[i] <= disp[i - 1])
-			return tc_fail("predictedDisplayTime %u (%lld) is not after %u (%lld)", i,
-			               (long long)disp[i], i - 1, (long long)disp[i - 1]);
+			return rtt_fail("predictedDisplayTime %u (%lld) is not after %u (%lld)", i,
+			                (long long)disp[i], i - 1, (long long)disp[i - 1]);
 	double mean_wake = (double)(wake[n - 1] - wake[0]) / (n - 1);
 	double mean_disp = (double)(disp[n - 1] - disp[0]) / (n - 1);
 	if (rate == 0)
 		return check_unpaced(mean_wake, a->cpu_us);
 	int64_t period = (int64_t)(1e9 / rate + 0.5);
 	if (last->predictedDisplayPeriod != period)
-		return tc_fail("predictedDisplayPeriod %lld, expected %lld",
-		               (long long)last->predictedDisplayPeriod, (long long)period);
+		return rtt_fail("predictedDisplayPeriod %lld, expected %lld",
+		                (long long)last->predictedDisplayPeriod, (long long)period);
 	printf("predictedDisplayPeriod %lld ns\n", (long long)period);
 	if (a->period_only)
 		return true;
@@ -95,23 +95,23 @@ static bool check_times(const int64_t *wake, const int64_t *disp, const XrFrameS
 }
 
 /* Runs frames until @p a->frames are done or, with --expect-exit, the runtime stops us. */
-static bool run(struct tc_xr *xr, const struct args *a, int64_t *wake, int64_t *disp,
+static bool run(struct rtt_xr *xr, const struct args *a, int64_t *wake, int64_t *disp,
                 XrFrameState *fs, uint32_t *done)
 {
 	uint32_t limit = a->expect_exit ? a->frames + 50 : a->frames;
 	for (*done = 0; *done < limit; (*done)++) {
-		if (!tc_poll(xr))
+		if (!rtt_poll(xr))
 			return false;
 		if (xr->state == XR_SESSION_STATE_STOPPING)
 			break;
-		if (!tc_frame(xr, fs))
+		if (!rtt_frame(xr, fs))
 			return false;
-		wake[*done] = tc_now_ns();
+		wake[*done] = rtt_now_ns();
 		disp[*done] = fs->predictedDisplayTime;
 	}
 	if (a->expect_exit && *done != a->frames)
-		return tc_fail("the runtime stopped the session after %u frames, expected %u", *done,
-		               a->frames);
+		return rtt_fail("the runtime stopped the session after %u frames, expected %u", *done,
+		                a->frames);
 	return true;
 }
 
@@ -122,12 +122,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s --rate HZ --frames N [--expect-exit] [--cpu-us US] [--period-only]\n", argv[0]);
 		return 2;
 	}
-	static int64_t wake[TC_MAX_FRAMES + 50], disp[TC_MAX_FRAMES + 50];
-	struct tc_xr xr;
+	static int64_t wake[RTT_MAX_FRAMES + 50], disp[RTT_MAX_FRAMES + 50];
+	struct rtt_xr xr;
 	XrFrameState fs;
 	uint32_t done = 0;
-	bool ok = tc_create_headless(&xr) && tc_begin(&xr) && run(&xr, &a, wake, disp, &fs, &done) &&
-	          tc_finish(&xr) && tc_check_life_cycle(&xr) &&
+	bool ok = rtt_create_headless(&xr) && rtt_begin(&xr) && run(&xr, &a, wake, disp, &fs, &done) &&
+	          rtt_finish(&xr) && rtt_check_life_cycle(&xr) &&
 	          check_times(wake, disp, &fs, done, &a);
 	printf("%s: %u frames\n", ok ? "PASS" : "FAIL", done);
 	return ok ? 0 : 1;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "merge.h"
-#include "test_merge_common.h"
+#include "tm_common.h"
 
 #define COMMA_LOCALE "de_DE.UTF-8"
 
@@ -35,19 +35,19 @@ static void assert_comma_locale_active(void)
 static void merge_and_compare(void)
 {
 	char dir[256], out[512];
-	struct tlog log = {0};
+	struct tm_log log = {0};
 	struct mrg_paths p = {
-		.pre_csv = tdata("frames-s1-pre.csv"),
-		.post_csv = tdata("frames-s1-post.csv"),
-		.gpu_pre_csv = tdata("gpu-s1-pre.csv"),
-		.gpu_post_csv = tdata("gpu-s1-post.csv"),
+		.pre_csv = tm_data("frames-s1-pre.csv"),
+		.post_csv = tm_data("frames-s1-post.csv"),
+		.gpu_pre_csv = tm_data("gpu-s1-pre.csv"),
+		.gpu_post_csv = tm_data("gpu-s1-post.csv"),
 	};
 
-	tdir_create(dir, sizeof(dir));
+	tm_dir_create(dir, sizeof(dir));
 	snprintf(out, sizeof(out), "%s/out.csv", dir);
-	assert_int_equal(mrg_merge_files(&p, out, NULL, tlog_fn, &log), 0);
-	char *got = tfile_read(out);
-	char *want = tfile_read(tdata("expected-merged-s1.csv"));
+	assert_int_equal(mrg_merge_files(&p, out, NULL, tm_log_fn, &log), 0);
+	char *got = tm_file_read(out);
+	char *want = tm_file_read(tm_data("expected-merged-s1.csv"));
 	assert_non_null(got);
 	assert_non_null(want);
 	assert_string_equal(got, want);
@@ -55,19 +55,19 @@ static void merge_and_compare(void)
 	free(want);
 
 	struct mrg_paths p3 = {
-		.pre_csv = tdata("frames-s3-pre.csv"),
-		.post_csv = tdata("frames-s3-post.csv"),
-		.gpu_pre_csv = tdata("gpu-s3-pre.csv"),
-		.gpu_post_csv = tdata("gpu-s3-post.csv"),
+		.pre_csv = tm_data("frames-s3-pre.csv"),
+		.post_csv = tm_data("frames-s3-post.csv"),
+		.gpu_pre_csv = tm_data("gpu-s3-pre.csv"),
+		.gpu_post_csv = tm_data("gpu-s3-post.csv"),
 	};
 	struct mrg_summary s;
 	snprintf(out, sizeof(out), "%s/out3.csv", dir);
-	assert_int_equal(mrg_merge_files(&p3, out, &s, tlog_fn, &log), 0);
+	assert_int_equal(mrg_merge_files(&p3, out, &s, tm_log_fn, &log), 0);
 	assert_int_equal(s.gpu_frame_count, 2);
-	got = tfile_read(out);
+	got = tm_file_read(out);
 	assert_non_null(strstr(got, "\n10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000\n"));
 	free(got);
-	tdir_remove(dir);
+	tm_dir_remove(dir);
 }
 
 static void test_global_comma_locale(void **state)

@@ -2,37 +2,37 @@
  * Helpers shared by the merge unit tests: temporary directories, whole-file
  * reads and a log callback that records what it was given.
  */
-#ifndef XRLM_TEST_MERGE_COMMON_H
-#define XRLM_TEST_MERGE_COMMON_H
+#ifndef TM_COMMON_H
+#define TM_COMMON_H
 
 #include <stddef.h>
 
 /* Records the log lines a merge produced. */
-struct tlog {
+struct tm_log {
 	int count;
 	char last[1024];
 	char all[8192];
 };
 
-/* mrg_log_fn that appends to a struct tlog. */
-void tlog_fn(void *ctx, const char *message);
+/* mrg_log_fn that appends to a struct tm_log. */
+void tm_log_fn(void *ctx, const char *message);
 
 /* A fresh directory under $TMPDIR (or /tmp); the path is static per call site use. */
-void tdir_create(char *out, size_t size);
+void tm_dir_create(char *out, size_t size);
 
 /* Removes the files in @p dir and the directory. */
-void tdir_remove(const char *dir);
+void tm_dir_remove(const char *dir);
 
 /* Number of entries (other than . and ..) in @p dir. */
-int tdir_count(const char *dir);
+int tm_dir_count(const char *dir);
 
 /* Whole file as a NUL-terminated malloc'ed string, or NULL. */
-char *tfile_read(const char *path);
+char *tm_file_read(const char *path);
 
 /* Writes @p text to @p path; returns 0 on success. */
-int tfile_write(const char *path, const char *text);
+int tm_file_write(const char *path, const char *text);
 
 /* "<DATA_DIR>/<name>" in a static buffer (one of a few rotating). */
-const char *tdata(const char *name);
+const char *tm_data(const char *name);
 
 #endif
