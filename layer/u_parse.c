@@ -2,6 +2,7 @@
  * Strict, locale-independent number parsing; see u_parse.h.
  */
 #include "u_parse.h"
+#include "u_locale.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,23 +41,11 @@ static bool all_digits(const char *s, size_t len)
 	return len > 0;
 }
 
-/* The "C" locale, so that a host application's LC_NUMERIC cannot turn
- * "1.5" into an error. Created once; never freed (it lives as long as the
- * process, like the global locale objects of libc itself). */
+/* The "C" locale (u_locale.h), so that a host application's LC_NUMERIC
+ * cannot turn "1.5" into an error. */
 static locale_t c_locale(void)
 {
-	static locale_t loc;
-	locale_t l = __atomic_load_n(&loc, __ATOMIC_ACQUIRE);
-	if (l)
-		return l;
-	l = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	locale_t expected = (locale_t)0;
-	if (!__atomic_compare_exchange_n(&loc, &expected, l, 0, __ATOMIC_ACQ_REL,
-	                                 __ATOMIC_ACQUIRE)) {
-		freelocale(l);
-		l = expected;
-	}
-	return l;
+	return u_locale_c();
 }
 
 /*

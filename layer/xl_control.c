@@ -1,28 +1,31 @@
 /*
  * Recording control; see xl_control.h for the control word's layout.
  */
-#define _GNU_SOURCE
 #include "xl_control.h"
 
 #include "xl_clock.h"
-#include "xl_log.h"
+#include "xl_gpu.h"
 
-#include <errno.h>
-#include <signal.h>
-#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
+
+/* The control block and its GPU part in one allocation: one free. */
+struct control_alloc {
+	struct xl_control ctl;
+	struct xl_gpu_shared gpu;
+};
 
 struct xl_control *xl_control_create(const struct xl_settings *settings)
 {
-	struct xl_control *ctl = calloc(1, sizeof(*ctl));
+	struct control_alloc *block = calloc(1, sizeof(*block));
 	uint64_t word = 0;
 
-	if (!ctl)
+	if (!block)
 		return NULL;
-	ctl->abi_size = sizeof(*ctl);
+	struct xl_control *ctl = &block->ctl;
+	ctl->abi_size = sizeof(*block);
+	ctl->gpu = &block->gpu;
 	atomic_init(&ctl->refs, 1);
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
@@ -34,6 +37,11 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 		word = XL_REQ_START;
 	atomic_init(&ctl->word, word);
 	return ctl;
+}
+
+bool xl_control_same_build(const struct xl_control *ctl)
+{
+	return ctl->abi_size == sizeof(struct control_alloc);
 }
 
 void xl_control_ref(struct xl_control *ctl)
@@ -156,80 +164,4 @@ void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns)
 		    now_mono_ns >= info->start_mono_ns + (uint64_t)(ctl->time_limit_s * 1e9))
 			xl_control_request(ctl, XL_REQ_STOP);
 	}
-}
-
-/* The toggle signal: the handler only sets a bit in the control word. */
-static struct xl_control *_Atomic signal_ctl;
-static int signal_number;
-static struct sigaction signal_old;
-
-static void on_toggle_signal(int sig)
-{
-	(void)sig;
-	struct xl_control *ctl = atomic_load_explicit(&signal_ctl, memory_order_acquire);
-	if (!ctl)
-		return;
-	xl_control_toggle(ctl);
-	/* Lock-free, so async-signal-safe: pre's writer prints the line. */
-	atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
-}
-
-static bool has_app_handler(const struct sigaction *sa)
-{
-	if (sa->sa_flags & SA_SIGINFO)
-		return true;
-	return sa->sa_handler != SIG_DFL;
-}
-
-bool xl_control_install_signal(struct xl_control *ctl, int signal, const char *signal_name)
-{
-	struct sigaction old, sa;
-
-	if (signal == 0) {
-		xl_log("toggle signal: off (XRLM_SIGNAL=off)");
-		return false;
-	}
-	if (sigaction(signal, NULL, &old) != 0) {
-		xl_log("toggle signal %s: cannot query it (%s); recording can be started by "
-		       "XRLM_RECORD only", signal_name, strerror(errno));
-		return false;
-	}
-	if (has_app_handler(&old)) {
-		xl_log_loud("toggle signal %s (%d) is already %s by the application; leaving it "
-		            "alone. Pick a free one with XRLM_SIGNAL (e.g. XRLM_SIGNAL=RTMIN+3)",
-		            signal_name, signal, old.sa_handler == SIG_IGN ? "ignored" : "handled");
-		return false;
-	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_toggle_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	atomic_store_explicit(&signal_ctl, ctl, memory_order_release);
-	if (sigaction(signal, &sa, NULL) != 0) {
-		atomic_store(&signal_ctl, NULL);
-		xl_log("toggle signal %s: cannot install the handler (%s)", signal_name,
-		       strerror(errno));
-		return false;
-	}
-	signal_number = signal;
-	signal_old = old;
-	xl_log("toggle signal: %s (%d); send it with: kill -%d %d", signal_name, signal, signal,
-	       (int)getpid());
-	return true;
-}
-
-void xl_control_remove_signal(void)
-{
-	struct sigaction cur;
-
-	if (!signal_number)
-		return;
-	/* Restore only if the handler is still ours: the application may have
-	 * installed its own since, and that one must stay. */
-	if (sigaction(signal_number, NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_handler == on_toggle_signal)
-		sigaction(signal_number, &signal_old, NULL);
-	atomic_store_explicit(&signal_ctl, NULL, memory_order_release);
-	signal_number = 0;
 }

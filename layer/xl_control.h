@@ -3,12 +3,13 @@
  *
  * The pre side creates one xl_control per instance and hands it to the
  * post side through a private entry point of post's xrGetInstanceProcAddr at
- * instance creation (see side.c). Both hold a reference: the loader may
+ * instance creation (see xl_side_pre.c and xl_side_post.c). Both hold a reference: the loader may
  * unload pre before post (it does at process exit), and post's writer must
  * still be able to finish its files and the merge. Everything the frame thread needs is one 64-bit word:
  *
- *   bits 0-3  requests (toggle, start, stop, arm), set by the signal
- *             handler and by pre's writer thread (time limit, delay)
+ *   bits 0-3  requests (toggle, start, stop, arm), set by the request
+ *             sources (the toggle signal, xl_signal.c) and by pre's
+ *             writer thread (time limit, delay)
  *   bit  4    busy: a frame thread is performing a transition
  *   bit  5    active: recording
  *   bits 8-   the latest session id (1, 2, ...)
@@ -21,8 +22,6 @@
 #ifndef XL_CONTROL_H
 #define XL_CONTROL_H
 
-#include "xl_gpu.h"
-#include "xl_gpu_device.h"
 #include "xl_settings.h"
 
 #include <stdatomic.h>
@@ -42,6 +41,8 @@
 #define XL_SESSION_SLOTS 64
 
 enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
+
+struct xl_gpu_shared;
 
 enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
 
@@ -83,10 +84,9 @@ struct xl_control {
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;
 
-	/* GPU: what pre learned of the Vulkan device (enable2), and the gate. */
-	struct xl_gpu_device_note vk_note;
-	atomic_bool gpu_gated;   /* the current XrSession runs in gated mode */
-	struct xl_gate gate;
+	/* GPU state of both sides, allocated with the block (see xl_gpu.h):
+	 * out of this header, so that its users need no Vulkan headers. */
+	struct xl_gpu_shared *gpu;
 
 	struct xl_session_info sessions[XL_SESSION_SLOTS];
 };
@@ -96,6 +96,12 @@ struct xl_control {
  * start mode the settings ask for. NULL when out of memory.
  */
 struct xl_control *xl_control_create(const struct xl_settings *settings);
+
+/*
+ * Whether @p ctl comes from a build with this build's layout: post checks
+ * the block pre hands it (only its first member may be read before).
+ */
+bool xl_control_same_build(const struct xl_control *ctl);
 
 /* Takes another reference (the post side's). */
 void xl_control_ref(struct xl_control *ctl);
@@ -171,15 +177,5 @@ uint64_t xl_control_stop_now(struct xl_control *ctl);
  * XRLM_RECORD_S into start and stop requests.
  */
 void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns);
-
-/*
- * Installs the toggle signal handler for @p ctl unless the application
- * already handles @p signal (then logs how to pick another). Returns true
- * if installed.
- */
-bool xl_control_install_signal(struct xl_control *ctl, int signal, const char *signal_name);
-
-/* Restores the disposition the signal had before xl_control_install_signal. */
-void xl_control_remove_signal(void);
 
 #endif /* XL_CONTROL_H */

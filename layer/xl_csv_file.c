@@ -7,30 +7,10 @@
 
 #include <string.h>
 
-char *xl_fmt_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-char *xl_fmt_i64(char *p, int64_t v)
-{
-	if (v >= 0)
-		return xl_fmt_u64(p, (uint64_t)v);
-	*p++ = '-';
-	return xl_fmt_u64(p, 0 - (uint64_t)v);
-}
-
 int xl_csv_file_create(struct xl_csv_file *f, int dir_fd, const char *name)
 {
 	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->file = xl_files_create(dir_fd, name);
 	return f->file ? 0 : -1;
 }

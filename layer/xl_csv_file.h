@@ -14,12 +14,13 @@
 #include <stdio.h>
 
 struct xl_csv_file {
+	char name[128]; /* its name in the output directory, kept after closing */
 	FILE *file;
 	uint64_t rows;
 	bool failed;
 };
 
-/* Creates @p name in @p dir_fd (see xl_files_create). 0, or -1 with errno. */
+/* Creates @p name in @p dir_fd (see xl_files_create). 0, or -1 with errno (the name is kept either way). */
 int xl_csv_file_create(struct xl_csv_file *f, int dir_fd, const char *name);
 
 /* Appends @p len bytes (whole lines) and counts a row; false once it has failed. */
@@ -33,11 +34,5 @@ bool xl_csv_file_flush(struct xl_csv_file *f);
 
 /* Writes @p footer (may be NULL) and closes; false if anything failed. */
 bool xl_csv_file_close(struct xl_csv_file *f, const char *footer);
-
-/* Writes @p v in decimal at @p p; returns the end. @p p needs 20 bytes. */
-char *xl_fmt_u64(char *p, uint64_t v);
-
-/* Writes @p v in decimal at @p p; returns the end. @p p needs 21 bytes. */
-char *xl_fmt_i64(char *p, int64_t v);
 
 #endif /* XL_CSV_FILE_H */

@@ -1,7 +1,6 @@
 /*
  * Output directory and session files; see xl_files.h.
  */
-#define _GNU_SOURCE
 #include "xl_files.h"
 
 #include <errno.h>
@@ -143,7 +142,7 @@ FILE *xl_files_create(int dir_fd, const char *name)
 		errno = saved;
 		return NULL;
 	}
-	/* Rows are flushed by the writer at least once a second, not per line. */
+	/* Rows are flushed by the writer every 0.5 s (xl_writer.c), not per line. */
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
 	return f;
 }

@@ -1,7 +1,6 @@
 /*
  * GPU timestamps in an OpenGL session's command stream; see xl_gl.h.
  */
-#define _GNU_SOURCE
 /* GL and Xlib types first: xl_gl.h's openxr_platform.h then has the GL binding. */
 #include <GL/gl.h>
 #include <GL/glext.h>

@@ -1,13 +1,10 @@
 /*
  * GPU timestamps on the application's queue; see xl_gpu.h.
  */
-#define _GNU_SOURCE
 #include "xl_gpu.h"
 
 #include "xl_clock.h"
-#include "xl_log.h"
-
-#include <signal.h>
+#include "xl_thread.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,30 +68,6 @@ static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
 	return r;
 }
 
-static VkResult create_gate(struct xl_gpu *gpu, const struct xl_gpu_params *params,
-                            struct xl_gate *gate)
-{
-	const struct xl_vk *vk = &gpu->vk;
-	VkSemaphoreTypeCreateInfo type = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
-	};
-	VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-	PFN_vkSignalSemaphore signal = (PFN_vkSignalSemaphore)vk->GetDeviceProcAddr(
-		gpu->device, params->timeline_khr ? "vkSignalSemaphoreKHR" : "vkSignalSemaphore");
-	if (!signal)
-		return VK_ERROR_EXTENSION_NOT_PRESENT;
-
-	memset(gate, 0, sizeof(*gate));
-	VkResult r = vk->CreateSemaphore(gpu->device, &si, NULL, &gate->semaphore);
-	if (r != VK_SUCCESS)
-		return r;
-	gate->device = gpu->device;
-	gate->signal = signal;
-	gpu->gate = gate;
-	return VK_SUCCESS;
-}
-
 static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t family, char *why,
                         size_t why_size)
 {
@@ -119,54 +92,6 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 	gpu->valid_mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 	gpu->period_ns = props.limits.timestampPeriod;
 	return true;
-}
-
-/* How often the watchdog looks at the gate. */
-#define WATCHDOG_STEP_NS 2000000
-
-static void *watchdog_main(void *arg)
-{
-	struct xl_gpu *gpu = arg;
-	struct timespec step = {0, WATCHDOG_STEP_NS};
-
-	while (!atomic_load(&gpu->watchdog_stop)) {
-		if (xl_gate_watchdog(gpu->gate, XL_GATE_TIMEOUT_NS, XL_GATE_HARD_TIMEOUT_NS))
-			xl_log_loud("GPU gate: the target waited for its own GPU work inside "
-			            "xrEndFrame (the gated mode would deadlock); the gate was opened "
-			            "after %llu ms (%llu s if the thread kept running), that frame's "
-			            "GPU sample is marked invalid, and the session continues in "
-			            "sandwich mode",
-			            (unsigned long long)(XL_GATE_TIMEOUT_NS / 1000000),
-			            (unsigned long long)(XL_GATE_HARD_TIMEOUT_NS / 1000000000));
-		nanosleep(&step, NULL);
-	}
-	return NULL;
-}
-
-/* Starts the gate's watchdog thread, with every signal blocked (they are the application's). */
-static bool start_watchdog(struct xl_gpu *gpu)
-{
-	sigset_t all, old;
-
-	atomic_init(&gpu->watchdog_stop, false);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&gpu->watchdog, NULL, watchdog_main, gpu);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err)
-		return false;
-	pthread_setname_np(gpu->watchdog, "xrlm-gate");
-	gpu->watchdog_started = true;
-	return true;
-}
-
-static void stop_watchdog(struct xl_gpu *gpu)
-{
-	if (!gpu->watchdog_started)
-		return;
-	atomic_store(&gpu->watchdog_stop, true);
-	pthread_join(gpu->watchdog, NULL);
-	gpu->watchdog_started = false;
 }
 
 struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
@@ -201,9 +126,12 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 
 	VkResult r = create_slots(gpu, binding->queueFamilyIndex);
 	if (r == VK_SUCCESS && gate)
-		r = create_gate(gpu, params, gate);
-	if (r == VK_SUCCESS && gate && !start_watchdog(gpu))
-		r = VK_ERROR_INITIALIZATION_FAILED; /* no gate without its watchdog */
+		r = xl_gate_create(gate, &gpu->vk, gpu->device, params->timeline_khr);
+	if (r == VK_SUCCESS && gate) {
+		gpu->gate = gate;
+		if (!xl_gate_watchdog_start(&gpu->watchdog, gate))
+			r = VK_ERROR_INITIALIZATION_FAILED; /* no gate without its watchdog */
+	}
 	if (r != VK_SUCCESS) {
 		snprintf(why, why_size, "creating the timestamp objects failed (VkResult %d)", r);
 		xl_gpu_destroy(gpu);
@@ -218,7 +146,7 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 
 	if (!gpu)
 		return;
-	stop_watchdog(gpu);
+	xl_gate_watchdog_stop(&gpu->watchdog);
 	const struct xl_vk *vk = &gpu->vk;
 	unsigned n = pending_fences(gpu, pending);
 	if (n)
@@ -230,10 +158,8 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)
 		vk->DestroyQueryPool(gpu->device, gpu->pool, NULL);
-	if (gpu->gate && gpu->gate->semaphore) {
-		vk->DestroySemaphore(gpu->device, gpu->gate->semaphore, NULL);
-		gpu->gate->semaphore = VK_NULL_HANDLE;
-	}
+	if (gpu->gate)
+		xl_gate_destroy(gpu->gate, vk);
 	free(gpu);
 }
 
@@ -246,22 +172,26 @@ static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 	return n;
 }
 
+/* Whether the writer has collected every submitted timestamp. */
+static bool all_collected(void *ctx)
+{
+	VkFence pending[XL_GPU_SLOTS];
+	return pending_fences(ctx, pending) == 0;
+}
+
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 {
 	VkFence pending[XL_GPU_SLOTS];
 	unsigned n = pending_fences(gpu, pending);
-	struct timespec step = {0, 1000000};
 
 	if (n)
 		gpu->vk.WaitForFences(gpu->device, n, pending, VK_TRUE, timeout_ns);
-	for (uint64_t waited = 0; waited < timeout_ns && pending_fences(gpu, pending);
-	     waited += 1000000)
-		nanosleep(&step, NULL);
+	xl_thread_wait(all_collected, gpu, timeout_ns, 1000000);
 }
 
 void xl_gpu_abandon(struct xl_gpu *gpu)
 {
-	stop_watchdog(gpu);
+	xl_gate_watchdog_stop(&gpu->watchdog);
 	free(gpu);
 }
 
@@ -303,82 +233,14 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	}
 	if (value) {
 		/* Published last: the watchdog must see the slot it may invalidate. */
-		atomic_store_explicit(&gate->armed_slot, (uintptr_t)slot, memory_order_relaxed);
+		atomic_store_explicit(&gate->armed_invalid, (uintptr_t)&slot->invalid,
+		                      memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_at_ns, xl_clock_mono_ns(), memory_order_relaxed);
 		atomic_store_explicit(&gate->armed, value, memory_order_release);
 	}
 	atomic_store_explicit(&slot->state, SLOT_SUBMITTED, memory_order_release);
 	atomic_store_explicit(&gpu->head, head + 1, memory_order_relaxed);
-	return true;
-}
-
-/* Whoever takes the armed value signals it: post, or the watchdog. Never both. */
-static uint64_t gate_take(struct xl_gate *gate, uint64_t expected)
-{
-	uint_fast64_t v = expected;
-	if (expected == 0)
-		return atomic_exchange_explicit(&gate->armed, 0, memory_order_acq_rel);
-	return atomic_compare_exchange_strong(&gate->armed, &v, 0) ? expected : 0;
-}
-
-static void gate_signal(struct xl_gate *gate, uint64_t value)
-{
-	VkSemaphoreSignalInfo info = {
-		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-		.semaphore = gate->semaphore,
-		.value = value,
-	};
-	gate->signal(gate->device, &info);
-}
-
-void xl_gate_open(struct xl_gate *gate)
-{
-	/* A plain load first: in sandwich mode nothing is ever armed. */
-	if (!atomic_load_explicit(&gate->armed, memory_order_relaxed))
-		return;
-	uint64_t value = gate_take(gate, 0);
-	if (value)
-		gate_signal(gate, value);
-}
-
-/* Whether thread @p tid of this process is running or runnable ('R'). */
-static bool thread_running(uint32_t tid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/self/task/%u/stat", tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
-	char *end = strrchr(buf, ')');
-	return end && end[1] == ' ' && end[2] == 'R';
-}
-
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns)
-{
-	uint64_t value = atomic_load_explicit(&gate->armed, memory_order_acquire);
-	if (!value)
-		return false;
-	/* The clock is read after the arming time: the frame thread may re-arm
-	 * at any moment, and an age must never come out negative. */
-	uint64_t armed_at = atomic_load(&gate->armed_at_ns), now = xl_clock_mono_ns();
-	if (now <= armed_at || now - armed_at < timeout_ns)
-		return false;
-	uint64_t age = now - armed_at;
-	if (age < hard_timeout_ns && thread_running(atomic_load(&gate->armed_tid)))
-		return false;
-	struct xl_gpu_slot *slot = (struct xl_gpu_slot *)atomic_load(&gate->armed_slot);
-	if (gate_take(gate, value) != value)
-		return false; /* post opened it meanwhile */
-	/* This thread also collects pre's samples: the mark lands before the read. */
-	if (slot)
-		atomic_store(&slot->invalid, true);
-	atomic_store(&gate->tripped, true);
-	gate_signal(gate, value);
 	return true;
 }
 

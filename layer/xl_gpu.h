@@ -18,11 +18,13 @@
  * Gated mode (pre side): the submission also waits on a timeline semaphore
  * value that post signals from the host at its first line, right after
  * submitting its own timestamp, so the target's work and both timestamps
- * run back to back on the GPU (see xl_gate).
+ * run back to back on the GPU (see xl_gate.h).
  */
 #ifndef XL_GPU_H
 #define XL_GPU_H
 
+#include "xl_gate.h"
+#include "xl_gpu_device.h"
 #include "xl_vk.h"
 
 #include <pthread.h>
@@ -30,9 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define XR_USE_GRAPHICS_API_VULKAN
-#include <openxr/openxr.h>
-#include <openxr/openxr_platform.h>
+#include "xl_openxr.h"
 
 #define XL_GPU_SLOTS 32
 
@@ -62,21 +62,11 @@ struct xl_gpu_slot {
 	VkFence fence;
 };
 
-/*
- * The gate shared by both sides of a process (it lives in xl_control): pre
- * arms it with the value its submission waits for; post, or the watchdog
- * when post never comes, opens it.
- */
-struct xl_gate {
-	VkDevice device;
-	VkSemaphore semaphore;      /* owned by pre's xl_gpu */
-	PFN_vkSignalSemaphore signal;
-	atomic_uint_fast64_t armed;     /* value waited for, 0 = not armed */
-	atomic_uint_fast64_t armed_at_ns;
-	atomic_uintptr_t armed_slot;    /* pre's slot for that frame */
-	atomic_uint armed_tid;          /* the thread ending that frame */
-	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
-	uint64_t counter;               /* last value armed (pre's frame thread) */
+/* The GPU state both sides of a process share, inside the control block. */
+struct xl_gpu_shared {
+	struct xl_gpu_device_note vk_note; /* what pre learned of the device (enable2) */
+	atomic_bool gated;                 /* the current XrSession runs in gated mode */
+	struct xl_gate gate;
 };
 
 struct xl_gpu {
@@ -92,9 +82,7 @@ struct xl_gpu {
 	uint64_t valid_mask;
 	float period_ns;
 	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
-	pthread_t watchdog;        /* with a gate: runs xl_gate_watchdog */
-	bool watchdog_started;
-	atomic_bool watchdog_stop;
+	struct xl_gate_watchdog watchdog; /* runs with a gate */
 	bool calibrated;           /* GetCalibratedTimestamps may be used */
 	atomic_int submit_error;   /* first failed VkResult, for the writer to log */
 };
@@ -130,10 +118,6 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size);
 
-/* How long an armed gate may stay closed while the frame thread sleeps, or runs. */
-#define XL_GATE_TIMEOUT_NS 50000000ull
-#define XL_GATE_HARD_TIMEOUT_NS 2000000000ull
-
 /* Waits (bounded) for pending slots, then destroys every Vulkan object. */
 void xl_gpu_destroy(struct xl_gpu *gpu);
 
@@ -155,19 +139,6 @@ void xl_gpu_abandon(struct xl_gpu *gpu);
  */
 bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
                   uint32_t thread_id);
-
-/* Frame thread, post side: opens the gate pre armed for this frame, if any. */
-void xl_gate_open(struct xl_gate *gate);
-
-/*
- * The watchdog thread's check, every few milliseconds: a target that waits
- * for its own GPU work inside xrEndFrame would wait forever behind the gate. If the gate has been armed
- * for @p timeout_ns while the frame thread sleeps (a thread that keeps
- * running is a slow target, not a stuck one: it gets until
- * @p hard_timeout_ns), opens it, marks that frame's sample invalid and trips
- * the gate. Returns true if it fired.
- */
-bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns);
 
 /*
  * Writer thread: hands each finished sample, in submission order, to

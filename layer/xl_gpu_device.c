@@ -2,7 +2,6 @@
  * Pre side: noting and extending the application's Vulkan device under
  * XR_KHR_vulkan_enable2; see xl_gpu_device.h.
  */
-#define _GNU_SOURCE
 #include "xl_gpu_device.h"
 
 #include "xl_log.h"

@@ -16,9 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define XR_USE_GRAPHICS_API_VULKAN
-#include <openxr/openxr.h>
-#include <openxr/openxr_platform.h>
+#include "xl_openxr.h"
 
 /* What pre noted about the application's Vulkan instance and device. */
 struct xl_gpu_device_note {

@@ -6,8 +6,8 @@
 #ifndef XL_INSTANCE_H
 #define XL_INSTANCE_H
 
-#include "loader_abi.h"
 #include "xl_control.h"
+#include "xl_fn.h"
 #include "xl_gpu.h"
 #include "xl_ring.h"
 #include "xl_settings.h"
@@ -15,27 +15,14 @@
 
 #include <stdbool.h>
 
-/* The next layer's functions this layer calls. */
-struct xl_dispatch {
-	PFN_xrGetInstanceProcAddr GetInstanceProcAddr;
-	PFN_xrDestroyInstance DestroyInstance;
-	PFN_xrEndFrame EndFrame;
-	PFN_xrGetInstanceProperties GetInstanceProperties;
-	PFN_xrCreateSession CreateSession;
-	PFN_xrDestroySession DestroySession;
-	/* XR_KHR_vulkan_enable2, when the instance has it (pre hooks them). */
-	PFN_xrCreateVulkanInstanceKHR CreateVulkanInstanceKHR;
-	PFN_xrCreateVulkanDeviceKHR CreateVulkanDeviceKHR;
-};
-
 struct xl_instance {
 	XrInstance handle;   /* XR_NULL_HANDLE when no instance is monitored */
 	bool monitoring;     /* false: every call goes straight to the next layer */
-	struct xl_dispatch next;
+	struct xl_dispatch next; /* the next layer's functions */
 	struct xl_settings settings;
 	struct xl_control *ctl; /* pre: its own block; post: pre's, once attached */
-	struct xl_ring ring;
-	bool ring_ready;
+	struct xl_ring_pool rings; /* one ring per recording thread */
+	bool rings_ready;
 	struct xl_writer writer;
 	struct xl_gpu_holder gpu;
 	int dir_fd; /* the output directory, -1 when it cannot be used */
@@ -44,7 +31,7 @@ struct xl_instance {
 /* This side's one monitored instance. */
 extern struct xl_instance xl_inst;
 
-/* The layer identity of this build (side.c). */
+/* The layer identity of this build (xl_side_pre.c or xl_side_post.c). */
 struct xl_side {
 	enum xl_side_index index;
 	const char *name;         /* "pre" / "post" */
@@ -74,8 +61,5 @@ void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag);
 
 /* Answers side-private names in xrGetInstanceProcAddr; false if @p name is not one. */
 bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function);
-
-/* This side's xrEndFrame. */
-XRAPI_ATTR XrResult XRAPI_CALL xl_side_end_frame(XrSession session, const XrFrameEndInfo *info);
 
 #endif /* XL_INSTANCE_H */

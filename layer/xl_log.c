@@ -1,7 +1,6 @@
 /*
  * The side's log file; see xl_log.h.
  */
-#define _GNU_SOURCE
 #include "xl_log.h"
 
 #include <errno.h>

@@ -1,43 +1,100 @@
 /*
- * The frame-record ring; see xl_ring.h. The algorithm is the classic bounded
- * queue with a sequence number per slot: a slot whose seq equals the
- * producer's position is free, seq == position + 1 is published, and the
- * consumer frees it by moving seq one lap ahead.
+ * The per-thread call rings; see xl_ring.h. Each ring is the classic
+ * single-producer single-consumer queue: the producer alone moves tail
+ * (release, after writing the record), the consumer alone moves head
+ * (release, after reading it); each reads the other's index with acquire.
  */
 #include "xl_ring.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
-int xl_ring_create(struct xl_ring *ring, size_t capacity)
+__thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
+
+/* Pools of later instances must not match a thread's claim in an earlier one. */
+static _Atomic uint32_t last_generation;
+
+int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 {
-	/* At least 8 slots: aligned_alloc needs a multiple of 64 bytes. */
 	if (capacity < 8 || (capacity & (capacity - 1)) != 0)
 		return -1;
-	ring->slots = aligned_alloc(64, capacity * sizeof(*ring->slots));
-	if (!ring->slots)
+	/* calloc: the pages are the kernel's zero pages until a ring is used. */
+	pool->memory = calloc(XL_RING_THREADS * capacity, sizeof(*pool->memory));
+	if (!pool->memory)
 		return -1;
-	for (size_t i = 0; i < capacity; i++)
-		atomic_init(&ring->slots[i].seq, i);
-	ring->mask = capacity - 1;
-	atomic_init(&ring->tail, 0);
-	ring->head = 0;
+	for (size_t i = 0; i < XL_RING_THREADS; i++) {
+		struct xl_ring *ring = &pool->rings[i];
+		ring->slots = pool->memory + i * capacity;
+		ring->mask = capacity - 1;
+		atomic_init(&ring->tail, 0);
+		atomic_init(&ring->head, 0);
+		ring->head_seen = 0;
+		ring->calls = 0;
+	}
+	atomic_init(&pool->claimed, 0);
+	/* Never 0: a thread that has claimed nothing holds generation 0. */
+	do
+		pool->generation = atomic_fetch_add(&last_generation, 1) + 1;
+	while (pool->generation == 0);
 	return 0;
 }
 
-void xl_ring_destroy(struct xl_ring *ring)
+void xl_ring_pool_destroy(struct xl_ring_pool *pool)
 {
-	free(ring->slots);
-	ring->slots = NULL;
+	free(pool->memory);
+	pool->memory = NULL;
+	pool->generation = 0;
 }
 
-bool xl_ring_pop(struct xl_ring *ring, struct xl_frame_record *out)
+void xl_ring_register(struct xl_ring_pool *pool)
 {
-	struct xl_ring_slot *slot = &ring->slots[ring->head & ring->mask];
-	uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
-	if (seq != ring->head + 1)
-		return false; /* empty, or the next slot is claimed but not yet published */
-	*out = slot->rec;
-	atomic_store_explicit(&slot->seq, ring->head + ring->mask + 1, memory_order_release);
-	ring->head++;
+	struct xl_ring_thread *me = &xl_ring_tls;
+	if (!me->tid)
+		me->tid = (uint32_t)gettid();
+	uint32_t i = atomic_fetch_add_explicit(&pool->claimed, 1, memory_order_relaxed);
+	me->ring = i < XL_RING_THREADS ? &pool->rings[i] : NULL;
+	me->generation = pool->generation;
+}
+
+/* The record at @p ring's head, or NULL when it is empty. */
+static const struct xl_call_record *peek(struct xl_ring *ring)
+{
+	uint64_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+	if (atomic_load_explicit(&ring->tail, memory_order_acquire) == head)
+		return NULL;
+	return &ring->slots[head & ring->mask];
+}
+
+static bool older(const struct xl_call_record *a, const struct xl_call_record *b)
+{
+	return a->session_id != b->session_id ? a->session_id < b->session_id
+	                                      : a->t_entry < b->t_entry;
+}
+
+bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out)
+{
+	uint32_t claimed = atomic_load_explicit(&pool->claimed, memory_order_relaxed);
+	uint32_t n = claimed < XL_RING_THREADS ? claimed : XL_RING_THREADS;
+	struct xl_ring *best = NULL;
+	const struct xl_call_record *best_rec = NULL;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xl_call_record *rec = peek(&pool->rings[i]);
+		if (rec && (!best_rec || older(rec, best_rec))) {
+			best = &pool->rings[i];
+			best_rec = rec;
+		}
+	}
+	if (!best)
+		return false;
+	*out = *best_rec;
+	uint64_t head = atomic_load_explicit(&best->head, memory_order_relaxed);
+	atomic_store_explicit(&best->head, head + 1, memory_order_release);
 	return true;
+}
+
+uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool)
+{
+	uint32_t claimed = atomic_load_explicit(&pool->claimed, memory_order_relaxed);
+	return claimed > XL_RING_THREADS ? claimed - XL_RING_THREADS : 0;
 }

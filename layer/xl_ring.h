@@ -1,12 +1,18 @@
 /*
- * A bounded, lock-free, multi-producer single-consumer ring of frame
- * records: the only thing the frame thread touches besides the clock.
+ * The call records and the rings that carry them from the application's
+ * threads to the side's writer: the only thing a recording thread touches
+ * besides the clock.
  *
- * Producers (any thread calling xrEndFrame) claim a slot, fill it and
- * publish it; the one consumer (the side's writer thread) pops published
- * slots in order. A full ring makes the claim fail at once: the caller drops
- * the record and counts it. Nothing here allocates, locks or makes a system
- * call after xl_ring_create().
+ * Each thread that records gets a ring of its own, a bounded
+ * single-producer single-consumer queue: the producer (that thread) and the
+ * consumer (the writer) share nothing but the ring's two indices, so no
+ * recording thread ever contends with another. The rings are a pool
+ * allocated at instance creation; a thread claims one with one atomic add
+ * the first time it records (registration: no lock, no allocation) and
+ * keeps it for the instance's life. A thread beyond the pool, or one whose
+ * ring is full, drops the record and the caller counts it. Nothing here
+ * allocates, locks or makes a system call after xl_ring_pool_create(),
+ * except one gettid() when a thread first records.
  *
  * The claim and the publish are separate so that the post side can claim
  * inside its bracket (the cost cancels out) and publish after its clock read
@@ -20,68 +26,122 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One bracketed xrEndFrame call, as both sides record it. */
-struct xl_frame_record {
-	int64_t display_time; /* XrFrameEndInfo::displayTime */
+/* One bracketed call, as a side records it. */
+struct xl_call_record {
 	uint64_t t_entry;     /* CLOCK_MONOTONIC ns */
 	uint64_t t_exit;      /* CLOCK_MONOTONIC ns */
+	uint64_t seq;         /* the thread's call number on this ring: a gap is a drop */
+	int64_t frame_id;     /* the frame it belongs to: its predicted display time */
+	int64_t display_time; /* xrEndFrame: XrFrameEndInfo::displayTime */
 	uint32_t thread_id;   /* Linux TID of the calling thread */
 	uint32_t session_id;  /* the recording session it belongs to */
+	int32_t result;       /* the XrResult the chain returned */
+	uint16_t fn;          /* enum xl_fn_id */
 };
 
-struct xl_ring_slot {
-	_Atomic uint64_t seq;
-	struct xl_frame_record rec;
-};
-
+/* One thread's ring. */
 struct xl_ring {
-	struct xl_ring_slot *slots;
+	struct xl_call_record *slots;
 	uint64_t mask;
-	/* Producers and consumer on separate cache lines. */
+	/* The producer's line: tail is the next position it writes. */
 	_Alignas(64) _Atomic uint64_t tail;
-	_Alignas(64) uint64_t head;
+	uint64_t head_seen; /* the producer's last look at head */
+	uint64_t calls;     /* claims on this ring, full or not: the next seq */
+	/* The consumer's line. */
+	_Alignas(64) _Atomic uint64_t head;
 };
 
-/* Allocates a ring of @p capacity slots (a power of two). 0 on success. */
-int xl_ring_create(struct xl_ring *ring, size_t capacity);
+/* Threads that can record at once, and records per thread (a power of two). */
+#define XL_RING_THREADS 32
+/* 32768 records (1.8 MB, touched only as used): 30 s of frames at 1 kHz if the writer stalls. */
+#define XL_RING_CAPACITY (1u << 15)
 
-/* Frees the slots. No producer or consumer may be running. */
-void xl_ring_destroy(struct xl_ring *ring);
+struct xl_ring_pool {
+	struct xl_ring rings[XL_RING_THREADS];
+	struct xl_call_record *memory; /* all rings' slots, one allocation */
+	uint32_t generation;           /* tells this pool's claims from an earlier one's */
+	_Atomic uint32_t claimed;      /* registrations, also those beyond the pool */
+};
 
 /*
- * Claims the next free slot, or returns NULL when the ring is full.
- * The claimed slot must be published with xl_ring_publish() promptly:
- * the consumer waits for it before reading later slots.
+ * What a thread keeps for itself. initial-exec: in a dlopen'ed library the
+ * default (global-dynamic) model goes through __tls_get_addr, which
+ * allocates the thread's block on its first access from each thread: a
+ * malloc on the frame thread. initial-exec puts these 16 bytes in the static
+ * TLS block every thread already has (glibc keeps spare room in it for
+ * dlopen'ed libraries; keep this small so that room never runs out), read
+ * with one %fs-relative load.
  */
-static inline struct xl_ring_slot *xl_ring_claim(struct xl_ring *ring)
+struct xl_ring_thread {
+	struct xl_ring *ring; /* NULL: beyond the pool */
+	uint32_t generation;  /* the pool ring was claimed from; 0: none yet */
+	uint32_t tid;         /* Linux TID, 0 until the first registration */
+};
+extern __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
+
+/*
+ * Allocates the pool's rings of @p capacity records each (a power of two,
+ * at least 8). 0 on success, -1 when out of memory.
+ */
+int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity);
+
+/* Frees the rings. No producer or consumer may be running. */
+void xl_ring_pool_destroy(struct xl_ring_pool *pool);
+
+/* Claims a ring of @p pool for the calling thread; see xl_ring_mine(). */
+void xl_ring_register(struct xl_ring_pool *pool);
+
+/*
+ * The calling thread's ring in @p pool, claimed on its first call; NULL
+ * when the pool has none left for it (drop and count).
+ */
+static inline struct xl_ring *xl_ring_mine(struct xl_ring_pool *pool)
 {
-	uint64_t pos = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-	for (;;) {
-		struct xl_ring_slot *slot = &ring->slots[pos & ring->mask];
-		uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
-		int64_t diff = (int64_t)(seq - pos);
-		if (diff == 0) {
-			if (atomic_compare_exchange_weak_explicit(&ring->tail, &pos, pos + 1,
-			                                          memory_order_relaxed,
-			                                          memory_order_relaxed))
-				return slot;
-		} else if (diff < 0) {
-			return NULL; /* full: the consumer has not freed this slot yet */
-		} else {
-			pos = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-		}
+	if (__builtin_expect(xl_ring_tls.generation != pool->generation, 0))
+		xl_ring_register(pool);
+	return xl_ring_tls.ring;
+}
+
+/* The calling thread's Linux TID (after its first xl_ring_mine()). */
+static inline uint32_t xl_ring_thread_id(void)
+{
+	return xl_ring_tls.tid;
+}
+
+/*
+ * Producer only: the next free record of @p ring, with its seq filled in,
+ * or NULL when the ring is full. Publish it with xl_ring_publish() before
+ * the next claim.
+ */
+static inline struct xl_call_record *xl_ring_claim(struct xl_ring *ring)
+{
+	uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+	uint64_t seq = ring->calls++;
+	if (tail - ring->head_seen > ring->mask) {
+		ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
+		if (tail - ring->head_seen > ring->mask)
+			return NULL; /* full: the writer has not caught up */
 	}
+	struct xl_call_record *rec = &ring->slots[tail & ring->mask];
+	rec->seq = seq;
+	return rec;
 }
 
-/* Makes a claimed slot, with @p slot->rec filled in, visible to the consumer. */
-static inline void xl_ring_publish(struct xl_ring_slot *slot)
+/* Producer only: hands the claimed record, filled in, to the consumer. */
+static inline void xl_ring_publish(struct xl_ring *ring)
 {
-	/* The slot's position is seq (what claim saw); published means seq + 1. */
-	uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_relaxed);
-	atomic_store_explicit(&slot->seq, seq + 1, memory_order_release);
+	uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+	atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
 }
 
-/* Consumer only: copies the oldest published record into @p out. */
-bool xl_ring_pop(struct xl_ring *ring, struct xl_frame_record *out);
+/*
+ * Consumer only: copies the next record into @p out, taking across the
+ * threads' rings the oldest by (session, entry time), so that a session's
+ * records come before the next session's. False when every ring is empty.
+ */
+bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
+
+/* Threads that found no ring left in @p pool (their records were dropped). */
+uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool);
 
 #endif /* XL_RING_H */

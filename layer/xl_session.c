@@ -1,10 +1,10 @@
 /*
  * XrSession hooks and the GPU half of the sandwich; see xl_session.h.
  */
-#define _GNU_SOURCE
 #include "xl_session.h"
 
 #include "xl_gl_session.h"
+#include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 
@@ -23,10 +23,10 @@ static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const XrSessionCrea
 }
 
 /* Whether this side's session runs gated, logging why not when asked for. */
-static bool choose_gated(const XrGraphicsBindingVulkanKHR *binding)
+static bool choose_gated(struct xl_instance *in, const XrGraphicsBindingVulkanKHR *binding)
 {
-	const struct xl_gpu_device_note *note = &xl_inst.ctl->vk_note;
-	enum xl_gpu_mode mode = xl_inst.settings.gpu_mode;
+	const struct xl_gpu_device_note *note = &in->ctl->gpu->vk_note;
+	enum xl_gpu_mode mode = in->settings.gpu_mode;
 
 	if (xl_side.index != XL_SIDE_PRE || mode == XL_GPU_SANDWICH)
 		return false;
@@ -43,10 +43,11 @@ static bool choose_gated(const XrGraphicsBindingVulkanKHR *binding)
 	return false;
 }
 
-static void start_gpu(XrSession session, const XrGraphicsBindingVulkanKHR *binding)
+static void start_gpu(struct xl_instance *in, XrSession session,
+                      const XrGraphicsBindingVulkanKHR *binding)
 {
-	struct xl_control *ctl = xl_inst.ctl;
-	const struct xl_gpu_device_note *note = &ctl->vk_note;
+	struct xl_control *ctl = in->ctl;
+	const struct xl_gpu_device_note *note = &ctl->gpu->vk_note;
 	bool known_device = note->device == binding->device;
 	struct xl_gpu_params params = {
 		.gipa = known_device ? note->gipa : NULL,
@@ -56,36 +57,35 @@ static void start_gpu(XrSession session, const XrGraphicsBindingVulkanKHR *bindi
 	};
 	char why[160];
 
-	if (atomic_load(&xl_inst.gpu.gpu)) {
+	if (atomic_load(&in->gpu.gpu)) {
 		xl_log("GPU: a second concurrent session is not measured on the GPU");
 		return;
 	}
-	bool gated = choose_gated(binding);
-	struct xl_gpu *gpu = xl_gpu_create(session, binding, &params, gated ? &ctl->gate : NULL,
+	bool gated = choose_gated(in, binding);
+	struct xl_gpu *gpu = xl_gpu_create(session, binding, &params, gated ? &ctl->gpu->gate : NULL,
 	                                   why, sizeof(why));
 	if (!gpu) {
 		xl_log("GPU timestamps unavailable (%s): GPU columns stay blank", why);
 		return;
 	}
 	if (xl_side.index == XL_SIDE_PRE) {
-		atomic_store(&ctl->gate.tripped, false);
-		atomic_store(&ctl->gpu_gated, gated);
+		atomic_store(&ctl->gpu->gate.tripped, false);
+		atomic_store(&ctl->gpu->gated, gated);
 	}
-	pthread_mutex_lock(&xl_inst.gpu.lock);
-	atomic_store(&xl_inst.gpu.gpu, gpu);
-	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	pthread_mutex_lock(&in->gpu.lock);
+	atomic_store(&in->gpu.gpu, gpu);
+	pthread_mutex_unlock(&in->gpu.lock);
 	xl_log("GPU timestamps: queue family %u index %u, %.9g ns per tick, %s mode%s",
 	       binding->queueFamilyIndex, binding->queueIndex, (double)gpu->period_ns,
 	       xl_side.index == XL_SIDE_PRE ? (gated ? "gated" : "sandwich") : "pre's",
 	       gpu->calibrated ? ", clock correlation on" : "");
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create(XrInstance instance,
-                                                 const XrSessionCreateInfo *info,
-                                                 XrSession *session)
+XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
+                           const XrSessionCreateInfo *info, XrSession *session)
 {
-	XrResult r = xl_inst.next.CreateSession(instance, info, session);
-	if (XR_FAILED(r) || xl_inst.settings.gpu_mode == XL_GPU_OFF)
+	XrResult r = in->next.xrCreateSession(instance, info, session);
+	if (XR_FAILED(r) || in->settings.gpu_mode == XL_GPU_OFF)
 		return r;
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
 	const XrBaseInStructure *gl_binding = binding ? NULL : xl_gl_find_binding(info);
@@ -95,41 +95,41 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_session_create(XrInstance instance,
 		xl_log("session without a Vulkan or OpenGL binding: GPU columns stay blank");
 	if (!binding)
 		return r;
-	start_gpu(*session, binding);
+	start_gpu(in, *session, binding);
 	return r;
 }
 
 /* Takes the session's GPU state out of the holder, so the writer lets go of it. */
-static struct xl_gpu *take_gpu(XrSession session)
+static struct xl_gpu *take_gpu(struct xl_instance *in, XrSession session)
 {
-	struct xl_gpu *gpu = atomic_load(&xl_inst.gpu.gpu);
+	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
 	if (!gpu || (session != XR_NULL_HANDLE && gpu->session != session))
 		return NULL;
-	pthread_mutex_lock(&xl_inst.gpu.lock);
-	atomic_store(&xl_inst.gpu.gpu, NULL);
-	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	pthread_mutex_lock(&in->gpu.lock);
+	atomic_store(&in->gpu.gpu, NULL);
+	pthread_mutex_unlock(&in->gpu.lock);
 	if (xl_side.index == XL_SIDE_PRE)
-		atomic_store(&xl_inst.ctl->gpu_gated, false);
+		atomic_store(&in->ctl->gpu->gated, false);
 	return gpu;
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_destroy(XrSession session)
+XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 {
-	struct xl_gpu *gpu = atomic_load(&xl_inst.gpu.gpu);
+	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
 	if (gpu && gpu->session == session) {
 		/* Let the writer write the last samples, then free everything
 		 * on the device before the chain below destroys the session. */
 		xl_gpu_drain(gpu, DRAIN_NS);
-		xl_gpu_destroy(take_gpu(session));
+		xl_gpu_destroy(take_gpu(in, session));
 	}
 	xl_gl_session_end(session);
-	return xl_inst.next.DestroySession(session);
+	return in->next.xrDestroySession(session);
 }
 
-void xl_session_abandon_gpu(void)
+void xl_session_abandon_gpu(struct xl_instance *in)
 {
 	xl_gl_session_abandon();
-	struct xl_gpu *gpu = take_gpu(XR_NULL_HANDLE);
+	struct xl_gpu *gpu = take_gpu(in, XR_NULL_HANDLE);
 	if (!gpu)
 		return;
 	xl_log("xrDestroyInstance with a session still alive: its GPU timestamp objects are left "
@@ -137,24 +137,24 @@ void xl_session_abandon_gpu(void)
 	xl_gpu_abandon(gpu);
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_instance(
-	XrInstance instance, const XrVulkanInstanceCreateInfoKHR *info, VkInstance *vk_instance,
-	VkResult *vk_result)
+XrResult xl_session_create_vulkan_instance(struct xl_instance *in, XrInstance instance,
+                                           const XrVulkanInstanceCreateInfoKHR *info,
+                                           VkInstance *vk_instance, VkResult *vk_result)
 {
-	return xl_gpu_device_create_instance(xl_inst.next.CreateVulkanInstanceKHR, instance, info,
-	                                     vk_instance, vk_result, &xl_inst.ctl->vk_note);
+	return xl_gpu_device_create_instance(in->next.xrCreateVulkanInstanceKHR, instance, info,
+	                                     vk_instance, vk_result, &in->ctl->gpu->vk_note);
 }
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_device(
-	XrInstance instance, const XrVulkanDeviceCreateInfoKHR *info, VkDevice *vk_device,
-	VkResult *vk_result)
+XrResult xl_session_create_vulkan_device(struct xl_instance *in, XrInstance instance,
+                                         const XrVulkanDeviceCreateInfoKHR *info,
+                                         VkDevice *vk_device, VkResult *vk_result)
 {
-	enum xl_gpu_mode mode = xl_inst.settings.gpu_mode;
+	enum xl_gpu_mode mode = in->settings.gpu_mode;
 	bool want_timeline = mode == XL_GPU_AUTO || mode == XL_GPU_GATED;
 
 	if (mode == XL_GPU_OFF)
-		return xl_inst.next.CreateVulkanDeviceKHR(instance, info, vk_device, vk_result);
-	return xl_gpu_device_create_device(xl_inst.next.CreateVulkanDeviceKHR, instance, info,
+		return in->next.xrCreateVulkanDeviceKHR(instance, info, vk_device, vk_result);
+	return xl_gpu_device_create_device(in->next.xrCreateVulkanDeviceKHR, instance, info,
 	                                   vk_device, vk_result, want_timeline,
-	                                   &xl_inst.ctl->vk_note);
+	                                   &in->ctl->gpu->vk_note);
 }

@@ -7,23 +7,15 @@
 #ifndef XL_SESSION_H
 #define XL_SESSION_H
 
-#include "xl_gpu.h"
+struct xl_instance;
 
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create(XrInstance instance,
-                                                 const XrSessionCreateInfo *info,
-                                                 XrSession *session);
-
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_destroy(XrSession session);
-
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_instance(
-	XrInstance instance, const XrVulkanInstanceCreateInfoKHR *info, VkInstance *vk_instance,
-	VkResult *vk_result);
-
-XRAPI_ATTR XrResult XRAPI_CALL xl_session_create_vulkan_device(
-	XrInstance instance, const XrVulkanDeviceCreateInfoKHR *info, VkDevice *vk_device,
-	VkResult *vk_result);
+/*
+ * The hooks themselves (xrCreateSession, xrDestroySession,
+ * xrCreateVulkanInstanceKHR, xrCreateVulkanDeviceKHR) are declared in
+ * xl_hooks.h.
+ */
 
 /* xrDestroyInstance with a session still alive: let go of its GPU state. */
-void xl_session_abandon_gpu(void);
+void xl_session_abandon_gpu(struct xl_instance *in);
 
 #endif /* XL_SESSION_H */

@@ -1,7 +1,6 @@
 /*
  * Reading the layer's environment; see xl_settings.h.
  */
-#define _GNU_SOURCE
 #include "xl_settings.h"
 
 #include "u_parse.h"

@@ -3,6 +3,10 @@
  */
 #include "xl_side_csv.h"
 
+#include "fmt.h"
+#include "u_names.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,9 +14,12 @@
 static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kind,
                               const char *tag, const char *side, const char *header)
 {
-	char name[256];
+	char name[sizeof(f->name)];
 
-	snprintf(name, sizeof(name), "%s-%s-%s.csv", kind, tag, side);
+	if (u_names_side_file(name, sizeof(name), NULL, kind, tag, side) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	if (xl_csv_file_create(f, dir_fd, name) != 0)
 		return -1;
 	xl_csv_file_text(f, header);
@@ -38,20 +45,20 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "%s"
 	         "display_time,thread_id,t_entry,t_exit\n",
 	         meta->side, meta->layer, meta->target_layer, tag, correction);
-	return create_with_header(f, dir_fd, "frames", tag, meta->side, header);
+	return create_with_header(f, dir_fd, U_NAMES_FRAMES, tag, meta->side, header);
 }
 
-bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec)
+bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec)
 {
 	char line[96], *p = line;
 
-	p = xl_fmt_i64(p, rec->display_time);
+	p = fmt_i64(p, rec->display_time);
 	*p++ = ',';
-	p = xl_fmt_u64(p, rec->thread_id);
+	p = fmt_u64(p, rec->thread_id);
 	*p++ = ',';
-	p = xl_fmt_u64(p, rec->t_entry);
+	p = fmt_u64(p, rec->t_entry);
 	*p++ = ',';
-	p = xl_fmt_u64(p, rec->t_exit);
+	p = fmt_u64(p, rec->t_exit);
 	*p++ = '\n';
 	return xl_csv_file_row(f, line, (size_t)(p - line));
 }
@@ -79,7 +86,7 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# gpu_mode=%s\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
 	         gpu_clock, meta->side, meta->layer, tag, gpu_mode);
-	return create_with_header(f, dir_fd, "gpu", tag, meta->side, header);
+	return create_with_header(f, dir_fd, U_NAMES_GPU, tag, meta->side, header);
 }
 
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
@@ -89,16 +96,16 @@ bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
 	if (s->gate_tripped) {
 		/* Before its row: a reader marks that frame (see README "GPU files"). */
 		p = stpcpy(p, "# gate_tripped display_time=");
-		p = xl_fmt_i64(p, s->display_time);
+		p = fmt_i64(p, s->display_time);
 		strcpy(p, "\n");
 		if (!xl_csv_file_text(f, line))
 			return false;
 		p = line;
 	}
 
-	p = xl_fmt_i64(p, s->display_time);
+	p = fmt_i64(p, s->display_time);
 	*p++ = ',';
-	p = xl_fmt_u64(p, s->ticks);
+	p = fmt_u64(p, s->ticks);
 	/* The writer thread runs in the "C" locale: '.' whatever the host's. */
 	p += snprintf(p, 32, ",%.9g,%d\n", (double)s->period_ns, s->valid ? 1 : 0);
 	return xl_csv_file_row(f, line, (size_t)(p - line));

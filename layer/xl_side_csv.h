@@ -34,7 +34,7 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                      const struct xl_side_csv_meta *meta);
 
 /* Appends one CPU row; false once the file has failed. */
-bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_frame_record *rec);
+bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec);
 
 /* Writes the "# session_end" footer and closes; false if anything failed. */
 bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full);

@@ -1,7 +1,6 @@
 /*
  * Vulkan entry points; see xl_vk.h.
  */
-#define _GNU_SOURCE
 #include "xl_vk.h"
 
 #include <dlfcn.h>
@@ -33,46 +32,19 @@ static PFN_vkVoidFunction device_proc(const struct xl_vk *vk, VkDevice device, c
 bool xl_vk_load(struct xl_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
                 VkDevice device)
 {
+	bool ok = true;
+
 	vk->GetInstanceProcAddr = gipa;
-#define INSTANCE(name) vk->name = (PFN_vk##name)gipa(instance, "vk" #name)
-	INSTANCE(GetDeviceProcAddr);
-	INSTANCE(GetPhysicalDeviceProperties);
-	INSTANCE(GetPhysicalDeviceQueueFamilyProperties);
-#undef INSTANCE
-	if (!vk->GetDeviceProcAddr || !vk->GetPhysicalDeviceProperties ||
-	    !vk->GetPhysicalDeviceQueueFamilyProperties)
+#define LOAD(name) ok = (vk->name = (PFN_vk##name)gipa(instance, "vk" #name)) && ok;
+	XL_VK_INSTANCE_FUNCTIONS(LOAD)
+#undef LOAD
+	if (!ok)
 		return false;
-
-#define DEVICE(name) vk->name = (PFN_vk##name)device_proc(vk, device, "vk" #name, NULL)
-	DEVICE(GetDeviceQueue);
-	DEVICE(CreateQueryPool);
-	DEVICE(DestroyQueryPool);
-	DEVICE(GetQueryPoolResults);
-	DEVICE(CreateCommandPool);
-	DEVICE(DestroyCommandPool);
-	DEVICE(AllocateCommandBuffers);
-	DEVICE(BeginCommandBuffer);
-	DEVICE(EndCommandBuffer);
-	DEVICE(CmdResetQueryPool);
-	DEVICE(CmdWriteTimestamp);
-	DEVICE(CreateFence);
-	DEVICE(DestroyFence);
-	DEVICE(GetFenceStatus);
-	DEVICE(ResetFences);
-	DEVICE(WaitForFences);
-	DEVICE(QueueSubmit);
-	DEVICE(CreateSemaphore);
-	DEVICE(DestroySemaphore);
-#undef DEVICE
-	vk->SignalSemaphore = (PFN_vkSignalSemaphore)device_proc(vk, device, "vkSignalSemaphore",
-	                                                         "vkSignalSemaphoreKHR");
-	vk->GetCalibratedTimestamps = (PFN_vkGetCalibratedTimestampsEXT)device_proc(
-		vk, device, "vkGetCalibratedTimestampsKHR", "vkGetCalibratedTimestampsEXT");
-
-	return vk->GetDeviceQueue && vk->CreateQueryPool && vk->DestroyQueryPool &&
-	       vk->GetQueryPoolResults && vk->CreateCommandPool && vk->DestroyCommandPool &&
-	       vk->AllocateCommandBuffers && vk->BeginCommandBuffer && vk->EndCommandBuffer &&
-	       vk->CmdResetQueryPool && vk->CmdWriteTimestamp && vk->CreateFence &&
-	       vk->DestroyFence && vk->GetFenceStatus && vk->ResetFences && vk->WaitForFences &&
-	       vk->QueueSubmit && vk->CreateSemaphore && vk->DestroySemaphore;
+#define LOAD(name) ok = (vk->name = (PFN_vk##name)device_proc(vk, device, "vk" #name, NULL)) && ok;
+	XL_VK_DEVICE_FUNCTIONS(LOAD)
+#undef LOAD
+#define LOAD(member, type, name, alias) vk->member = (type)device_proc(vk, device, name, alias);
+	XL_VK_OPTIONAL_FUNCTIONS(LOAD)
+#undef LOAD
+	return ok;
 }

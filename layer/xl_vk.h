@@ -12,37 +12,56 @@
 #include <stdbool.h>
 #include <vulkan/vulkan.h>
 
+/* Required instance-level functions: X(name) for vk<name>. */
+#define XL_VK_INSTANCE_FUNCTIONS(X) \
+	X(GetDeviceProcAddr)        \
+	X(GetPhysicalDeviceProperties) \
+	X(GetPhysicalDeviceQueueFamilyProperties)
+
+/* Required device-level functions: X(name) for vk<name>. */
+#define XL_VK_DEVICE_FUNCTIONS(X) \
+	X(GetDeviceQueue)         \
+	X(CreateQueryPool)        \
+	X(DestroyQueryPool)       \
+	X(GetQueryPoolResults)    \
+	X(CreateCommandPool)      \
+	X(DestroyCommandPool)     \
+	X(AllocateCommandBuffers) \
+	X(BeginCommandBuffer)     \
+	X(EndCommandBuffer)       \
+	X(CmdResetQueryPool)      \
+	X(CmdWriteTimestamp)      \
+	X(CreateFence)            \
+	X(DestroyFence)           \
+	X(GetFenceStatus)         \
+	X(ResetFences)            \
+	X(WaitForFences)          \
+	X(QueueSubmit)            \
+	X(CreateSemaphore)        \
+	X(DestroySemaphore)
+
+/*
+ * Optional device-level functions, NULL where the device lacks them:
+ * X(member, type, name, alias), looked up under @p name, else @p alias.
+ * Timeline semaphores: core 1.2 or VK_KHR_timeline_semaphore; calibrated
+ * timestamps: VK_KHR_ or VK_EXT_calibrated_timestamps.
+ */
+#define XL_VK_OPTIONAL_FUNCTIONS(X)                                                     \
+	X(SignalSemaphore, PFN_vkSignalSemaphore, "vkSignalSemaphore", "vkSignalSemaphoreKHR") \
+	X(GetCalibratedTimestamps, PFN_vkGetCalibratedTimestampsEXT,                       \
+	  "vkGetCalibratedTimestampsKHR", "vkGetCalibratedTimestampsEXT")
+
 struct xl_vk {
 	PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
-	/* instance level */
-	PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
-	PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
-	PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
-	/* device level */
-	PFN_vkGetDeviceQueue GetDeviceQueue;
-	PFN_vkCreateQueryPool CreateQueryPool;
-	PFN_vkDestroyQueryPool DestroyQueryPool;
-	PFN_vkGetQueryPoolResults GetQueryPoolResults;
-	PFN_vkCreateCommandPool CreateCommandPool;
-	PFN_vkDestroyCommandPool DestroyCommandPool;
-	PFN_vkAllocateCommandBuffers AllocateCommandBuffers;
-	PFN_vkBeginCommandBuffer BeginCommandBuffer;
-	PFN_vkEndCommandBuffer EndCommandBuffer;
-	PFN_vkCmdResetQueryPool CmdResetQueryPool;
-	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
-	PFN_vkCreateFence CreateFence;
-	PFN_vkDestroyFence DestroyFence;
-	PFN_vkGetFenceStatus GetFenceStatus;
-	PFN_vkResetFences ResetFences;
-	PFN_vkWaitForFences WaitForFences;
-	PFN_vkQueueSubmit QueueSubmit;
-	/* timeline semaphores: core 1.2 or VK_KHR_timeline_semaphore; may be NULL */
-	PFN_vkCreateSemaphore CreateSemaphore;
-	PFN_vkDestroySemaphore DestroySemaphore;
-	PFN_vkSignalSemaphore SignalSemaphore;
-	/* VK_EXT_calibrated_timestamps; may be NULL */
-	PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestamps;
+#define XL_VK_MEMBER(name) PFN_vk##name name;
+	XL_VK_INSTANCE_FUNCTIONS(XL_VK_MEMBER)
+	XL_VK_DEVICE_FUNCTIONS(XL_VK_MEMBER)
+#undef XL_VK_MEMBER
+#define XL_VK_MEMBER(member, type, name, alias) type member;
+	XL_VK_OPTIONAL_FUNCTIONS(XL_VK_MEMBER)
+#undef XL_VK_MEMBER
 };
+
 
 /*
  * Finds the application's vkGetInstanceProcAddr: @p app_gipa when given,

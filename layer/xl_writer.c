@@ -1,310 +1,28 @@
 /*
- * The side's writer thread; see xl_writer.h.
+ * The side's writer thread: its loop; see xl_writer.h. The files it writes
+ * are xl_writer_files.c's.
  */
-#define _GNU_SOURCE
 #include "xl_writer.h"
 
 #include "xl_clock.h"
 #include "xl_files.h"
-#include "xl_gl.h"
-#include "xl_side_csv.h"
+#include "xl_fn.h"
 #include "xl_log.h"
+#include "xl_thread.h"
+#include "xl_writer_files.h"
+
+#include "u_locale.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <locale.h>
 #include <malloc.h>
-#include <sched.h>
 #include <math.h>
+#include <sched.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define POLL_ACTIVE_NS 2000000ull  /* 2 ms while recording */
 #define POLL_IDLE_NS 20000000ull   /* 20 ms while idle */
-#define FLUSH_EVERY_NS 500000000ull
-/* How long a closing session waits for its last GPU timestamps. */
-#define GPU_DRAIN_NS 250000000ull
-
-
-/* A failure the side cannot recover from this session: stop recording. */
-static void give_up_session(struct xl_writer *w)
-{
-	w->open_failed = true;
-	xl_control_request(w->cfg.ctl, XL_REQ_STOP);
-}
-
-/* Tags repeat when sessions start within one second, or in an earlier
- * instance of the same process: pre then takes the first free "-<n>". */
-#define MAX_TAG_SUFFIX 1000
-#define TAG_WAIT_STEP_NS 1000000ull
-#define TAG_WAIT_NS 5000000000ull
-
-/* Pre: creates its file under the first free tag and publishes the tag. */
-static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
-{
-	for (uint32_t n = 0; n < MAX_TAG_SUFFIX; n++) {
-		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, n);
-		if (xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) == 0) {
-			memcpy(info->tag, w->open_tag, sizeof(info->tag));
-			atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
-			return 0;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	int saved = errno;
-	info->tag_error = saved;
-	atomic_store_explicit(&info->tag_state, XL_TAG_FAILED, memory_order_release);
-	errno = saved;
-	return -1;
-}
-
-/* Post: waits for the tag pre chose, then creates its file under it.
- * -2 (errno: pre's) when pre could not create its own. */
-static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
-{
-	struct timespec step = {0, (long)TAG_WAIT_STEP_NS};
-	uint32_t state;
-
-	for (uint64_t waited = 0;; waited += TAG_WAIT_STEP_NS) {
-		state = atomic_load_explicit(&info->tag_state, memory_order_acquire);
-		if (state != XL_TAG_PENDING)
-			break;
-		if (waited >= TAG_WAIT_NS) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		nanosleep(&step, NULL);
-	}
-	if (state != XL_TAG_READY) {
-		errno = info->tag_error;
-		return -2;
-	}
-	memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
-	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta);
-}
-
-/*
- * The output directory was deleted while the app ran (its descriptor still
- * points at the dead inode): make it again, as safely as at the start, and
- * move the log there. Files already written with it are gone.
- */
-static void recreate_dir(struct xl_writer *w)
-{
-	char why[512];
-
-	close(w->dir_fd);
-	w->dir_fd = xl_files_open_dir(w->cfg.ctl->output_dir, why, sizeof(why));
-	if (w->dir_fd < 0) {
-		xl_log_loud("output directory %s was deleted and cannot be made again: %s; "
-		            "recording stopped", w->cfg.ctl->output_dir, why);
-		return;
-	}
-	xl_log_reopen(w->dir_fd);
-	xl_log_loud("output directory %s was deleted while the application ran: made it again",
-	            w->cfg.ctl->output_dir);
-}
-
-/*
- * Pre: one line on stderr when a toggle signal started or stopped the
- * session, said here and not in the handler (no stdio there). A session
- * the signal started and something else ended (a limit, the exit) says
- * "stopped" without the cause.
- */
-static void report_toggle(struct xl_writer *w, bool opening)
-{
-	if (w->cfg.side != XL_SIDE_PRE)
-		return;
-	uint32_t toggles = atomic_load_explicit(&w->cfg.ctl->signal_toggles, memory_order_relaxed);
-	bool signalled = toggles != w->toggles_seen;
-	w->toggles_seen = toggles;
-	if (opening) {
-		w->by_signal = signalled;
-		if (signalled)
-			xl_log_loud("recording started by signal: session %s", w->open_tag);
-	} else if (signalled || w->by_signal) {
-		xl_log_loud("recording stopped%s: session %s", signalled ? " by signal" : "",
-		            w->open_tag);
-	}
-}
-
-static void open_session(struct xl_writer *w, uint32_t id)
-{
-	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-
-	w->open_id = id;
-	w->open_failed = false;
-	w->dirty = false;
-	w->open_tag[0] = '\0';
-	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
-	if (atomic_load_explicit(&info->id, memory_order_acquire) != id) {
-		xl_log_once(XL_ONCE_SESSION_INFO,
-		            "session %u: its start data was overwritten before this side "
-		            "caught up (toggled too fast); its rows are dropped", id);
-		w->open_failed = true;
-		return;
-	}
-	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
-		recreate_dir(w);
-	if (w->dir_fd < 0) {
-		/* Why was said once, when the directory was refused or lost. */
-		give_up_session(w);
-		return;
-	}
-	int rc = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, info) : create_post_file(w, info);
-	int err = rc == 0 ? 0 : errno;
-	if (err) {
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
-		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
-		            rc == -2 ? "pre could not create its own file there: " : "",
-		            strerror(err));
-		give_up_session(w);
-		return;
-	}
-	xl_log("session %s: recording to %s/frames-%s-%s.csv", w->open_tag,
-	       w->cfg.ctl->output_dir, w->open_tag, w->cfg.meta.side);
-	report_toggle(w, true);
-}
-
-struct gpu_emit_ctx {
-	struct xl_writer *w;
-	struct xl_gpu *gpu; /* a Vulkan session's, or NULL */
-	struct xl_gl *gl;   /* an OpenGL session's, or NULL */
-};
-
-/*
- * Opens the session's GPU file; @p c NULL (no sample came): no clock
- * correlation line, the clock named after the side's current GPU state.
- */
-static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
-{
-	struct xl_gpu_calibration cal;
-	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
-
-	w->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu_gated);
-	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich") != 0) {
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create gpu-%s-%s.csv: %s; GPU "
-		            "samples dropped", w->open_tag, w->open_tag, w->cfg.meta.side,
-		            strerror(errno));
-		w->gpu_failed = true;
-		return;
-	}
-	if (c && (c->gl ? xl_gl_calibration(c->gl, &cal) : xl_gpu_calibrate(c->gpu, &cal)))
-		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
-}
-
-/* Writes one finished GPU sample into its session's GPU file. */
-static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
-{
-	struct gpu_emit_ctx *c = ctx;
-	struct xl_writer *w = c->w;
-
-	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
-		return; /* its session's files are gone or unusable */
-	if (!w->gpu_csv.file)
-		open_gpu_file(w, c);
-	if (w->gpu_csv.file && !xl_gpu_csv_row(&w->gpu_csv, s)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing gpu-%s-%s.csv failed: %s",
-		            w->open_tag, w->open_tag, w->cfg.meta.side, strerror(errno));
-		w->gpu_failed = true;
-	}
-	w->dirty = true;
-}
-
-static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
-{
-	int err = atomic_load(&gpu->submit_error);
-	if (err != VK_SUCCESS)
-		xl_log_once(XL_ONCE_GPU, "vkQueueSubmit of a GPU timestamp failed (VkResult %d); "
-		            "GPU samples are missing from then on", err);
-	(void)w;
-}
-
-/*
- * Collects finished GPU samples up to session @p max_session. Returns true
- * while samples of those sessions are still on the GPU.
- */
-static bool poll_gpu(struct xl_writer *w, uint32_t max_session)
-{
-	struct xl_gpu_holder *holder = w->cfg.gpu;
-	bool more = false;
-
-	if (!holder)
-		return false;
-	pthread_mutex_lock(&holder->lock);
-	struct xl_gpu *gpu = atomic_load(&holder->gpu);
-	if (gpu) {
-		struct gpu_emit_ctx ctx = {w, gpu, NULL};
-		more = xl_gpu_collect(gpu, max_session, emit_gpu_sample, &ctx);
-		log_gpu_problems(w, gpu);
-	}
-	struct xl_gl *gl = atomic_load(&holder->gl);
-	if (gl) {
-		struct gpu_emit_ctx ctx = {w, NULL, gl};
-		more |= xl_gl_collect(gl, max_session, emit_gpu_sample, &ctx);
-	}
-	pthread_mutex_unlock(&holder->lock);
-	return more;
-}
-
-/* The open session's samples still on the GPU: lost once its file is closed. */
-static unsigned gpu_pending(struct xl_writer *w)
-{
-	struct xl_gpu_holder *holder = w->cfg.gpu;
-	unsigned n = 0;
-
-	if (!holder)
-		return 0;
-	pthread_mutex_lock(&holder->lock);
-	struct xl_gpu *gpu = atomic_load(&holder->gpu);
-	if (gpu)
-		n = xl_gpu_pending(gpu, w->open_id);
-	/* OpenGL: read back only by frames, which a stopped recording no longer stamps. */
-	struct xl_gl *gl = atomic_load(&holder->gl);
-	if (gl)
-		n += xl_gl_pending(gl);
-	pthread_mutex_unlock(&holder->lock);
-	return n;
-}
-
-static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
-{
-	uint64_t skipped = atomic_load(&info->gpu_overflow[w->cfg.side]);
-
-	/* The timestamps of the session's last frames are still on the GPU. */
-	for (uint64_t waited = 0; waited < GPU_DRAIN_NS; waited += 1000000) {
-		if (!poll_gpu(w, w->open_id))
-			break;
-		struct timespec step = {0, 1000000};
-		nanosleep(&step, NULL);
-	}
-	/* Both are lost samples: the file's count says how many, not why. */
-	unsigned late = gpu_pending(w);
-	uint64_t overflow = skipped + late;
-	/* Every sample was skipped: the file then holds just the count, so that
-	 * the merged summary says what was lost. */
-	if (!w->gpu_csv.file && overflow && !w->gpu_failed)
-		open_gpu_file(w, NULL);
-	if (w->gpu_csv.file) {
-		/* The gate is re-armed only by the next XrSession's creation. */
-		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gate.tripped))
-			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
-			                              "own GPU work: sandwich mode from then on)\n");
-		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: gpu-%s-%s.csv is incomplete",
-			            w->open_tag, w->open_tag, w->cfg.meta.side);
-	}
-	if (overflow)
-		xl_log("session %s: %llu GPU samples lost: %llu skipped (all GPU slots busy), %u "
-		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
-		       (unsigned long long)overflow, (unsigned long long)skipped, late,
-		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
-		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
-	w->gpu_failed = false;
-}
 
 /* Sets the calling thread's scheduling policy (no priority: the normal ones). */
 static void set_policy(pthread_t thread, int policy)
@@ -330,36 +48,18 @@ static void run_session_closed(struct xl_writer *w, uint32_t id)
 	malloc_trim(0);
 }
 
+/* Closes the open session's files, then runs the session-closed hook. */
 static void close_session(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
-	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	uint64_t dropped = atomic_load(&info->dropped[w->cfg.side]);
-	bool had_rows = false;
-
-	if (!w->open_failed) {
-		close_gpu_file(w, info);
-		had_rows = w->csv.rows > 0;
-		if (!xl_side_csv_close(&w->csv, dropped))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed "
-			            "(disk full?); the file is incomplete", w->open_tag, w->open_tag,
-			            w->cfg.meta.side);
-		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
-		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
-		report_toggle(w, false);
-	}
-	w->open_id = 0;
-	w->dirty = false; /* closing flushed everything */
-	if (id > w->closed_id)
-		w->closed_id = id;
-	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
-	                      memory_order_release);
-	if (had_rows && w->cfg.session_closed)
+	if (xl_writer_files_close(w) && w->cfg.session_closed)
 		run_session_closed(w, id);
 }
 
-static void handle_record(struct xl_writer *w, const struct xl_frame_record *rec)
+static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
+	if (rec->fn != XL_FN_xrEndFrame)
+		return; /* the frames file holds xrEndFrame's records alone */
 	if (rec->session_id <= w->closed_id) {
 		/* Only possible when two threads race a stop; see README. */
 		xl_log_once(XL_ONCE_LATE_RECORD, "a frame of session %u arrived after the session "
@@ -370,18 +70,9 @@ static void handle_record(struct xl_writer *w, const struct xl_frame_record *rec
 	if (rec->session_id != w->open_id) {
 		if (w->open_id)
 			close_session(w);
-		open_session(w, rec->session_id);
+		xl_writer_files_open(w, rec->session_id);
 	}
-	if (w->open_failed)
-		return;
-	if (!xl_side_csv_row(&w->csv, rec)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing frames-%s-%s.csv failed: %s; "
-		            "recording stopped", w->open_tag, w->open_tag, w->cfg.meta.side,
-		            strerror(errno));
-		give_up_session(w);
-		return;
-	}
-	w->dirty = true;
+	xl_writer_files_row(w, rec);
 }
 
 /* One pass: drain, close what has ended, run timers, flush. Returns the word seen. */
@@ -390,14 +81,14 @@ static uint64_t writer_poll(struct xl_writer *w)
 	/* Read the state before draining: every record of a session that had
 	 * ended by then is already in the ring (release/acquire on the word). */
 	uint64_t word = atomic_load_explicit(&w->cfg.ctl->word, memory_order_acquire);
-	struct xl_frame_record rec;
+	struct xl_call_record rec;
 	uint64_t now;
 
-	while (xl_ring_pop(w->cfg.ring, &rec))
+	while (xl_ring_pool_pop(w->cfg.rings, &rec))
 		handle_record(w, &rec);
 
 	now = xl_clock_mono_ns();
-	poll_gpu(w, w->open_id);
+	xl_writer_files_poll_gpu(w, w->open_id);
 
 	uint32_t ended = xl_control_ended_id(word);
 	if (w->open_id && w->open_id <= ended)
@@ -410,26 +101,8 @@ static uint64_t writer_poll(struct xl_writer *w)
 
 	if (w->cfg.side == XL_SIDE_PRE)
 		xl_control_poll_timers(w->cfg.ctl, now);
-	if (w->dirty && w->csv.file && now - w->last_flush_ns >= FLUSH_EVERY_NS) {
-		if (w->gpu_csv.file)
-			xl_csv_file_flush(&w->gpu_csv);
-		if (!xl_csv_file_flush(&w->csv)) {
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing frames-%s-%s.csv "
-			            "failed: %s; recording stopped", w->open_tag, w->open_tag,
-			            w->cfg.meta.side, strerror(errno));
-			give_up_session(w);
-		}
-		w->dirty = false;
-		w->last_flush_ns = now;
-	}
+	xl_writer_files_flush(w, now);
 	return word;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
 }
 
 static void *writer_main(void *arg)
@@ -444,7 +117,7 @@ static void *writer_main(void *arg)
 		       w->cfg.meta.bracket_correction_ns);
 	}
 	/* Numbers are written with '.' whatever the host application's locale. */
-	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t c_locale = u_locale_c();
 	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
 
 	for (;;) {
@@ -452,15 +125,13 @@ static void *writer_main(void *arg)
 		uint64_t word = writer_poll(w);
 		if (stopping)
 			break;
-		sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
+		xl_thread_sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
 	}
 	if (w->open_id)
 		close_session(w);
 
-	if (c_locale) {
+	if (c_locale)
 		uselocale(old);
-		freelocale(c_locale);
-	}
 	return NULL;
 }
 
@@ -473,13 +144,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
-	/* The thread must not take the application's signals: block them all
-	 * while creating it, so it inherits an all-blocked mask. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int err = pthread_create(&w->thread, NULL, writer_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int err = xl_thread_start(&w->thread, writer_main, w,
+	                          cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
 	if (err) {
 		xl_log("cannot start the writer thread: %s; nothing will be recorded", strerror(err));
 		if (w->dir_fd >= 0)
@@ -487,7 +153,6 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 		w->dir_fd = -1;
 		return -1;
 	}
-	pthread_setname_np(w->thread, cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
 	w->started = true;
 	return 0;
 }

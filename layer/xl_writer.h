@@ -23,7 +23,7 @@ struct xl_writer_config {
 	enum xl_side_index side;
 	struct xl_side_csv_meta meta;
 	struct xl_control *ctl;
-	struct xl_ring *ring;
+	struct xl_ring_pool *rings;
 	struct xl_gpu_holder *gpu; /* this side's GPU timestamps, if any */
 	/*
 	 * Called on the writer thread after this side closed the files of

@@ -2,6 +2,7 @@
  * Locale-independent number formatting; see fmt.h.
  */
 #include "fmt.h"
+#include "u_locale.h"
 
 #include <locale.h>
 #include <math.h>
@@ -94,12 +95,9 @@ double fmt_ns_as_us_value(int64_t ns)
 	if (ns <= (int64_t)FMT_EXACT_LIMIT && ns >= -(int64_t)FMT_EXACT_LIMIT)
 		return (double)ns / 1000.0;
 	/* (double)ns would round once before the division: read the text. */
-	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t c = u_locale_c();
 	*fmt_ns_as_us(text, ns) = '\0';
-	double v = c ? strtod_l(text, &end, c) : (double)ns / 1000.0;
-	if (c)
-		freelocale(c);
-	return v;
+	return c ? strtod_l(text, &end, c) : (double)ns / 1000.0;
 }
 
 char *fmt_ns_as_us(char *p, int64_t ns)
@@ -120,14 +118,12 @@ char *fmt_ns_as_us(char *p, int64_t ns)
  */
 static char *fmt_huge(char *p, double v, int decimals)
 {
-	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t c = u_locale_c();
 	locale_t old = c ? uselocale(c) : (locale_t)0;
 	int n = snprintf(p, FMT_NUM_MAX, "%.*f", decimals, v);
 
-	if (c) {
+	if (c)
 		uselocale(old);
-		freelocale(c);
-	}
 	return p + (n > 0 && n < FMT_NUM_MAX ? n : 0);
 }
 

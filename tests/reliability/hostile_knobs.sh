@@ -34,7 +34,7 @@ check_class() {
 # directory. Usage: hostile_knobs.sh [output-dir-once]
 # "output-dir-once": that line must appear once, as every other
 # setting's does; it is logged twice per side, by begin_instance()
-# (layer/entry.c) and again by xl_settings_load() (layer/xl_settings.c).
+# (layer/xl_entry.c) and again by xl_settings_load() (layer/xl_settings.c).
 said() {
 	if [ "${1:-}" = output-dir-once ]; then
 		one_line "$W/state/xr-layer-monitor/xrlm-pre.log" "$2"

@@ -11,8 +11,8 @@
  *            those are lost too, and counted.
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
-#define _GNU_SOURCE
 #include "xl_control.h"
+#include "xl_fn.h"
 #include "xl_gpu.h"
 #include "xl_ring.h"
 #include "xl_writer.h"
@@ -52,7 +52,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 	struct xl_settings settings = {.delay_s = -1.0};
 	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", dir);
 	struct xl_control *ctl = xl_control_create(&settings);
-	struct xl_ring ring;
+	static struct xl_ring_pool rings;
 	struct xl_gpu gpu;
 	struct xl_gpu_holder holder;
 	struct xl_writer w;
@@ -62,7 +62,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 	pthread_mutex_init(&holder.lock, NULL);
 	atomic_init(&holder.gpu, &gpu);
 	atomic_init(&holder.gl, NULL); /* no OpenGL session */
-	if (!ctl || xl_ring_create(&ring, 1024) != 0) {
+	if (!ctl || xl_ring_pool_create(&rings, 1024) != 0) {
 		fprintf(stderr, "FAIL: out of memory\n");
 		exit(1);
 	}
@@ -70,7 +70,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 		.side = XL_SIDE_PRE,
 		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
 		.ctl = ctl,
-		.ring = &ring,
+		.rings = &rings,
 		.gpu = &holder,
 		.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
 	};
@@ -81,20 +81,26 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 	xl_control_request(ctl, XL_REQ_START);
 	for (unsigned i = 0; i < frames; i++) {
 		uint32_t id = xl_control_pre_frame(ctl);
-		struct xl_ring_slot *slot = xl_ring_claim(&ring);
-		if (!id || !slot) {
+		struct xl_ring *ring = xl_ring_mine(&rings);
+		struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
+		if (!id || !rec) {
 			fprintf(stderr, "FAIL: frame %u not recorded\n", i);
 			exit(1);
 		}
-		/* What side.c's stamp_gpu counts when every slot is busy. */
+		/* What xl_side_frame.h's stamp_gpu counts when every slot is busy. */
 		if (i < skipped)
 			atomic_fetch_add(&xl_control_session(ctl, id)->gpu_overflow[XL_SIDE_PRE], 1);
-		slot->rec = (struct xl_frame_record){1000 + i, 1, 10 + i, 20 + i, id};
-		xl_ring_publish(slot);
+		rec->display_time = rec->frame_id = 1000 + i;
+		rec->thread_id = 1;
+		rec->t_entry = 10 + i;
+		rec->t_exit = 20 + i;
+		rec->session_id = id;
+		rec->fn = XL_FN_xrEndFrame;
+		xl_ring_publish(ring);
 	}
 	xl_control_stop_now(ctl);
 	xl_writer_stop(&w);
-	xl_ring_destroy(&ring);
+	xl_ring_pool_destroy(&rings);
 	pthread_mutex_destroy(&holder.lock);
 	close(cfg.dir_fd);
 	xl_control_unref(ctl);

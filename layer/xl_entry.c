@@ -8,9 +8,8 @@
  * layer does not monitor (disabled, misordered, a second concurrent one)
  * gets nothing but the next layer's pointers.
  */
-#define _GNU_SOURCE
-#include "loader_abi.h"
 #include "xl_files.h"
+#include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 #include "xl_session.h"
@@ -20,18 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 32768 records (1.3 MB): 30 s of frames at 1 kHz if the writer stalls. */
-#define RING_CAPACITY (1u << 15)
-
 struct xl_instance xl_inst;
 
 /* The next layer's xrGetInstanceProcAddr: the same function for every instance. */
 static PFN_xrGetInstanceProcAddr next_gipa;
-
-static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance instance,
-                                                                   const char *name,
-                                                                   PFN_xrVoidFunction *function);
-static XRAPI_ATTR XrResult XRAPI_CALL layer_destroy_instance(XrInstance instance);
 
 /*
  * Opens the output directory safely (see xl_files_open_dir) and the log in
@@ -57,37 +48,37 @@ static int open_output_dir(char *dir, size_t dir_size)
 }
 
 /* Settings, log and side checks, before the chain below creates the instance. */
-static bool begin_instance(const XrApiLayerCreateInfo *info)
+static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *info)
 {
-	char *dir = xl_inst.settings.output_dir, warning[256];
+	char *dir = in->settings.output_dir, warning[256];
 
-	memset(&xl_inst, 0, sizeof(xl_inst));
-	xl_settings_output_dir(dir, sizeof(xl_inst.settings.output_dir), warning, sizeof(warning));
-	xl_inst.dir_fd = open_output_dir(dir, sizeof(xl_inst.settings.output_dir));
+	memset(in, 0, sizeof(*in));
+	xl_settings_output_dir(dir, sizeof(in->settings.output_dir), warning, sizeof(warning));
+	in->dir_fd = open_output_dir(dir, sizeof(in->settings.output_dir));
 	if (warning[0])
 		xl_log("setting ignored: %s", warning);
-	xl_settings_load(&xl_inst.settings);
+	xl_settings_load(&in->settings);
 
-	pthread_mutex_init(&xl_inst.gpu.lock, NULL);
-	if (xl_ring_create(&xl_inst.ring, RING_CAPACITY) != 0) {
-		xl_log("out of memory for the frame ring: nothing will be recorded");
+	pthread_mutex_init(&in->gpu.lock, NULL);
+	if (xl_ring_pool_create(&in->rings, XL_RING_CAPACITY) != 0) {
+		xl_log("out of memory for the call rings: nothing will be recorded");
 		return false;
 	}
-	xl_inst.ring_ready = true;
-	return xl_side_before_create(&xl_inst, info);
+	in->rings_ready = true;
+	return xl_side_before_create(in, info);
 }
 
-static void end_instance(void)
+static void end_instance(struct xl_instance *in)
 {
-	xl_session_abandon_gpu();
-	if (xl_inst.ring_ready)
-		xl_ring_destroy(&xl_inst.ring);
-	pthread_mutex_destroy(&xl_inst.gpu.lock);
-	xl_control_unref(xl_inst.ctl);
-	if (xl_inst.dir_fd >= 0)
-		close(xl_inst.dir_fd);
+	xl_session_abandon_gpu(in);
+	if (in->rings_ready)
+		xl_ring_pool_destroy(&in->rings);
+	pthread_mutex_destroy(&in->gpu.lock);
+	xl_control_unref(in->ctl);
+	if (in->dir_fd >= 0)
+		close(in->dir_fd);
 	xl_log_close();
-	memset(&xl_inst, 0, sizeof(xl_inst));
+	memset(in, 0, sizeof(*in));
 }
 
 static bool resolve(XrInstance instance, const char *name, PFN_xrVoidFunction *out)
@@ -96,29 +87,32 @@ static bool resolve(XrInstance instance, const char *name, PFN_xrVoidFunction *o
 	return next_gipa(instance, name, out) == XR_SUCCESS && *out;
 }
 
-static bool resolve_dispatch(XrInstance instance)
+/*
+ * Fills the next layer's table with what this layer calls: the hooked
+ * functions and xrGetInstanceProperties (for the log). False if it lacks one
+ * that is not optional.
+ */
+static bool resolve_dispatch(struct xl_instance *in, XrInstance instance)
 {
-	struct xl_dispatch *d = &xl_inst.next;
+	const struct xl_dispatch *d = &in->next;
+	enum xl_fn_id ids[XL_FN_COUNT];
 
-	d->GetInstanceProcAddr = next_gipa;
-	/* Optional: present only when the application enabled XR_KHR_vulkan_enable2. */
-	resolve(instance, "xrCreateVulkanInstanceKHR", (PFN_xrVoidFunction *)&d->CreateVulkanInstanceKHR);
-	resolve(instance, "xrCreateVulkanDeviceKHR", (PFN_xrVoidFunction *)&d->CreateVulkanDeviceKHR);
-	return resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&d->DestroyInstance) &&
-	       resolve(instance, "xrEndFrame", (PFN_xrVoidFunction *)&d->EndFrame) &&
-	       resolve(instance, "xrGetInstanceProperties",
-	               (PFN_xrVoidFunction *)&d->GetInstanceProperties) &&
-	       resolve(instance, "xrCreateSession", (PFN_xrVoidFunction *)&d->CreateSession) &&
-	       resolve(instance, "xrDestroySession", (PFN_xrVoidFunction *)&d->DestroySession);
+	memcpy(ids, xl_hooks_ids, xl_hooks_count * sizeof(ids[0]));
+	ids[xl_hooks_count] = XL_FN_xrGetInstanceProperties;
+	xl_dispatch_fill(&in->next, next_gipa, instance, ids, xl_hooks_count + 1);
+	/* xrCreateVulkan*KHR are optional: only under XR_KHR_vulkan_enable2. */
+	return d->xrDestroyInstance && d->xrEndFrame && d->xrGetInstanceProperties &&
+	       d->xrCreateSession && d->xrDestroySession;
 }
 
-static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create)
+static void log_instance(struct xl_instance *in, XrInstance instance,
+                         const XrInstanceCreateInfo *create)
 {
 	const XrApplicationInfo *app = &create->applicationInfo;
 	XrInstanceProperties props = {.type = XR_TYPE_INSTANCE_PROPERTIES};
-	const struct xl_settings *s = &xl_inst.settings;
+	const struct xl_settings *s = &in->settings;
 
-	if (xl_inst.next.GetInstanceProperties(instance, &props) != XR_SUCCESS)
+	if (in->next.xrGetInstanceProperties(instance, &props) != XR_SUCCESS)
 		snprintf(props.runtimeName, sizeof(props.runtimeName), "(unknown)");
 	xl_log("instance: app \"%.128s\" %u, engine \"%.128s\" %u, API %u.%u.%u; runtime \"%.128s\" "
 	       "%u.%u.%u; pid %d", app->applicationName, app->applicationVersion, app->engineName,
@@ -127,7 +121,7 @@ static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create
 	       props.runtimeName, XR_VERSION_MAJOR(props.runtimeVersion),
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
-	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", xl_inst.ctl->output_dir);
+	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", in->ctl->output_dir);
 	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
 	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
 	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
@@ -145,29 +139,30 @@ static void log_instance(XrInstance instance, const XrInstanceCreateInfo *create
 }
 
 /* Starts monitoring the instance the chain just created. */
-static bool finish_instance(XrInstance instance, const XrInstanceCreateInfo *create)
+static bool finish_instance(struct xl_instance *in, XrInstance instance,
+                            const XrInstanceCreateInfo *create)
 {
-	if (!resolve_dispatch(instance)) {
+	if (!resolve_dispatch(in, instance)) {
 		xl_log("the next layer lacks xrEndFrame or xrDestroyInstance: nothing will be recorded");
 		return false;
 	}
-	xl_inst.handle = instance;
-	log_instance(instance, create);
+	in->handle = instance;
+	log_instance(in, instance, create);
 
 	struct xl_writer_config cfg = {
 		.side = xl_side.index,
-		.meta = {xl_side.name, xl_side.layer_name, xl_inst.ctl->target_layer, -1},
-		.ctl = xl_inst.ctl,
-		.ring = &xl_inst.ring,
-		.gpu = &xl_inst.gpu,
+		.meta = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, -1},
+		.ctl = in->ctl,
+		.rings = &in->rings,
+		.gpu = &in->gpu,
 		.session_closed = xl_side_session_closed(),
-		.ctx = xl_inst.ctl,
-		.dir_fd = xl_inst.dir_fd,
+		.ctx = in->ctl,
+		.dir_fd = in->dir_fd,
 	};
-	if (xl_writer_start(&xl_inst.writer, &cfg) != 0)
+	if (xl_writer_start(&in->writer, &cfg) != 0)
 		return false;
-	if (!xl_side_after_create(&xl_inst)) {
-		xl_writer_stop(&xl_inst.writer);
+	if (!xl_side_after_create(in)) {
+		xl_writer_stop(&in->writer);
 		return false;
 	}
 	return true;
@@ -184,10 +179,11 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 		return XR_ERROR_INITIALIZATION_FAILED;
 
 	const XrApiLayerNextInfo *next = info->nextInfo;
-	bool monitor = xl_inst.handle == XR_NULL_HANDLE &&
+	struct xl_instance *in = &xl_inst;
+	bool monitor = in->handle == XR_NULL_HANDLE &&
 	               !xl_settings_layer_disabled(xl_side.layer_name);
-	if (monitor && !begin_instance(info)) {
-		end_instance();
+	if (monitor && !begin_instance(in, info)) {
+		end_instance(in);
 		monitor = false;
 	}
 	next_gipa = next->nextGetInstanceProcAddr;
@@ -197,38 +193,38 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 	XrResult result = next->nextCreateApiLayerInstance(create, &down, instance);
 	if (!monitor)
 		return result;
-	if (XR_FAILED(result) || !finish_instance(*instance, create)) {
-		if (xl_side.index == XL_SIDE_PRE && xl_inst.ctl)
-			xl_control_stop_now(xl_inst.ctl);
-		end_instance();
+	if (XR_FAILED(result) || !finish_instance(in, *instance, create)) {
+		if (xl_side.index == XL_SIDE_PRE && in->ctl)
+			xl_control_stop_now(in->ctl);
+		end_instance(in);
 		return result;
 	}
-	xl_inst.monitoring = true;
+	in->monitoring = true;
 	return result;
 }
 
 /* Stops recording, finishes this side's files (post: the merge) and joins the thread. */
-static void stop_monitoring(void)
+static void stop_monitoring(struct xl_instance *in)
 {
-	xl_side_before_destroy(&xl_inst);
-	xl_writer_stop(&xl_inst.writer);
-	xl_inst.monitoring = false;
+	xl_side_before_destroy(in);
+	xl_writer_stop(&in->writer);
+	in->monitoring = false;
 }
 
-static XRAPI_ATTR XrResult XRAPI_CALL layer_destroy_instance(XrInstance instance)
+XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
 {
-	if (instance != xl_inst.handle || !xl_inst.monitoring) {
+	if (instance != in->handle || !in->monitoring) {
 		PFN_xrDestroyInstance destroy = NULL;
 		if (!resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&destroy))
 			return XR_ERROR_HANDLE_INVALID;
 		return destroy(instance);
 	}
-	PFN_xrDestroyInstance destroy = xl_inst.next.DestroyInstance;
-	stop_monitoring();
-	xl_session_abandon_gpu();
+	PFN_xrDestroyInstance destroy = in->next.xrDestroyInstance;
+	stop_monitoring(in);
+	xl_session_abandon_gpu(in);
 	XrResult result = destroy(instance);
 	xl_log("instance destroyed");
-	end_instance();
+	end_instance(in);
 	return result;
 }
 
@@ -242,41 +238,12 @@ __attribute__((destructor)) static void layer_at_exit(void)
 	if (!xl_inst.monitoring)
 		return;
 	xl_log("process exiting with the instance alive: finishing the recording");
-	stop_monitoring();
-	end_instance();
+	stop_monitoring(&xl_inst);
+	end_instance(&xl_inst);
 }
 
-/* The functions this layer wraps; everything else is the next layer's own. */
-static const struct {
-	const char *name;
-	PFN_xrVoidFunction wrapper;
-	bool pre_only; /* the Vulkan device hooks belong to pre alone */
-} wrappers[] = {
-	{"xrGetInstanceProcAddr", (PFN_xrVoidFunction)layer_get_instance_proc_addr, false},
-	{"xrDestroyInstance", (PFN_xrVoidFunction)layer_destroy_instance, false},
-	{"xrEndFrame", (PFN_xrVoidFunction)xl_side_end_frame, false},
-	{"xrCreateSession", (PFN_xrVoidFunction)xl_session_create, false},
-	{"xrDestroySession", (PFN_xrVoidFunction)xl_session_destroy, false},
-	{"xrCreateVulkanInstanceKHR", (PFN_xrVoidFunction)xl_session_create_vulkan_instance, true},
-	{"xrCreateVulkanDeviceKHR", (PFN_xrVoidFunction)xl_session_create_vulkan_device, true},
-};
-
-/* Our wrapper for @p name, or @p next (the next layer's function) if there is none. */
-static PFN_xrVoidFunction wrapper_for(const char *name, PFN_xrVoidFunction next)
-{
-	for (size_t i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++) {
-		if (strcmp(name, wrappers[i].name) != 0)
-			continue;
-		if (wrappers[i].pre_only && xl_side.index != XL_SIDE_PRE)
-			return next;
-		return wrappers[i].wrapper;
-	}
-	return next;
-}
-
-static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance instance,
-                                                                   const char *name,
-                                                                   PFN_xrVoidFunction *function)
+XrResult xl_entry_get_instance_proc_addr(struct xl_instance *in, XrInstance instance,
+                                         const char *name, PFN_xrVoidFunction *function)
 {
 	if (!name || !function)
 		return XR_ERROR_VALIDATION_FAILURE;
@@ -288,9 +255,11 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_get_instance_proc_addr(XrInstance in
 	}
 	/* Whatever the next layer answers stands; we only swap in our wrapper. */
 	XrResult result = next_gipa(instance, name, function);
-	if (result != XR_SUCCESS || instance != xl_inst.handle || !xl_inst.monitoring)
+	if (result != XR_SUCCESS || instance != in->handle || !in->monitoring)
 		return result;
-	*function = wrapper_for(name, *function);
+	PFN_xrVoidFunction wrapper = xl_hooks_wrapper(xl_fn_lookup(name));
+	if (wrapper)
+		*function = wrapper;
 	return result;
 }
 
@@ -321,7 +290,8 @@ __attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL xrNegotiat
 
 	request->layerInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION;
 	request->layerApiVersion = negotiated_api_version(info);
-	request->getInstanceProcAddr = layer_get_instance_proc_addr;
+	request->getInstanceProcAddr =
+		(PFN_xrGetInstanceProcAddr)xl_hooks_wrapper(XL_FN_xrGetInstanceProcAddr);
 	request->createApiLayerInstance = layer_create_instance;
 	return XR_SUCCESS;
 }

@@ -1,0 +1,150 @@
+/*
+ * The GPU gate and its watchdog; see xl_gate.h.
+ */
+#include "xl_gate.h"
+
+#include "xl_clock.h"
+#include "xl_log.h"
+#include "xl_thread.h"
+
+#include <stdio.h>
+#include <string.h>
+
+VkResult xl_gate_create(struct xl_gate *gate, const struct xl_vk *vk, VkDevice device,
+                        bool timeline_khr)
+{
+	VkSemaphoreTypeCreateInfo type = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+	};
+	VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
+	PFN_vkSignalSemaphore signal = (PFN_vkSignalSemaphore)vk->GetDeviceProcAddr(
+		device, timeline_khr ? "vkSignalSemaphoreKHR" : "vkSignalSemaphore");
+	if (!signal)
+		return VK_ERROR_EXTENSION_NOT_PRESENT;
+
+	memset(gate, 0, sizeof(*gate));
+	VkResult r = vk->CreateSemaphore(device, &si, NULL, &gate->semaphore);
+	if (r != VK_SUCCESS)
+		return r;
+	gate->device = device;
+	gate->signal = signal;
+	return VK_SUCCESS;
+}
+
+void xl_gate_destroy(struct xl_gate *gate, const struct xl_vk *vk)
+{
+	if (!gate->semaphore)
+		return;
+	vk->DestroySemaphore(gate->device, gate->semaphore, NULL);
+	gate->semaphore = VK_NULL_HANDLE;
+}
+
+/* Whoever takes the armed value signals it: post, or the watchdog. Never both. */
+static uint64_t gate_take(struct xl_gate *gate, uint64_t expected)
+{
+	uint_fast64_t v = expected;
+	if (expected == 0)
+		return atomic_exchange_explicit(&gate->armed, 0, memory_order_acq_rel);
+	return atomic_compare_exchange_strong(&gate->armed, &v, 0) ? expected : 0;
+}
+
+static void gate_signal(struct xl_gate *gate, uint64_t value)
+{
+	VkSemaphoreSignalInfo info = {
+		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+		.semaphore = gate->semaphore,
+		.value = value,
+	};
+	gate->signal(gate->device, &info);
+}
+
+void xl_gate_open(struct xl_gate *gate)
+{
+	/* A plain load first: in sandwich mode nothing is ever armed. */
+	if (!atomic_load_explicit(&gate->armed, memory_order_relaxed))
+		return;
+	uint64_t value = gate_take(gate, 0);
+	if (value)
+		gate_signal(gate, value);
+}
+
+/* Whether thread @p tid of this process is running or runnable ('R'). */
+static bool thread_running(uint32_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/self/task/%u/stat", tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
+	char *end = strrchr(buf, ')');
+	return end && end[1] == ' ' && end[2] == 'R';
+}
+
+bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns)
+{
+	uint64_t value = atomic_load_explicit(&gate->armed, memory_order_acquire);
+	if (!value)
+		return false;
+	/* The clock is read after the arming time: the frame thread may re-arm
+	 * at any moment, and an age must never come out negative. */
+	uint64_t armed_at = atomic_load(&gate->armed_at_ns), now = xl_clock_mono_ns();
+	if (now <= armed_at || now - armed_at < timeout_ns)
+		return false;
+	uint64_t age = now - armed_at;
+	if (age < hard_timeout_ns && thread_running(atomic_load(&gate->armed_tid)))
+		return false;
+	atomic_bool *invalid = (atomic_bool *)atomic_load(&gate->armed_invalid);
+	if (gate_take(gate, value) != value)
+		return false; /* post opened it meanwhile */
+	/* This thread also collects pre's samples: the mark lands before the read. */
+	if (invalid)
+		atomic_store(invalid, true);
+	atomic_store(&gate->tripped, true);
+	gate_signal(gate, value);
+	return true;
+}
+
+/* How often the watchdog looks at the gate. */
+#define WATCHDOG_STEP_NS 2000000
+
+static void *watchdog_main(void *arg)
+{
+	struct xl_gate_watchdog *wd = arg;
+
+	while (!atomic_load(&wd->stop)) {
+		if (xl_gate_watchdog(wd->gate, XL_GATE_TIMEOUT_NS, XL_GATE_HARD_TIMEOUT_NS))
+			xl_log_loud("GPU gate: the target waited for its own GPU work inside "
+			            "xrEndFrame (the gated mode would deadlock); the gate was opened "
+			            "after %llu ms (%llu s if the thread kept running), that frame's "
+			            "GPU sample is marked invalid, and the session continues in "
+			            "sandwich mode",
+			            (unsigned long long)(XL_GATE_TIMEOUT_NS / 1000000),
+			            (unsigned long long)(XL_GATE_HARD_TIMEOUT_NS / 1000000000));
+		xl_thread_sleep_ns(WATCHDOG_STEP_NS);
+	}
+	return NULL;
+}
+
+bool xl_gate_watchdog_start(struct xl_gate_watchdog *wd, struct xl_gate *gate)
+{
+	wd->gate = gate;
+	atomic_init(&wd->stop, false);
+	if (xl_thread_start(&wd->thread, watchdog_main, wd, "xrlm-gate") != 0)
+		return false;
+	wd->started = true;
+	return true;
+}
+
+void xl_gate_watchdog_stop(struct xl_gate_watchdog *wd)
+{
+	if (!wd->started)
+		return;
+	atomic_store(&wd->stop, true);
+	pthread_join(wd->thread, NULL);
+	wd->started = false;
+}

@@ -1,0 +1,100 @@
+/*
+ * What the two sides share of their xrEndFrame hooks (xl_side_pre.c,
+ * xl_side_post.c): the layer names, the private attach entry point, and the
+ * frame thread's small steps, inline so that each bracket's code is laid
+ * out as one function.
+ *
+ * The CPU sandwich: pre brackets only its call to the next layer (narrow);
+ * post brackets everything from its first line to just before it publishes
+ * its record (wide). Then pre − post is the target's cost: the runtime and
+ * post's own bookkeeping cancel out, all but the clock reads' own share,
+ * which post measures and the merge subtracts (bracket_correction_ns).
+ * Both sides claim their record where its cost cancels: pre outside its
+ * bracket, post inside its own.
+ */
+#ifndef XL_SIDE_FRAME_H
+#define XL_SIDE_FRAME_H
+
+#include "xl_gl.h"
+#include "xl_instance.h"
+
+#define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
+#define POST_LAYER_NAME "XR_APILAYER_XRLM_monitor_post"
+
+/*
+ * Post answers this name from its xrGetInstanceProcAddr, so that pre can
+ * hand it the control block before instance creation reaches post. It is
+ * not an OpenXR function name: nothing else in the chain ever asks for it.
+ */
+#define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
+typedef void (*xl_attach_fn)(struct xl_control *ctl);
+
+static inline void count_drop(struct xl_control *ctl, uint32_t id)
+{
+	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->dropped[xl_side.index], 1,
+	                          memory_order_relaxed);
+}
+
+static inline XrTime display_time(const XrFrameEndInfo *info)
+{
+	/* A NULL info is the application's error: the chain below reports it. */
+	return info ? info->displayTime : 0;
+}
+
+/* Fills a claimed record with this frame's bracket and hands it to the writer. */
+static inline void publish(struct xl_ring *ring, struct xl_call_record *rec,
+                           const XrFrameEndInfo *info, uint64_t t_entry, uint64_t t_exit,
+                           uint32_t tid, uint32_t id, XrResult result)
+{
+	rec->t_entry = t_entry;
+	rec->t_exit = t_exit;
+	rec->frame_id = rec->display_time = display_time(info);
+	rec->thread_id = tid;
+	rec->session_id = id;
+	rec->result = result;
+	rec->fn = XL_FN_xrEndFrame;
+	xl_ring_publish(ring);
+}
+
+/* The calling thread's next record, or NULL (no ring left for it, or full). */
+static inline struct xl_call_record *claim(struct xl_ring *ring)
+{
+	return ring ? xl_ring_claim(ring) : NULL;
+}
+
+static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)
+{
+	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->gpu_overflow[xl_side.index], 1,
+	                          memory_order_relaxed);
+}
+
+/* OpenGL sessions (xl_gl.h): post flushes its timestamp out. */
+static inline void stamp_gl(struct xl_instance *in, XrSession session,
+                            const XrFrameEndInfo *info, uint32_t id)
+{
+	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
+	if (gl && gl->session == session &&
+	    xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
+	            XL_GL_OVERFLOW)
+		count_gpu_overflow(in->ctl, id);
+}
+
+/*
+ * Submits this side's GPU timestamp for the frame when the session has a
+ * Vulkan binding (pre's waits behind the gate in gated mode), or an OpenGL one.
+ */
+static inline void stamp_gpu(struct xl_instance *in, XrSession session,
+                             const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
+{
+	struct xl_control *ctl = in->ctl;
+	struct xl_gpu *gpu = atomic_load_explicit(&in->gpu.gpu, memory_order_relaxed);
+	if (!gpu || gpu->session != session) {
+		stamp_gl(in, session, info, id);
+		return;
+	}
+	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gpu->gate.tripped, memory_order_relaxed);
+	if (!xl_gpu_stamp(gpu, display_time(info), id, gated, tid))
+		count_gpu_overflow(ctl, id);
+}
+
+#endif /* XL_SIDE_FRAME_H */

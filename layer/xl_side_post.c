@@ -1,0 +1,204 @@
+/*
+ * The post layer's side: the wide bracket of xrEndFrame, the control block
+ * it receives from pre, and the merge when a session's files are complete.
+ * Compiled into the post library only (see CMakeLists.txt).
+ */
+#include "xl_chain.h"
+#include "xl_clock.h"
+#include "xl_hooks.h"
+#include "xl_log.h"
+#include "xl_side_frame.h"
+#include "xl_thread.h"
+
+#include "merge.h"
+#include "u_names.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER_NAME};
+
+/* Handed over by pre just before instance creation reaches post. */
+static struct xl_control *_Atomic attached_control;
+
+static void attach_control(struct xl_control *ctl)
+{
+	/* Post's own reference: pre may be unloaded first (at process exit). */
+	xl_control_ref(ctl);
+	xl_control_unref(atomic_exchange(&attached_control, ctl));
+}
+
+bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
+{
+	struct xl_chain_report chain;
+	struct xl_control *ctl = atomic_exchange(&attached_control, NULL);
+
+	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, PRE_LAYER_NAME, &chain);
+	if (chain.partner_found) {
+		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "
+		            "Use XR_ENABLE_API_LAYERS=%s:<target>:%s", PRE_LAYER_NAME,
+		            POST_LAYER_NAME, PRE_LAYER_NAME, POST_LAYER_NAME);
+		xl_control_unref(ctl);
+		return false;
+	}
+	if (!ctl && xl_settings_layer_disabled(PRE_LAYER_NAME)) {
+		xl_log_loud("DISABLE_%s is set: post passes every call through and records "
+		            "nothing", PRE_LAYER_NAME);
+		return false;
+	}
+	if (!ctl) {
+		xl_log_loud("%s is not above %s in the layer chain: nothing will be recorded",
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	if (!xl_control_same_build(ctl)) {
+		xl_log_loud("%s comes from a different build than %s: nothing will be recorded",
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		/* Not ours to free: a block of another layout. Leak the reference. */
+		return false;
+	}
+	in->ctl = ctl;
+	return true;
+}
+
+bool xl_side_after_create(struct xl_instance *in)
+{
+	atomic_store(&in->ctl->post_joined, true);
+	return true;
+}
+
+void xl_side_before_destroy(struct xl_instance *in)
+{
+	/* Normally pre has stopped already; at process exit post may come first. */
+	xl_control_stop_now(in->ctl);
+}
+
+/* The merge's view of the output directory; see merge_session. */
+struct merge_dir {
+	const char *tag;
+	const char *via;  /* "/proc/self/fd/<n>", what the merge's paths start with */
+	const char *name; /* the directory's path, for the messages */
+};
+
+static void merge_log(void *ctx, const char *message)
+{
+	const struct merge_dir *d = ctx;
+	char line[2048];
+	size_t len = 0, via_len = strlen(d->via);
+
+	/* The user reads the directory's name, not the descriptor's. */
+	for (const char *at; (at = strstr(message, d->via)) && len < sizeof(line);
+	     message = at + via_len)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%.*s%s",
+		                        (int)(at - message), message, d->name);
+	if (len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "%s", message);
+	xl_log("merge %s: %s", d->tag, line);
+}
+
+/* How long the merge waits for pre's writer to finish the same session. */
+#define PRE_FINISH_TIMEOUT_NS 10000000000ull
+
+struct pre_finished_ctx {
+	struct xl_control *ctl;
+	uint32_t id;
+};
+
+static bool pre_finished(void *ctx)
+{
+	struct pre_finished_ctx *c = ctx;
+	return atomic_load_explicit(&c->ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= c->id;
+}
+
+static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
+{
+	struct pre_finished_ctx ctx = {ctl, id};
+	return xl_thread_wait(pre_finished, &ctx, PRE_FINISH_TIMEOUT_NS, 2000000);
+}
+
+/* Writer hook: the session's post file is complete; merge it with pre's. */
+static void merge_session(void *ctx, uint32_t id, const char *tag)
+{
+	struct xl_control *ctl = ctx;
+	char pre[MERGE_PATH_MAX];
+	struct merge_siblings sib;
+
+	if (!wait_for_pre(ctl, id)) {
+		xl_log_once(XL_ONCE_MERGE, "session %s: the pre side did not finish its file; "
+		            "run `xrlm merge` on the per-side files", tag);
+		return;
+	}
+	/* Every path goes through the directory descriptor post's writer holds:
+	 * a symlink planted in the directory's path since is not followed. */
+	char via[32] = "";
+	if (xl_inst.writer.dir_fd >= 0)
+		snprintf(via, sizeof(via), "/proc/self/fd/%d", xl_inst.writer.dir_fd);
+	struct merge_dir dir = {tag, via, ctl->output_dir};
+	if (!via[0] || access(via, X_OK) != 0)
+		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
+	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, "pre") < 0 ||
+	    merge_sibling_paths(pre, NULL, &sib) != 0) {
+		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
+		return;
+	}
+	struct merge_paths paths = {
+		.pre_csv = pre,
+		.post_csv = sib.post_csv,
+		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
+		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
+	};
+	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
+		return;
+	char merged[MERGE_PATH_MAX];
+	if (u_names_merged_file(merged, sizeof(merged), ctl->output_dir, U_NAMES_FRAMES, tag) >= 0)
+		xl_log("session %s: merged into %s", tag, merged);
+}
+
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+{
+	return merge_session;
+}
+
+bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
+{
+	if (strcmp(name, ATTACH_PROC_NAME) != 0)
+		return false;
+	*function = (PFN_xrVoidFunction)attach_control;
+	return true;
+}
+
+/* Out of line, so that the idle path saves no registers. Its first act
+ * opens post's wide bracket. */
+static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, uint32_t id,
+                                                       XrSession session,
+                                                       const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = in->ctl;
+	uint64_t t_entry = xl_clock_mono_ns();
+	/* First thing: the target's GPU work is done when this timestamp is
+	 * written; then open pre's gate so both run back to back. */
+	struct xl_ring *ring = xl_ring_mine(&in->rings);
+	uint32_t tid = xl_ring_thread_id();
+	stamp_gpu(in, session, info, id, tid);
+	xl_gate_open(&ctl->gpu->gate);
+	struct xl_call_record *rec = claim(ring);
+	XrResult result = in->next.xrEndFrame(session, info);
+	uint64_t t_exit = xl_clock_mono_ns();
+
+	if (!rec) {
+		count_drop(ctl, id);
+		return result;
+	}
+	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
+	return result;
+}
+
+XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = in->ctl;
+	uint32_t id = xl_control_post_frame(ctl);
+	if (__builtin_expect(!id, 1))
+		return in->next.xrEndFrame(session, info);
+	return record_frame(in, id, session, info);
+}

@@ -1,0 +1,129 @@
+/*
+ * The pre layer's side: the narrow bracket of xrEndFrame, the chain check
+ * from above, the control block it creates and hands to post, the toggle
+ * signal. Compiled into the pre library only (see CMakeLists.txt).
+ */
+#include "xl_chain.h"
+#include "xl_clock.h"
+#include "xl_hooks.h"
+#include "xl_log.h"
+#include "xl_side_frame.h"
+#include "xl_signal.h"
+
+#include <stdio.h>
+
+const struct xl_side xl_side = {XL_SIDE_PRE, "pre", PRE_LAYER_NAME, POST_LAYER_NAME};
+
+static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *ctl)
+{
+	PFN_xrVoidFunction fn = NULL;
+
+	if (!post_gipa || post_gipa(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS || !fn)
+		return false;
+	((xl_attach_fn)fn)(ctl);
+	return true;
+}
+
+bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
+{
+	struct xl_chain_report chain;
+
+	if (xl_settings_layer_disabled(POST_LAYER_NAME)) {
+		xl_log_loud("DISABLE_%s is set: pre cannot measure the target alone, so nothing "
+		            "will be recorded (unset it, or disable pre too)", POST_LAYER_NAME);
+		return false;
+	}
+	xl_chain_inspect(info->nextInfo, PRE_LAYER_NAME, POST_LAYER_NAME, &chain);
+	if (!chain.partner_found) {
+		xl_log_loud("%s is not below %s in the layer chain (missing, or enabled above it): "
+		            "nothing will be recorded. Enable them around the target: "
+		            "XR_ENABLE_API_LAYERS=%s:<target>:%s", POST_LAYER_NAME, PRE_LAYER_NAME,
+		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		return false;
+	}
+	if (chain.between == 0)
+		xl_log_loud("no layer between pre and post: target_us will measure only the "
+		            "monitor's own floor");
+	else if (chain.between > 1)
+		xl_log_loud("%u layers between pre and post (%s): their costs are reported "
+		            "together as one target", chain.between, chain.between_names);
+
+	in->ctl = xl_control_create(&in->settings);
+	if (!in->ctl) {
+		xl_log("out of memory for the control block: nothing will be recorded");
+		return false;
+	}
+	snprintf(in->ctl->target_layer, sizeof(in->ctl->target_layer), "%s", chain.between_names);
+	if (!attach_post(chain.partner_gipa, in->ctl)) {
+		xl_log_loud("%s did not accept the control block (a different build?): nothing "
+		            "will be recorded", POST_LAYER_NAME);
+		return false;
+	}
+	xl_log("target layer: %s", chain.between_names);
+	return true;
+}
+
+bool xl_side_after_create(struct xl_instance *in)
+{
+	/* Post joins while the chain below creates the instance: by now it has. */
+	if (!atomic_load(&in->ctl->post_joined)) {
+		xl_log_loud("%s took the control block but does not monitor this instance (see its "
+		            "messages): nothing will be recorded", POST_LAYER_NAME);
+		return false;
+	}
+	xl_signal_install(in->ctl, in->settings.signal, in->settings.signal_name);
+	return true;
+}
+
+void xl_side_before_destroy(struct xl_instance *in)
+{
+	xl_signal_remove();
+	xl_control_stop_now(in->ctl);
+}
+
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+{
+	return NULL;
+}
+
+bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
+{
+	(void)name;
+	(void)function;
+	return false;
+}
+
+/* Out of line, so that the idle path saves no registers: a few instructions. */
+static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, uint32_t id,
+                                                       XrSession session,
+                                                       const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = in->ctl;
+	struct xl_ring *ring = xl_ring_mine(&in->rings);
+	struct xl_call_record *rec = claim(ring);
+	if (!rec) {
+		count_drop(ctl, id);
+		return in->next.xrEndFrame(session, info);
+	}
+	if (ctl->frame_limit)
+		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
+	uint32_t tid = xl_ring_thread_id();
+	/* Just before the target: its GPU work lands after this timestamp. */
+	stamp_gpu(in, session, info, id, tid);
+
+	uint64_t t_entry = xl_clock_mono_ns();
+	XrResult result = in->next.xrEndFrame(session, info);
+	uint64_t t_exit = xl_clock_mono_ns();
+
+	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
+	return result;
+}
+
+XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
+{
+	struct xl_control *ctl = in->ctl;
+	uint32_t id = xl_control_pre_frame(ctl);
+	if (__builtin_expect(!id, 1))
+		return in->next.xrEndFrame(session, info);
+	return record_frame(in, id, session, info);
+}

@@ -1,0 +1,30 @@
+/*
+ * The layer's own threads (the writers, the gate's watchdog) and its bounded
+ * waits. A layer thread must never take one of the application's signals,
+ * and no wait of the layer may be unbounded: the application's shutdown
+ * must not hang on the monitor.
+ */
+#ifndef XL_THREAD_H
+#define XL_THREAD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Starts @p fn(@p arg) on a new thread named @p name, with every signal
+ * blocked (they are the application's). Returns 0 or an errno value.
+ */
+int xl_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name);
+
+/* Sleeps @p ns nanoseconds, also across signal interruptions. */
+void xl_thread_sleep_ns(uint64_t ns);
+
+/*
+ * Asks @p done(@p ctx) every @p step_ns until it answers true or
+ * @p timeout_ns have passed (counted in steps: time spent in @p done is
+ * not counted). Returns its last answer.
+ */
+bool xl_thread_wait(bool (*done)(void *ctx), void *ctx, uint64_t timeout_ns, uint64_t step_ns);
+
+#endif /* XL_THREAD_H */

@@ -1,0 +1,34 @@
+/*
+ * The writer's session files: for the session whose records it is writing,
+ * the tag (pre picks the first free one, post waits for it), the per-side
+ * CPU file and, from the first GPU sample on, the GPU file; rows, flushes
+ * every 0.5 s, and the footers when the session closes. Writer thread only.
+ */
+#ifndef XL_WRITER_FILES_H
+#define XL_WRITER_FILES_H
+
+#include "xl_writer.h"
+
+/* Opens session @p id's files (logs and gives the session up on failure). */
+void xl_writer_files_open(struct xl_writer *w, uint32_t id);
+
+/* Writes one xrEndFrame record into the open session's CPU file. */
+void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec);
+
+/*
+ * Collects finished GPU samples up to session @p max_session into the
+ * GPU file. Returns true while samples of those sessions are still on the GPU.
+ */
+bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session);
+
+/* Flushes the open files if rows were written and 0.5 s have passed since the last flush. */
+void xl_writer_files_flush(struct xl_writer *w, uint64_t now);
+
+/*
+ * Closes the open session's files with their footers (after its last GPU
+ * samples, bounded) and tells the control block this side finished it.
+ * Returns whether its CPU file held a row.
+ */
+bool xl_writer_files_close(struct xl_writer *w);
+
+#endif /* XL_WRITER_FILES_H */
