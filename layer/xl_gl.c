@@ -1,11 +1,14 @@
 /*
  * GPU timestamps in an OpenGL session's command stream; see xl_gl.h.
  */
-/* GL and Xlib types first: xl_gl.h's openxr_platform.h then has the GL binding. */
+/* GL, Xlib and EGL types first: xl_gl.h's openxr_platform.h then has both GL
+ * bindings. Only types: the layers link neither libGL nor libEGL. */
+#include <EGL/egl.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <GL/glx.h>
 #define XR_USE_PLATFORM_XLIB
+#define XR_USE_PLATFORM_EGL
 #define XR_USE_GRAPHICS_API_OPENGL
 
 #include "xl_gl.h"
@@ -20,9 +23,13 @@
 #include <string.h>
 #include <time.h>
 
-/* The entry points used, all resolved through glXGetProcAddressARB. */
+/*
+ * The entry points used, all resolved through the binding's window system's
+ * proc-address function; GetCurrentContext is glXGetCurrentContext or
+ * eglGetCurrentContext (both return the context as a pointer).
+ */
 struct xl_gl_fns {
-	GLXContext (*GetCurrentContext)(void);
+	void *(*GetCurrentContext)(void);
 	const GLubyte *(*GetString)(GLenum name);
 	const GLubyte *(*GetStringi)(GLenum name, GLuint index);
 	void (*GetIntegerv)(GLenum pname, GLint *data);
@@ -41,7 +48,6 @@ static const struct {
 	const char *name;
 	size_t offset;
 } fn_table[] = {
-	{"glXGetCurrentContext", offsetof(struct xl_gl_fns, GetCurrentContext)},
 	{"glGetString", offsetof(struct xl_gl_fns, GetString)},
 	{"glGetStringi", offsetof(struct xl_gl_fns, GetStringi)},
 	{"glGetIntegerv", offsetof(struct xl_gl_fns, GetIntegerv)},
@@ -66,20 +72,61 @@ typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 {
 	for (const XrBaseInStructure *p = info ? info->next : NULL; p; p = p->next)
-		if (p->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR)
+		if (p->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR ||
+		    p->type == XR_TYPE_GRAPHICS_BINDING_EGL_MNDX)
 			return p;
 	return NULL;
 }
 
-/* Fills @p fns from the application's GL library; false if something is missing. */
-static bool resolve(struct xl_gl_fns *fns, char *why, size_t why_size)
+/* What differs between a GLX and an EGL binding: the context and how to find entry points. */
+struct window_system {
+	const char *name;         /* "GLX" or "EGL", for the logs */
+	void *context;
+	gl_getproc_fn getproc;    /* NULL: look up getproc_name in the process */
+	const char *getproc_name;
+	const char *current_name; /* the current-context query */
+};
+
+static struct window_system window_system(const XrBaseInStructure *binding)
 {
-	/* The application loaded libGL or libGLX to create its context. */
-	gl_getproc_fn getproc = (gl_getproc_fn)dlsym(RTLD_DEFAULT, "glXGetProcAddressARB");
+	if (binding->type == XR_TYPE_GRAPHICS_BINDING_EGL_MNDX) {
+		const XrGraphicsBindingEGLMNDX *b = (const XrGraphicsBindingEGLMNDX *)binding;
+		/* The binding brings its own eglGetProcAddress: the app's libEGL. */
+		return (struct window_system){"EGL", b->context, (gl_getproc_fn)b->getProcAddress,
+		                              "eglGetProcAddress", "eglGetCurrentContext"};
+	}
+	const XrGraphicsBindingOpenGLXlibKHR *b = (const XrGraphicsBindingOpenGLXlibKHR *)binding;
+	return (struct window_system){"GLX", b->glxContext, NULL, "glXGetProcAddressARB",
+	                              "glXGetCurrentContext"};
+}
+
+/* The current-context query: through @p getproc, else exported by the app's library. */
+static gl_void_fn resolve_current(gl_getproc_fn getproc, const char *name)
+{
+	gl_void_fn fn = getproc((const GLubyte *)name);
+	if (!fn)
+		memcpy(&fn, &(void *){dlsym(RTLD_DEFAULT, name)}, sizeof(fn));
+	return fn;
+}
+
+/* Fills @p fns from the application's GL library; false if something is missing. */
+static bool resolve(const struct window_system *ws, struct xl_gl_fns *fns, char *why,
+                    size_t why_size)
+{
+	/* The application loaded libGL/libGLX or libEGL to create its context. */
+	gl_getproc_fn getproc = ws->getproc;
+	if (!getproc)
+		memcpy(&getproc, &(void *){dlsym(RTLD_DEFAULT, ws->getproc_name)}, sizeof(getproc));
 	if (!getproc) {
-		snprintf(why, why_size, "glXGetProcAddressARB is not loaded in this process");
+		snprintf(why, why_size, "%s is not loaded in this process", ws->getproc_name);
 		return false;
 	}
+	gl_void_fn current = resolve_current(getproc, ws->current_name);
+	if (!current) {
+		snprintf(why, why_size, "%s is missing", ws->current_name);
+		return false;
+	}
+	memcpy(&fns->GetCurrentContext, &current, sizeof(current));
 	for (size_t i = 0; i < sizeof(fn_table) / sizeof(fn_table[0]); i++) {
 		gl_void_fn fn = getproc((const GLubyte *)fn_table[i].name);
 		if (!fn) {
@@ -94,9 +141,9 @@ static bool resolve(struct xl_gl_fns *fns, char *why, size_t why_size)
 struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, char *why,
                            size_t why_size)
 {
-	const XrGraphicsBindingOpenGLXlibKHR *b = (const XrGraphicsBindingOpenGLXlibKHR *)binding;
-	if (!b->glxContext) {
-		snprintf(why, why_size, "the binding has no GLX context");
+	struct window_system ws = window_system(binding);
+	if (!ws.context) {
+		snprintf(why, why_size, "the binding has no %s context", ws.name);
 		return NULL;
 	}
 	struct xl_gl *gl = calloc(1, sizeof(*gl));
@@ -107,13 +154,14 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
 		free(fns);
 		return NULL;
 	}
-	if (!resolve(fns, why, why_size)) {
+	if (!resolve(&ws, fns, why, why_size)) {
 		free(gl);
 		free(fns);
 		return NULL;
 	}
 	gl->session = session;
-	gl->context = b->glxContext;
+	gl->context = ws.context;
+	gl->window_system = ws.name;
 	gl->fn = fns;
 	return gl;
 }
@@ -284,7 +332,7 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
 	/* GL calls act on the thread's current context: it must be the session's. */
-	if (gl->fn->GetCurrentContext() != (GLXContext)gl->context)
+	if (gl->fn->GetCurrentContext() != gl->context)
 		return skip(gl, XL_GL_SKIP_NOT_CURRENT);
 	uint64_t t0 = xl_clock_mono_ns();
 	if (!gl->ready && !setup(gl))
@@ -330,7 +378,7 @@ static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
 {
 	if (gl->ready) {
-		if (gl->fn->GetCurrentContext() == (GLXContext)gl->context)
+		if (gl->fn->GetCurrentContext() == gl->context)
 			finish_queries(gl, timeout_ns);
 		else
 			xl_log("GPU (OpenGL): xrDestroySession without the session's context current: "

@@ -1,6 +1,7 @@
 /*
  * GPU timestamps in an OpenGL session's command stream: one side's half of
- * the GPU sandwich for an XrSession with an XrGraphicsBindingOpenGLXlibKHR.
+ * the GPU sandwich for an XrSession with an XrGraphicsBindingOpenGLXlibKHR
+ * (XR_KHR_opengl_enable) or an XrGraphicsBindingEGLMNDX (XR_MNDX_egl_enable).
  *
  * GL calls are only valid on the thread where the context is current, which
  * in xrEndFrame is the application's frame thread (the spec requires the
@@ -17,10 +18,12 @@
  * context current, hence on the frame thread. That happens once (support
  * check, glGenQueries, a clock correlation), and its cost is logged.
  *
- * The layers do not link libGL: glXGetProcAddressARB is found with
- * dlsym(RTLD_DEFAULT) in the application's own GL library when a session
- * has a GL binding, and every gl* through it. Nothing is looked up for other
- * sessions. Only the binding's display, drawable and context are used.
+ * The layers do not link libGL or libEGL: for GLX, glXGetProcAddressARB is
+ * found with dlsym(RTLD_DEFAULT) in the application's own GL library; for
+ * EGL, the binding's own getProcAddress is used (eglGetProcAddress found the
+ * same way if the binding leaves it NULL). Every gl* and the current-context
+ * query (glXGetCurrentContext / eglGetCurrentContext) come through it. Nothing is looked up for other
+ * sessions. Only the binding's context (and EGL's getProcAddress) are used.
  *
  * GL state the application can see is left as it was: timestamp queries are
  * never active, and the only binding touched (GL_QUERY_BUFFER, which would
@@ -75,7 +78,8 @@ struct xl_gl_query {
 
 struct xl_gl {
 	XrSession session;
-	void *context;                /* the binding's GLXContext */
+	void *context;                /* the binding's GLXContext or EGLContext */
+	const char *window_system;    /* "GLX" or "EGL" */
 	struct xl_gl_fns *fn;
 	/* Frame thread only. */
 	bool ready;                   /* queries created */
@@ -101,8 +105,8 @@ struct xl_gl {
 };
 
 /*
- * The OpenGL binding in @p info's chain, or NULL. An XrGraphicsBindingOpenGLXlibKHR
- * (returned as its base header).
+ * The OpenGL binding in @p info's chain, or NULL: an XrGraphicsBindingOpenGLXlibKHR
+ * or an XrGraphicsBindingEGLMNDX (returned as its base header).
  */
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info);
 

@@ -28,8 +28,8 @@ void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding)
 	pthread_mutex_lock(&xl_inst.gpu.lock);
 	atomic_store(&xl_inst.gpu.gl, gl);
 	pthread_mutex_unlock(&xl_inst.gpu.lock);
-	xl_log("GPU timestamps: OpenGL session (GLX context %p), GL_TIMESTAMP queries in "
-	       "xrEndFrame, created on the first recorded frame", gl->context);
+	xl_log("GPU timestamps: OpenGL session (%s context %p), GL_TIMESTAMP queries in "
+	       "xrEndFrame, created on the first recorded frame", gl->window_system, gl->context);
 }
 
 /* Takes the GL state out of the holder, so the writer lets go of it. */
