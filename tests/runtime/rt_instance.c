@@ -15,6 +15,7 @@ static const char *const g_extensions[] = {
 	XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME,
 	XR_MND_HEADLESS_EXTENSION_NAME,
 	XR_KHR_OPENGL_ENABLE_EXTENSION_NAME,
+	XR_MNDX_EGL_ENABLE_EXTENSION_NAME,
 };
 #define RT_EXTENSION_COUNT (sizeof(g_extensions) / sizeof(g_extensions[0]))
 
@@ -71,6 +72,8 @@ static XrResult enable_extensions(struct rt_instance *inst, const XrInstanceCrea
 			inst->ext_headless = true;
 		else if (strcmp(name, XR_KHR_OPENGL_ENABLE_EXTENSION_NAME) == 0)
 			inst->ext_opengl_enable = true;
+		else if (strcmp(name, XR_MNDX_EGL_ENABLE_EXTENSION_NAME) == 0)
+			inst->ext_egl_enable = true;
 		else if (strcmp(name, XR_EXT_DEBUG_UTILS_EXTENSION_NAME) == 0)
 			; /* the loader implements it on top of us */
 		else
@@ -123,9 +126,9 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 		return r;
 
 	rt_log("instance created for \"%s\" (vulkan_enable=%d vulkan_enable2=%d headless=%d "
-	       "opengl_enable=%d)", createInfo->applicationInfo.applicationName,
+	       "opengl_enable=%d egl_enable=%d)", createInfo->applicationInfo.applicationName,
 	       inst->ext_vulkan_enable, inst->ext_vulkan_enable2, inst->ext_headless,
-	       inst->ext_opengl_enable);
+	       inst->ext_opengl_enable, inst->ext_egl_enable);
 	rt_knobs_read(&inst->knobs);
 	return XR_SUCCESS;
 }

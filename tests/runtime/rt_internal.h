@@ -11,6 +11,9 @@
 #define XR_USE_GRAPHICS_API_VULKAN 1
 /* OpenGL's types need no GL header; the Xlib binding is rt_opengl.c's own. */
 #define XR_USE_GRAPHICS_API_OPENGL 1
+/* EGL's types too, for XR_MNDX_egl_enable's binding (rt_opengl.c). */
+#include <EGL/egl.h>
+#define XR_USE_PLATFORM_EGL 1
 #include <vulkan/vulkan.h>
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
@@ -198,6 +201,7 @@ struct rt_instance {
 	bool ext_vulkan_enable2;
 	bool ext_headless;
 	bool ext_opengl_enable;        /* XR_KHR_opengl_enable (rt_opengl.c) */
+	bool ext_egl_enable;           /* XR_MNDX_egl_enable (rt_opengl.c) */
 	bool vk_requirements_queried;
 	bool gl_requirements_queried;
 	VkInstance vk_instance;        /* last one passed to xrGetVulkanGraphicsDevice*KHR */
@@ -280,13 +284,14 @@ XrResult rt_vk_submit_and_wait(struct rt_vk_session *vk,
 /* Finds a memory type in @p type_bits with @p props; UINT32_MAX if none. */
 uint32_t rt_vk_memory_type(struct rt_vk_session *vk, uint32_t type_bits, VkMemoryPropertyFlags props);
 
-/* rt_opengl.c: XR_KHR_opengl_enable with an Xlib/GLX binding */
+/* rt_opengl.c: XR_KHR_opengl_enable with an Xlib/GLX or (XR_MNDX_egl_enable) EGL binding */
 
 struct rt_gl_session;
 struct rt_swapchain;
 
 /*
- * Checks the app's XrGraphicsBindingOpenGLXlibKHR (@p binding) against
+ * Checks the app's XrGraphicsBindingOpenGLXlibKHR or XrGraphicsBindingEGLMNDX
+ * (@p binding, told apart by its type) against
  * @p inst and keeps what a session needs of it in a new @p out.
  */
 XrResult rt_gl_session_create(struct rt_instance *inst, const void *binding,

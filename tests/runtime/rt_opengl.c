@@ -1,11 +1,14 @@
 /*
- * XR_KHR_opengl_enable on Xlib/GLX: the graphics requirements, the
- * session's binding, and swapchains of GL textures in the app's context.
+ * XR_KHR_opengl_enable on Xlib/GLX, or with XR_MNDX_egl_enable on EGL: the
+ * graphics requirements, the session's binding, and swapchains of GL
+ * textures in the app's context. GLX and EGL differ only in how the binding
+ * names the context and how the current one is asked for; everything else
+ * is the same GL.
  *
  * The spec has the app's context current on the calling thread in
  * xrCreateSwapchain, xrDestroySwapchain, the image calls and xrEndFrame:
  * textures are created and deleted there. Only the display, the drawable
- * and the context of the binding are used (apps often leave visualid and
+ * and the context of a GLX binding are used (apps often leave visualid and
  * glxFBConfig unset). Every binding the app can see (the texture target's
  * binding) is restored after use.
  */
@@ -34,9 +37,8 @@ static const int64_t g_gl_formats[] = {
 #define RT_GL_FORMAT_COUNT (sizeof(g_gl_formats) / sizeof(g_gl_formats[0]))
 
 struct rt_gl_session {
-	Display *display;
-	GLXDrawable drawable;
-	GLXContext context;
+	void *context;                      /* GLXContext or EGLContext */
+	void *(*current_context)(void);     /* glXGetCurrentContext or eglGetCurrentContext */
 	PFNGLTEXSTORAGE2DPROC TexStorage2D;
 	PFNGLTEXSTORAGE3DPROC TexStorage3D;
 };
@@ -56,38 +58,69 @@ XrResult XRAPI_CALL rt_xrGetOpenGLGraphicsRequirementsKHR(
 	return XR_SUCCESS;
 }
 
-static void *gl_proc(const char *name)
+static void *glx_current_context(void)
 {
-	return (void *)glXGetProcAddressARB((const GLubyte *)name);
+	return glXGetCurrentContext();
+}
+
+static void *egl_current_context(void)
+{
+	return eglGetCurrentContext();
+}
+
+/* A GLX binding: only the display, the drawable and the context are needed. */
+static XrResult glx_binding(const XrGraphicsBindingOpenGLXlibKHR *b, struct rt_gl_session *gl)
+{
+	if (!b->xDisplay || !b->glxContext || !b->glxDrawable)
+		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+	gl->context = b->glxContext;
+	gl->current_context = glx_current_context;
+	rt_log("OpenGL session (GLX): display %p, drawable 0x%lx, context %p%s",
+	       (void *)b->xDisplay, (unsigned long)b->glxDrawable, (void *)b->glxContext,
+	       b->glxFBConfig || b->visualid ? "" : " (no visualid or glxFBConfig: not needed)");
+	return XR_SUCCESS;
+}
+
+/* An EGL binding (XR_MNDX_egl_enable, next to XR_KHR_opengl_enable). */
+static XrResult egl_binding(struct rt_instance *inst, const XrGraphicsBindingEGLMNDX *b,
+                            struct rt_gl_session *gl)
+{
+	if (!inst->ext_egl_enable || !b->getProcAddress || !b->display || !b->context)
+		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+	gl->context = b->context;
+	gl->current_context = egl_current_context;
+	rt_log("OpenGL session (EGL): display %p, context %p", (void *)b->display,
+	       (void *)b->context);
+	return XR_SUCCESS;
 }
 
 XrResult rt_gl_session_create(struct rt_instance *inst, const void *binding,
                               struct rt_gl_session **out)
 {
-	const XrGraphicsBindingOpenGLXlibKHR *b = binding;
+	const XrBaseInStructure *base = binding;
 	if (!inst->ext_opengl_enable)
 		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
 	if (!inst->gl_requirements_queried)
 		return XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING;
-	if (!b->xDisplay || !b->glxContext || !b->glxDrawable)
-		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
 	struct rt_gl_session *gl = calloc(1, sizeof(*gl));
 	if (!gl)
 		return XR_ERROR_OUT_OF_MEMORY;
-	gl->display = b->xDisplay;
-	gl->drawable = b->glxDrawable;
-	gl->context = b->glxContext;
-	gl->TexStorage2D = (PFNGLTEXSTORAGE2DPROC)gl_proc("glTexStorage2D");
-	gl->TexStorage3D = (PFNGLTEXSTORAGE3DPROC)gl_proc("glTexStorage3D");
-	if (!gl->TexStorage2D || !gl->TexStorage3D) {
+	XrResult r = base->type == XR_TYPE_GRAPHICS_BINDING_EGL_MNDX
+	                     ? egl_binding(inst, binding, gl)
+	                     : glx_binding(binding, gl);
+	/* Through GLVND both look the entry points up in the same dispatch. */
+	gl->TexStorage2D = (PFNGLTEXSTORAGE2DPROC)glXGetProcAddressARB(
+		(const GLubyte *)"glTexStorage2D");
+	gl->TexStorage3D = (PFNGLTEXSTORAGE3DPROC)glXGetProcAddressARB(
+		(const GLubyte *)"glTexStorage3D");
+	if (r == XR_SUCCESS && (!gl->TexStorage2D || !gl->TexStorage3D))
+		r = XR_ERROR_GRAPHICS_DEVICE_INVALID;
+	if (r != XR_SUCCESS) {
 		free(gl);
-		return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+		return r;
 	}
 	if (inst->knobs.compositor_gpu_us)
 		rt_log("warning: XRTEST_COMPOSITOR_GPU_US applies to Vulkan sessions only");
-	rt_log("OpenGL session: display %p, drawable 0x%lx, context %p%s", (void *)gl->display,
-	       (unsigned long)gl->drawable, (void *)gl->context,
-	       b->glxFBConfig || b->visualid ? "" : " (no visualid or glxFBConfig: not needed)");
 	*out = gl;
 	return XR_SUCCESS;
 }
@@ -132,7 +165,7 @@ XrResult rt_gl_swapchain_check(const XrSwapchainCreateInfo *info)
 /* The context the swapchain's calls must find current; false when it is not. */
 static bool context_current(const struct rt_gl_session *gl)
 {
-	return glXGetCurrentContext() == gl->context;
+	return gl->current_context() == gl->context;
 }
 
 XrResult rt_gl_swapchain_create_images(struct rt_swapchain *sc)

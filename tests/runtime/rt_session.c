@@ -72,6 +72,8 @@ static XrResult session_init_graphics(struct rt_session *sess, const XrSessionCr
 {
 	struct rt_instance *inst = sess->inst;
 	const void *gl_binding = find_binding(info->next, XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR);
+	if (!gl_binding)
+		gl_binding = find_binding(info->next, XR_TYPE_GRAPHICS_BINDING_EGL_MNDX);
 	if (gl_binding)
 		return rt_gl_session_create(inst, gl_binding, &sess->gl);
 	const XrGraphicsBindingVulkanKHR *binding =

@@ -2,10 +2,12 @@
  * The synthetic target's OpenGL work; see tt_gl.h.
  */
 #define _GNU_SOURCE
+#include <EGL/egl.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <GL/glx.h>
 #define XR_USE_PLATFORM_XLIB
+#define XR_USE_PLATFORM_EGL
 #define XR_USE_GRAPHICS_API_OPENGL
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
@@ -67,7 +69,7 @@
 	_(Flush, void, (void))
 
 struct tt_gl_fns {
-	GLXContext (*GetCurrentContext)(void);
+	void *(*GetCurrentContext)(void); /* glXGetCurrentContext or eglGetCurrentContext */
 #define TT_GL_FIELD(name, ret, args) ret(*name) args;
 	TT_GL_FNS(TT_GL_FIELD)
 #undef TT_GL_FIELD
@@ -80,7 +82,7 @@ struct tt_gl_frame {
 
 struct tt_gl {
 	struct tt_gl_fns fn;
-	GLXContext context;
+	void *context; /* GLXContext or EGLContext */
 	uint64_t draws;
 	const char *log_path;
 	bool ready;
@@ -122,14 +124,23 @@ static const char *const fragment_src =
 typedef void (*gl_void_fn)(void);
 typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
 
-static bool resolve(struct tt_gl_fns *fn)
+/*
+ * Through the app's GLX library, or an EGL binding's own getProcAddress
+ * (@p egl_getproc); the current-context query falls back to the process's
+ * exports, where eglGetProcAddress does not hand out core EGL functions.
+ */
+static bool resolve(struct tt_gl_fns *fn, gl_getproc_fn egl_getproc)
 {
-	gl_getproc_fn getproc = (gl_getproc_fn)dlsym(RTLD_DEFAULT, "glXGetProcAddressARB");
+	gl_getproc_fn getproc =
+		egl_getproc ? egl_getproc : (gl_getproc_fn)dlsym(RTLD_DEFAULT, "glXGetProcAddressARB");
 	if (!getproc) {
 		tt_log("GL work: glXGetProcAddressARB is not loaded in this process");
 		return false;
 	}
-	gl_void_fn f = getproc((const GLubyte *)"glXGetCurrentContext");
+	const char *current = egl_getproc ? "eglGetCurrentContext" : "glXGetCurrentContext";
+	gl_void_fn f = getproc((const GLubyte *)current);
+	if (!f)
+		memcpy(&f, &(void *){dlsym(RTLD_DEFAULT, current)}, sizeof(f));
 	memcpy(&fn->GetCurrentContext, &f, sizeof(f));
 	bool ok = f != NULL;
 #define TT_GL_RESOLVE(name, ret, args)                            \
@@ -146,16 +157,21 @@ static bool resolve(struct tt_gl_fns *fn)
 
 bool tt_gl_create(const void *binding, uint64_t draws, const char *log_path, struct tt_gl **out)
 {
-	const XrGraphicsBindingOpenGLXlibKHR *b = binding;
+	const XrGraphicsBindingEGLMNDX *egl =
+		((const XrBaseInStructure *)binding)->type == XR_TYPE_GRAPHICS_BINDING_EGL_MNDX
+			? binding
+			: NULL;
+	const XrGraphicsBindingOpenGLXlibKHR *glx = egl ? NULL : binding;
 	struct tt_gl *gl = calloc(1, sizeof(*gl));
-	if (!gl || !resolve(&gl->fn)) {
+	if (!gl || !resolve(&gl->fn, egl ? (gl_getproc_fn)egl->getProcAddress : NULL)) {
 		free(gl);
 		return false;
 	}
-	gl->context = b->glxContext;
+	gl->context = egl ? egl->context : glx->glxContext;
 	gl->draws = draws;
 	gl->log_path = log_path;
-	tt_log("session on OpenGL (GLX context %p): %llu draws per frame", (void *)gl->context,
+	tt_log("session on OpenGL (%s context %p): %llu draws per frame", egl ? "EGL" : "GLX",
+	       gl->context,
 	       (unsigned long long)draws);
 	*out = gl;
 	return true;

@@ -54,7 +54,8 @@ static bool session_setup_gl(struct tt_session *s, const XrSessionCreateInfo *in
                              const struct tt_knobs *knobs)
 {
 	for (const XrBaseInStructure *b = info->next; b; b = b->next)
-		if (b->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR)
+		if (b->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR ||
+		    b->type == XR_TYPE_GRAPHICS_BINDING_EGL_MNDX)
 			return tt_gl_create(b, knobs->gl_draws, knobs->gpu_log, &s->gl);
 	tt_log("session has no OpenGL binding: GL work (%llu draws) not possible",
 	       (unsigned long long)knobs->gl_draws);
