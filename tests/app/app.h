@@ -1,11 +1,13 @@
 /*
  * The test app's state: one OpenXR instance, system, session, reference
- * space and (with Vulkan) device, swapchain and GPU frame ring.
+ * space and (with Vulkan) device, swapchain and GPU frame ring, or (with
+ * EGL) a GL context and swapchain.
  */
 #ifndef APP_H
 #define APP_H
 
 #include "app_args.h"
+#include "app_egl.h"
 #include "app_gpu.h"
 #include "app_stats.h"
 #include "app_swapchain.h"
@@ -24,6 +26,8 @@ struct app {
 
 	bool has_vk; /* vulkan or vulkan2: a device, a swapchain, GPU work */
 	struct app_vk vk;
+	bool has_gl; /* egl: a GL context, a swapchain, no GPU bracket */
+	struct app_egl egl;
 	struct app_swapchain swapchain;
 	struct app_gpu gpu;
 	struct gw_work *load; /* --gpu-us: app_load.c; NULL without */
@@ -39,7 +43,7 @@ struct app {
 	struct app_stats stats;
 };
 
-/* Creates instance, system, Vulkan (if asked), session, space, swapchain. */
+/* Creates instance, system, Vulkan or EGL (if asked), session, space, swapchain. */
 bool app_xr_create(struct app *app);
 
 /* Destroys everything app_xr_create() made, in reverse order. False if a call failed. */

@@ -18,6 +18,7 @@ static const char *const graphics_names[] = {
 	[APP_GRAPHICS_HEADLESS] = "headless",
 	[APP_GRAPHICS_VULKAN] = "vulkan",
 	[APP_GRAPHICS_VULKAN2] = "vulkan2",
+	[APP_GRAPHICS_EGL] = "egl",
 };
 
 const char *app_graphics_name(enum app_graphics g)
@@ -27,7 +28,7 @@ const char *app_graphics_name(enum app_graphics g)
 
 static void usage(void)
 {
-	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]\n"
+	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--gpu-us N]\n"
@@ -63,7 +64,7 @@ static bool parse_graphics(const char *text, enum app_graphics *out)
 			return true;
 		}
 	}
-	app_error("--graphics \"%s\" is not one of vulkan, vulkan2, headless", text);
+	app_error("--graphics \"%s\" is not one of vulkan, vulkan2, egl, headless", text);
 	return false;
 }
 
@@ -143,8 +144,15 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		app_error("--exit-without-destroy ends the first cycle: it takes no --cycles");
 		return APP_ARGS_BAD;
 	}
-	if (o->gpu_us && o->graphics == APP_GRAPHICS_HEADLESS) {
-		app_error("--gpu-us needs a Vulkan session, not --graphics headless");
+	if (o->gpu_us && (o->graphics == APP_GRAPHICS_HEADLESS || o->graphics == APP_GRAPHICS_EGL)) {
+		app_error("--gpu-us needs a Vulkan session, not --graphics %s",
+		          app_graphics_name(o->graphics));
+		return APP_ARGS_BAD;
+	}
+	/* A GL context is current on one thread: frames cannot alternate threads. */
+	if (o->threads > 1 && o->graphics == APP_GRAPHICS_EGL) {
+		app_error("--graphics egl runs its frames on one thread: it takes no --threads %u",
+		          o->threads);
 		return APP_ARGS_BAD;
 	}
 	return APP_ARGS_OK;

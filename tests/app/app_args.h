@@ -1,6 +1,6 @@
 /*
  * Command line of the test app:
- *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|headless]
+ *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N]
@@ -15,6 +15,7 @@ enum app_graphics {
 	APP_GRAPHICS_HEADLESS, /* XR_MND_headless: no graphics binding, no GPU work */
 	APP_GRAPHICS_VULKAN,   /* XR_KHR_vulkan_enable: extension strings */
 	APP_GRAPHICS_VULKAN2,  /* XR_KHR_vulkan_enable2: xrCreateVulkan*KHR (default) */
+	APP_GRAPHICS_EGL,      /* XR_KHR_opengl_enable + XR_MNDX_egl_enable: GL on surfaceless EGL */
 };
 
 /* What the user asked for. */

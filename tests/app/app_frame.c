@@ -44,9 +44,13 @@ static bool render(struct app *app, XrTime time, XrCompositionLayerProjectionVie
 	struct app_swapchain *sc = &app->swapchain;
 	XrView views[2];
 	uint32_t index;
-	if (!locate_views(app, time, views) || !app_swapchain_acquire(sc, &index) ||
-	    !app_gpu_render(&app->gpu, sc->images[index].image, sc->layers, app->frames_done) ||
-	    !app_swapchain_release(sc))
+	if (!locate_views(app, time, views) || !app_swapchain_acquire(sc, &index))
+		return false;
+	bool drawn = app->has_gl ? app_egl_render(&app->egl, sc->gl_images[index].image, sc->layers,
+	                                          app->frames_done)
+	                         : app_gpu_render(&app->gpu, sc->images[index].image, sc->layers,
+	                                          app->frames_done);
+	if (!drawn || !app_swapchain_release(sc))
 		return false;
 	for (uint32_t eye = 0; eye < 2; eye++) {
 		pv[eye] = (XrCompositionLayerProjectionView){
@@ -107,7 +111,7 @@ bool app_frame(struct app *app)
 		.environmentBlendMode = app->blend_mode,
 		.layers = layers,
 	};
-	if (app->has_vk && fs.shouldRender) {
+	if ((app->has_vk || app->has_gl) && fs.shouldRender) {
 		if (!render(app, fs.predictedDisplayTime, pv))
 			return false;
 		ei.layerCount = 1;

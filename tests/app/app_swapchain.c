@@ -5,16 +5,21 @@
 
 #include "app_check.h"
 
+#include <GL/gl.h>
+#include <GL/glext.h>
+
 #include <stdlib.h>
 
 /* Formats we can clear; the runtime's order of preference decides among them. */
-static bool format_usable(int64_t f)
+static bool format_usable(int64_t f, bool gl)
 {
+	if (gl)
+		return f == GL_SRGB8_ALPHA8 || f == GL_RGBA8;
 	return f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_B8G8R8A8_SRGB ||
 	       f == VK_FORMAT_R8G8B8A8_UNORM || f == VK_FORMAT_B8G8R8A8_UNORM;
 }
 
-static bool pick_format(XrSession session, int64_t *out)
+static bool pick_format(XrSession session, bool gl, int64_t *out)
 {
 	uint32_t n = 0;
 	if (!APP_XR(xrEnumerateSwapchainFormats(session, 0, &n, NULL)))
@@ -24,7 +29,7 @@ static bool pick_format(XrSession session, int64_t *out)
 		return false;
 	bool ok = APP_XR(xrEnumerateSwapchainFormats(session, n, &n, formats));
 	uint32_t i = 0;
-	while (ok && i < n && !format_usable(formats[i]))
+	while (ok && i < n && !format_usable(formats[i], gl))
 		i++;
 	if (ok && i == n)
 		app_error("the runtime offers no 8-bit RGBA/BGRA swapchain format (%u formats)", n);
@@ -60,21 +65,27 @@ static bool enumerate_images(struct app_swapchain *sc)
 	uint32_t n = 0;
 	if (!APP_XR(xrEnumerateSwapchainImages(sc->handle, 0, &n, NULL)))
 		return false;
-	sc->images = calloc(n ? n : 1, sizeof(*sc->images));
+	if (sc->gl) {
+		sc->gl_images = calloc(n ? n : 1, sizeof(*sc->gl_images));
+		for (uint32_t i = 0; sc->gl_images && i < n; i++)
+			sc->gl_images[i].type = XR_TYPE_SWAPCHAIN_IMAGE_OPENGL_KHR;
+	} else {
+		sc->images = calloc(n ? n : 1, sizeof(*sc->images));
+		for (uint32_t i = 0; sc->images && i < n; i++)
+			sc->images[i].type = XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR;
+	}
 	if (!sc->images)
 		return false;
-	for (uint32_t i = 0; i < n; i++)
-		sc->images[i].type = XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR;
 	sc->image_count = n;
 	return APP_XR(xrEnumerateSwapchainImages(sc->handle, n, &n,
 	                                         (XrSwapchainImageBaseHeader *)sc->images));
 }
 
 bool app_swapchain_create(struct app_swapchain *sc, XrInstance xr, XrSystemId system,
-                          XrSession session)
+                          XrSession session, bool gl)
 {
-	*sc = (struct app_swapchain){0};
-	if (!pick_format(session, &sc->format) || !pick_size(sc, xr, system))
+	*sc = (struct app_swapchain){.gl = gl};
+	if (!pick_format(session, gl, &sc->format) || !pick_size(sc, xr, system))
 		return false;
 	XrSwapchainCreateInfo ci = {
 		.type = XR_TYPE_SWAPCHAIN_CREATE_INFO,

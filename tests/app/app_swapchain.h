@@ -17,15 +17,20 @@ struct app_swapchain {
 	uint32_t height;
 	uint32_t layers; /* 2: one per view */
 	uint32_t image_count;
-	XrSwapchainImageVulkanKHR *images;
+	bool gl; /* GL textures (app_egl.c) rather than VkImages */
+	union {
+		XrSwapchainImageVulkanKHR *images;
+		XrSwapchainImageOpenGLKHR *gl_images;
+	};
 };
 
 /*
- * Creates a swapchain sized from the stereo view configuration of @p system.
+ * Creates a swapchain sized from the stereo view configuration of @p system,
+ * of GL textures if @p gl (the session's GL context current), else of VkImages.
  * On failure prints why; @p sc is then safe for app_swapchain_destroy().
  */
 bool app_swapchain_create(struct app_swapchain *sc, XrInstance xr, XrSystemId system,
-                          XrSession session);
+                          XrSession session, bool gl);
 
 /* Destroys the swapchain (safe on a partly created one). False if that failed. */
 bool app_swapchain_destroy(struct app_swapchain *sc);

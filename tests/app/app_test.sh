@@ -51,7 +51,8 @@ run_mode() {
 	[ $rc -eq 0 ] || { cat "$tmp/err" >&2; fail "exit status $rc"; }
 	measured=$((frames - warmup))
 	check_series "$tmp/out" endframe_cpu_ns $measured
-	if [ "$graphics" = headless ]; then
+	# The app's GPU bracket is Vulkan's: none for headless or EGL sessions.
+	if [ "$graphics" = headless ] || [ "$graphics" = egl ]; then
 		check_series "$tmp/out" endframe_gpu_ns 0
 	else
 		check_series "$tmp/out" endframe_gpu_ns $measured
@@ -92,6 +93,8 @@ bad_args() {
 	bad_one --frames -3
 	bad_one --warmup 10 --frames 10
 	bad_one --graphics opengl
+	bad_one --graphics egl --threads 2
+	bad_one --graphics egl --gpu-us 100
 	bad_one --threads 3
 	bad_one --bogus
 	bad_one extra

@@ -10,6 +10,8 @@
 
 #include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN
+/* And OpenGL's types (no GL header needed), for --graphics egl's swapchain. */
+#define XR_USE_GRAPHICS_API_OPENGL
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
 

@@ -10,19 +10,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *graphics_extension(enum app_graphics g)
-{
-	switch (g) {
-	case APP_GRAPHICS_VULKAN: return XR_KHR_VULKAN_ENABLE_EXTENSION_NAME;
-	case APP_GRAPHICS_VULKAN2: return XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME;
-	case APP_GRAPHICS_HEADLESS: return XR_MND_HEADLESS_EXTENSION_NAME;
-	}
-	return NULL;
-}
-
 static bool create_instance(struct app *app)
 {
-	const char *ext = graphics_extension(app->opts.graphics);
+	/* XR_MNDX_egl_enable is an addition to XR_KHR_opengl_enable, not a replacement. */
+	static const char *const egl[] = {XR_KHR_OPENGL_ENABLE_EXTENSION_NAME, "XR_MNDX_egl_enable"};
+	const char *ext = NULL;
+	switch (app->opts.graphics) {
+	case APP_GRAPHICS_VULKAN: ext = XR_KHR_VULKAN_ENABLE_EXTENSION_NAME; break;
+	case APP_GRAPHICS_VULKAN2: ext = XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME; break;
+	case APP_GRAPHICS_HEADLESS: ext = XR_MND_HEADLESS_EXTENSION_NAME; break;
+	case APP_GRAPHICS_EGL:
+		return APP_XR(tc_xr_create_instance_n("xrlm-test-app", 2, egl, &app->instance));
+	}
 	return APP_XR(tc_xr_create_instance("xrlm-test-app", ext, &app->instance));
 }
 
@@ -39,7 +38,7 @@ static bool pick_blend_mode(struct app *app)
 {
 	/* Headless sessions have no view configuration to ask about. */
 	app->blend_mode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
-	if (!app->has_vk)
+	if (!app->has_vk && !app->has_gl)
 		return true;
 	XrEnvironmentBlendMode modes[8];
 	uint32_t n = 0;
@@ -54,10 +53,19 @@ static bool pick_blend_mode(struct app *app)
 
 static bool create_session(struct app *app)
 {
-	XrGraphicsBindingVulkanKHR binding;
+	/* Room for either binding; the EGL one's type needs EGL's platform define. */
+	union {
+		XrGraphicsBindingVulkanKHR vk;
+		char egl[64];
+	} binding;
+	_Static_assert(sizeof(binding.egl) >= sizeof(XrBaseInStructure) + 4 * sizeof(void *),
+	               "room for XrGraphicsBindingEGLMNDX");
 	XrSessionCreateInfo ci = {.type = XR_TYPE_SESSION_CREATE_INFO, .systemId = app->system};
 	if (app->has_vk) {
-		binding = app_vk_binding(&app->vk);
+		binding.vk = app_vk_binding(&app->vk);
+		ci.next = &binding;
+	} else if (app->has_gl) {
+		app_egl_binding(&app->egl, &binding);
 		ci.next = &binding;
 	}
 	return APP_XR(xrCreateSession(app->instance, &ci, &app->session));
@@ -75,18 +83,23 @@ static bool create_space(struct app *app)
 
 bool app_xr_create(struct app *app)
 {
-	app->has_vk = app->opts.graphics != APP_GRAPHICS_HEADLESS;
+	app->has_gl = app->opts.graphics == APP_GRAPHICS_EGL;
+	app->has_vk = app->opts.graphics != APP_GRAPHICS_HEADLESS && !app->has_gl;
 	if (!create_instance(app) || !create_system(app))
 		return false;
 	if (app->has_vk && !app_vk_create(&app->vk, app->instance, app->system,
 	                                  app->opts.graphics))
 		return false;
+	if (app->has_gl && !app_egl_create(&app->egl, app->instance, app->system))
+		return false;
 	if (!pick_blend_mode(app) || !create_session(app) || !create_space(app))
 		return false;
-	if (!app->has_vk)
+	if (!app->has_vk && !app->has_gl)
 		return true;
-	return app_swapchain_create(&app->swapchain, app->instance, app->system, app->session) &&
-	       app_gpu_create(&app->gpu, &app->vk) && app_load_create(app);
+	if (!app_swapchain_create(&app->swapchain, app->instance, app->system, app->session,
+	                          app->has_gl))
+		return false;
+	return !app->has_vk || (app_gpu_create(&app->gpu, &app->vk) && app_load_create(app));
 }
 
 bool app_xr_destroy(struct app *app)
@@ -102,6 +115,8 @@ bool app_xr_destroy(struct app *app)
 		ok = APP_XR(xrDestroySession(app->session)) && ok;
 	/* The Vulkan device outlives the session that used it. */
 	app_vk_destroy(&app->vk);
+	if (app->has_gl)
+		app_egl_destroy(&app->egl);
 	if (app->instance)
 		ok = APP_XR(xrDestroyInstance(app->instance)) && ok;
 	app->space = XR_NULL_HANDLE;

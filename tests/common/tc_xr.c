@@ -9,13 +9,19 @@
 XrResult tc_xr_create_instance(const char *app_name, const char *extension,
                                XrInstance *instance)
 {
+	return tc_xr_create_instance_n(app_name, 1, &extension, instance);
+}
+
+XrResult tc_xr_create_instance_n(const char *app_name, uint32_t count,
+                                 const char *const *extensions, XrInstance *instance)
+{
 	XrInstanceCreateInfo ci = {
 		.type = XR_TYPE_INSTANCE_CREATE_INFO,
 		.applicationInfo = {.applicationVersion = 1,
 		                    .engineVersion = 1,
 		                    .apiVersion = XR_MAKE_VERSION(1, 0, 0)},
-		.enabledExtensionCount = 1,
-		.enabledExtensionNames = &extension,
+		.enabledExtensionCount = count,
+		.enabledExtensionNames = extensions,
 	};
 	snprintf(ci.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "%s", app_name);
 	snprintf(ci.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "xrlm");

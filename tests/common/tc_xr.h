@@ -14,6 +14,10 @@
 XrResult tc_xr_create_instance(const char *app_name, const char *extension,
                                XrInstance *instance);
 
+/* As tc_xr_create_instance(), with the @p count extensions @p extensions enabled. */
+XrResult tc_xr_create_instance_n(const char *app_name, uint32_t count,
+                                 const char *const *extensions, XrInstance *instance);
+
 /*
  * The next session state change in @p instance's event queue, other events
  * skipped: XR_SUCCESS with @p state set, XR_EVENT_UNAVAILABLE once the queue

@@ -2,7 +2,8 @@
 # OpenGL sessions (README, GPU cost): hello_xr -g OpenGL on Xvfb (llvmpipe)
 # through pre, the synthetic target and post, with core_validation below.
 #
-#   accuracy DRAWS  the target draws DRAWS full-target triangles per frame
+#   accuracy DRAWS [egl]
+#                   the target draws DRAWS full-target triangles per frame
 #                   between its own GL_TIMESTAMP pair (XRTEST_TARGET_GL_DRAWS,
 #                   logged per frame): frame by frame, the median of
 #                   |target_gpu_us - the target's own time| must stay within
@@ -11,18 +12,31 @@
 #                   preempted frame thread delays post's timestamp on an idle
 #                   GPU (llvmpipe idles at once): such frames are real
 #                   measurements of a gap, not errors, and the tail is shown.
+#                   With "egl", the app is the test app on a surfaceless EGL
+#                   context (XR_MNDX_egl_enable) instead of hello_xr on GLX.
 #   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
 #                   logs exactly one line saying why.
 #
-# Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set.
-# Usage: gl.sh accuracy DRAWS | gl.sh no-timer-query
+# Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
+# needed with egl).
+# Usage: gl.sh accuracy DRAWS [egl] | gl.sh no-timer-query
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 
 setup
 export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=$FRAMES XRLM_RECORD=1
+
+# The OpenGL app ($APP) through layers $1 (and core_validation where it
+# knows the binding: not EGL's, see run_egl_app), into $XRLM_TEST_WORK/run.
+run_gl() {
+	if [ "$APP" = egl ]; then
+		run_egl_app "$1" "$XRLM_TEST_WORK/run" "$FRAMES"
+	else
+		run_hello_xr OpenGL "$1:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/run"
+	fi
+}
 
 # Frame count, GPU frame count and core_validation's verdict of one run.
 check_run() {
@@ -40,7 +54,8 @@ check_run() {
 case $1 in
 accuracy)
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
-	run_hello_xr OpenGL "$PRE:$TARGET:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/run"
+	APP=${3:-hello_xr}
+	run_gl "$PRE:$TARGET:$POST"
 	check_run
 	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' ||
 		fail "only $gpu of $n frames have a GPU value"
@@ -60,7 +75,7 @@ accuracy)
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[int(NR * 0.9)] }')
 	error=${errors% *}
 	tol=$(awk -v t="$truth" 'BEGIN { print 0.02 * t + 50 }')
-	note "$2 draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
+	note "$APP, $2 draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
 	near "$error" 0 "$tol" || fail "target_gpu_us is off the target's own time by ${error} us (median)"
 	;;
 no-timer-query)

@@ -96,10 +96,7 @@ KNOWN_FALSE_POSITIVE=VUID-xrStructureTypeToString-value-parameter
 # Runs hello_xr -g $1 with layers $2 into directory $3; leaves core_validation's
 # findings, minus the known false positive, in $3/errors.
 run_hello_xr() {
-	mkdir -p "$3"
-	export XR_ENABLE_API_LAYERS=$2
-	export XR_API_DUMP_EXPORT_TYPE=text XR_API_DUMP_FILE_NAME=$3/api_dump.txt
-	export XR_CORE_VALIDATION_EXPORT_TYPE=text XR_CORE_VALIDATION_FILE_NAME=$3/core_validation.txt
+	validation_env "$2" "$3"
 	# hello_xr quits when its stdin reaches end of file: give it a FIFO held open.
 	rm -f "$3/stdin" && mkfifo "$3/stdin"
 	exec 3<>"$3/stdin"
@@ -112,8 +109,32 @@ run_hello_xr() {
 	) ||
 		fail "hello_xr failed: $(tail -n 20 "$3/hello_xr.log")"
 	exec 3>&-
+	validation_errors "$3" "$3/hello_xr.log"
+}
+
+# The layers $1 enabled and the LunarG layers' reports pointed into directory $2.
+validation_env() {
+	mkdir -p "$2"
+	export XR_ENABLE_API_LAYERS=$1
+	export XR_API_DUMP_EXPORT_TYPE=text XR_API_DUMP_FILE_NAME=$2/api_dump.txt
+	export XR_CORE_VALIDATION_EXPORT_TYPE=text XR_CORE_VALIDATION_FILE_NAME=$2/core_validation.txt
+}
+
+# core_validation's findings in directory $1 (the app's output in $2) into $1/errors.
+validation_errors() {
 	# core_validation announces itself, and writes its report only when it has findings.
-	grep -q "Core Validation output type" "$3/hello_xr.log" || fail "core_validation was not loaded"
-	touch "$3/core_validation.txt"
-	grep -i "error" "$3/core_validation.txt" | grep -v "$KNOWN_FALSE_POSITIVE" | sort -u >"$3/errors" || true
+	grep -q "Core Validation output type" "$2" || fail "core_validation was not loaded"
+	touch "$1/core_validation.txt"
+	grep -i "error" "$1/core_validation.txt" | grep -v "$KNOWN_FALSE_POSITIVE" | sort -u >"$1/errors" || true
+}
+
+# Runs the test app on OpenGL through EGL (--graphics egl, surfaceless: no X
+# display) for $3 frames with layers $1 into directory $2 (its output in
+# $2/app.log). Debian's core_validation 1.0.20 is built without EGL and
+# rejects XrGraphicsBindingEGLMNDX as an unknown structure: not enabled here.
+run_egl_app() {
+	mkdir -p "$2"
+	export XR_ENABLE_API_LAYERS=$1
+	"$XRLM_TEST_APP" --graphics egl --frames "$3" >"$2/app.log" 2>&1 ||
+		fail "xrlm-test-app --graphics egl failed: $(tail -n 20 "$2/app.log")"
 }
