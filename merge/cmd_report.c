@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "functions_read.h"
+#include "merge.h"
 #include "ncsv.h"
 #include "report_html.h"
 
@@ -76,21 +78,8 @@ static char *with_extension(const char *path, const char *ext)
  */
 static char *sibling_functions(const char *merged)
 {
-	static const char prefix[] = "frames-merged-";
-	const char *base = strrchr(merged, '/');
-	base = base ? base + 1 : merged;
-	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
-		return NULL;
-	size_t dir = (size_t)(base - merged);
-	char *path = malloc(strlen(merged) + 8);
-	if (!path)
-		return NULL;
-	sprintf(path, "%.*sfunctions-merged-%s", (int)dir, merged, base + sizeof(prefix) - 1);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	char path[MERGE_PATH_MAX];
+	return functions_read_sibling(merged, path, sizeof(path)) ? strdup(path) : NULL;
 }
 
 /* Writes the page to a temporary file beside @p out, then renames it. */

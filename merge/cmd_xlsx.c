@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "functions_read.h"
 #include "merge.h"
 #include "xlsx.h"
 
@@ -65,20 +66,6 @@ static int replace_ext(const char *in, const char *ext, char *buf, size_t size)
 	return w >= 0 && (size_t)w < size ? 0 : -1;
 }
 
-/* The sibling functions-merged-<tag>.csv of frames-merged-<tag>.csv, if it exists. */
-static bool functions_sibling(const char *in, char *buf, size_t size)
-{
-	static const char prefix[] = "frames-merged-";
-	const char *slash = strrchr(in, '/');
-	const char *base = slash ? slash + 1 : in;
-
-	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
-		return false;
-	int w = snprintf(buf, size, "%.*sfunctions-merged-%s", (int)(base - in), in,
-	                 base + sizeof(prefix) - 1);
-	return w >= 0 && (size_t)w < size && access(buf, F_OK) == 0;
-}
-
 static int run_xlsx(int argc, char **argv)
 {
 	struct xlsx_args a = {0};
@@ -95,7 +82,7 @@ static int run_xlsx(int argc, char **argv)
 		return cmd_usage_error("path too long", a.in);
 	job.merged_csv = a.in;
 	job.out_path = a.out ? a.out : out;
-	job.functions_csv = functions_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
+	job.functions_csv = functions_read_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)
