@@ -60,18 +60,6 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
-/* @p path with its ".csv" (if any) replaced by @p ext; malloc'ed. */
-static char *with_extension(const char *path, const char *ext)
-{
-	size_t n = strlen(path);
-	if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
-		n -= 4;
-	char *out = malloc(n + strlen(ext) + 1);
-	if (out)
-		sprintf(out, "%.*s%s", (int)n, path, ext);
-	return out;
-}
-
 /*
  * The functions-merged-<tag>.csv next to a frames-merged-<tag>.csv, if it
  * exists; NULL otherwise (or when out of memory). malloc'ed.
@@ -122,11 +110,14 @@ static int run_report(int argc, char **argv)
 	struct report_args a = {0};
 	struct ncsv frames, functions;
 	char err[NCSV_MSG_MAX];
-	char *out = NULL, *fn_path = NULL;
+	char out[MERGE_PATH_MAX], *fn_path = NULL;
 	int ret = parse_report_args(argc, argv, &a);
 
 	if (ret != 0)
 		return ret;
+	if (!a.out && cmd_default_output(a.merged, ".html", out, sizeof(out)) != 0)
+		return cmd_usage_error("path too long", a.merged);
+	const char *out_path = a.out ? a.out : out;
 	if (ncsv_read(a.merged, NULL, &frames, err, sizeof(err)) != 0) {
 		cmd_log(NULL, err);
 		return CMD_EXIT_INPUT;
@@ -159,12 +150,8 @@ static int run_report(int argc, char **argv)
 			in.warnings[nwarn++] = functions.warning;
 		}
 	}
-	out = a.out ? strdup(a.out) : with_extension(a.merged, ".html");
-	if (!out) {
-		cmd_log(NULL, "error: out of memory");
-		ret = CMD_EXIT_INPUT;
-	} else if ((ret = write_page(out, &in)) == 0) {
-		printf("wrote %s\n", out);
+	if ((ret = write_page(out_path, &in)) == 0) {
+		printf("wrote %s\n", out_path);
 		ret = cmd_finish_output(stdout);
 	}
 	if (in.functions)
@@ -172,7 +159,6 @@ static int run_report(int argc, char **argv)
 out:
 	ncsv_destroy(&frames);
 	free(fn_path);
-	free(out);
 	return ret;
 }
 

@@ -53,19 +53,6 @@ static int parse_rows(const char *text, uint32_t *out)
 	return 0;
 }
 
-/* @p in with its ".csv" (if any) replaced by @p ext, into @p buf. */
-static int replace_ext(const char *in, const char *ext, char *buf, size_t size)
-{
-	size_t n = strlen(in);
-	const char *slash = strrchr(in, '/');
-	const char *base = slash ? slash + 1 : in;
-
-	if (n >= 4 && strcmp(in + n - 4, ".csv") == 0 && in + n - 4 > base)
-		n -= 4;
-	int w = snprintf(buf, size, "%.*s%s", (int)n, in, ext);
-	return w >= 0 && (size_t)w < size ? 0 : -1;
-}
-
 static int run_xlsx(int argc, char **argv)
 {
 	struct xlsx_args a = {0};
@@ -78,7 +65,7 @@ static int run_xlsx(int argc, char **argv)
 		return ret;
 	if (a.rows && parse_rows(a.rows, &job.rows_per_sheet) != 0)
 		return cmd_usage_error("--rows-per-sheet must be 1 to 1048575", a.rows);
-	if (!a.out && replace_ext(a.in, ".xlsx", out, sizeof(out)) != 0)
+	if (!a.out && cmd_default_output(a.in, ".xlsx", out, sizeof(out)) != 0)
 		return cmd_usage_error("path too long", a.in);
 	job.merged_csv = a.in;
 	job.out_path = a.out ? a.out : out;

@@ -13,9 +13,11 @@
 
 #include "u_names.h"
 
-static const char *const kinds[] = {U_NAMES_FRAMES, U_NAMES_GPU, U_NAMES_FUNCTIONS, U_NAMES_CALLS};
+static const char *const kinds[] = {U_NAMES_FRAMES, U_NAMES_GPU, U_NAMES_FUNCTIONS,
+                                    U_NAMES_CALLS};
 static const char *const sides[] = {U_NAMES_PRE, U_NAMES_POST, NULL};
-static const char *const tags[] = {"4242-20260101T000000", "4242-20260101T000000-3", "s1", "a-b"};
+static const char *const tags[] = {"4242-20260101T000000", "4242-20260101T000000-3", "s1",
+                                   "a-b"};
 
 /* Builds the name of (kind, tag, side) in @p dir (may be NULL). */
 static int build(char *out, size_t size, const char *dir, const char *kind, const char *tag,
@@ -50,7 +52,8 @@ static void test_exact_names(void **state)
 	(void)state;
 	char path[64];
 
-	assert_int_equal(u_names_side_file(path, sizeof(path), "d", U_NAMES_FRAMES, "7", U_NAMES_PRE), 18);
+	assert_int_equal(u_names_side_file(path, sizeof(path), "d", U_NAMES_FRAMES, "7", U_NAMES_PRE),
+	                 18);
 	assert_string_equal(path, "d/frames-7-pre.csv");
 	assert_true(u_names_merged_file(path, sizeof(path), NULL, U_NAMES_FUNCTIONS, "7") > 0);
 	assert_string_equal(path, "functions-merged-7.csv");
@@ -66,9 +69,11 @@ static void test_builders_refuse(void **state)
 	char path[24];
 
 	/* A tag with a '/' would write into another directory. */
-	assert_int_equal(u_names_side_file(path, sizeof(path), NULL, U_NAMES_FRAMES, "../x", U_NAMES_PRE), -1);
+	assert_int_equal(
+		u_names_side_file(path, sizeof(path), NULL, U_NAMES_FRAMES, "../x", U_NAMES_PRE), -1);
 	assert_int_equal(u_names_merged_file(path, sizeof(path), NULL, U_NAMES_FRAMES, "a/b"), -1);
-	assert_int_equal(u_names_side_file(path, sizeof(path), NULL, U_NAMES_FRAMES, "", U_NAMES_PRE), -1);
+	assert_int_equal(u_names_side_file(path, sizeof(path), NULL, U_NAMES_FRAMES, "", U_NAMES_PRE),
+	                 -1);
 	/* Exactly full is too long: the '\0' needs a byte. */
 	assert_int_equal(u_names_side_file(path, 17, NULL, U_NAMES_FRAMES, "12", U_NAMES_PRE), -1);
 	assert_int_equal(u_names_side_file(path, 18, NULL, U_NAMES_FRAMES, "12", U_NAMES_PRE), 17);
@@ -109,9 +114,11 @@ static void test_parse_forms(void **state)
 	assert_int_equal(n.dir_len, 4);
 
 	char sib[64];
-	assert_int_equal(u_names_sibling(sib, sizeof(sib), "a/b/gpu-9-post.csv", &n, U_NAMES_FUNCTIONS, NULL), 26);
+	assert_int_equal(
+		u_names_sibling(sib, sizeof(sib), "a/b/gpu-9-post.csv", &n, U_NAMES_FUNCTIONS, NULL), 26);
 	assert_string_equal(sib, "a/b/functions-merged-9.csv");
-	assert_int_equal(u_names_sibling(sib, 4, "a/b/gpu-9-post.csv", &n, U_NAMES_FRAMES, U_NAMES_PRE), -1);
+	assert_int_equal(
+		u_names_sibling(sib, 4, "a/b/gpu-9-post.csv", &n, U_NAMES_FRAMES, U_NAMES_PRE), -1);
 }
 
 int main(void)
