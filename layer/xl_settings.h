@@ -1,6 +1,6 @@
 /*
  * The layer's settings, read once from the environment at instance creation
- * (INTERFACE.md, "Layer settings"). A bad value is reported once in the
+ * (the README, "Starting and stopping a recording"). A bad value is reported once in the
  * side's log and the default is used; it never stops the host application.
  */
 #ifndef XL_SETTINGS_H

@@ -1,5 +1,5 @@
 /*
- * The per-side files of a session (schemas in INTERFACE.md):
+ * The per-side files of a session (schemas in the README, "Files"):
  * frames-<tag>-<side>.csv, the CPU brackets, and gpu-<tag>-<side>.csv,
  * the GPU timestamps.
  *

@@ -8,21 +8,11 @@ xrlm=$1
 gen=$2
 case_name=$3
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-compare-XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
 
-fail() {
-	echo "FAIL ($case_name): $*" >&2
-	echo "--- stdout" >&2; cat "$work/out" >&2 2>/dev/null
-	echo "--- stderr" >&2; cat "$work/err" >&2 2>/dev/null
-	exit 1
-}
-
-# run ARGS...: runs xrlm compare, output in $work/out, $work/err, status in $rc
-run() {
-	"$xrlm" compare "$@" >"$work/out" 2>"$work/err"
-	rc=$?
-	[ "$rc" -lt 128 ] || fail "crashed with status $rc"
+# compare ARGS...: runs xrlm compare through cli_lib.sh's run
+compare() {
+	run compare "$@"
 }
 
 gen() { # gen NAME ARGS...: a synthetic merged file $work/NAME.csv
@@ -45,7 +35,7 @@ case "$case_name" in
 shift0)
 	gen a --seed 1 --frames 4000
 	gen b --seed 2 --frames 4000
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	for m in target_us target_gpu_us frame_interval_us; do
 		v=$(verdict $m)
@@ -55,7 +45,7 @@ shift0)
 shift2)
 	gen a --seed 1 --frames 4000
 	gen b --seed 2 --frames 4000 --shift-pct 2
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	expect_verdict target_us slower
 	expect_verdict target_gpu_us slower
 	grep -q "^    change .* +[12]\.[0-9][0-9] % \[+" "$work/out" || fail "no +1..2 % change printed"
@@ -63,10 +53,10 @@ shift2)
 shift10)
 	gen a --seed 1 --frames 2000
 	gen b --seed 2 --frames 2000 --shift-pct 10
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	expect_verdict target_us slower
 	gen c --seed 3 --frames 2000 --shift-pct -10
-	run "$work/a.csv" "$work/c.csv"
+	compare "$work/a.csv" "$work/c.csv"
 	expect_verdict target_us faster
 	expect_verdict frame_interval_us "no significant change"
 	;;
@@ -75,7 +65,7 @@ below_noise)
 	# the 1 % noise threshold.
 	gen a --seed 1 --frames 100000 --ar 0
 	gen b --seed 2 --frames 100000 --ar 0 --shift-pct 0.5
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	expect_verdict target_us "no change"
 	;;
 bimodal)
@@ -83,19 +73,19 @@ bimodal)
 	# wanders; this must not be called a change.
 	gen a --seed 1 --frames 3000 --bimodal 0.5:40
 	gen b --seed 2 --frames 3000 --bimodal 0.5:40
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	v=$(verdict target_us)
 	case "$v" in "no change"|"no significant change") ;; *) fail "identical bimodal: '$v'" ;; esac
 	# A second mode that appears in 30 % of B's frames moves the median.
 	gen c --seed 3 --frames 3000
 	gen d --seed 4 --frames 3000 --bimodal 0.3:30
-	run "$work/c.csv" "$work/d.csv"
+	compare "$work/c.csv" "$work/d.csv"
 	expect_verdict target_us slower
 	;;
 lengths)
 	gen a --seed 1 --frames 5000
 	gen b --seed 2 --frames 300 --shift-pct 10
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	expect_verdict target_us slower
 	grep -q "A 5000 frames" "$work/out" 2>/dev/null || grep -q "(5000 frames)" "$work/out" || fail "A's length not shown"
@@ -104,17 +94,17 @@ lengths)
 empty)
 	gen a --seed 1 --frames 1000
 	gen b --seed 2 --frames 0
-	run "$work/a.csv" "$work/b.csv" --fail-above 1
+	compare "$work/a.csv" "$work/b.csv" --fail-above 1
 	[ "$rc" -eq 0 ] || fail "status $rc for an empty side"
 	grep -q "^target_us: not compared (no values in B)" "$work/out" || fail "empty side not reported"
-	run "$work/b.csv" "$work/a.csv" --json
+	compare "$work/b.csv" "$work/a.csv" --json
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["metrics"][0]; assert not m["compared"] and m["reason"]=="no values in A", m' "$work/out" || fail "JSON for an empty side"
 	;;
 absent)
 	gen a --seed 1 --frames 1000 --phases --no-gpu
 	gen b --seed 2 --frames 1000
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	grep -q "^target_wait_us: not compared (column absent in B)" "$work/out" || fail "absent column not reported"
 	grep -q "^target_gpu_us: not compared (no values in A)" "$work/out" || fail "blank GPU column not reported"
@@ -123,7 +113,7 @@ absent)
 phases)
 	gen a --seed 1 --frames 2000 --phases
 	gen b --seed 2 --frames 2000 --phases --shift-pct 10
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	for m in target_wait_us target_end_us target_total_us; do
 		expect_verdict $m slower
 	done
@@ -132,21 +122,21 @@ fail_above)
 	gen a --seed 1 --frames 2000
 	gen b --seed 2 --frames 2000 --shift-pct 10
 	gen c --seed 3 --frames 2000 --shift-pct -10
-	run "$work/a.csv" "$work/b.csv" --fail-above 5
+	compare "$work/a.csv" "$work/b.csv" --fail-above 5
 	[ "$rc" -eq 1 ] || fail "+10 % with --fail-above 5: status $rc, expected 1"
 	grep -q "FAIL: above --fail-above" "$work/out" || fail "failing metric not marked"
-	run "$work/a.csv" "$work/b.csv" --fail-above 20
+	compare "$work/a.csv" "$work/b.csv" --fail-above 20
 	[ "$rc" -eq 0 ] || fail "+10 % with --fail-above 20: status $rc"
-	run "$work/a.csv" "$work/c.csv" --fail-above 5
+	compare "$work/a.csv" "$work/c.csv" --fail-above 5
 	[ "$rc" -eq 0 ] || fail "-10 % (faster) with --fail-above 5: status $rc"
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "without --fail-above: status $rc"
 	;;
 json)
 	gen a --seed 1 --frames 1000
 	gen b --seed 2 --frames 800 --shift-pct 10
 	cp "$work/b.csv" "$work/b \"q\" <x>.csv"
-	run "$work/a.csv" "$work/b \"q\" <x>.csv" --json --fail-above 5
+	compare "$work/a.csv" "$work/b \"q\" <x>.csv" --json --fail-above 5
 	[ "$rc" -eq 1 ] || fail "status $rc"
 	python3 - "$work/out" <<'EOF' || fail "JSON check"
 import json, sys
@@ -165,11 +155,11 @@ EOF
 seed)
 	gen a --seed 1 --frames 1000
 	gen b --seed 2 --frames 1000 --shift-pct 3
-	run "$work/a.csv" "$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv"
 	cp "$work/out" "$work/first"
-	run "$work/a.csv" "$work/b.csv" --seed 1
+	compare "$work/a.csv" "$work/b.csv" --seed 1
 	cmp -s "$work/out" "$work/first" || fail "default seed is not 1 or output not reproducible"
-	run "$work/a.csv" "$work/b.csv" --seed 99
+	compare "$work/a.csv" "$work/b.csv" --seed 99
 	cmp -s "$work/out" "$work/first" && fail "--seed 99 gave the same intervals"
 	grep -q "seed 99" "$work/out" || fail "seed not shown"
 	;;
@@ -180,7 +170,7 @@ trials)
 	while [ $i -lt 40 ]; do
 		gen a --seed $((2 * i + 1000)) --frames 1500
 		gen b --seed $((2 * i + 1001)) --frames 1500
-		run "$work/a.csv" "$work/b.csv" --seed $i
+		compare "$work/a.csv" "$work/b.csv" --seed $i
 		v=$(verdict target_us)
 		[ -n "$v" ] || fail "no verdict for target_us"
 		case "$v" in slower|faster) wrong=$((wrong + 1)) ;; esac
@@ -191,19 +181,19 @@ trials)
 	;;
 bad_input)
 	gen a --seed 1 --frames 10
-	run "$work/a.csv"
+	compare "$work/a.csv"
 	[ "$rc" -eq 2 ] || fail "one file: status $rc"
-	run "$work/a.csv" "$work/a.csv" --fail-above x
+	compare "$work/a.csv" "$work/a.csv" --fail-above x
 	[ "$rc" -eq 2 ] || fail "--fail-above x: status $rc"
-	run "$work/a.csv" "$work/a.csv" --seed -1
+	compare "$work/a.csv" "$work/a.csv" --seed -1
 	[ "$rc" -eq 2 ] || fail "--seed -1: status $rc"
-	run "$work/a.csv" "$work/a.csv" --bogus
+	compare "$work/a.csv" "$work/a.csv" --bogus
 	[ "$rc" -eq 2 ] || fail "--bogus: status $rc"
-	run "$work/a.csv" "$work/missing.csv"
+	compare "$work/a.csv" "$work/missing.csv"
 	[ "$rc" -eq 1 ] || fail "missing file: status $rc"
 	grep -q "missing.csv: error: cannot open" "$work/err" || fail "missing file message"
 	printf 'target_us,frame_interval_us\n1,x\n' >"$work/bad.csv"
-	run "$work/a.csv" "$work/bad.csv"
+	compare "$work/a.csv" "$work/bad.csv"
 	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
 	grep -q "bad.csv:2: error: column frame_interval_us: not a number" "$work/err" || fail "bad number message"
 	;;
