@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER_NAME};
+const struct xl_side xl_side = {XL_SIDE_POST, U_NAMES_POST, POST_LAYER_NAME, PRE_LAYER_NAME};
 
 /* Handed over by pre just before instance creation reaches post. */
 static struct xl_control *_Atomic attached_control;
@@ -137,7 +137,7 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 	struct merge_dir dir = {tag, via, ctl->output_dir};
 	if (!via[0] || access(via, X_OK) != 0)
 		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
-	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, "pre") < 0 ||
+	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, U_NAMES_PRE) < 0 ||
 	    merge_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return;

@@ -9,10 +9,11 @@
 #include "xl_log.h"
 #include "xl_side_frame.h"
 #include "xl_signal.h"
+#include "u_names.h"
 
 #include <stdio.h>
 
-const struct xl_side xl_side = {XL_SIDE_PRE, "pre", PRE_LAYER_NAME, POST_LAYER_NAME};
+const struct xl_side xl_side = {XL_SIDE_PRE, U_NAMES_PRE, PRE_LAYER_NAME, POST_LAYER_NAME};
 
 static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *ctl)
 {

@@ -53,6 +53,13 @@ int cmd_options(int argc, char **argv, int *i, const char *const *names, const c
 int cmd_is_option(const char *arg);
 
 /*
+ * The default output path of a command that turns MERGED.csv into another
+ * format: @p in with its ".csv" (if any, and not the whole name) replaced
+ * by @p ext, into @p buf. Returns 0, or -1 when it does not fit.
+ */
+int cmd_default_output(const char *in, const char *ext, char *buf, size_t size);
+
+/*
  * Flushes @p f (stdout after a report) and returns 0, or prints one line
  * naming the error and returns CMD_EXIT_INPUT.
  */

@@ -4,6 +4,7 @@
 #include "cmd.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 int cmd_usage_error(const char *what, const char *arg)
@@ -62,4 +63,16 @@ int cmd_finish_output(FILE *f)
 	fprintf(stderr, "xrlm: error: cannot write the output: %s\n",
 	        errno ? strerror(errno) : "write error");
 	return CMD_EXIT_INPUT;
+}
+
+int cmd_default_output(const char *in, const char *ext, char *buf, size_t size)
+{
+	size_t n = strlen(in);
+	const char *slash = strrchr(in, '/');
+	const char *base = slash ? slash + 1 : in;
+
+	if (n >= 4 && strcmp(in + n - 4, ".csv") == 0 && in + n - 4 > base)
+		n -= 4;
+	int w = snprintf(buf, size, "%.*s%s", (int)n, in, ext);
+	return w >= 0 && (size_t)w < size ? 0 : -1;
 }

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "functions_read.h"
+#include "merge.h"
 #include "ncsv.h"
 #include "report_html.h"
 
@@ -58,39 +60,14 @@ static int parse_report_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
-/* @p path with its ".csv" (if any) replaced by @p ext; malloc'ed. */
-static char *with_extension(const char *path, const char *ext)
-{
-	size_t n = strlen(path);
-	if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
-		n -= 4;
-	char *out = malloc(n + strlen(ext) + 1);
-	if (out)
-		sprintf(out, "%.*s%s", (int)n, path, ext);
-	return out;
-}
-
 /*
  * The functions-merged-<tag>.csv next to a frames-merged-<tag>.csv, if it
  * exists; NULL otherwise (or when out of memory). malloc'ed.
  */
 static char *sibling_functions(const char *merged)
 {
-	static const char prefix[] = "frames-merged-";
-	const char *base = strrchr(merged, '/');
-	base = base ? base + 1 : merged;
-	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
-		return NULL;
-	size_t dir = (size_t)(base - merged);
-	char *path = malloc(strlen(merged) + 8);
-	if (!path)
-		return NULL;
-	sprintf(path, "%.*sfunctions-merged-%s", (int)dir, merged, base + sizeof(prefix) - 1);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
+	char path[MERGE_PATH_MAX];
+	return functions_read_sibling(merged, path, sizeof(path)) ? strdup(path) : NULL;
 }
 
 /* Writes the page to a temporary file beside @p out, then renames it. */
@@ -133,11 +110,14 @@ static int run_report(int argc, char **argv)
 	struct report_args a = {0};
 	struct ncsv frames, functions;
 	char err[NCSV_MSG_MAX];
-	char *out = NULL, *fn_path = NULL;
+	char out[MERGE_PATH_MAX], *fn_path = NULL;
 	int ret = parse_report_args(argc, argv, &a);
 
 	if (ret != 0)
 		return ret;
+	if (!a.out && cmd_default_output(a.merged, ".html", out, sizeof(out)) != 0)
+		return cmd_usage_error("path too long", a.merged);
+	const char *out_path = a.out ? a.out : out;
 	if (ncsv_read(a.merged, NULL, &frames, err, sizeof(err)) != 0) {
 		cmd_log(NULL, err);
 		return CMD_EXIT_INPUT;
@@ -170,12 +150,8 @@ static int run_report(int argc, char **argv)
 			in.warnings[nwarn++] = functions.warning;
 		}
 	}
-	out = a.out ? strdup(a.out) : with_extension(a.merged, ".html");
-	if (!out) {
-		cmd_log(NULL, "error: out of memory");
-		ret = CMD_EXIT_INPUT;
-	} else if ((ret = write_page(out, &in)) == 0) {
-		printf("wrote %s\n", out);
+	if ((ret = write_page(out_path, &in)) == 0) {
+		printf("wrote %s\n", out_path);
 		ret = cmd_finish_output(stdout);
 	}
 	if (in.functions)
@@ -183,7 +159,6 @@ static int run_report(int argc, char **argv)
 out:
 	ncsv_destroy(&frames);
 	free(fn_path);
-	free(out);
 	return ret;
 }
 

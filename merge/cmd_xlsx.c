@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "functions_read.h"
 #include "merge.h"
 #include "xlsx.h"
 
@@ -52,33 +53,6 @@ static int parse_rows(const char *text, uint32_t *out)
 	return 0;
 }
 
-/* @p in with its ".csv" (if any) replaced by @p ext, into @p buf. */
-static int replace_ext(const char *in, const char *ext, char *buf, size_t size)
-{
-	size_t n = strlen(in);
-	const char *slash = strrchr(in, '/');
-	const char *base = slash ? slash + 1 : in;
-
-	if (n >= 4 && strcmp(in + n - 4, ".csv") == 0 && in + n - 4 > base)
-		n -= 4;
-	int w = snprintf(buf, size, "%.*s%s", (int)n, in, ext);
-	return w >= 0 && (size_t)w < size ? 0 : -1;
-}
-
-/* The sibling functions-merged-<tag>.csv of frames-merged-<tag>.csv, if it exists. */
-static bool functions_sibling(const char *in, char *buf, size_t size)
-{
-	static const char prefix[] = "frames-merged-";
-	const char *slash = strrchr(in, '/');
-	const char *base = slash ? slash + 1 : in;
-
-	if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
-		return false;
-	int w = snprintf(buf, size, "%.*sfunctions-merged-%s", (int)(base - in), in,
-	                 base + sizeof(prefix) - 1);
-	return w >= 0 && (size_t)w < size && access(buf, F_OK) == 0;
-}
-
 static int run_xlsx(int argc, char **argv)
 {
 	struct xlsx_args a = {0};
@@ -91,11 +65,11 @@ static int run_xlsx(int argc, char **argv)
 		return ret;
 	if (a.rows && parse_rows(a.rows, &job.rows_per_sheet) != 0)
 		return cmd_usage_error("--rows-per-sheet must be 1 to 1048575", a.rows);
-	if (!a.out && replace_ext(a.in, ".xlsx", out, sizeof(out)) != 0)
+	if (!a.out && cmd_default_output(a.in, ".xlsx", out, sizeof(out)) != 0)
 		return cmd_usage_error("path too long", a.in);
 	job.merged_csv = a.in;
 	job.out_path = a.out ? a.out : out;
-	job.functions_csv = functions_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
+	job.functions_csv = functions_read_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)

@@ -5,6 +5,9 @@
 
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "u_names.h"
 
 /* The row callback the engine calls, and its context. */
 struct each_ctx {
@@ -54,4 +57,13 @@ int functions_read_each(const char *path, functions_read_fn row, void *ctx,
 
 	memset(diag, 0, sizeof(*diag));
 	return csvr_read(path, &functions_format, &e, diag, NULL);
+}
+
+bool functions_read_sibling(const char *merged, char *buf, size_t size)
+{
+	struct u_names_parsed n;
+
+	return u_names_parse(merged, &n) && u_names_is(&n, U_NAMES_FRAMES, NULL) &&
+	       u_names_sibling(buf, size, merged, &n, U_NAMES_FUNCTIONS, NULL) >= 0 &&
+	       access(buf, F_OK) == 0;
 }

@@ -9,6 +9,7 @@
 #ifndef XRLM_FUNCTIONS_READ_H
 #define XRLM_FUNCTIONS_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +29,12 @@ const struct csvr_format *functions_read_format(void);
  */
 int functions_read_each(const char *path, functions_read_fn row, void *ctx,
                         struct csvr_diag *diag);
+
+/*
+ * The functions-merged-<tag>.csv next to @p merged (a
+ * frames-merged-<tag>.csv) into @p buf. Returns true when @p merged is so
+ * named and that file exists.
+ */
+bool functions_read_sibling(const char *merged, char *buf, size_t size);
 
 #endif /* XRLM_FUNCTIONS_READ_H */

@@ -25,6 +25,7 @@
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
+#include "u_names.h"
 
 #define MERGE_MSG_MAX 1024
 
@@ -397,25 +398,23 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool fits(int n)
+/* Session @p n's file of @p kind and @p side, next to @p near, into @p out. */
+static bool sibling(char *out, const char *near, const struct u_names_parsed *n,
+                    const char *kind, const char *side)
 {
-	return n >= 0 && n < MERGE_PATH_MAX;
+	return u_names_sibling(out, MERGE_PATH_MAX, near, n, kind, side) >= 0;
 }
 
 int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out)
 {
-	int dir_len, tag_len;
-	const char *tag;
+	struct u_names_parsed n;
 
 	memset(out, 0, sizeof(*out));
-	if (!pre_csv || !merge_check_split_name(pre_csv, "frames", "pre", &dir_len, &tag, &tag_len))
+	if (!pre_csv || !u_names_parse(pre_csv, &n) || !u_names_is(&n, U_NAMES_FRAMES, U_NAMES_PRE))
 		return -1;
-	if (!fits(snprintf(out->post_csv, MERGE_PATH_MAX, "%.*sframes-%.*s-post.csv", dir_len, pre_csv,
-	                   tag_len, tag)) ||
-	    !fits(snprintf(out->merged_csv, MERGE_PATH_MAX, "%.*sframes-merged-%.*s.csv", dir_len,
-	                   pre_csv, tag_len, tag)) ||
-	    !fits(snprintf(out->gpu_pre_csv, MERGE_PATH_MAX, "%.*sgpu-%.*s-pre.csv", dir_len, pre_csv,
-	                   tag_len, tag))) {
+	if (!sibling(out->post_csv, pre_csv, &n, U_NAMES_FRAMES, U_NAMES_POST) ||
+	    !sibling(out->merged_csv, pre_csv, &n, U_NAMES_FRAMES, NULL) ||
+	    !sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE)) {
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
@@ -424,9 +423,8 @@ int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_
 
 	/* The post GPU file lives next to the post CPU file. */
 	const char *post = post_csv ? post_csv : out->post_csv;
-	if (merge_check_split_name(post, "frames", "post", &dir_len, &tag, &tag_len) &&
-	    fits(snprintf(out->gpu_post_csv, MERGE_PATH_MAX, "%.*sgpu-%.*s-post.csv", dir_len, post,
-	                  tag_len, tag)) &&
+	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST) &&
+	    sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST) &&
 	    is_file(out->gpu_post_csv))
 		return 0;
 	out->gpu_post_csv[0] = '\0';

@@ -18,14 +18,6 @@ struct merge_check_file {
 };
 
 /*
- * Splits @p path, named "<dir>/<prefix>-<tag>-<side>.csv", into the length
- * of its directory part (with the '/') and its tag. Returns false when the
- * name does not follow the pattern (or the tag is empty).
- */
-bool merge_check_split_name(const char *path, const char *prefix, const char *side, int *dir_len,
-                            const char **tag, int *tag_len);
-
-/*
  * Compares the session of @p other with that of @p ref: by their
  * `# session=` lines when both have one, else by the tags in their names
  * when both follow the naming scheme, else not at all (nothing to compare).

@@ -14,13 +14,17 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Name patterns, "%s" standing for the tag. */
-static const char *const file_patterns[SESSIONS_FILE_COUNT] = {
-	[SESSIONS_FRAMES_PRE] = "frames-%s-pre.csv",
-	[SESSIONS_FRAMES_POST] = "frames-%s-post.csv",
-	[SESSIONS_GPU_PRE] = "gpu-%s-pre.csv",
-	[SESSIONS_GPU_POST] = "gpu-%s-post.csv",
-	[SESSIONS_MERGED] = "frames-merged-%s.csv",
+#include "u_names.h"
+
+/* Each file's kind and side (NULL: the merged file), named by u_names. */
+static const struct {
+	const char *kind, *side;
+} file_names[SESSIONS_FILE_COUNT] = {
+	[SESSIONS_FRAMES_PRE] = {U_NAMES_FRAMES, U_NAMES_PRE},
+	[SESSIONS_FRAMES_POST] = {U_NAMES_FRAMES, U_NAMES_POST},
+	[SESSIONS_GPU_PRE] = {U_NAMES_GPU, U_NAMES_PRE},
+	[SESSIONS_GPU_POST] = {U_NAMES_GPU, U_NAMES_POST},
+	[SESSIONS_MERGED] = {U_NAMES_FRAMES, NULL},
 };
 
 /* Counts the decimal digits at @p s. */
@@ -59,19 +63,17 @@ static bool parse_tag(const char *s, size_t len, struct sessions_entry *e)
 /* Which session file @p name is, with its tag in @p e; -1 when none. */
 static int classify(const char *name, struct sessions_entry *e)
 {
-	size_t len = strlen(name);
+	struct u_names_parsed n;
 
+	if (!u_names_parse(name, &n))
+		return -1;
 	for (int f = 0; f < SESSIONS_FILE_COUNT; f++) {
-		const char *pat = file_patterns[f];
-		const char *hole = strstr(pat, "%s");
-		size_t head = (size_t)(hole - pat), tail = strlen(hole + 2);
-		if (len <= head + tail || strncmp(name, pat, head) != 0 ||
-		    strcmp(name + len - tail, hole + 2) != 0)
+		if (!u_names_is(&n, file_names[f].kind, file_names[f].side))
 			continue;
-		if (parse_tag(name + head, len - head - tail, e)) {
-			e->has[f] = true;
-			return f;
-		}
+		if (!parse_tag(n.tag, strlen(n.tag), e))
+			return -1;
+		e->has[f] = true;
+		return f;
 	}
 	return -1;
 }
@@ -192,11 +194,10 @@ void sessions_destroy(struct sessions *s)
 int sessions_path(const struct sessions *s, const struct sessions_entry *e,
                   enum sessions_file which, char *buf, size_t size)
 {
-	char name[SESSIONS_TAG_MAX + 32];
-
-	snprintf(name, sizeof(name), file_patterns[which], e->tag);
-	int n = snprintf(buf, size, "%s/%s", s->dir, name);
-	return n >= 0 && (size_t)n < size ? 0 : -1;
+	const char *kind = file_names[which].kind, *side = file_names[which].side;
+	int n = side ? u_names_side_file(buf, size, s->dir, kind, e->tag, side)
+	             : u_names_merged_file(buf, size, s->dir, kind, e->tag);
+	return n < 0 ? -1 : 0;
 }
 
 void sessions_start_text(const struct sessions_entry *e, char *buf, size_t size)
