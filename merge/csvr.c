@@ -474,9 +474,11 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 			s++;
 		return s;
 	case CSVR_TEXT:
-		/* libcsv hands such bytes over as they are; a quote, CR or
-		 * '#' (a comment line) is left to libcsv. */
-		while (*s != ',' && *s != '\n' && *s != '"' && *s != '\r' && *s != '#')
+		/* libcsv hands such bytes over as they are; a quote, CR,
+		 * '#' (a comment line), or a blank (libcsv trims blanks
+		 * around unquoted fields) is left to libcsv. */
+		while (*s != ',' && *s != '\n' && *s != '"' && *s != '\r' && *s != '#' &&
+		       *s != ' ' && *s != '\t')
 			s++;
 		return s;
 	default:
