@@ -186,8 +186,39 @@ static void load_gpu_mode(struct xl_settings *s)
 	       "using the default auto", text);
 }
 
+bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng)
+{
+	*csv = *lttng = false;
+	for (const char *p = text;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 3 && strncasecmp(p, "csv", 3) == 0)
+			*csv = true;
+		else if (len == 5 && strncasecmp(p, "lttng", 5) == 0)
+			*lttng = true;
+		else
+			return false;
+		p += len;
+		if (!*p)
+			return true;
+	}
+}
+
+static void load_trace(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_TRACE");
+
+	if (text && xl_settings_parse_trace(text, &s->trace_csv, &s->trace_lttng))
+		return;
+	s->trace_csv = true;
+	s->trace_lttng = false;
+	if (text)
+		xl_log("setting ignored: XRLM_TRACE=\"%.32s\" is not a comma list of csv and lttng; "
+		       "using the default csv", text);
+}
+
 void xl_settings_load(struct xl_settings *s)
 {
+	load_trace(s);
 	load_record(s);
 	load_signal(s);
 	load_gpu_mode(s);

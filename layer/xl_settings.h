@@ -36,6 +36,9 @@ struct xl_settings {
 	int signal;
 	char signal_name[16];
 	enum xl_gpu_mode gpu_mode;
+	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
+	bool trace_csv;
+	bool trace_lttng;
 };
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
@@ -59,6 +62,12 @@ void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t wa
  * values with xl_log.
  */
 void xl_settings_load(struct xl_settings *s);
+
+/*
+ * Parses a XRLM_TRACE value: a comma list of "csv" and "lttng" (at least
+ * one). Returns false for anything else, leaving the outputs unspecified.
+ */
+bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng);
 
 /*
  * Parses a XRLM_SIGNAL value: "USR1", "USR2", "RTMIN+n", "RTMAX-n" (with or

@@ -14,6 +14,7 @@
 #include "xl_control.h"
 #include "xl_ring.h"
 #include "xl_side_csv.h"
+#include "xl_trace.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,6 +34,8 @@ struct xl_writer_config {
 	void (*session_closed)(void *ctx, uint32_t id, const char *tag);
 	void *ctx;
 	int dir_fd; /* the output directory (the writer takes a copy), or -1 */
+	struct xl_trace_ident trace_id; /* xrlm:init's fields (strings outlive the writer) */
+	bool trace_lttng;               /* XRLM_TRACE holds lttng */
 };
 
 struct xl_writer {
@@ -54,6 +57,7 @@ struct xl_writer {
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */
 	bool by_signal;        /* pre: a toggle signal started open_id */
+	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
 };
 
 /*

@@ -180,12 +180,20 @@ static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
 		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
 }
 
-/* Writes one finished GPU sample into its session's GPU file. */
+/* A clock correlation for the trace's GPU events (xl_trace_calibrate_fn). */
+static bool trace_calibrate(void *ctx, struct xl_gpu_calibration *out)
+{
+	const struct gpu_emit_ctx *c = ctx;
+	return c->gl ? xl_gl_calibration(c->gl, out) : xl_gpu_calibrate(c->gpu, out);
+}
+
+/* Writes one finished GPU sample into its session's GPU file (and traces it). */
 static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 {
 	struct gpu_emit_ctx *c = ctx;
 	struct xl_writer *w = c->w;
 
+	xl_trace_gpu(&w->trace, s, trace_calibrate, c);
 	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
 		return; /* its session's files are gone or unusable */
 	if (!w->gpu_csv.file)
