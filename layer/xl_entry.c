@@ -166,6 +166,7 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.trace_id = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, in->runtime,
 		             in->ctl->output_dir, (int32_t)getpid(), in->settings.trace_csv},
 		.trace_lttng = in->settings.trace_lttng,
+		.no_csv = !in->settings.trace_csv,
 	};
 	if (xl_writer_start(&in->writer, &cfg) != 0)
 		return false;

@@ -24,6 +24,8 @@
 
 /* Recent xrEndFrame records remembered to give GPU samples their frame id. */
 #define XL_TRACE_RECENT_FRAMES 64
+/* GPU samples held until their frame's xrEndFrame record arrives (post's come first). */
+#define XL_TRACE_PENDING_GPU 256
 
 /* One side's tracing state. */
 struct xl_trace {
@@ -39,6 +41,8 @@ struct xl_trace {
 		int64_t frame_id;
 	} recent[XL_TRACE_RECENT_FRAMES];
 	unsigned recent_next;
+	struct xl_trace_gpu pending[XL_TRACE_PENDING_GPU];
+	unsigned pending_count;
 	struct xl_gpu_calibration cal; /* the latest GPU calibration */
 	bool cal_valid;
 	uint64_t cal_at_ns; /* when it was taken, CLOCK_MONOTONIC */

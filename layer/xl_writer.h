@@ -36,6 +36,7 @@ struct xl_writer_config {
 	int dir_fd; /* the output directory (the writer takes a copy), or -1 */
 	struct xl_trace_ident trace_id; /* xrlm:init's fields (strings outlive the writer) */
 	bool trace_lttng;               /* XRLM_TRACE holds lttng */
+	bool no_csv;                    /* XRLM_TRACE lacks csv: no files */
 };
 
 struct xl_writer {
@@ -46,7 +47,7 @@ struct xl_writer {
 
 	int dir_fd;           /* output directory, -1 when it cannot be used */
 	uint32_t open_id;     /* session whose files are open, 0 = none */
-	bool open_failed;     /* open_id's files could not be created */
+	bool open_failed;     /* open_id has no files: they failed, or XRLM_TRACE lacks csv */
 	char open_tag[64];
 	struct xl_csv_file csv;
 	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */

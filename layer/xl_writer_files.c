@@ -72,6 +72,26 @@ static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 }
 
 /*
+ * XRLM_TRACE without csv: the session gets its tag, for the trace's events,
+ * and no file (rows, GPU samples and footers are skipped as for a session
+ * whose files failed, without stopping the recording). Pre takes the tag's
+ * first form: with no file to collide with, two sessions that start within
+ * one second share it and are told apart by their session id.
+ */
+static void name_session_only(struct xl_writer *w, struct xl_session_info *info)
+{
+	if (w->cfg.side == XL_SIDE_PRE) {
+		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, 0);
+		memcpy(info->tag, w->open_tag, sizeof(info->tag));
+		atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
+	} else if (xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS) &&
+	           atomic_load_explicit(&info->tag_state, memory_order_acquire) == XL_TAG_READY) {
+		memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
+	}
+	w->open_failed = true;
+}
+
+/*
  * The output directory was deleted while the app ran (its descriptor still
  * points at the dead inode): make it again, as safely as at the start, and
  * move the log there. Files already written with it are gone.
@@ -129,6 +149,10 @@ void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 		            "session %u: its start data was overwritten before this side "
 		            "caught up (toggled too fast); its rows are dropped", id);
 		w->open_failed = true;
+		return;
+	}
+	if (w->cfg.no_csv) {
+		name_session_only(w, info);
 		return;
 	}
 	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
