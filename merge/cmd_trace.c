@@ -66,23 +66,10 @@ static const char *const side_names[2] = {U_NAMES_PRE, U_NAMES_POST};
 static int parse_trace_args(int argc, char **argv, struct trace_args *a)
 {
 	static const char *const names[] = {"-o", "--output", "--from", "--to", "--max-size"};
+	const char **const slots[] = {&a->out, &a->out, &a->from, &a->to, &a->max_mb};
 
-	for (int i = 0; i < argc; i++) {
-		const char **const slots[] = {&a->out, &a->out, &a->from, &a->to, &a->max_mb};
-		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
-		if (matched == CMD_EXIT_USAGE)
-			return matched;
-		if (matched)
-			continue;
-		if (cmd_is_option(argv[i]))
-			return cmd_usage_error("unknown option", argv[i]);
-		if (a->in)
-			return cmd_usage_error("unexpected argument", argv[i]);
-		a->in = argv[i];
-	}
-	if (!a->in)
-		return cmd_usage_error("trace needs a session's file or directory", NULL);
-	return 0;
+	return cmd_parse_args(argc, argv, names, slots, sizeof(names) / sizeof(names[0]), &a->in,
+	                      "trace needs a session's file or directory");
 }
 
 static int parse_bound(const char *text, struct bound *b)
@@ -212,7 +199,7 @@ static int window_row(void *ctx, const struct trace_call *c, char *msg, size_t m
 
 static int resolve_window(struct trace_job *j)
 {
-	struct csvr_diag d;
+	struct csvr_diag d = {0};
 	struct side_meta meta;
 
 	j->from_ns = j->from.frame ? INT64_MAX : INT64_MIN;
@@ -309,7 +296,7 @@ static void target_slice(void *ctx, const struct trace_target_slice *s)
 
 static int run_cpu(struct trace_job *j)
 {
-	struct csvr_diag d;
+	struct csvr_diag d = {0};
 
 	if (trace_spool_create(&j->spool) != 0) {
 		fprintf(stderr, "xrlm: cannot create a temporary file: %s\n", strerror(errno));
@@ -377,7 +364,7 @@ static int pre_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_s
 
 static int run_gpu(struct trace_job *j)
 {
-	struct csvr_diag d;
+	struct csvr_diag d = {0};
 	struct side_meta meta;
 	int rc;
 

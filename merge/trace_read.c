@@ -4,6 +4,8 @@
 #include "trace_read.h"
 
 #include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
 #include "u_parse.h"
 
 #include <math.h>
@@ -22,8 +24,8 @@ struct reader {
 	int64_t cal_ns;
 };
 
-/* Largest |time| accepted, as the merge's readers (see side_cpu.h). */
-#define TIME_MAX (INT64_C(1) << 61)
+/* Largest |time| accepted, as the merge's readers. */
+#define TIME_MAX SIDE_TIME_NS_MAX
 
 static int check_times(int64_t entry, int64_t exit, char *msg, size_t msg_size)
 {
@@ -75,20 +77,13 @@ static const struct csvr_format calls_format = {
 	.row = calls_row,
 };
 
-static const struct csvr_format frames_format = {
-	.header = "display_time,thread_id,t_entry,t_exit",
-	.ncols = 4,
-	.kinds = {CSVR_I64, CSVR_U64, CSVR_I64, CSVR_I64},
-	.names = {"display_time", "thread_id", "t_entry", "t_exit"},
-	.comment = side_file_comment,
-	.row = frames_row,
-};
-
 int trace_read_calls(const char *path, bool calls, const char *side, struct side_meta *meta,
                      struct csvr_diag *diag, trace_call_fn fn, void *ctx)
 {
 	struct reader r = {.side = {meta, side, NULL}, .call_fn = fn, .ctx = ctx};
+	struct csvr_format frames_format = side_cpu_format;
 
+	frames_format.row = frames_row;
 	memset(meta, 0, sizeof(*meta));
 	return csvr_read(path, calls ? &calls_format : &frames_format, &r, diag,
 	                 &meta->truncated_rows);
@@ -147,20 +142,14 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	return r->gpu_fn(r->ctx, &g, msg, msg_size);
 }
 
-static const struct csvr_format gpu_format = {
-	.header = "display_time,gpu_ticks,gpu_period_ns,valid",
-	.ncols = 4,
-	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
-	.names = {"display_time", "gpu_ticks", "gpu_period_ns", "valid"},
-	.comment = gpu_comment,
-	.row = gpu_row,
-};
-
 int trace_read_gpu(const char *path, const char *side, struct side_meta *meta,
                    struct csvr_diag *diag, trace_gpu_fn fn, void *ctx)
 {
 	struct reader r = {.side = {meta, side, NULL}, .gpu_fn = fn, .ctx = ctx};
+	struct csvr_format gpu_format = side_gpu_format;
 
+	gpu_format.comment = gpu_comment;
+	gpu_format.row = gpu_row;
 	memset(meta, 0, sizeof(*meta));
 	return csvr_read(path, &gpu_format, &r, diag, &meta->truncated_rows);
 }

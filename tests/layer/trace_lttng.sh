@@ -168,6 +168,15 @@ counts)
 	trace_stop s2
 	check_counts "$XRLM_TEST_WORK/s1.txt"
 	same_events "$XRLM_TEST_WORK/s1.txt" "$XRLM_TEST_WORK/s2.txt"
+	# The same session as a timeline: one target slice per recorded call.
+	"$XRLM_TEST_XRLM" trace "$OUT" -o "$XRLM_TEST_WORK/trace.json" >/dev/null || fail "xrlm trace failed"
+	stats=$(python3 "$(dirname "$0")/../merge/trace_check.py" "$XRLM_TEST_WORK/trace.json") || fail "$stats"
+	calls=$(count_rows "$OUT/calls-*-pre.csv")
+	[ "$calls" != 0 ] || calls=$(count_rows "$OUT/frames-*-pre.csv")
+	[ "$(echo "$stats" | cut -d' ' -f3)" = "$calls" ] ||
+		fail "xrlm trace: $(echo "$stats" | cut -d' ' -f3) target slices, $calls recorded calls"
+	[ "$(echo "$stats" | cut -d' ' -f4)" -gt 0 ] || fail "xrlm trace: no target GPU slice"
+	note "xrlm trace: $calls target slices, $(echo "$stats" | cut -d' ' -f4) target GPU slices, slices nest"
 	# Recording stopped and started again (the signal's toggle): two sessions, both traced.
 	rm -f "$OUT"/*.csv
 	trace_start s3
