@@ -5,7 +5,7 @@
 #   tt_test.sh BUILD_DIR APP LAYER_LIB CASE
 #
 # CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, app-load, gpu-wait,
-# gpu-gated, validation, bad-knobs.
+# gpu-gated, validation, bad-knobs, fn-cpu, fn-bad-knobs.
 # Timing checks retry (at most 3 attempts) because the build machine is
 # shared; each attempt is printed, and three misses fail.
 set -u
@@ -14,7 +14,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 unset XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT XRTEST_TARGET_GPU_LOG \
+	XRTEST_TARGET_THREAD_CALLS XRTEST_TARGET_THREAD_HZ \
 	XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
+# The per-function knobs too, whatever the function.
+for v in $(env | sed -n 's/^\(XRTEST_TARGET_\(CPU_US\|ANSWER\|INDUCE\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
 export XR_RUNTIME_JSON="$build/tests/runtime/xrlm_test_runtime.json"
 export XRTEST_FRAME_RATE=0
 export XR_API_LAYER_PATH="$build/tests/manifests"
@@ -270,6 +275,85 @@ bad_knobs() {
 	grep -q 'knobs: cpu_us=0 gpu_us=0 gpu_wait=0' "$tmp/bad.err" || fail "defaults not used"
 }
 
+# summary NAME FUNCTION KEY: KEY= of the target's "summary of FUNCTION:" line.
+summary() {
+	sed -n "s/^\[xrlm-test-target\] summary of $2: .*\<$3=\([0-9.]*\).*/\1/p" "$tmp/$1.err"
+}
+
+# One per-function burn: XRTEST_TARGET_CPU_US_FN=K against none. The
+# unpaced frame interval (the app's own clock, outside the target) grows by
+# K per call per frame, within 30 us + 5 %; xrEndFrame as the app times it
+# moves only when FN is xrEndFrame. The target's own summary counts every
+# call of FN (CALLS per frame of frames_run) and burnt at least K each.
+fn_cpu_once() {
+	fn=$1 graphics=$2 per_frame=$3 k=$4
+	run fbase "$graphics" 300 30
+	run "f_$fn" "$graphics" 300 30 "XRTEST_TARGET_CPU_US_$fn=$k"
+	grep -q "knobs of $fn: cpu_us=$k " "$tmp/f_$fn.err" || fail "$fn: knob not taken"
+	i0=$(stat fbase frame_interval_ns p50) i1=$(stat "f_$fn" frame_interval_ns p50)
+	e0=$(stat fbase endframe_cpu_ns p50) e1=$(stat "f_$fn" endframe_cpu_ns p50)
+	want=$((k * 1000 * per_frame))
+	delta=$((i1 - i0)) edelta=$((e1 - e0))
+	err=$(abs $((delta - want))) tol=$((30000 + want / 20))
+	calls=$(summary "f_$fn" "$fn" calls) mean=$(summary "f_$fn" "$fn" burn_mean_us)
+	frames_run=$(sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$tmp/f_$fn.out")
+	echo "$fn K=$k us ($graphics): frame interval p50 $i0 -> $i1 ns (+$delta, want +$want," \
+		"error $err, tolerance $tol); xrEndFrame p50 $e0 -> $e1 ns; target: $calls calls," \
+		"mean burn $mean us, $frames_run frames"
+	# Counts are exact: a miss is a defect, not noise.
+	[ "$calls" -ge $((frames_run * per_frame - 2)) ] && [ "$calls" -le $((frames_run * per_frame)) ] ||
+		fail "$fn: the target counted $calls calls for $frames_run frames x $per_frame"
+	awk -v m="$mean" -v k="$k" 'BEGIN { exit !(m >= k) }' || fail "$fn: mean burn $mean us < $k us"
+	if [ "$fn" = xrEndFrame ]; then
+		[ "$(abs $((edelta - k * 1000)))" -le "$tol" ] || return 1
+	else
+		[ "$edelta" -le 30000 ] || { echo "xrEndFrame moved by $edelta ns"; return 1; }
+	fi
+	[ "$err" -le "$tol" ]
+}
+
+# XRTEST_TARGET_CPU_US_<function> for the frame loop's functions (one call
+# per frame each; xrLocateViews and the swapchain calls need a rendering
+# session), with the generated wrappers of every other function in place.
+fn_cpu() {
+	for spec in xrWaitFrame:headless xrBeginFrame:headless xrEndFrame:headless; do
+		fn=${spec%%:*} graphics=${spec#*:}
+		retry "$fn: per-function burn off by more than the tolerance 3 times" \
+			fn_cpu_once "$fn" "$graphics" 1 300
+	done
+}
+
+# fn_bad_one NAME WANT_LINE VAR=VALUE: exactly one line matching WANT_LINE.
+fn_bad_one() {
+	name=$1 want=$2
+	shift 2
+	run "$name" headless 20 0 "$@"
+	n=$(grep -c "$want" "$tmp/$name.err")
+	[ "$n" -eq 1 ] || { cat "$tmp/$name.err"; fail "$name ($*): $n lines matching '$want', want 1"; }
+	if grep -q "^\[xrlm-test-target\] knobs of" "$tmp/$name.err"; then
+		cat "$tmp/$name.err"
+		fail "$name ($*): a bad knob was taken"
+	fi
+	echo "$*: $(grep "$want" "$tmp/$name.err")"
+}
+
+# Bad per-function values: one line each naming the variable, the default
+# (nothing) in effect, the app unharmed.
+fn_bad_knobs() {
+	fn_bad_one cpu_abc 'XRTEST_TARGET_CPU_US_xrWaitFrame="12abc".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrWaitFrame=12abc
+	fn_bad_one cpu_big 'XRTEST_TARGET_CPU_US_xrEndFrame="2000000".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrEndFrame=2000000
+	fn_bad_one cpu_neg 'XRTEST_TARGET_CPU_US_xrPollEvent="-5".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrPollEvent=-5
+	fn_bad_one cpu_unknown 'XRTEST_TARGET_CPU_US_xrNoSuchFunction: "xrNoSuchFunction" is not an OpenXR function' \
+		XRTEST_TARGET_CPU_US_xrNoSuchFunction=100
+	fn_bad_one cpu_gipa 'XRTEST_TARGET_CPU_US_xrGetInstanceProcAddr: .*is not an OpenXR function the target wraps' \
+		XRTEST_TARGET_CPU_US_xrGetInstanceProcAddr=100
+	fn_bad_one cpu_empty_name 'XRTEST_TARGET_CPU_US_: "" is not an OpenXR function' \
+		XRTEST_TARGET_CPU_US_=100
+}
+
 case $case in
 exports) exports ;;
 passthrough) passthrough ;;
@@ -281,6 +365,8 @@ gpu-wait) gpu_wait ;;
 gpu-gated) gpu_gated ;;
 validation) validation ;;
 bad-knobs) bad_knobs ;;
+fn-cpu) fn_cpu ;;
+fn-bad-knobs) fn_bad_knobs ;;
 *) fail "unknown case $case" ;;
 esac
 echo PASS
