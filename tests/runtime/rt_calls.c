@@ -78,8 +78,10 @@ static const PFN_xrVoidFunction wrappers[XL_FN_COUNT] = {
 PFN_xrVoidFunction rt_calls_wrap(const char *name, PFN_xrVoidFunction fn)
 {
 	pthread_once(&once, read_knob);
+	if (!path || !fn)
+		return fn;
 	enum xl_fn_id id = xl_fn_lookup(name);
-	if (!path || !fn || id == XL_FN_COUNT)
+	if (id == XL_FN_COUNT)
 		return fn;
 	__atomic_store_n(&real[id], fn, __ATOMIC_RELAXED);
 	return wrappers[id];

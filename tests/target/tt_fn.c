@@ -109,6 +109,8 @@ static const PFN_xrVoidFunction wrappers[XL_FN_COUNT] = {
 
 PFN_xrVoidFunction tt_fn_wrap(const char *name, PFN_xrVoidFunction next)
 {
+	/* The knobs are in place before any wrapper can run. */
+	tt_fn_knobs_init();
 	enum xl_fn_id id = xl_fn_lookup(name);
 	/* xrGetInstanceProcAddr is the target's own, never a wrapper's. */
 	if (id == XL_FN_COUNT || id == XL_FN_xrGetInstanceProcAddr || !next)

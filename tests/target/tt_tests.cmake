@@ -12,3 +12,6 @@ endforeach()
 # is a 50 ms timer: keep other tests off the 2 cores.
 set_tests_properties(target_cpu_burn target_fn_cpu target_fn_thread target_gpu_work target_app_load target_gpu_gated
 	PROPERTIES RUN_SERIAL TRUE)
+# The target's own thread and its calls beside the app's: under TSan too
+# (scripts/run-sanitizers runs the label).
+set_tests_properties(target_fn_thread target_fn_induce PROPERTIES LABELS tsan)
