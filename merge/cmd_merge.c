@@ -13,7 +13,7 @@
 
 struct merge_args {
 	const char *pre, *post, *gpu_pre, *gpu_post, *out;
-	bool no_gpu;
+	bool no_gpu, no_calls;
 };
 
 static int parse_merge_args(int argc, char **argv, struct merge_args *a)
@@ -30,6 +30,8 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 			continue;
 		if (strcmp(argv[i], "--no-gpu") == 0) {
 			a->no_gpu = true;
+		} else if (strcmp(argv[i], "--no-calls") == 0) {
+			a->no_calls = true;
 		} else if (cmd_is_option(argv[i])) {
 			return cmd_usage_error("unknown option", argv[i]);
 		} else if (positional == 0) {
@@ -77,6 +79,10 @@ static int run_merge(int argc, char **argv)
 			paths.gpu_pre_csv = sib.gpu_pre_csv;
 		if (!paths.gpu_post_csv && sib.gpu_post_csv[0])
 			paths.gpu_post_csv = sib.gpu_post_csv;
+	}
+	if (!a.no_calls && derived) {
+		paths.calls_pre_csv = sib.calls_pre_csv[0] ? sib.calls_pre_csv : NULL;
+		paths.calls_post_csv = sib.calls_post_csv[0] ? sib.calls_post_csv : NULL;
 	}
 	const char *out = a.out ? a.out : sib.merged_csv;
 
