@@ -10,12 +10,7 @@
 #include <stdint.h>
 
 #include "calls_join.h"
-
-/* The column header line (without newline). */
-#define FUNCTIONS_HEADER                                                                       \
-	"fn,phase,calls,calls_per_frame,target_total_us,target_mean_us,target_p50_us,"        \
-	"target_p99_us,target_max_us,share_pct,induced_calls,own_thread_calls,induced_us,"    \
-	"own_thread_us"
+#include "functions_read.h"
 
 /*
  * Writes the functions of @p r to @p path (never replacing a file);

@@ -53,7 +53,7 @@ help)
 	grep -q "^stats    prints the same table" "$work/out" || fail "no stats entry"
 	run stats --help
 	[ "$rc" -eq 0 ] || fail "stats --help: status $rc"
-	grep -q "^usage: xrlm stats MERGED.csv$" "$work/out" || fail "no stats usage"
+	grep -q "^usage: xrlm stats MERGED.csv \[--all\]$" "$work/out" || fail "no stats usage"
 	;;
 version)
 	run --version
