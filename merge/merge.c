@@ -250,7 +250,6 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struc
 	}
 	columns_summarize(&c, s);
 	columns_destroy(&c);
-	merge_calls_summarize(calls, s);
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
@@ -271,6 +270,7 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struc
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
+	merge_calls_summarize(calls, s);
 	return 0;
 }
 
