@@ -206,7 +206,7 @@ static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
 	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
 	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	merge_calls_row(c->calls, a, r);
+	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->dur_ns, r);
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -239,7 +239,8 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struc
 		if (j->match[i] == JOIN_NONE)
 			continue;
 		make_row(rc, i, &r);
-		merge_calls_note_row(calls, &pre->cpu.rows[i]);
+		const struct side_cpu_row *a = &pre->cpu.rows[i];
+		merge_calls_note_row(calls, a->thread_id, a->t_entry_ns, a->dur_ns);
 		/* Values as the text of the row reads back. */
 		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
 		if (columns_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,

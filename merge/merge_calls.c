@@ -70,13 +70,8 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	return 0;
 }
 
-static uint32_t frame_of(const struct merge_calls *mc, const struct side_cpu_row *a)
-{
-	return calls_find_frame(&mc->r, a->thread_id, a->t_entry_ns, a->t_entry_ns + a->dur_ns);
-}
-
-void merge_calls_row(const struct merge_calls *mc, const struct side_cpu_row *a,
-                     struct merged_row *r)
+void merge_calls_row(const struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                     int64_t dur_ns, struct merged_row *r)
 {
 	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
 	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
@@ -84,15 +79,17 @@ void merge_calls_row(const struct merge_calls *mc, const struct side_cpu_row *a,
 	r->has_calls = mc->present;
 	if (!mc->present)
 		return;
-	calls_frame_columns(&mc->r, frame_of(mc, a), a->t_entry_ns, a->t_entry_ns + a->dur_ns,
-	                    r->calls_ns);
+	int64_t t_exit_ns = t_entry_ns + dur_ns;
+	calls_frame_columns(&mc->r, calls_find_frame(&mc->r, thread_id, t_entry_ns, t_exit_ns),
+	                    t_entry_ns, t_exit_ns, r->calls_ns);
 }
 
-void merge_calls_note_row(struct merge_calls *mc, const struct side_cpu_row *a)
+void merge_calls_note_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                          int64_t dur_ns)
 {
 	if (!mc->present)
 		return;
-	uint32_t f = frame_of(mc, a);
+	uint32_t f = calls_find_frame(&mc->r, thread_id, t_entry_ns, t_entry_ns + dur_ns);
 	if (f == CALLS_NONE)
 		mc->rows_without_calls++;
 	else

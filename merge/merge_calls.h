@@ -12,7 +12,6 @@
 #include "calls_join.h"
 #include "merge.h"
 #include "merged_write.h"
-#include "side_cpu.h"
 
 struct merge_calls {
 	bool present; /* both calls files were given and read */
@@ -30,12 +29,21 @@ struct merge_calls {
 int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
                      const char *pre_session, int64_t bracket_ns, merge_log_fn log, void *ctx);
 
-/* The every-function columns of the merged row of pre frames row @p a, into @p r. Thread-safe. */
-void merge_calls_row(const struct merge_calls *mc, const struct side_cpu_row *a,
-                     struct merged_row *r);
+/*
+ * The every-function columns of the merged row whose pre frames row has
+ * @p thread_id, @p t_entry_ns and duration @p dur_ns, into @p r.
+ * Thread-safe (it only reads @p mc).
+ */
+void merge_calls_row(const struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                     int64_t dur_ns, struct merged_row *r);
 
-/* Notes that pre frames row @p a is written (for the unmapped counts); once per row, one thread. */
-void merge_calls_note_row(struct merge_calls *mc, const struct side_cpu_row *a);
+/*
+ * Notes that the merged row of that pre frames row is written (for the
+ * unmapped counts): once per row, from one thread, before
+ * merge_calls_summarize().
+ */
+void merge_calls_note_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                          int64_t dur_ns);
 
 /* The calls counts into @p s, after every row was noted. */
 void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);
