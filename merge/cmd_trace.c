@@ -3,9 +3,10 @@
  * [--max-size MB]`: a recorded session as Chrome Trace Event JSON for
  * Perfetto UI or chrome://tracing (README, "Timeline view: xrlm trace").
  *
- * Streams: post's calls are written and spooled, then pre's are written and
- * paired with the spool for the target's track, then the same for the GPU
- * files. Nothing is held in proportion to the session's length.
+ * This file finds the session's files, reads the command line and writes
+ * the document under a temporary name; the passes that stream the rows
+ * into it are trace_cpu.c's and trace_gpu.c's. Nothing is held in
+ * proportion to the session's length.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,12 +20,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "merge.h"
 #include "out_file.h"
-#include "trace_out.h"
-#include "trace_read.h"
-#include "trace_target.h"
-#include "u_names.h"
+#include "trace_job.h"
 #include "u_parse.h"
 
 /* Past this size a viewer struggles (chrome://tracing near 256 MB): warned about. */
@@ -32,33 +29,6 @@
 
 struct trace_args {
 	const char *in, *out, *from, *to, *max_mb;
-};
-
-/* A window bound: seconds from the session's first call, or a frame id ("f<N>"). */
-struct bound {
-	bool set, frame;
-	double seconds;
-	int64_t frame_id;
-};
-
-/* The session's files and what is learnt while reading them. */
-struct trace_job {
-	char tag[U_NAMES_TAG_MAX];
-	char dir[MERGE_PATH_MAX];
-	bool calls; /* calls files (else frames files) */
-	char cpu[2][MERGE_PATH_MAX]; /* [0] pre, [1] post */
-	char gpu[2][MERGE_PATH_MAX]; /* "" when absent */
-	struct bound from, to;
-	int64_t from_ns, to_ns;
-	struct side_meta meta[2];
-	struct trace_out out;
-	struct trace_spool spool;
-	struct trace_target target;
-	struct trace_spool_rec gpu_next;
-	bool gpu_has_next;
-	uint64_t slices, target_slices;
-	int64_t first_ns;  /* window resolution: the session's first call */
-	bool have_first;
 };
 
 static const char *const side_names[2] = {U_NAMES_PRE, U_NAMES_POST};
@@ -72,7 +42,7 @@ static int parse_trace_args(int argc, char **argv, struct trace_args *a)
 	                      "trace needs a session's file or directory");
 }
 
-static int parse_bound(const char *text, struct bound *b)
+static int parse_bound(const char *text, struct trace_bound *b)
 {
 	uint64_t id;
 
@@ -156,6 +126,9 @@ static int find_session(const char *in, struct trace_job *j)
 			j->gpu[s][0] = '\0';
 	}
 	j->calls = is_file(j->cpu[0]) && is_file(j->cpu[1]);
+	if (u_names_side_file(j->frames_pre, sizeof(j->frames_pre), j->dir, U_NAMES_FRAMES, j->tag,
+	                      U_NAMES_PRE) < 0 || !is_file(j->frames_pre))
+		j->frames_pre[0] = '\0';
 	for (int s = 0; !j->calls && s < 2; s++)
 		u_names_side_file(j->cpu[s], sizeof(j->cpu[s]), j->dir, U_NAMES_FRAMES, j->tag,
 		                  side_names[s]);
@@ -169,243 +142,19 @@ static int find_session(const char *in, struct trace_job *j)
 	return 0;
 }
 
-/* Prints a reader's warnings, or its error (returning -1). */
-static int report_read(int rc, const struct csvr_diag *d)
-{
-	for (int i = 0; i < d->warning_count; i++)
-		fprintf(stderr, "xrlm: %s\n", d->warnings[i]);
-	if (rc != 0)
-		fprintf(stderr, "xrlm: %s\n", d->error);
-	return rc;
-}
-
-/* Window pass: the first call's time and the bounds' times. */
-static int window_row(void *ctx, const struct trace_call *c, char *msg, size_t msg_size)
-{
-	struct trace_job *j = ctx;
-	(void)msg;
-	(void)msg_size;
-
-	if (!j->have_first) {
-		j->have_first = true;
-		j->first_ns = c->t_entry;
-	}
-	if (j->from.frame && c->frame_id >= j->from.frame_id && c->t_entry < j->from_ns)
-		j->from_ns = c->t_entry;
-	if (j->to.frame && c->frame_id <= j->to.frame_id && c->t_exit > j->to_ns)
-		j->to_ns = c->t_exit;
-	return 0;
-}
-
-static int resolve_window(struct trace_job *j)
-{
-	struct csvr_diag d = {0};
-	struct side_meta meta;
-
-	j->from_ns = j->from.frame ? INT64_MAX : INT64_MIN;
-	j->to_ns = j->to.frame ? INT64_MIN : INT64_MAX;
-	if (!j->from.set && !j->to.set)
-		return 0;
-	int rc = trace_read_calls(j->cpu[0], j->calls, U_NAMES_PRE, &meta, &d, window_row, j);
-	side_meta_destroy(&meta);
-	if (report_read(rc, &d) != 0)
-		return -1;
-	if (j->from.set && !j->from.frame)
-		j->from_ns = j->first_ns + (int64_t)(j->from.seconds * 1e9);
-	if (j->to.set && !j->to.frame)
-		j->to_ns = j->first_ns + (int64_t)(j->to.seconds * 1e9);
-	return 0;
-}
-
-/* "frame_id":N,"result":N (calls) for a call slice's args. */
-static void call_args(char *buf, size_t size, const struct trace_call *c, bool calls)
-{
-	if (calls)
-		snprintf(buf, size, "\"frame_id\":%" PRId64 ",\"result\":%" PRId64, c->frame_id,
-		         c->result);
-	else
-		snprintf(buf, size, "\"frame_id\":%" PRId64 ",\"display_time\":%" PRId64, c->frame_id,
-		         c->display_time);
-}
-
-static int post_call(void *ctx, const struct trace_call *c, char *msg, size_t msg_size)
-{
-	struct trace_job *j = ctx;
-	char args[128];
-	struct trace_spool_rec r = {{(int64_t)c->thread_id, c->t_entry, c->t_exit, 0}};
-	(void)msg;
-	(void)msg_size;
-
-	call_args(args, sizeof(args), c, j->calls);
-	trace_out_slice(&j->out, TRACE_PID_POST, c->thread_id, c->fn, c->t_entry,
-	                c->t_exit - c->t_entry, args);
-	trace_spool_add(&j->spool, &r);
-	j->slices++;
-	return 0;
-}
-
-/* The app's frame markers, from pre's frame-loop calls (entry and exit). */
-static void frame_markers(struct trace_job *j, const struct trace_call *c)
-{
-	static const char *const names[3][3] = {
-		{"xrWaitFrame", "wait_begin", "wait_end"},
-		{"xrBeginFrame", "begin_begin", "begin_end"},
-		{"xrEndFrame", "end_begin", "end_end"},
-	};
-	char args[64];
-
-	for (int i = 0; i < 3; i++) {
-		if (strcmp(c->fn, names[i][0]) != 0)
-			continue;
-		snprintf(args, sizeof(args), "\"frame_id\":%" PRId64, c->frame_id);
-		trace_out_instant(&j->out, TRACE_PID_PRE, c->thread_id, names[i][1], c->t_entry, args);
-		trace_out_instant(&j->out, TRACE_PID_PRE, c->thread_id, names[i][2], c->t_exit, args);
-	}
-}
-
-static int pre_call(void *ctx, const struct trace_call *c, char *msg, size_t msg_size)
-{
-	struct trace_job *j = ctx;
-	char args[128];
-	(void)msg;
-	(void)msg_size;
-
-	call_args(args, sizeof(args), c, j->calls);
-	trace_out_slice(&j->out, TRACE_PID_PRE, c->thread_id, c->fn, c->t_entry,
-	                c->t_exit - c->t_entry, args);
-	frame_markers(j, c);
-	trace_target_pre(&j->target, c);
-	j->slices++;
-	return 0;
-}
-
-/* One target slice: on the target's track of the calling thread, and xrEndFrame's counter. */
-static void target_slice(void *ctx, const struct trace_target_slice *s)
-{
-	struct trace_job *j = ctx;
-	char args[160];
-
-	snprintf(args, sizeof(args), "\"target_us\":%.3f,\"below_us\":%.3f,\"frame_id\":%" PRId64,
-	         (double)s->target_ns / 1000.0, (double)s->below_ns / 1000.0, s->frame_id);
-	trace_out_slice(&j->out, TRACE_PID_TARGET, s->thread_id, s->fn, s->t_entry, s->dur_ns, args);
-	if (strcmp(s->fn, "xrEndFrame") == 0)
-		trace_out_counter(&j->out, TRACE_PID_TARGET, "target_us", s->t_entry,
-		                  (double)s->target_ns / 1000.0);
-	j->target_slices++;
-}
-
-static int run_cpu(struct trace_job *j)
-{
-	struct csvr_diag d = {0};
-
-	if (trace_spool_create(&j->spool) != 0) {
-		fprintf(stderr, "xrlm: cannot create a temporary file: %s\n", strerror(errno));
-		return -1;
-	}
-	int rc = trace_read_calls(j->cpu[1], j->calls, U_NAMES_POST, &j->meta[1], &d, post_call, j);
-	if (report_read(rc, &d) != 0 || trace_spool_rewind(&j->spool) != 0) {
-		if (rc == 0)
-			fprintf(stderr, "xrlm: writing a temporary file failed\n");
-		trace_spool_destroy(&j->spool);
-		return -1;
-	}
-	int64_t correction = j->meta[1].has_bracket_correction ?
-	                             (int64_t)j->meta[1].bracket_correction_ns : 0;
-	trace_target_init(&j->target, &j->spool, correction, target_slice, j);
-	rc = trace_read_calls(j->cpu[0], j->calls, U_NAMES_PRE, &j->meta[0], &d, pre_call, j);
-	trace_target_finish(&j->target);
-	trace_spool_destroy(&j->spool);
-	return report_read(rc, &d);
-}
-
-static void gpu_instant(struct trace_job *j, int pid, const struct trace_gpu *g)
-{
-	char args[96];
-
-	if (!g->placed)
-		return;
-	snprintf(args, sizeof(args), "\"display_time\":%" PRId64 ",\"gpu_ticks\":%" PRIu64,
-	         g->display_time, g->ticks);
-	trace_out_instant(&j->out, pid, TRACE_TID_GPU, "GPU timestamp", g->t_ns, args);
-}
-
-static int post_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_size)
-{
-	struct trace_job *j = ctx;
-	struct trace_spool_rec r = {{g->display_time, (int64_t)g->ticks, g->t_ns,
-	                             (g->valid ? TRACE_GPU_VALID : 0) |
-	                                     (g->placed ? TRACE_GPU_PLACED : 0)}};
-	(void)msg;
-	(void)msg_size;
-
-	gpu_instant(j, TRACE_PID_POST, g);
-	trace_spool_add(&j->spool, &r);
-	return 0;
-}
-
-static int pre_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_size)
-{
-	struct trace_job *j = ctx;
-	struct trace_gpu_pair p;
-	char args[96];
-	(void)msg;
-	(void)msg_size;
-
-	gpu_instant(j, TRACE_PID_PRE, g);
-	if (!trace_target_gpu(&j->spool, &j->gpu_next, &j->gpu_has_next, g, &p) || !p.placed)
-		return 0;
-	snprintf(args, sizeof(args), "\"target_gpu_us\":%.3f,\"display_time\":%" PRId64,
-	         p.target_ns / 1000.0, p.display_time);
-	trace_out_slice(&j->out, TRACE_PID_TARGET, TRACE_TID_GPU, "target GPU", p.pre_ns,
-	                p.post_ns > p.pre_ns ? p.post_ns - p.pre_ns : 0, args);
-	trace_out_counter(&j->out, TRACE_PID_TARGET, "target_gpu_us", p.pre_ns, p.target_ns / 1000.0);
-	return 0;
-}
-
-static int run_gpu(struct trace_job *j)
-{
-	struct csvr_diag d = {0};
-	struct side_meta meta;
-	int rc;
-
-	if (!j->gpu[0][0] && !j->gpu[1][0])
-		return 0;
-	if (trace_spool_create(&j->spool) != 0) {
-		fprintf(stderr, "xrlm: cannot create a temporary file: %s\n", strerror(errno));
-		return -1;
-	}
-	if (j->gpu[1][0]) {
-		rc = trace_read_gpu(j->gpu[1], U_NAMES_POST, &meta, &d, post_gpu, j);
-		side_meta_destroy(&meta);
-		if (report_read(rc, &d) != 0 || trace_spool_rewind(&j->spool) != 0) {
-			trace_spool_destroy(&j->spool);
-			return -1;
-		}
-		j->gpu_has_next = trace_spool_next(&j->spool, &j->gpu_next);
-	}
-	rc = 0;
-	if (j->gpu[0][0]) {
-		rc = trace_read_gpu(j->gpu[0], U_NAMES_PRE, &meta, &d, pre_gpu, j);
-		side_meta_destroy(&meta);
-		rc = report_read(rc, &d);
-	}
-	trace_spool_destroy(&j->spool);
-	return rc;
-}
-
 /* Writes the whole document to @p f. */
 static int write_trace(struct trace_job *j, FILE *f)
 {
 	char pre[300], post[300], target[300];
 
 	trace_out_begin(&j->out, f, j->from_ns, j->to_ns);
-	if (run_cpu(j) != 0 || run_gpu(j) != 0)
+	if (trace_cpu_run(j) != 0 || trace_gpu_run(j) != 0)
 		return -1;
-	snprintf(pre, sizeof(pre), "pre (%s)", j->meta[0].layer[0] ? j->meta[0].layer : "pre");
-	snprintf(post, sizeof(post), "post (%s)", j->meta[1].layer[0] ? j->meta[1].layer : "post");
+	snprintf(pre, sizeof(pre), "pre (%s)", j->layer[0][0] ? j->layer[0] : "pre");
+	snprintf(post, sizeof(post), "post (%s)", j->layer[1][0] ? j->layer[1] : "post");
 	snprintf(target, sizeof(target), "target (%s)",
-	         j->meta[0].target_layer[0] ? j->meta[0].target_layer : "unknown");
-	struct trace_out_names names = {pre, post, target, j->tag, j->meta[0].target_layer};
+	         j->target_layer[0] ? j->target_layer : "unknown");
+	struct trace_out_names names = {pre, post, target, j->tag, j->target_layer};
 	if (trace_out_end(&j->out, &names) != 0) {
 		fprintf(stderr, "xrlm: writing the trace failed: %s\n", strerror(errno));
 		return -1;
@@ -459,7 +208,7 @@ static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *
 	int ret = find_session(a->in, j);
 	if (ret)
 		return ret;
-	return resolve_window(j) == 0 ? 0 : CMD_EXIT_INPUT;
+	return trace_cpu_window(j) == 0 ? 0 : CMD_EXIT_INPUT;
 }
 
 static int run_trace(int argc, char **argv)
@@ -485,8 +234,8 @@ static int run_trace(int argc, char **argv)
 	if (ret == 0 && write_file(j, path) != 0)
 		ret = CMD_EXIT_INPUT;
 	if (ret == 0) {
-		printf("wrote %s: %" PRIu64 " events (%" PRIu64 " calls, %" PRIu64 " target slices)\n",
-		       path, j->out.events, j->slices, j->target_slices);
+		printf("wrote %s: %" PRIu64 " events (%" PRIu64 " calls, %" PRIu64 " target slices, %"
+		       PRIu64 " marks)\n", path, j->out.events, j->slices, j->target_slices, j->marks);
 		if (stat(path, &st) == 0 && (uint64_t)st.st_size > max_mb << 20)
 			fprintf(stderr, "xrlm: warning: %s is %lld MB, more than %" PRIu64 " MB: viewers "
 			        "may not open it; cut a window with --from/--to\n", path,

@@ -107,6 +107,16 @@ void trace_out_instant(struct trace_out *o, int pid, uint64_t tid, const char *n
 	fputc('}', o->f);
 }
 
+void trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns)
+{
+	if (!in_window(o, t_ns, 0))
+		return;
+	event_head(o, text, 'i', TRACE_PID_PRE, 0);
+	fputs(",\"s\":\"g\",\"cat\":\"mark\",\"ts\":", o->f);
+	put_us(o->f, t_ns);
+	fputc('}', o->f);
+}
+
 void trace_out_counter(struct trace_out *o, int pid, const char *name, int64_t t_ns,
                        double value)
 {

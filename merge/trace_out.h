@@ -41,6 +41,9 @@ void trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *nam
 void trace_out_instant(struct trace_out *o, int pid, uint64_t tid, const char *name,
                        int64_t t_ns, const char *args);
 
+/* A user's mark: a global instant event ("s":"g") named @p text. */
+void trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns);
+
 /* A counter sample ("ph":"C") named @p name in process @p pid. */
 void trace_out_counter(struct trace_out *o, int pid, const char *name, int64_t t_ns,
                        double value);

@@ -17,6 +17,7 @@ struct reader {
 	struct side_reader side;
 	trace_call_fn call_fn;
 	trace_gpu_fn gpu_fn;
+	trace_mark_fn mark_fn;
 	void *ctx;
 	int64_t rows; /* frames files: the frame id of the next row, less one */
 	bool has_cal;
@@ -40,22 +41,6 @@ static int check_times(int64_t entry, int64_t exit, char *msg, size_t msg_size)
 	return 0;
 }
 
-static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
-                     size_t msg_size)
-{
-	struct reader *r = ctx;
-	struct trace_call c = {v[0].s, v[1].u, v[2].i, v[3].i, v[4].i, 0, v[5].i};
-	(void)present;
-
-	if (!c.fn[0]) {
-		snprintf(msg, msg_size, "empty fn");
-		return -1;
-	}
-	if (check_times(c.t_entry, c.t_exit, msg, msg_size) != 0)
-		return -1;
-	return r->call_fn(r->ctx, &c, msg, msg_size);
-}
-
 static int frames_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
                       size_t msg_size)
 {
@@ -65,28 +50,7 @@ static int frames_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 
 	if (check_times(c.t_entry, c.t_exit, msg, msg_size) != 0)
 		return -1;
-	return r->call_fn(r->ctx, &c, msg, msg_size);
-}
-
-static const struct csvr_format calls_format = {
-	.header = "fn,thread_id,t_entry,t_exit,frame_id,result",
-	.ncols = 6,
-	.kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_I64, CSVR_I64, CSVR_I64},
-	.names = {"fn", "thread_id", "t_entry", "t_exit", "frame_id", "result"},
-	.comment = side_file_comment,
-	.row = calls_row,
-};
-
-int trace_read_calls(const char *path, bool calls, const char *side, struct side_meta *meta,
-                     struct csvr_diag *diag, trace_call_fn fn, void *ctx)
-{
-	struct reader r = {.side = {meta, side, NULL}, .call_fn = fn, .ctx = ctx};
-	struct csvr_format frames_format = side_cpu_format;
-
-	frames_format.row = frames_row;
-	memset(meta, 0, sizeof(*meta));
-	return csvr_read(path, calls ? &calls_format : &frames_format, &r, diag,
-	                 &meta->truncated_rows);
+	return r->call_fn ? r->call_fn(r->ctx, &c, msg, msg_size) : 0;
 }
 
 /* The value of "key=" among the blank-separated words of @p text, parsed. */
@@ -100,6 +64,68 @@ static bool word_value(const char *text, const char *key, uint64_t *out)
 		return u_parse_span_u64(v, strcspn(v, " \t"), out) == U_PARSE_OK;
 	}
 	return false;
+}
+
+/* The value of hex digit @p c, or -1. */
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Undoes the mark's escaping (each "\xHH" is that byte) into @p out. */
+static void unescape_mark(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < size) {
+		int hi, lo;
+		if (s[0] == '\\' && s[1] == 'x' && (hi = hex_value(s[2])) >= 0 &&
+		    (lo = hex_value(s[3])) >= 0) {
+			out[n++] = (char)(hi * 16 + lo);
+			s += 4;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* "# mark t=<ns> [key=value ...] text=<escaped>": a user's mark (README, control socket). */
+static int frames_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	struct reader *r = ctx;
+	uint64_t t;
+	char mark[TRACE_MARK_MAX];
+
+	if (strncmp(text, "mark ", 5) != 0)
+		return side_file_comment(ctx, text, in_header, msg, msg_size);
+	const char *body = strstr(text, " text=");
+	if (!word_value(text, "t=", &t) || t >= (uint64_t)TIME_MAX || !body) {
+		snprintf(msg, msg_size, "mark line without t= and text=");
+		return -1;
+	}
+	unescape_mark(body + 6, mark, sizeof(mark));
+	if (r->mark_fn)
+		r->mark_fn(r->ctx, (int64_t)t, mark);
+	return 0;
+}
+
+int trace_read_frames(const char *path, const char *side, struct side_meta *meta,
+                      struct csvr_diag *diag, trace_call_fn fn, trace_mark_fn mark, void *ctx)
+{
+	struct reader r = {.side = {meta, side, NULL}, .call_fn = fn, .mark_fn = mark, .ctx = ctx};
+	struct csvr_format frames_format = side_cpu_format;
+
+	frames_format.comment = frames_comment;
+	frames_format.row = frames_row;
+	memset(meta, 0, sizeof(*meta));
+	return csvr_read(path, &frames_format, &r, diag, &meta->truncated_rows);
 }
 
 /* "# calibration gpu_ticks=<t> monotonic_ns=<ns> ...": the GPU clock's place. */

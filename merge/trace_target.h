@@ -1,10 +1,11 @@
 /*
- * The target's share of each call, for `xrlm trace`'s target track: pre's
- * calls streamed in entry order against post's, spooled (trace_spool.h).
- * A post call belongs to the pre call that contains it on the same thread;
- * the target's exclusive time in a pre call is trace_target_exclusive().
- * Post calls no pre call contains (the target's own or induced calls) are
- * not the app's and are left out.
+ * The target's share of each xrEndFrame of a session recorded without
+ * calls files, for `xrlm trace`'s target track (with calls files the
+ * merge's own sandwich, calls_join.h, gives it): pre's frames rows
+ * streamed in entry order against post's, spooled (trace_spool.h). A post
+ * call belongs to the pre call that contains it on the same thread; the
+ * target's exclusive time in a pre call is trace_target_exclusive(), the
+ * rule of calls_join.h without nested pre calls (a frames file has none).
  *
  * The same for the GPU: pre's and post's timestamps of one frame (same
  * display_time, both files in submission order) bound the target's GPU

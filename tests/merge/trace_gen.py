@@ -10,7 +10,8 @@ more threads an xrSyncActions each; every pre call contains its post call
 threads. --induced adds, in every tenth frame's xrEndFrame, a second post
 call (xrGetInstanceProperties, a call the target makes itself) inside it,
 and a post call on a thread pre never saw. Also frames-TAG-{pre,post}.csv
-(the xrEndFrame rows) and gpu-TAG-{pre,post}.csv with a calibration line.
+(the xrEndFrame rows, and a user's mark after the tenth) and
+gpu-TAG-{pre,post}.csv with a calibration line.
 Prints the numbers the tests check: pre calls, then target slices' sum of
 target_us for xrEndFrame (µs, 3 decimals).
 """
@@ -77,8 +78,11 @@ for side in ("pre", "post"):
         out.write("# session_end dropped_queue_full=0\n")
     with open(f"{DIR}/frames-{TAG}-{side}.csv", "w") as out:
         out.write(header(side, "xrEndFrame") + "display_time,thread_id,t_entry,t_exit\n")
-        for r in frames[side]:
+        for i, r in enumerate(frames[side]):
             out.write("%d,%d,%d,%d\n" % r)
+            if i == 9:
+                # A user's mark (xrlm ctl mark), as the control socket writes it, in both files.
+                out.write("# mark t=%d text=shader\\x20cache\\x2c\\x20\\x22warm\\x22\n" % r[2])
         out.write("# session_end dropped_queue_full=0\n")
     with open(f"{DIR}/gpu-{TAG}-{side}.csv", "w") as out:
         out.write(f"# gpu_clock=vulkan\n# side={side}\n# session={TAG}\n# fn=xrEndFrame\n"

@@ -52,6 +52,9 @@ calls)
 	[ "$(grep -c '"name":"end_end"' "$work/t.json")" = 200 ] || fail "end_end markers"
 	grep -q '"target_layer":"XR_APILAYER_test \\"q\\" \\u003ct\\u003e"' "$work/t.json" ||
 		fail "the target layer's name is not escaped"
+	# The user's mark from pre's frames file, unescaped then escaped for JSON, once.
+	[ "$(grep -c '{"name":"shader cache, \\"warm\\"","ph":"i","pid":1,"tid":0,"s":"g"' "$work/t.json")" = 1 ] ||
+		fail "the mark is not in the trace once"
 	# The directory works as well as a file, and names the default output.
 	rm "$work/trace-T1.json" 2>/dev/null
 	run trace "$work"
