@@ -69,6 +69,18 @@ frames)
 	[ "$(stat 1)" = 500 ] && [ "$(stat 2)" = 500 ] || fail "pre/post slices: $stats"
 	[ "$(stat 3)" = 500 ] || fail "target slices $(stat 3), 500 frames"
 	[ "$(stat 6)" -ge 500 ] || fail "counters: $(stat 6)"
+	# The target's time per frame is the merge's target_us (bracket correction included).
+	gen "$work" F2 300
+	rm "$work"/calls-F2-*
+	run trace "$work/frames-F2-pre.csv" -o "$work/t2.json"
+	check "$work/t2.json"
+	[ "$(stat 3)" = 300 ] || fail "target slices $(stat 3), 300 frames"
+	[ "$(grep -c '"name":"end_end"' "$work/t2.json")" = 300 ] || fail "end_end markers"
+	run merge "$work/frames-F2-pre.csv" "$work/frames-F2-post.csv" -o "$work/m.csv"
+	[ "$rc" = 0 ] || fail "xrlm merge failed"
+	sum=$(grep -v '^#' "$work/m.csv" | tail -n +2 | awk -F, '{ s += $6 } END { printf "%.3f", s }')
+	awk -v a="$sum" -v b="$(stat 5)" 'BEGIN { d = a - b; exit !(d < 0.2 && d > -0.2) }' ||
+		fail "target_us sums to $(stat 5) in the trace, $sum in the merge"
 	;;
 empty)
 	gen "$work" E1 0
