@@ -20,6 +20,7 @@ if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidf
 lttng-sessiond --daemonize >/dev/null 2>&1 || { row "trace cost" "not measured: lttng-sessiond did not start" "—" "—" "—"; exit 0; }
 sessiond=$(cat "$pidfile")
 trap 'kill "$sessiond" 2>/dev/null || true' EXIT
+trap 'kill "$sessiond" 2>/dev/null; exit 1' INT TERM
 lttng create xrlm-bench --output="$WORK/trace" >/dev/null
 lttng enable-event -u 'xrlm:*' >/dev/null
 lttng start >/dev/null

@@ -50,6 +50,7 @@ if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidf
 if lttng-sessiond --daemonize >/dev/null 2>&1; then
 	sessiond=$(cat "$pidfile")
 	trap 'kill "$sessiond" 2>/dev/null || true' EXIT
+	trap 'kill "$sessiond" 2>/dev/null; exit 1' INT TERM
 	lttng create xrlm-startup --output="$WORK/trace" >/dev/null
 	lttng enable-event -u 'xrlm:*' >/dev/null
 	lttng start >/dev/null

@@ -39,7 +39,9 @@ sessiond_start() {
 	lttng-sessiond --daemonize >"$XRLM_TEST_WORK/sessiond.log" 2>&1 ||
 		fail "lttng-sessiond did not start: $(tail -n 3 "$XRLM_TEST_WORK/sessiond.log")"
 	SESSIOND_PID=$(cat "$pidfile")
+	# Also when ctest kills the test on a timeout: no daemon is left behind.
 	trap sessiond_stop EXIT
+	trap 'sessiond_stop; exit 1' INT TERM HUP
 }
 
 # Stops the daemon this test started (and its consumer daemons with it).
