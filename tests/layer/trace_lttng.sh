@@ -61,6 +61,8 @@ sessiond_stop() {
 trace_start() {
 	lttng create "$1" --output="$XRLM_TEST_WORK/$1" >/dev/null || fail "lttng create $1"
 	lttng enable-event -u 'xrlm:*' -s "$1" >/dev/null || fail "lttng enable-event in $1"
+	# The process id on every event: other traced processes may register with a root daemon.
+	lttng add-context -u -t vpid -s "$1" >/dev/null || fail "lttng add-context in $1"
 	lttng start "$1" >/dev/null || fail "lttng start $1"
 }
 
@@ -70,9 +72,22 @@ trace_stop() {
 	babeltrace2 "$XRLM_TEST_WORK/$1" >"$XRLM_TEST_WORK/$1.txt" || fail "babeltrace2 cannot read $1"
 }
 
-# Events named $2 of side $3 in the text trace $1.
+# The app's pid, from its session files' tag (any pid when there is none).
+APP_PID='[0-9]*'
+app_pid() {
+	f=$(ls "$OUT"/frames-*-pre.csv 2>/dev/null | head -n 1)
+	APP_PID='[0-9]*'
+	[ -z "$f" ] || APP_PID=$(basename "$f" | sed 's/^frames-\([0-9]*\)-.*/\1/')
+}
+
+# The app's events in the text trace $1.
+app_events() {
+	grep "{ vpid = $APP_PID }" "$1" || true
+}
+
+# Events named $2 of side $3 of the app in the text trace $1.
 count_events() {
-	grep -c " xrlm:$2: .* side = \"$3\"" "$1" || true
+	app_events "$1" | grep -c " xrlm:$2: .* side = \"$3\"" || true
 }
 
 # Data rows of the files matching $1 (0 when none).
@@ -97,6 +112,7 @@ frame_calls() {
 
 # The text trace $1 agrees with the CSV files in $OUT, side by side.
 check_counts() {
+	app_pid
 	for side in pre post; do
 		calls=$(count_rows "$OUT/calls-*-$side.csv")
 		markers=$((2 * $(frame_calls $side)))
@@ -115,32 +131,34 @@ check_counts() {
 		[ "$got_markers" = "$markers" ] ||
 			fail "$side: $got_markers xrlm:frame_marker events, $markers expected"
 		[ "$got_gpu" = "$gpu" ] || fail "$side: $got_gpu xrlm:gpu events, $gpu GPU rows"
-		! grep -q " xrlm:gpu: .* side = \"$side\", frame_id = -1," "$1" ||
+		! app_events "$1" | grep -q " xrlm:gpu: .* side = \"$side\", frame_id = -1," ||
 			fail "$side: a GPU event without its frame id"
 		sessions=$(ls "$OUT"/frames-*-$side.csv | wc -l)
 		[ "$(count_events "$1" session_begin $side)" = "$sessions" ] ||
 			fail "$side: session_begin count is not $sessions"
 		[ "$(count_events "$1" session_end $side)" = "$sessions" ] ||
 			fail "$side: session_end count is not $sessions"
-		frames=$(grep " xrlm:session_end: .* side = \"$side\"" "$1" |
+		frames=$(app_events "$1" | grep " xrlm:session_end: .* side = \"$side\"" |
 			sed 's/.* frames = \([0-9]*\),.*/\1/' | awk '{ n += $1 } END { print n + 0 }')
 		[ "$frames" = "$(count_rows "$OUT/frames-*-$side.csv")" ] ||
 			fail "$side: session_end counts $frames frames, not the frames files' rows"
 		# xrlm:init precedes the side's every other event.
-		first=$(grep " side = \"$side\"" "$1" | head -n 1 | sed 's/.* \(xrlm:[a-z_]*\):.*/\1/')
+		first=$(app_events "$1" | grep " side = \"$side\"" | head -n 1 |
+			sed 's/.* \(xrlm:[a-z_]*\):.*/\1/')
 		[ "$first" = xrlm:init ] || fail "$side: the first event is $first, not xrlm:init"
 	done
-	first=$(head -n 1 "$1" | sed 's/.* \(xrlm:[a-z_]*\):.*/\1/')
-	[ "$first" = xrlm:init ] || fail "the trace's first event is $first, not xrlm:init"
-	sed -n 's/.*\(xrlm:init\): .*\(runtime = "[^"]*"\).*/\1 \2/p' "$1" | head -n 1 | grep -q 'runtime = "..*"' ||
+	first=$(app_events "$1" | head -n 1 | sed 's/.* \(xrlm:[a-z_]*\):.*/\1/')
+	[ "$first" = xrlm:init ] || fail "the app's first event is $first, not xrlm:init"
+	app_events "$1" | sed -n 's/.*\(xrlm:init\): .*\(runtime = "[^"]*"\).*/\1 \2/p' | head -n 1 |
+		grep -q 'runtime = "..*"' ||
 		fail "xrlm:init names no runtime"
 }
 
 # The events of two text traces, without their timestamps and CPU ids, are the same.
 same_events() {
 	# Sorted: babeltrace2 orders events of different CPUs' buffers by time alone.
-	sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/{ cpu_id = [0-9]* }, //' "$1" | sort >"$1.events"
-	sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/{ cpu_id = [0-9]* }, //' "$2" | sort >"$2.events"
+	app_events "$1" | sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/{ cpu_id = [0-9]* }, //' | sort >"$1.events"
+	app_events "$2" | sed 's/^\[[^]]*\] ([^)]*) [^ ]* //; s/{ cpu_id = [0-9]* }, //' | sort >"$2.events"
 	cmp -s "$1.events" "$2.events" || fail "the two tracing sessions got different events"
 	note "second session: the same $(wc -l <"$1.events") events"
 }
@@ -191,6 +209,7 @@ counts)
 	XRLM_RECORD=1 XRLM_TRACE=lttng run_app --graphics vulkan2 --frames 60
 	trace_stop s4
 	! ls "$OUT"/*.csv >/dev/null 2>&1 || fail "XRLM_TRACE=lttng wrote CSV files: $(ls "$OUT")"
+	APP_PID='[0-9]*' # no file names the app: counted across processes (only more can come)
 	for side in pre post; do
 		n=$(count_events "$XRLM_TEST_WORK/s4.txt" call $side)
 		[ "$n" -ge 60 ] || fail "XRLM_TRACE=lttng: only $n xrlm:call events on $side"
