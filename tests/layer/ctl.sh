@@ -4,7 +4,7 @@
 #              replies' contents, the marks in both per-side files, the merged
 #              file named by stop; errors for start while recording, stop and
 #              mark while idle; list and status
-#   hello_xr   the same with Debian's hello_xr (Vulkan2, api_dump as target):
+#   hello_xr   (layer_hello_xr_ctl) the same with Debian's hello_xr (Vulkan2, api_dump as target):
 #              watch shows GPU frames, stop names the merged file
 #   other_user a process of another user is refused: the app runs as nobody
 #              and root (which the socket's 0700 directory does not stop)
