@@ -182,7 +182,7 @@ static void read_client(struct xl_ctl_server *s, struct xl_ctl_client *c, uint64
 static void serve_client(struct xl_ctl_server *s, struct xl_ctl_client *c, short revents,
                          uint64_t now)
 {
-	if (revents & (POLLIN | POLLHUP | POLLERR))
+	if (!c->eof && (revents & (POLLIN | POLLHUP | POLLERR)))
 		read_client(s, c, now);
 	if (c->wait != XL_CTL_IDLE && c->wait != XL_CTL_WATCH) {
 		xl_ctl_cmd_progress(s->ctl, c, now, false);
@@ -220,6 +220,8 @@ static int poll_set(struct xl_ctl_server *s, struct pollfd *fds, uint64_t now)
 			fds[2 + i].events |= POLLIN;
 		if (c->out_len)
 			fds[2 + i].events |= POLLOUT;
+		else if (c->eof)
+			fds[2 + i].fd = -1; /* a hung-up peer would wake poll at once, every time */
 		watching |= c->wait == XL_CTL_WATCH;
 		if (waiting)
 			next = now + WAIT_POLL_MS * 1000000ull;
