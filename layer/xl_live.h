@@ -54,7 +54,10 @@ struct xl_live_second {
 	double cpu_mean_us, cpu_p99_us, gpu_mean_us, gpu_p99_us; /* valid when their count > 0 */
 };
 
+/* Empties @p live and creates its lock (with the control block). */
 void xl_live_init(struct xl_live *live);
+
+/* Destroys @p live's lock (with the control block). */
 void xl_live_fini(struct xl_live *live);
 
 /* A watcher comes (+1) or goes (-1); the last one going clears the state. */

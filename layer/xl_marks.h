@@ -39,7 +39,10 @@ struct xl_marks {
 /* Outcome of a mark, once both sides are done with it. */
 enum xl_mark_result { XL_MARK_PENDING, XL_MARK_WRITTEN, XL_MARK_LOST };
 
+/* Empties @p m and creates its lock (with the control block). */
 void xl_marks_init(struct xl_marks *m);
+
+/* Destroys @p m's lock (with the control block). */
 void xl_marks_fini(struct xl_marks *m);
 
 /*
