@@ -276,6 +276,7 @@ static int run_watch(struct ctl_conn *c, const struct ctl_args *a)
 
 static int parse_args(int argc, char **argv, struct ctl_args *a)
 {
+	static char text[U_CTL_MARK_MAX + 2];
 	const char *timeout = NULL, *count = NULL, *pos[3] = {NULL, NULL, NULL};
 	const char *const names[] = {"--timeout", "--count"};
 	const char **const slots[] = {&timeout, &count};
@@ -289,11 +290,22 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
 			return m;
 		if (m)
 			continue;
-		if (cmd_is_option(argv[i]) && !(npos == 2 && strcmp(pos[0], "mark") == 0))
+		bool in_text = npos >= 2 && strcmp(pos[0], "mark") == 0;
+		if (cmd_is_option(argv[i]) && !in_text)
 			return cmd_usage_error("unknown option", argv[i]);
+		if (in_text && npos == 3) {
+			/* mark PID TEXT...: the words of the text, joined by spaces */
+			size_t used = strlen(text);
+			if (used + 1 + strlen(argv[i]) >= sizeof(text))
+				return cmd_usage_error("the mark's text is too long", NULL);
+			snprintf(text + used, sizeof(text) - used, " %s", argv[i]);
+			continue;
+		}
 		if (npos == 3)
 			return cmd_usage_error("too many arguments", argv[i]);
-		pos[npos++] = argv[i];
+		if (in_text)
+			snprintf(text, sizeof(text), "%s", argv[i]);
+		pos[npos++] = in_text ? text : argv[i];
 	}
 	if (!pos[0])
 		return cmd_usage_error("ctl needs a command", NULL);
@@ -359,7 +371,7 @@ static int run(int argc, char **argv)
 
 const struct cmd cmd_ctl = {
 	.name = "ctl",
-	.synopsis = "list | status PID | start PID | stop PID | mark PID TEXT | watch PID "
+	.synopsis = "list | status PID | start PID | stop PID | mark PID TEXT... | watch PID "
 	            "[--count N] [--timeout S]",
 	.help = "controls running applications through their layers' control\n"
 	        "sockets ($XDG_RUNTIME_DIR/xrlm/<pid>.sock): list them (stale\n"

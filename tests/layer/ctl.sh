@@ -110,7 +110,7 @@ basic)
 		grep -q "^output_dir *$OUT$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	ctl_ok mark "$app" 'warm, "cache" ready \o/ é'
 	grep -q "^mark written into session $tag$" "$XRLM_TEST_WORK/ctl.out" || fail "mark: $(cat "$XRLM_TEST_WORK/ctl.out")"
-	ctl_ok mark "$app" second
+	ctl_ok mark "$app" second word # the words of TEXT... joined by a space
 	ctl_ok watch "$app" --count 3
 	check_watch 3 250 2000
 	ctl_ok stop "$app"
@@ -123,6 +123,7 @@ basic)
 		[ "$(grep -c '^# mark t=[0-9]* text=' "$f")" -eq 2 ] || fail "$f: marks: $(grep mark "$f")"
 		grep -q '^# mark t=[0-9]* text=warm\\x2c\\x20\\x22cache\\x22\\x20ready\\x20\\x5co/\\x20é$' "$f" ||
 			fail "$f: mark escaped as: $(grep mark "$f")"
+		grep -q '^# mark t=[0-9]* text=second\\x20word$' "$f" || fail "$f: $(grep mark "$f")"
 	done
 	[ "$(grep '^# mark' "$OUT/frames-$tag-pre.csv")" = "$(grep '^# mark' "$OUT/frames-$tag-post.csv")" ] ||
 		fail "the sides' marks differ"
