@@ -93,7 +93,7 @@ check_watch() {
 case $CASE in
 basic)
 	export XRTEST_TARGET_CPU_US=300
-	start_app 1800
+	start_app 9000 # killed when done
 	wait_socket "$app"
 	[ "$(stat -c %a "$SOCKDIR")" = 700 ] || fail "socket directory mode $(stat -c %a "$SOCKDIR")"
 	[ "$(stat -c %a "$SOCKDIR/$app.sock")" = 600 ] || fail "socket mode $(stat -c %a "$SOCKDIR/$app.sock")"
@@ -139,11 +139,12 @@ basic)
 hello_xr)
 	target=XR_APILAYER_LUNARG_api_dump
 	validation_env "$PRE:$target:$POST" "$XRLM_TEST_WORK/hx"
-	# The runtime ends the session after 15 s: time enough for the requests below.
-	export XRTEST_EXIT_AFTER_FRAMES=1350
+	# hello_xr quits when its stdin (a FIFO this shell holds open) ends;
+	# the runtime ends the session after 60 s anyway.
+	export XRTEST_EXIT_AFTER_FRAMES=5400
 	rm -f "$XRLM_TEST_WORK/stdin" && mkfifo "$XRLM_TEST_WORK/stdin"
 	exec 3<>"$XRLM_TEST_WORK/stdin"
-	timeout 120 hello_xr -g Vulkan2 <&3 >"$XRLM_TEST_WORK/app.log" 2>&1 &
+	timeout 120 hello_xr -g Vulkan2 <"$XRLM_TEST_WORK/stdin" >"$XRLM_TEST_WORK/app.log" 2>&1 3>&- &
 	app=$!
 	i=0
 	while ! pid=$(ls "$SOCKDIR" 2>/dev/null | sed -n 's/\.sock$//p' | head -n 1) || [ -z "$pid" ]; do
@@ -163,8 +164,8 @@ hello_xr)
 	merged=$(stopped_path)
 	[ -s "$merged" ] || fail "no merged file $merged"
 	[ "$(header_value "$merged" gpu_frame_count)" -gt 0 ] || fail "no GPU frames in $merged"
-	wait "$app" || fail "hello_xr failed: $(tail -n 20 "$XRLM_TEST_WORK/app.log")"
 	exec 3>&-
+	wait "$app" || fail "hello_xr failed: $(tail -n 20 "$XRLM_TEST_WORK/app.log")"
 	[ ! -e "$SOCKDIR/$pid.sock" ] || fail "hello_xr's socket is still there"
 	;;
 other_user)
@@ -173,7 +174,7 @@ other_user)
 	chown nobody "$XDG_RUNTIME_DIR" "$OUT"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env sh -c '
 		export XDG_RUNTIME_DIR="$1" XR_RUNTIME_JSON="$2" XR_API_LAYER_PATH="$3" XR_ENABLE_API_LAYERS="$4" XRLM_OUTPUT_DIR="$5" XRTEST_FRAME_RATE=90
-		exec "$6" --graphics headless --frames 900' sh "$XDG_RUNTIME_DIR" "$XR_RUNTIME_JSON" "$XR_API_LAYER_PATH" \
+		exec "$6" --graphics headless --frames 90000' sh "$XDG_RUNTIME_DIR" "$XR_RUNTIME_JSON" "$XR_API_LAYER_PATH" \
 		"$XR_ENABLE_API_LAYERS" "$OUT" "$XRLM_TEST_APP" >"$XRLM_TEST_WORK/app.log" 2>&1 &
 	app=$!
 	wait_socket "$app"
@@ -188,7 +189,7 @@ other_user)
 	export XDG_RUNTIME_DIR=$XRLM_TEST_WORK/run-root
 	SOCKDIR=$XDG_RUNTIME_DIR/xrlm
 	mkdir -m 711 "$XDG_RUNTIME_DIR"
-	XRLM_OUTPUT_DIR=$XRLM_TEST_WORK/out-root start_app 900
+	XRLM_OUTPUT_DIR=$XRLM_TEST_WORK/out-root start_app 90000
 	wait_socket "$app"
 	root_app=$app
 	if setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
@@ -200,8 +201,10 @@ other_user)
 	wait
 	;;
 hostile)
+	# 30 s of frames: the flood (a python client on a loaded machine) must
+	# end well before the app does.
 	export XRLM_RECORD=1
-	start_app 1350
+	start_app 2700
 	wait_socket "$app"
 	fds_before=$(ls "/proc/$app/fd" | wc -l)
 	$CLIENT flood "$SOCKDIR/$app.sock" 1000 >"$XRLM_TEST_WORK/flood.out" 2>&1 &
@@ -220,15 +223,15 @@ hostile)
 	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status after the flood: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	wait_app
 	merged=$(merged_files)
-	[ "$(header_value "$merged" frame_count)" = 1350 ] || fail "not every frame recorded: $(head -n 1 "$merged")"
+	[ "$(header_value "$merged" frame_count)" = 2700 ] || fail "not every frame recorded: $(head -n 1 "$merged")"
 	for k in dropped_queue_full_pre dropped_queue_full_post unmatched_pre unmatched_post; do
 		[ "$(header_value "$merged" $k)" = 0 ] || fail "$k: $(header_value "$merged" $k)"
 	done
 	;;
 two)
-	start_app 1800
+	start_app 9000
 	a=$app
-	start_app 1800
+	start_app 9000
 	b=$app
 	wait_socket "$a"
 	wait_socket "$b"
