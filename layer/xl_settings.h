@@ -39,6 +39,8 @@ struct xl_settings {
 	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
 	bool trace_csv;
 	bool trace_lttng;
+	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
+	bool control;
 };
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */

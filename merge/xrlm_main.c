@@ -34,6 +34,7 @@
 	X(report)        \
 	X(compare)       \
 	X(trace)         \
+	X(ctl)           \
 	/* end of the table */
 
 #define XRLM_DECLARE(name) extern const struct cmd cmd_##name;
