@@ -233,6 +233,18 @@ write_limit)
 	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^gpu-big-\|^out$\|^err$')" ] ||
 		fail "left behind: $(ls -A "$work")"
 	;;
+calls_write_limit)
+	# The same with calls files: the functions file, written first, is
+	# removed again when the merged file fails, so a later try can succeed.
+	"$gen" "$work" big 20000 --no-gpu --calls 12 || fail "generator"
+	(ulimit -f 64 && exec "$xrlm" merge "$work/frames-big-pre.csv" "$work/frames-big-post.csv" \
+		-o "$work/m.csv") >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -lt 128 ] || fail "killed by a signal (status $rc)"
+	expect_error 1 "m.csv: error: cannot write: File too large"
+	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^calls-big-\|^out$\|^err$')" ] ||
+		fail "left behind: $(ls -A "$work")"
+	;;
 gate_column)
 	# The GPU mode and the gate's trips in the summary and the table; the
 	# tripped frames marked in the last column, gate_tripped.
