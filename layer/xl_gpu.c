@@ -18,27 +18,107 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
-/* Records slot @p i's command buffer once: reset its query, write a timestamp. */
+/*
+ * Makes everything after it in @p cmd wait for @p event, set by the host.
+ * No memory dependency: only the timestamps after it are held.
+ */
+static void cmd_wait_host(const struct xl_vk *vk, VkCommandBuffer cmd, VkEvent event)
+{
+	vk->CmdWaitEvents(cmd, 1, &event, VK_PIPELINE_STAGE_HOST_BIT,
+	                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, NULL, 0, NULL, 0, NULL);
+}
+
+static VkResult begin(const struct xl_vk *vk, VkCommandBuffer cmd)
+{
+	VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	return vk->BeginCommandBuffer(cmd, &info);
+}
+
+/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
+static void cmd_timestamp(const struct xl_gpu *gpu, VkCommandBuffer cmd, uint32_t query)
+{
+	gpu->vk.CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, query);
+}
+
+/* Records slot @p i's command buffer once: [wait for its event,] reset its query, write a timestamp. */
 static VkResult record_slot(struct xl_gpu *gpu, uint32_t i)
 {
 	const struct xl_vk *vk = &gpu->vk;
-	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VkResult r = vk->BeginCommandBuffer(gpu->slots[i].cmd, &begin);
+	VkCommandBuffer cmd = gpu->slots[i].cmd;
+	VkResult r = begin(vk, cmd);
 	if (r != VK_SUCCESS)
 		return r;
-	vk->CmdResetQueryPool(gpu->slots[i].cmd, gpu->pool, i, 1);
-	/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
-	vk->CmdWriteTimestamp(gpu->slots[i].cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
-	return vk->EndCommandBuffer(gpu->slots[i].cmd);
+	if (gpu->events[i])
+		cmd_wait_host(vk, cmd, gpu->events[i]);
+	vk->CmdResetQueryPool(cmd, gpu->pool, i, 1);
+	cmd_timestamp(gpu, cmd, i);
+	return vk->EndCommandBuffer(cmd);
 }
 
-static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
+/* The bracket's queries follow the slots': A, E's two, B. */
+#define BRACKET_QUERY XL_GPU_SLOTS
+#define BRACKET_QUERIES 4
+
+/* Records the bracket's three command buffers once (see xl_gpu.h). */
+static VkResult record_bracket(struct xl_gpu *gpu)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkResult r = VK_SUCCESS;
+
+	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++) {
+		r = begin(vk, b->cmd[i]);
+		if (r != VK_SUCCESS)
+			break;
+		if (i == 0) {
+			cmd_wait_host(vk, b->cmd[0], b->event);
+			vk->CmdResetQueryPool(b->cmd[0], gpu->pool, BRACKET_QUERY, BRACKET_QUERIES);
+			cmd_timestamp(gpu, b->cmd[0], BRACKET_QUERY);
+		} else if (i == 1) {
+			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 1);
+			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 2);
+		} else {
+			cmd_timestamp(gpu, b->cmd[2], BRACKET_QUERY + 3);
+		}
+		r = vk->EndCommandBuffer(b->cmd[i]);
+	}
+	return r;
+}
+
+/* @p n primary command buffers from the side's pool. */
+static VkResult alloc_cmds(struct xl_gpu *gpu, uint32_t n, VkCommandBuffer *out)
+{
+	VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = gpu->cmd_pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = n,
+	};
+	return gpu->vk.AllocateCommandBuffers(gpu->device, &ai, out);
+}
+
+static const VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+static const VkEventCreateInfo event_info = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+
+static VkResult create_bracket(struct xl_gpu *gpu)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkResult r = alloc_cmds(gpu, 3, b->cmd);
+	if (r == VK_SUCCESS)
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->fence);
+	if (r == VK_SUCCESS)
+		r = vk->CreateEvent(gpu->device, &event_info, NULL, &b->event);
+	return r == VK_SUCCESS ? record_bracket(gpu) : r;
+}
+
+static VkResult create_slots(struct xl_gpu *gpu, uint32_t family, bool events, bool bracket)
 {
 	const struct xl_vk *vk = &gpu->vk;
 	VkQueryPoolCreateInfo qp = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = XL_GPU_SLOTS,
+		.queryCount = XL_GPU_SLOTS + (bracket ? BRACKET_QUERIES : 0),
 	};
 	VkCommandPoolCreateInfo cp = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -51,20 +131,17 @@ static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
 		return r;
 
 	VkCommandBuffer cmds[XL_GPU_SLOTS];
-	VkCommandBufferAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = gpu->cmd_pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-		.commandBufferCount = XL_GPU_SLOTS,
-	};
-	r = vk->AllocateCommandBuffers(gpu->device, &ai, cmds);
+	r = alloc_cmds(gpu, XL_GPU_SLOTS, cmds);
 	for (uint32_t i = 0; r == VK_SUCCESS && i < XL_GPU_SLOTS; i++) {
-		VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 		gpu->slots[i].cmd = cmds[i];
-		r = vk->CreateFence(gpu->device, &fi, NULL, &gpu->slots[i].fence);
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &gpu->slots[i].fence);
+		if (r == VK_SUCCESS && events)
+			r = vk->CreateEvent(gpu->device, &event_info, NULL, &gpu->events[i]);
 		if (r == VK_SUCCESS)
 			r = record_slot(gpu, i);
 	}
+	if (r == VK_SUCCESS && bracket)
+		r = create_bracket(gpu);
 	return r;
 }
 
@@ -124,9 +201,11 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	                       &gpu->queue);
 	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
 
-	VkResult r = create_slots(gpu, binding->queueFamilyIndex);
+	bool events = gate && params->gate_kind == XL_GATE_KIND_EVENT;
+	VkResult r = create_slots(gpu, binding->queueFamilyIndex, events, params->bracket);
 	if (r == VK_SUCCESS && gate)
-		r = xl_gate_create(gate, &gpu->vk, gpu->device, params->timeline_khr);
+		r = xl_gate_create(gate, &gpu->vk, gpu->device, params->gate_kind,
+		                   params->timeline_khr);
 	if (r == VK_SUCCESS && gate) {
 		gpu->gate = gate;
 		if (!xl_gate_watchdog_start(&gpu->watchdog, gate))
@@ -142,7 +221,7 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 
 void xl_gpu_destroy(struct xl_gpu *gpu)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 
 	if (!gpu)
 		return;
@@ -151,9 +230,16 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 	unsigned n = pending_fences(gpu, pending);
 	if (n)
 		vk->WaitForFences(gpu->device, n, pending, VK_TRUE, DESTROY_WAIT_NS);
-	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
+	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++) {
 		if (gpu->slots[i].fence)
 			vk->DestroyFence(gpu->device, gpu->slots[i].fence, NULL);
+		if (gpu->events[i])
+			vk->DestroyEvent(gpu->device, gpu->events[i], NULL);
+	}
+	if (gpu->bracket.fence)
+		vk->DestroyFence(gpu->device, gpu->bracket.fence, NULL);
+	if (gpu->bracket.event)
+		vk->DestroyEvent(gpu->device, gpu->bracket.event, NULL);
 	if (gpu->cmd_pool)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)
@@ -166,6 +252,8 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 {
 	unsigned n = 0;
+	if (atomic_load(&gpu->bracket.state) == SLOT_SUBMITTED)
+		out[n++] = gpu->bracket.fence;
 	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
 		if (atomic_load(&gpu->slots[i].state) == SLOT_SUBMITTED)
 			out[n++] = gpu->slots[i].fence;
@@ -175,13 +263,13 @@ static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 /* Whether the writer has collected every submitted timestamp. */
 static bool all_collected(void *ctx)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 	return pending_fences(ctx, pending) == 0;
 }
 
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 	unsigned n = pending_fences(gpu, pending);
 
 	if (n)
@@ -195,17 +283,70 @@ void xl_gpu_abandon(struct xl_gpu *gpu)
 	free(gpu);
 }
 
+static void note_submit_error(struct xl_gpu *gpu, VkResult r)
+{
+	int expected = VK_SUCCESS;
+	atomic_compare_exchange_strong(&gpu->submit_error, &expected, r);
+}
+
+static VkResult submit_one(struct xl_gpu *gpu, VkCommandBuffer cmd, VkFence fence)
+{
+	VkSubmitInfo submit = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	return gpu->vk.QueueSubmit(gpu->queue, 1, &submit, fence);
+}
+
+/*
+ * Frame thread, pre: submits the bracket measurement when it is due, just
+ * before the frame's own timestamp (slot @p head), gated like the frame:
+ * its event is set after the three submissions, so they run back to back
+ * as the frame's will; for a plain frame it is set before.
+ */
+static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_id, bool gated)
+{
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	if (!b->fence || b->broken || atomic_load_explicit(&b->state, memory_order_acquire) != SLOT_FREE)
+		return;
+	uint64_t now = xl_clock_mono_ns();
+	if (now < b->due_ns)
+		return;
+	b->due_ns = now + XL_GPU_BRACKET_PERIOD_NS;
+	b->before = head;
+	b->session_id = session_id;
+	if (!gated)
+		gpu->vk.SetEvent(gpu->device, b->event);
+	VkResult r = VK_SUCCESS;
+	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++)
+		r = submit_one(gpu, b->cmd[i], i == 2 ? b->fence : VK_NULL_HANDLE);
+	if (gated)
+		gpu->vk.SetEvent(gpu->device, b->event); /* never leave the queue held */
+	if (r != VK_SUCCESS) {
+		/* Which of the three ran is unknown: never reuse them. */
+		b->broken = true;
+		note_submit_error(gpu, r);
+		return;
+	}
+	atomic_store_explicit(&b->state, SLOT_SUBMITTED, memory_order_release);
+}
+
 bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
                   uint32_t thread_id)
 {
 	uint32_t head = atomic_load_explicit(&gpu->head, memory_order_relaxed);
-	struct xl_gpu_slot *slot = &gpu->slots[head % XL_GPU_SLOTS];
+	uint32_t index = head % XL_GPU_SLOTS;
+	struct xl_gpu_slot *slot = &gpu->slots[index];
 	if (atomic_load_explicit(&slot->state, memory_order_acquire) != SLOT_FREE)
 		return false;
 
 	slot->session_id = session_id;
 	slot->display_time = display_time;
 	atomic_store_explicit(&slot->invalid, false, memory_order_relaxed);
+	struct xl_gate *gate = gpu->gate;
+	gated = gated && gate;
+	bracket_submit(gpu, head, session_id, gated);
 
 	VkSubmitInfo submit = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -214,12 +355,18 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	};
 	VkTimelineSemaphoreSubmitInfo timeline = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
 	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-	struct xl_gate *gate = gpu->gate;
-	uint64_t value = 0;
-	if (gated && gate) {
-		value = ++gate->counter;
+	uint64_t token = 0;
+	if (gpu->events[index]) {
+		/* The slot's command buffer waits for its event: set it now
+		 * for a plain frame, else let post set it. */
+		if (gated)
+			token = xl_gate_event_token(gpu->events[index]);
+		else
+			gpu->vk.SetEvent(gpu->device, gpu->events[index]);
+	} else if (gated) {
+		token = ++gate->counter;
 		timeline.waitSemaphoreValueCount = 1;
-		timeline.pWaitSemaphoreValues = &value;
+		timeline.pWaitSemaphoreValues = &token;
 		submit.pNext = &timeline;
 		submit.waitSemaphoreCount = 1;
 		submit.pWaitSemaphores = &gate->semaphore;
@@ -227,20 +374,68 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	}
 	VkResult r = gpu->vk.QueueSubmit(gpu->queue, 1, &submit, slot->fence);
 	if (r != VK_SUCCESS) {
-		int expected = VK_SUCCESS;
-		atomic_compare_exchange_strong(&gpu->submit_error, &expected, r);
+		if (gpu->events[index])
+			gpu->vk.SetEvent(gpu->device, gpu->events[index]); /* in case it was queued */
+		note_submit_error(gpu, r);
 		return false;
 	}
-	if (value) {
+	if (token) {
 		/* Published last: the watchdog must see the slot it may invalidate. */
 		atomic_store_explicit(&gate->armed_invalid, (uintptr_t)&slot->invalid,
 		                      memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_at_ns, xl_clock_mono_ns(), memory_order_relaxed);
-		atomic_store_explicit(&gate->armed, value, memory_order_release);
+		atomic_store_explicit(&gate->armed, token, memory_order_release);
 	}
 	atomic_store_explicit(&slot->state, SLOT_SUBMITTED, memory_order_release);
 	atomic_store_explicit(&gpu->head, head + 1, memory_order_relaxed);
+	return true;
+}
+
+/* Reads the bracket's four timestamps: (B - A) - (E's own span), in ns; -1 if unavailable. */
+static int64_t bracket_read(struct xl_gpu *gpu)
+{
+	uint64_t q[BRACKET_QUERIES][2] = {{0}}; /* timestamp, availability */
+	VkResult r = gpu->vk.GetQueryPoolResults(gpu->device, gpu->pool, BRACKET_QUERY,
+	                                         BRACKET_QUERIES, sizeof(q), q, sizeof(q[0]),
+	                                         VK_QUERY_RESULT_64_BIT |
+	                                         VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r != VK_SUCCESS)
+		return -1;
+	for (uint32_t i = 0; i < BRACKET_QUERIES; i++)
+		if (!q[i][1])
+			return -1;
+	uint64_t outer = (q[3][0] - q[0][0]) & gpu->valid_mask;
+	uint64_t inner = (q[2][0] - q[1][0]) & gpu->valid_mask;
+	if (inner > outer)
+		return 0;
+	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
+}
+
+/*
+ * Writer: if the bracket submitted before slot gpu->tail is done, emits it
+ * and frees it. Returns false while it is still on the GPU (the frame
+ * after it must wait: its row comes after the bracket's line).
+ */
+static bool bracket_collect(struct xl_gpu *gpu, uint32_t max_session,
+                            void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
+{
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	if (atomic_load_explicit(&b->state, memory_order_acquire) != SLOT_SUBMITTED ||
+	    b->before != gpu->tail || b->session_id > max_session)
+		return true;
+	if (gpu->vk.GetFenceStatus(gpu->device, b->fence) != VK_SUCCESS)
+		return false;
+	struct xl_gpu_sample s = {
+		.bracket = true,
+		.session_id = b->session_id,
+		.bracket_ns = bracket_read(gpu),
+	};
+	gpu->vk.ResetFences(gpu->device, 1, &b->fence);
+	gpu->vk.ResetEvent(gpu->device, b->event);
+	atomic_store_explicit(&b->state, SLOT_FREE, memory_order_release);
+	if (s.bracket_ns >= 0)
+		emit(ctx, &s);
 	return true;
 }
 
@@ -255,7 +450,8 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 			return false;
 		if (slot->session_id > max_session)
 			return false;
-		if (vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
+		if (!bracket_collect(gpu, max_session, emit, ctx) ||
+		    vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
 			return true;
 
 		uint64_t result[2] = {0, 0}; /* timestamp, availability; no WAIT bit */
@@ -274,6 +470,8 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 			.session_id = slot->session_id,
 		};
 		vk->ResetFences(gpu->device, 1, &slot->fence);
+		if (gpu->events[gpu->tail % XL_GPU_SLOTS]) /* its wait is over: ready for reuse */
+			vk->ResetEvent(gpu->device, gpu->events[gpu->tail % XL_GPU_SLOTS]);
 		atomic_store_explicit(&slot->state, SLOT_FREE, memory_order_release);
 		gpu->tail++;
 		emit(ctx, &s);

@@ -38,7 +38,12 @@
 	X(WaitForFences)          \
 	X(QueueSubmit)            \
 	X(CreateSemaphore)        \
-	X(DestroySemaphore)
+	X(DestroySemaphore)       \
+	X(CreateEvent)            \
+	X(DestroyEvent)           \
+	X(SetEvent)               \
+	X(ResetEvent)             \
+	X(CmdWaitEvents)
 
 /*
  * Optional device-level functions, NULL where the device lacks them:

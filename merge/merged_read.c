@@ -23,6 +23,7 @@ enum {
 	COL_GPU_US,
 	COL_GPU_PCT,
 	COL_GATE_TRIPPED,
+	COL_GPU_RAW_US,
 	COL_N,
 };
 
@@ -100,10 +101,10 @@ static const struct csvr_format merged_format = {
 	.ncols = COL_N,
 	.min_cols = MERGED_MIN_COLUMNS,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT},
+	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT, CSVR_F64_OPT},
 	.names = {"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",
 	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame",
-	          "gate_tripped"},
+	          "gate_tripped", "target_gpu_raw_us"},
 	.comment = merged_comment,
 	.row = merged_row,
 	.columns = merged_columns,

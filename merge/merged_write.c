@@ -214,6 +214,8 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	line_text(o, "target_layer", s->target_layer);
 	line_text(o, "gpu_mode", s->gpu_mode);
 	line_u64(o, "gate_trips", s->gate_trips);
+	/* Empty, as a statistic without samples is, when no bracket was measured. */
+	line_fixed(o, "gpu_bracket_ns", s->has_gpu_bracket ? (double)s->gpu_bracket_ns : NAN, 0, "");
 
 	char *p = reserve(o);
 	p = put_str(p, MERGED_HEADER "\n");
@@ -243,6 +245,8 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 	*p++ = ',';
 	if (r->gate_tripped >= 0)
 		*p++ = r->gate_tripped ? '1' : '0';
+	*p++ = ',';
+	p = fmt_fixed(p, r->gpu_raw_us, 3);
 	*p++ = '\n';
 	return p;
 }

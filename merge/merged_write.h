@@ -29,7 +29,8 @@
 /* The column header line of the merged CSV (without newline). */
 #define MERGED_HEADER                                                                          \
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
-	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped,"      \
+	"target_gpu_raw_us"
 
 /* Columns of merged files written before gate_tripped was added; still read. */
 #define MERGED_MIN_COLUMNS 9
@@ -47,6 +48,7 @@ struct merged_row {
 	double gpu_us;  /* NAN: blank */
 	double gpu_pct; /* NAN: blank */
 	int gate_tripped; /* 0 or 1; -1: blank (no GPU file) */
+	double gpu_raw_us; /* gpu_us before the bracket correction; NAN: blank */
 };
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */

@@ -235,14 +235,16 @@ write_limit)
 	;;
 gate_column)
 	# The GPU mode and the gate's trips in the summary and the table; the
-	# tripped frames marked in the last column, gate_tripped.
+	# tripped frames marked in column 10, gate_tripped (columns added later
+	# come after it: readers find old and new files' columns in place).
 	copy_session gate
 	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	m=$work/frames-merged-gate.csv
 	grep -q "^# gpu_mode=gated$" "$m" || fail "no gpu_mode line"
 	grep -q "^# gate_trips=1$" "$m" || fail "no gate_trips line"
-	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped$" "$m" || fail "gate_tripped is not last"
+	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped,target_gpu_raw_us$" "$m" ||
+		fail "gate_tripped is not column 10, or target_gpu_raw_us does not follow it"
 	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,10 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
 		fail "gate_tripped column wrong"
 	grep -q "^GPU mode: gated; gate tripped: 1 time$" "$work/out" || fail "table lacks the GPU mode"
