@@ -108,6 +108,8 @@ static VkResult create_bracket(struct xl_gpu *gpu)
 	if (r == VK_SUCCESS)
 		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->fence);
 	if (r == VK_SUCCESS)
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->e_fence);
+	if (r == VK_SUCCESS)
 		r = vk->CreateEvent(gpu->device, &event_info, NULL, &b->event);
 	return r == VK_SUCCESS ? record_bracket(gpu) : r;
 }
@@ -238,6 +240,8 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 	}
 	if (gpu->bracket.fence)
 		vk->DestroyFence(gpu->device, gpu->bracket.fence, NULL);
+	if (gpu->bracket.e_fence)
+		vk->DestroyFence(gpu->device, gpu->bracket.e_fence, NULL);
 	if (gpu->bracket.event)
 		vk->DestroyEvent(gpu->device, gpu->bracket.event, NULL);
 	if (gpu->cmd_pool)
@@ -313,14 +317,16 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 	uint64_t now = xl_clock_mono_ns();
 	if (now < b->due_ns)
 		return;
-	b->due_ns = now + XL_GPU_BRACKET_PERIOD_NS;
+	/* A first few back to back, for the median to start from. */
+	if (++b->submitted >= XL_GPU_BRACKET_WINDOW)
+		b->due_ns = now + XL_GPU_BRACKET_PERIOD_NS;
 	b->before = head;
 	b->session_id = session_id;
 	if (!gated)
 		gpu->vk.SetEvent(gpu->device, b->event);
 	VkResult r = VK_SUCCESS;
 	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++)
-		r = submit_one(gpu, b->cmd[i], i == 2 ? b->fence : VK_NULL_HANDLE);
+		r = submit_one(gpu, b->cmd[i], i == 2 ? b->fence : i == 1 ? b->e_fence : VK_NULL_HANDLE);
 	if (gated)
 		gpu->vk.SetEvent(gpu->device, b->event); /* never leave the queue held */
 	if (r != VK_SUCCESS) {
@@ -412,6 +418,22 @@ static int64_t bracket_read(struct xl_gpu *gpu)
 	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
 }
 
+/* Writer: the median of the last measurements, @p ns among them. */
+static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
+{
+	int64_t v[XL_GPU_BRACKET_WINDOW];
+	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
+	uint32_t n = b->measured < XL_GPU_BRACKET_WINDOW ? b->measured : XL_GPU_BRACKET_WINDOW;
+	memcpy(v, b->recent, n * sizeof(v[0]));
+	for (uint32_t i = 1; i < n; i++) /* insertion sort: five values */
+		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * Writer: if the bracket submitted before slot gpu->tail is done, emits it
  * and frees it. Returns false while it is still on the GPU (the frame
@@ -431,11 +453,14 @@ static bool bracket_collect(struct xl_gpu *gpu, uint32_t max_session,
 		.session_id = b->session_id,
 		.bracket_ns = bracket_read(gpu),
 	};
-	gpu->vk.ResetFences(gpu->device, 1, &b->fence);
+	VkFence fences[2] = {b->fence, b->e_fence}; /* E's is done: it ran before B */
+	gpu->vk.ResetFences(gpu->device, 2, fences);
 	gpu->vk.ResetEvent(gpu->device, b->event);
 	atomic_store_explicit(&b->state, SLOT_FREE, memory_order_release);
-	if (s.bracket_ns >= 0)
-		emit(ctx, &s);
+	if (s.bracket_ns < 0)
+		return true;
+	s.bracket_ns = bracket_median(b, s.bracket_ns);
+	emit(ctx, &s);
 	return true;
 }
 

@@ -25,13 +25,14 @@
  * Bracket correction (pre side): even with nothing between them, the two
  * timestamps are some microseconds apart (the end of one submission and
  * the start of the next), and each submission of the target's adds its
- * own boundaries. So at the session's first frame and every
+ * own boundaries. So on the session's first frames and every
  * XL_GPU_BRACKET_PERIOD_NS after, pre also submits, just before its own
  * timestamp and in the frame's mode, the same sandwich around an empty
  * submission of its own (A: timestamp; E: two timestamps; B: timestamp,
  * gated like the frame). The writer reads (B - A) - (E's own span), what a
  * submission adds to the bracket beyond what it measures itself, and
- * writes it into pre's GPU file before the rows it applies to; the merge
+ * writes the median of the last few into pre's GPU file before the rows
+ * it applies to; the merge
  * subtracts it. Only the three submissions happen on the frame thread
  * (the queue belongs to xrEndFrame there: Vulkan forbids submitting to it
  * from another thread meanwhile); they are recorded once at creation, and
@@ -52,8 +53,14 @@
 #include "xl_openxr.h"
 
 #define XL_GPU_SLOTS 32
-/* How often pre measures the bracket of an empty submission again. */
+/*
+ * Pre measures the bracket of an empty submission on the session's first
+ * XL_GPU_BRACKET_WINDOW frames, then every XL_GPU_BRACKET_PERIOD_NS; what
+ * it writes is the median of the last XL_GPU_BRACKET_WINDOW measurements
+ * (one submission's latency can be far off, on a loaded CPU especially).
+ */
 #define XL_GPU_BRACKET_PERIOD_NS 2000000000ull
+#define XL_GPU_BRACKET_WINDOW 5
 
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
@@ -87,12 +94,16 @@ struct xl_gpu_slot {
 struct xl_gpu_bracket {
 	VkCommandBuffer cmd[3]; /* A: wait, reset, timestamp; E: two timestamps; B: timestamp */
 	VkFence fence;          /* on B */
+	VkFence e_fence;        /* on E: a target's submission signals one too */
 	VkEvent event;          /* A waits for it; set after B's submit, or before A's */
 	atomic_uint state;      /* SLOT_FREE / SLOT_SUBMITTED (xl_gpu.c) */
 	uint32_t before;        /* the frame slot (head) it was submitted just before */
 	uint32_t session_id;
 	uint64_t due_ns;        /* frame thread: when the next one is due */
+	uint32_t submitted;     /* frame thread: how many so far */
 	bool broken;            /* a submission failed: no more of them */
+	int64_t recent[XL_GPU_BRACKET_WINDOW]; /* writer: the last measurements */
+	uint32_t measured;      /* writer: how many so far */
 };
 
 /* The GPU state both sides of a process share, inside the control block. */

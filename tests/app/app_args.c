@@ -31,7 +31,7 @@ static void usage(void)
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
-	       "                     [--gpu-us N]\n"
+	       "                     [--gpu-us N] [--vk-1.0]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -42,7 +42,9 @@ static void usage(void)
 	       "  --toggle-every N  raise SIGUSR2 (the monitor's toggle) every N frames\n"
 	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n"
 	       "  --gpu-us N     N us of the app's own GPU work per frame, before xrEndFrame\n"
-	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n");
+	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n"
+	       "  --vk-1.0       create the Vulkan instance for API 1.0, as hello_xr does\n"
+	       "                 (default 1.1)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -122,6 +124,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--exit-without-destroy") == 0) {
 			o->exit_without_destroy = true;
+			continue;
+		}
+		if (strcmp(opt, "--vk-1.0") == 0) {
+			o->vk_1_0 = true;
 			continue;
 		}
 		if (!takes_value(opt)) {
