@@ -59,6 +59,73 @@ static VkResult record_slot(struct xl_gpu *gpu, uint32_t i)
 #define BRACKET_QUERY XL_GPU_SLOTS
 #define BRACKET_QUERIES 4
 
+/*
+ * What E writes. Measured on an H100 (driver 580, bench/RESULTS.md): a
+ * submission that writes device memory costs ~3 us more at its end than an
+ * empty one, and one that makes a write visible to the host ~1 us more,
+ * whatever its size from 64 KiB up (4 KiB did not show it), and outside the
+ * submission's own timestamps. A target's GPU work writes memory: E does
+ * too, so the bracket holds those costs and the target keeps only its own.
+ */
+#define BRACKET_DEVICE_BYTES (64u << 10)
+#define BRACKET_HOST_BYTES 64u
+
+/* A memory type of @p type_bits with all of @p flags; UINT32_MAX if none. */
+static uint32_t memory_type(const struct xl_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags flags)
+{
+	VkPhysicalDeviceMemoryProperties props;
+	gpu->vk.GetPhysicalDeviceMemoryProperties(gpu->physical_device, &props);
+	for (uint32_t i = 0; i < props.memoryTypeCount; i++)
+		if ((type_bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & flags) == flags)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Bracket buffer @p i of @p size bytes, in memory with @p flags (any memory if none has them). */
+static VkResult create_buffer(struct xl_gpu *gpu, uint32_t i, VkDeviceSize size,
+                              VkMemoryPropertyFlags flags)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = size,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VkMemoryRequirements req;
+	VkResult r = vk->CreateBuffer(gpu->device, &bi, NULL, &b->buffer[i]);
+	if (r != VK_SUCCESS)
+		return r;
+	vk->GetBufferMemoryRequirements(gpu->device, b->buffer[i], &req);
+	uint32_t type = memory_type(gpu, req.memoryTypeBits, flags);
+	if (type == UINT32_MAX)
+		type = memory_type(gpu, req.memoryTypeBits, 0);
+	VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	r = vk->AllocateMemory(gpu->device, &ai, NULL, &b->memory[i]);
+	return r == VK_SUCCESS ? vk->BindBufferMemory(gpu->device, b->buffer[i], b->memory[i], 0) : r;
+}
+
+/* E's work between its timestamps: see BRACKET_DEVICE_BYTES. */
+static void cmd_bracket_writes(const struct xl_gpu *gpu, VkCommandBuffer cmd)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	const struct xl_gpu_bracket *b = &gpu->bracket;
+	VkMemoryBarrier to_host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	vk->CmdFillBuffer(cmd, b->buffer[0], 0, BRACKET_DEVICE_BYTES, 0);
+	vk->CmdFillBuffer(cmd, b->buffer[1], 0, BRACKET_HOST_BYTES, 0);
+	vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+	                       &to_host, 0, NULL, 0, NULL);
+}
+
 /* Records the bracket's three command buffers once (see xl_gpu.h). */
 static VkResult record_bracket(struct xl_gpu *gpu)
 {
@@ -76,6 +143,7 @@ static VkResult record_bracket(struct xl_gpu *gpu)
 			cmd_timestamp(gpu, b->cmd[0], BRACKET_QUERY);
 		} else if (i == 1) {
 			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 1);
+			cmd_bracket_writes(gpu, b->cmd[1]);
 			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 2);
 		} else {
 			cmd_timestamp(gpu, b->cmd[2], BRACKET_QUERY + 3);
@@ -111,6 +179,11 @@ static VkResult create_bracket(struct xl_gpu *gpu)
 		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->e_fence);
 	if (r == VK_SUCCESS)
 		r = vk->CreateEvent(gpu->device, &event_info, NULL, &b->event);
+	if (r == VK_SUCCESS)
+		r = create_buffer(gpu, 0, BRACKET_DEVICE_BYTES, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+	if (r == VK_SUCCESS)
+		r = create_buffer(gpu, 1, BRACKET_HOST_BYTES,
+		                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 	return r == VK_SUCCESS ? record_bracket(gpu) : r;
 }
 
@@ -189,6 +262,7 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	}
 	gpu->session = session;
 	gpu->device = binding->device;
+	gpu->physical_device = binding->physicalDevice;
 	atomic_init(&gpu->submit_error, VK_SUCCESS);
 	if (!xl_vk_load(&gpu->vk, gipa, binding->instance, binding->device)) {
 		snprintf(why, why_size, "a Vulkan entry point is missing");
@@ -244,6 +318,12 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyFence(gpu->device, gpu->bracket.e_fence, NULL);
 	if (gpu->bracket.event)
 		vk->DestroyEvent(gpu->device, gpu->bracket.event, NULL);
+	for (uint32_t i = 0; i < 2; i++) {
+		if (gpu->bracket.buffer[i])
+			vk->DestroyBuffer(gpu->device, gpu->bracket.buffer[i], NULL);
+		if (gpu->bracket.memory[i])
+			vk->FreeMemory(gpu->device, gpu->bracket.memory[i], NULL);
+	}
 	if (gpu->cmd_pool)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)

@@ -28,7 +28,8 @@
  * own boundaries. So on the session's first frames and every
  * XL_GPU_BRACKET_PERIOD_NS after, pre also submits, just before its own
  * timestamp and in the frame's mode, the same sandwich around an empty
- * submission of its own (A: timestamp; E: two timestamps; B: timestamp,
+ * submission of its own (A: timestamp; E: timestamp, a 64 KiB fill of
+ * device memory, 64 bytes written for the host, timestamp; B: timestamp;
  * gated like the frame). The writer reads (B - A) - (E's own span), what a
  * submission adds to the bracket beyond what it measures itself, and
  * writes the median of the last few into pre's GPU file before the rows
@@ -92,9 +93,13 @@ struct xl_gpu_slot {
 
 /* Pre's bracket measurement: three pre-recorded submissions, one fence. */
 struct xl_gpu_bracket {
-	VkCommandBuffer cmd[3]; /* A: wait, reset, timestamp; E: two timestamps; B: timestamp */
+	VkCommandBuffer cmd[3]; /* A: wait, reset, timestamp; E: timestamp, writes, timestamp; B: timestamp */
 	VkFence fence;          /* on B */
 	VkFence e_fence;        /* on E: a target's submission signals one too */
+	/* What E writes, as a target's work does: device memory, and a few
+	 * bytes made visible to the host (xl_gpu.c says why). */
+	VkBuffer buffer[2];
+	VkDeviceMemory memory[2];
 	VkEvent event;          /* A waits for it; set after B's submit, or before A's */
 	atomic_uint state;      /* SLOT_FREE / SLOT_SUBMITTED (xl_gpu.c) */
 	uint32_t before;        /* the frame slot (head) it was submitted just before */
@@ -117,6 +122,7 @@ struct xl_gpu {
 	struct xl_vk vk;
 	XrSession session;
 	VkDevice device;
+	VkPhysicalDevice physical_device;
 	VkQueue queue;
 	VkQueryPool pool;
 	VkCommandPool cmd_pool;
