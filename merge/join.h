@@ -22,7 +22,7 @@
 struct join_result {
 	size_t count;    /* pre CPU rows */
 	uint32_t *match; /* post CPU row of each pre row, or JOIN_NONE */
-	uint32_t *next;  /* next pre row of the same thread, or JOIN_NONE */
+	uint32_t *next;  /* the next pre row (the session's next frame), or JOIN_NONE */
 	double *gpu_us;  /* target GPU µs (3 decimals), bracket corrected, or NAN; NULL: no GPU */
 	double *gpu_raw_us;  /* the same before the correction */
 	double gpu_bracket_ns_sum; /* over gpu_bracket_frames frames with a GPU value */
@@ -33,7 +33,7 @@ struct join_result {
 	uint64_t unmatched_post;
 };
 
-/* Joins the CPU rows and links each thread's rows. Returns 0, -1 on ENOMEM. */
+/* Joins the CPU rows and links each row to the next frame. Returns 0, -1 on ENOMEM. */
 int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
              struct join_result *out);
 

@@ -29,11 +29,39 @@
 /* The column header line of the merged CSV (without newline). */
 #define MERGED_HEADER                                                                          \
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
-	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped,"      \
-	"target_gpu_raw_us"
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+
+/*
+ * The columns appended when the session has calls files (README "The
+ * merged CSV"): the target's exclusive time per phase and in total, and the
+ * app's own frame timeline, all in µs.
+ */
+#define MERGED_CALLS_HEADER                                                                    \
+	",target_wait_us,target_begin_us,target_end_us,target_locate_views_us,"                \
+	"target_sync_actions_us,target_swapchain_us,target_other_us,target_total_us,"         \
+	"app_wait_us,app_cpu_us,app_render_us,app_submit_us"
+#define MERGED_CALLS_COLUMNS 12
+
+/*
+ * The column after those when the session has GPU files (README "GPU
+ * cost"): target_gpu_us before the bracket correction. The calls columns
+ * are then written too, blank without calls files, so that every column
+ * keeps its place.
+ */
+#define MERGED_GPU_RAW_HEADER ",target_gpu_raw_us"
 
 /* Columns of merged files written before gate_tripped was added; still read. */
 #define MERGED_MIN_COLUMNS 9
+
+/* A count of the summary: its key and where struct merge_summary holds it. */
+struct merged_count {
+	const char *key;
+	size_t offset;
+};
+
+/* The calls counts (written when the session has calls files), in file order. */
+extern const struct merged_count merged_calls_counts[];
+#define MERGED_CALLS_COUNTS 7
 
 /* One merged row. */
 struct merged_row {
@@ -48,6 +76,9 @@ struct merged_row {
 	double gpu_us;  /* NAN: blank */
 	double gpu_pct; /* NAN: blank */
 	int gate_tripped; /* 0 or 1; -1: blank (no GPU file) */
+	bool has_calls;   /* the session has calls files: calls_ns holds values */
+	int64_t calls_ns[MERGED_CALLS_COLUMNS]; /* their values in ns; INT64_MIN: blank */
+	bool has_gpu_raw; /* the file has MERGED_GPU_RAW_HEADER (and the calls columns) */
 	double gpu_raw_us; /* gpu_us before the bracket correction; NAN: blank */
 };
 

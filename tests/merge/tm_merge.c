@@ -447,19 +447,20 @@ static void test_merge_join(void **state)
 	                 0);
 	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
-	                    /* thread 1: intervals to its own next frame */
-	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,,,\n"
-	                    /* thread 2: next pre frame (200,2) exists, though unmatched */
-	                    "100,2,11005.000,50.000,30.000,20.000,0.1817,,,,\n"
-	                    "200,1,11000.000,120.000,80.000,40.000,0.3636,,,,\n"
-	                    /* the last frame of each thread has no interval */
-	                    "300,1,,90.000,70.000,20.000,,,,,\n"
-	                    "300,2,,60.000,40.000,20.000,,,,,\n");
+	                    /* the interval runs to the session's next frame,
+	                     * whatever thread ends it */
+	                    "100,1,5.000,100.000,60.000,40.000,800.0000,,,\n"
+	                    "100,2,10995.000,50.000,30.000,20.000,0.1819,,,\n"
+	                    /* the next pre frame (200,2) counts, though unmatched */
+	                    "200,1,10.000,120.000,80.000,40.000,400.0000,,,\n"
+	                    "300,1,20.000,90.000,70.000,20.000,100.0000,,,\n"
+	                    /* the session's last frame has no interval */
+	                    "300,2,,60.000,40.000,20.000,,,,\n");
 	assert_int_equal(s.frame_count, 5);
 	assert_int_equal(s.unmatched_pre, 1);
 	assert_int_equal(s.unmatched_post, 1);
 	assert_int_equal(s.dropped_queue_full_post, 3);
-	assert_int_equal(s.target_cpu_pct.count, 3);
+	assert_int_equal(s.target_cpu_pct.count, 4);
 	assert_int_equal(s.gpu_frame_count, 0);
 	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
 	free(got);
@@ -479,12 +480,12 @@ static void test_merge_gpu_rules(void **state)
 	                 0);
 	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,2.000\n" /* valid */
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n" /* pre valid=0 */
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n" /* periods differ */
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n" /* negative */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,5.250\n" /* 52.5 ns */
-	                    "60,5,,0.100,0.050,0.050,,,,0,\n"); /* no post GPU row */
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n" /* valid */
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* pre valid=0 */
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* periods differ */
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* negative */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,,,,,,,,,,,,,5.250\n" /* 52.5 ns */
+	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n"); /* no post GPU row */
 	assert_int_equal(s.gpu_frame_count, 2);
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
@@ -525,18 +526,20 @@ static void test_merge_gpu_bracket(void **state)
 	                            "bracket/gpu-s3-pre.csv", "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
 	char *got = tm_file_read(out);
+	/* After the calls columns (blank without calls files), in place. */
 	assert_non_null(strstr(got, "\ndisplay_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
-	                            "target_gpu_pct_of_frame,gate_tripped,target_gpu_raw_us"));
+	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"));
+	assert_non_null(strstr(got, ",app_submit_us,target_gpu_raw_us\n"));
 	assert_string_equal(rows_of(got),
 	                    /* 2.0 read, 2.5 bracket: a frame with nothing of the target's */
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,0,2.000\n"
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n"
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n"
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,\n"
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,0,,,,,,,,,,,,,2.000\n"
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
 	                    /* 5.25 read, the second bracket (3.0) in effect */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,5.250\n"
-	                    "60,5,,0.100,0.050,0.050,,,,0,\n");
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,,,,,,,,,,,,,5.250\n"
+	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n");
 	assert_true(s.has_gpu_bracket);
 	assert_int_equal(s.gpu_bracket_ns, 2750);
 	assert_non_null(strstr(got, "\n# gpu_bracket_ns=2750\n"));
