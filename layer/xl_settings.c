@@ -194,9 +194,25 @@ static int load_choice(const char *var, const char *const *names, int count, con
 	return 0;
 }
 
+static void load_control(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_CONTROL");
+
+	s->control = true;
+	if (!text || strcasecmp(text, "on") == 0)
+		return;
+	if (strcasecmp(text, "off") == 0) {
+		s->control = false;
+		return;
+	}
+	xl_log("setting ignored: XRLM_CONTROL=\"%.32s\" is not on or off; using the default on",
+	       text);
+}
+
 void xl_settings_load(struct xl_settings *s)
 {
 	load_record(s);
+	load_control(s);
 	load_signal(s);
 	s->gpu_mode = (enum xl_gpu_mode)load_choice("XRLM_GPU_MODE", gpu_mode_names, 4,
 	                                            "auto, sandwich, gated or off");

@@ -44,6 +44,8 @@ struct xl_settings {
 	char signal_name[16];
 	enum xl_gpu_mode gpu_mode;
 	enum xl_gpu_gate gpu_gate;
+	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
+	bool control;
 };
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
