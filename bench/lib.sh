@@ -11,7 +11,7 @@ XRLM=$BUILD/merge/xrlm
 export XR_RUNTIME_JSON="$BUILD/tests/runtime/xrlm_test_runtime.json"
 export XR_API_LAYER_PATH="$BUILD/manifests:$BUILD/tests/manifests"
 export XRTEST_FRAME_RATE=0
-unset XR_ENABLE_API_LAYERS XRLM_RECORD XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_GPU_MODE \
+unset XR_ENABLE_API_LAYERS XRLM_RECORD XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_GPU_MODE XRLM_GPU_GATE \
 	XRLM_RECORD_DELAY_S XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US
 
 # Runs "$@" with the layers of configuration $1 (none, pass, idle, rec) in a
