@@ -27,4 +27,8 @@ bool bx_run_clock(const struct bx_opts *o);
 /* Memory through a long session, then every xrEndFrame around its stop. */
 bool bx_run_stall(const struct bx_opts *o);
 
+/* The fixed cost of a process: instance to running session, session end to
+ * destroyed instance, process CPU time: "startup create_ns=.. destroy_ns=.." */
+bool bx_run_startup(const struct bx_opts *o);
+
 #endif /* BX_BENCH_H */

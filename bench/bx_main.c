@@ -2,7 +2,7 @@
  * xrlm-bench-frames MODE [--frames N] [--block N] [--warmup N] [--gap-ms N]
  *                        [--after N] [--wait-merge]
  *
- * MODE: cost, clock or stall (see bx_bench.h). Prints "key n=.. p50=.."
+ * MODE: cost, clock, stall or startup (see bx_bench.h). Prints "key n=.. p50=.."
  * or "key a=.. b=.." lines for bench/run to parse; exit 0 on success.
  */
 #include "bx_bench.h"
@@ -14,7 +14,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: xrlm-bench-frames cost|clock|stall [--frames N] [--block N] "
+	fprintf(stderr, "usage: xrlm-bench-frames cost|clock|stall|startup [--frames N] [--block N] "
 	                "[--warmup N] [--gap-ms N] [--after N] [--wait-merge]\n");
 	return 2;
 }
@@ -57,5 +57,7 @@ int main(int argc, char **argv)
 		return bx_run_clock(&o) ? 0 : 1;
 	if (!strcmp(argv[1], "stall"))
 		return bx_run_stall(&o) ? 0 : 1;
+	if (!strcmp(argv[1], "startup"))
+		return bx_run_startup(&o) ? 0 : 1;
 	return usage();
 }
