@@ -1,10 +1,10 @@
 /*
- * Joining pre and post rows; see join.h.
+ * Joining pre and post rows, streaming; see join.h.
  */
 #include "join.h"
 
 #include <math.h>
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,280 +20,120 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-/*
- * Open-addressing index of row numbers (stored +1, 0 = empty slot), linear
- * probing, at most half full. Lookups walk the probe chain and let the
- * caller compare the actual keys, so the index stores no keys itself.
- */
-struct hidx {
-	uint32_t *slots;
-	size_t mask;
-};
-
-static int hidx_create(struct hidx *h, size_t n)
+static uint64_t cpu_hash(const void *row)
 {
-	size_t size = 16;
-	while (size < n * 2)
-		size *= 2;
-	h->slots = calloc(size, sizeof(*h->slots));
-	h->mask = size - 1;
-	return h->slots ? 0 : -1;
-}
-
-static void hidx_destroy(struct hidx *h)
-{
-	free(h->slots);
-	h->slots = NULL;
-}
-
-static void hidx_insert(struct hidx *h, uint64_t hash, uint32_t row)
-{
-	size_t pos = hash & h->mask;
-	while (h->slots[pos])
-		pos = (pos + 1) & h->mask;
-	h->slots[pos] = row + 1;
-}
-
-static uint64_t cpu_hash(const struct side_cpu_row *r)
-{
+	const struct side_cpu_row *r = row;
 	return mix64((uint64_t)r->display_time ^ mix64(r->thread_id));
 }
 
-static bool cpu_same_key(const struct side_cpu_row *a, const struct side_cpu_row *b)
+static bool cpu_same(const void *a, const void *b)
 {
-	return a->display_time == b->display_time && a->thread_id == b->thread_id;
+	const struct side_cpu_row *x = a, *y = b;
+	return x->display_time == y->display_time && x->thread_id == y->thread_id;
 }
 
-/* First unused post row with the key of @p key, through the index. */
-static uint32_t cpu_lookup(const struct hidx *h, const struct side_cpu_row *rows,
-                           const uint8_t *used, const struct side_cpu_row *key)
+static uint64_t gpu_hash(const void *row)
 {
-	size_t pos = cpu_hash(key) & h->mask;
-	for (; h->slots[pos]; pos = (pos + 1) & h->mask) {
-		uint32_t i = h->slots[pos] - 1;
-		if (!used[i] && cpu_same_key(&rows[i], key))
-			return i;
-	}
-	return JOIN_NONE;
+	return mix64((uint64_t)((const struct side_gpu_row *)row)->display_time);
 }
 
-static int build_cpu_index(struct hidx *h, const struct side_cpu_file *f)
+static bool gpu_same(const void *a, const void *b)
 {
-	if (hidx_create(h, f->count) != 0)
-		return -1;
-	for (size_t i = 0; i < f->count; i++)
-		hidx_insert(h, cpu_hash(&f->rows[i]), (uint32_t)i);
-	return 0;
+	return ((const struct side_gpu_row *)a)->display_time ==
+	       ((const struct side_gpu_row *)b)->display_time;
 }
 
-/* How far ahead of the cursor a row is looked for before the hash index:
- * covers rows that a writer queue reordered locally. */
-#define JOIN_WINDOW 16
-
-/*
- * Moves the cursor after matching row @p m: past rows already used, and
- * past rows left behind when matches run well ahead of it (rows present on
- * one side only), which stay reachable through the hash index.
- */
-static size_t advance_cursor(size_t cursor, size_t m, const uint8_t *used, size_t count)
+struct window_source join_cpu_source(join_pull_fn pull, void *ctx)
 {
-	if (m >= cursor + JOIN_WINDOW / 2)
-		cursor = m + 1;
-	while (cursor < count && used[cursor])
-		cursor++;
-	return cursor;
+	return (struct window_source){sizeof(struct side_cpu_row), cpu_hash, cpu_same, pull, ctx};
 }
 
-static int match_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
-                     struct join_result *out)
+struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
 {
-	uint8_t *used = calloc(post->count ? post->count : 1, 1);
-	struct hidx index = {0};
-	size_t cursor = 0;
-	int ret = 0;
-
-	if (!used)
-		return -1;
-	for (size_t i = 0; i < pre->count; i++) {
-		const struct side_cpu_row *key = &pre->rows[i];
-		uint32_t m = JOIN_NONE;
-		size_t end = cursor + JOIN_WINDOW < post->count ? cursor + JOIN_WINDOW : post->count;
-
-		for (size_t k = cursor; k < end; k++) {
-			if (!used[k] && cpu_same_key(&post->rows[k], key)) {
-				m = (uint32_t)k;
-				break;
-			}
-		}
-		if (m == JOIN_NONE) {
-			if (!index.slots && build_cpu_index(&index, post) != 0) {
-				ret = -1;
-				break;
-			}
-			m = cpu_lookup(&index, post->rows, used, key);
-		}
-		out->match[i] = m;
-		if (m == JOIN_NONE) {
-			out->unmatched_pre++;
-			continue;
-		}
-		used[m] = 1;
-		out->matched++;
-		cursor = advance_cursor(cursor, m, used, post->count);
-	}
-	out->unmatched_post = post->count - out->matched;
-	hidx_destroy(&index);
-	free(used);
-	return ret;
+	return (struct window_source){sizeof(struct side_gpu_row), gpu_hash, gpu_same, pull, ctx};
 }
 
-/* thread_id -> last pre row seen of that thread; grows as needed. */
-struct thread_map {
-	uint64_t *ids;
-	uint32_t *last;
-	size_t mask;
-	size_t used;
-};
+/* ---- thread map ---- */
 
-static int tmap_grow(struct thread_map *t)
+static int threads_grow(struct join_threads *t)
 {
 	size_t size = t->ids ? (t->mask + 1) * 2 : 16;
-	struct thread_map n = {
+	struct join_threads n = {
 		.ids = malloc(size * sizeof(*n.ids)),
-		.last = malloc(size * sizeof(*n.last)),
+		.rec = malloc(size * sizeof(*n.rec)),
+		.t_entry = malloc(size * sizeof(*n.t_entry)),
+		.present = calloc(size, 1),
 		.mask = size - 1,
 	};
-	if (!n.ids || !n.last) {
+	if (!n.ids || !n.rec || !n.t_entry || !n.present) {
 		free(n.ids);
-		free(n.last);
+		free(n.rec);
+		free(n.t_entry);
+		free(n.present);
 		return -1;
 	}
-	for (size_t i = 0; i < size; i++)
-		n.last[i] = JOIN_NONE;
 	for (size_t i = 0; t->ids && i <= t->mask; i++) {
-		if (t->last[i] == JOIN_NONE)
+		if (!t->present[i])
 			continue;
 		size_t pos = mix64(t->ids[i]) & n.mask;
-		while (n.last[pos] != JOIN_NONE)
+		while (n.present[pos])
 			pos = (pos + 1) & n.mask;
 		n.ids[pos] = t->ids[i];
-		n.last[pos] = t->last[i];
+		n.rec[pos] = t->rec[i];
+		n.t_entry[pos] = t->t_entry[i];
+		n.present[pos] = 1;
 		n.used++;
 	}
 	free(t->ids);
-	free(t->last);
+	free(t->rec);
+	free(t->t_entry);
+	free(t->present);
 	*t = n;
 	return 0;
 }
 
-/* The slot of @p id, inserting it (with last = JOIN_NONE) if new. */
-static uint32_t *tmap_slot(struct thread_map *t, uint64_t id)
+/* The slot of thread @p id, inserted (not present) if new; SIZE_MAX on ENOMEM. */
+static size_t threads_slot(struct join_threads *t, uint64_t id)
 {
-	if ((t->used + 1) * 2 > t->mask + 1 && tmap_grow(t) != 0)
-		return NULL;
+	if ((t->used + 1) * 2 > t->mask + 1 && threads_grow(t) != 0)
+		return SIZE_MAX;
 	size_t pos = mix64(id) & t->mask;
-	while (t->last[pos] != JOIN_NONE && t->ids[pos] != id)
+	while (t->present[pos] && t->ids[pos] != id)
 		pos = (pos + 1) & t->mask;
-	if (t->last[pos] == JOIN_NONE) {
-		t->ids[pos] = id;
-		t->used++;
-	}
-	return &t->last[pos];
+	return pos;
 }
 
-static int link_threads(const struct side_cpu_file *pre, struct join_result *out)
+static void threads_destroy(struct join_threads *t)
 {
-	struct thread_map t = {0};
-	uint64_t cached_id = 0;
-	uint32_t *cached = NULL;
+	free(t->ids);
+	free(t->rec);
+	free(t->t_entry);
+	free(t->present);
+	memset(t, 0, sizeof(*t));
+}
 
-	if (tmap_grow(&t) != 0)
+/* ---- join ---- */
+
+int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
+              const struct window_source *gpu_post, struct spill *recs)
+{
+	memset(j, 0, sizeof(*j));
+	j->recs = recs;
+	j->has_gpu = gpu_pre && gpu_post;
+	if (window_init(&j->post, post) != 0 || threads_grow(&j->threads) != 0)
 		return -1;
-	for (size_t i = 0; i < pre->count; i++) {
-		uint64_t id = pre->rows[i].thread_id;
-		/* Frames come from one thread almost always: skip the map. */
-		if (!cached || id != cached_id) {
-			cached = tmap_slot(&t, id);
-			cached_id = id;
-			if (!cached) {
-				free(t.ids);
-				free(t.last);
-				return -1;
-			}
-		}
-		if (*cached != JOIN_NONE)
-			out->next[*cached] = (uint32_t)i;
-		*cached = (uint32_t)i;
-		out->next[i] = JOIN_NONE;
-	}
-	free(t.ids);
-	free(t.last);
+	if (j->has_gpu && (window_init(&j->gpu[0], gpu_pre) != 0 ||
+	                   window_init(&j->gpu[1], gpu_post) != 0))
+		return -1;
 	return 0;
 }
 
-int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
-             struct join_result *out)
+void join_destroy(struct join *j)
 {
-	memset(out, 0, sizeof(*out));
-	/* Row numbers are 32-bit; JOIN_NONE is reserved. */
-	if (pre->count >= JOIN_NONE || post->count >= JOIN_NONE)
-		return -1;
-	size_t n = pre->count ? pre->count : 1;
-	out->count = pre->count;
-	out->match = malloc(n * sizeof(*out->match));
-	out->next = malloc(n * sizeof(*out->next));
-	if (!out->match || !out->next)
-		return -1;
-	if (match_cpu(pre, post, out) != 0)
-		return -1;
-	return link_threads(pre, out);
-}
-
-/* ---- GPU ---- */
-
-/* Walks one GPU file in step with the frames; see join.h. */
-struct gpu_walk {
-	const struct side_gpu_file *f;
-	uint8_t *used;
-	struct hidx index;
-	size_t cursor;
-};
-
-static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
-{
-	const struct side_gpu_file *f = w->f;
-	size_t end = w->cursor + JOIN_WINDOW < f->count ? w->cursor + JOIN_WINDOW : f->count;
-	uint32_t m = JOIN_NONE;
-
-	for (size_t k = w->cursor; k < end; k++) {
-		if (!w->used[k] && f->rows[k].display_time == display_time) {
-			m = (uint32_t)k;
-			break;
-		}
-	}
-	if (m == JOIN_NONE && !w->index.slots) {
-		if (hidx_create(&w->index, f->count) != 0) {
-			*err = -1;
-			return JOIN_NONE;
-		}
-		for (size_t i = 0; i < f->count; i++)
-			hidx_insert(&w->index, mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
-	}
-	if (m == JOIN_NONE) {
-		size_t pos = mix64((uint64_t)display_time) & w->index.mask;
-		for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
-			uint32_t i = w->index.slots[pos] - 1;
-			if (!w->used[i] && f->rows[i].display_time == display_time) {
-				m = i;
-				break;
-			}
-		}
-	}
-	if (m == JOIN_NONE)
-		return JOIN_NONE;
-	w->used[m] = 1;
-	w->cursor = advance_cursor(w->cursor, m, w->used, f->count);
-	return m;
+	window_destroy(&j->post);
+	window_destroy(&j->gpu[0]);
+	window_destroy(&j->gpu[1]);
+	threads_destroy(&j->threads);
 }
 
 /* The target GPU time of one frame, or NAN when the pair is unusable. */
@@ -312,40 +152,86 @@ static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gp
 	return fmt_round(us, 3);
 }
 
-int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
-             const struct side_gpu_file *gpu_post, struct join_result *out)
+/* The GPU value of the frame of @p display_time; NAN without both rows. */
+static double join_gpu(struct join *j, int64_t display_time, int *err)
 {
-	size_t n = out->count ? out->count : 1;
-	struct gpu_walk a = {.f = gpu_pre, .used = calloc(gpu_pre->count + 1, 1)};
-	struct gpu_walk b = {.f = gpu_post, .used = calloc(gpu_post->count + 1, 1)};
-	int err = 0;
+	const struct side_gpu_row key = {.display_time = display_time};
+	const void *a = NULL, *b = NULL;
 
-	out->gpu_us = malloc(n * sizeof(*out->gpu_us));
-	if (!out->gpu_us || !a.used || !b.used)
-		err = -1;
-	for (size_t i = 0; !err && i < out->count; i++) {
-		out->gpu_us[i] = NAN;
-		if (out->match[i] == JOIN_NONE)
-			continue;
-		int64_t t = pre->rows[i].display_time;
-		uint32_t x = gpu_find(&a, t, &err);
-		uint32_t y = gpu_find(&b, t, &err);
-		if (x == JOIN_NONE || y == JOIN_NONE)
-			continue;
-		out->gpu_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
-		out->gpu_matched++;
-	}
-	hidx_destroy(&a.index);
-	hidx_destroy(&b.index);
-	free(a.used);
-	free(b.used);
-	return err;
+	if (!j->has_gpu)
+		return NAN;
+	/* Both files are walked for every frame, as a pair. */
+	uint64_t x = window_take(&j->gpu[0], &key, &a);
+	uint64_t y = window_take(&j->gpu[1], &key, &b);
+	if (j->gpu[0].err || j->gpu[1].err)
+		*err = -1;
+	if (x == WINDOW_NONE || y == WINDOW_NONE)
+		return NAN;
+	j->gpu_matched++;
+	return gpu_target_us(a, b);
 }
 
-void join_result_destroy(struct join_result *j)
+/* Sets the interval of the thread's previous record, now that its next pre row is known. */
+static int link_thread(struct join *j, const struct side_cpu_row *row, uint64_t rec)
 {
-	free(j->match);
-	free(j->next);
-	free(j->gpu_us);
-	memset(j, 0, sizeof(*j));
+	size_t pos = threads_slot(&j->threads, row->thread_id);
+	struct join_threads *t = &j->threads;
+
+	if (pos == SIZE_MAX)
+		return -1;
+	if (!t->present[pos]) {
+		t->present[pos] = 1;
+		t->ids[pos] = row->thread_id;
+		t->used++;
+	} else if (t->rec[pos] != WINDOW_NONE) {
+		int64_t interval = row->t_entry_ns - t->t_entry[pos];
+		if (spill_patch(j->recs, t->rec[pos], offsetof(struct join_rec, interval_ns), &interval,
+		                sizeof(interval)) != 0)
+			return -1;
+	}
+	t->rec[pos] = rec;
+	t->t_entry[pos] = row->t_entry_ns;
+	return 0;
+}
+
+int join_pre_row(struct join *j, const struct side_cpu_row *row)
+{
+	const void *found = NULL;
+	uint64_t m = window_take(&j->post, row, &found);
+	uint64_t rec = WINDOW_NONE;
+	int err = j->post.err;
+
+	j->pre_rows++;
+	if (m != WINDOW_NONE) {
+		const struct side_cpu_row *b = found;
+		struct join_rec r = {
+			.display_time = row->display_time,
+			.thread_id = row->thread_id,
+			.pre_ns = row->dur_ns,
+			.post_ns = b->dur_ns,
+			.interval_ns = JOIN_NO_INTERVAL,
+		};
+		r.gpu_us = join_gpu(j, row->display_time, &err);
+		struct join_rec *slot = spill_append(j->recs);
+		if (!slot)
+			return -1;
+		*slot = r;
+		rec = j->recs->count - 1;
+		j->matched++;
+	} else {
+		j->unmatched_pre++;
+	}
+	if (err)
+		return -1;
+	return link_thread(j, row, rec);
+}
+
+int join_finish(struct join *j)
+{
+	if (window_drain(&j->post) != 0)
+		return -1;
+	if (j->has_gpu && (window_drain(&j->gpu[0]) != 0 || window_drain(&j->gpu[1]) != 0))
+		return -1;
+	j->unmatched_post = j->post.total - j->matched;
+	return 0;
 }
