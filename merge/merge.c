@@ -24,6 +24,7 @@
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
+#include "prefetch.h"
 #include "spill.h"
 #include "u_names.h"
 
@@ -413,16 +414,28 @@ static void say_join_failure(struct input *pre, struct input *post, const struct
 static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
                       const char *dir, merge_log_fn log, void *ctx)
 {
-	const struct window_source post_src = join_cpu_source(pull_cpu, post);
-	const struct window_source gpu_pre = join_gpu_source(pull_gpu, pre);
-	const struct window_source gpu_post = join_gpu_source(pull_gpu, post);
+	const struct window_source src[3] = {join_cpu_source(pull_cpu, post),
+	                                     join_gpu_source(pull_gpu, pre),
+	                                     join_gpu_source(pull_gpu, post)};
 	bool both_gpu = pre->gpu_path && post->gpu_path;
+	struct prefetch ahead[3];
+	struct window_source in[3];
 
-	int ret = join_init(j, &post_src, both_gpu ? &gpu_pre : NULL, both_gpu ? &gpu_post : NULL, recs);
+	/* post's files are parsed on threads of their own while this one
+	 * parses pre's and joins. */
+	for (int i = 0; i < (both_gpu ? 3 : 1); i++)
+		prefetch_start(&ahead[i], &src[i], &in[i]);
+	int ret = join_init(j, &in[0], both_gpu ? &in[1] : NULL, both_gpu ? &in[2] : NULL, recs);
 	if (ret == 0)
 		ret = join_pre(pre, j);
 	if (ret == 0)
 		ret = join_finish(j);
+	/* The readers are stopped before anything else touches the files. */
+	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+		if (ahead[i].out_of_memory)
+			ret = -1;
+		prefetch_stop(&ahead[i]);
+	}
 	pre->cpu_rows = j->pre_rows;
 	post->cpu_rows = j->post.total;
 	pre->gpu_rows = j->gpu[0].total;
