@@ -16,7 +16,7 @@
 
 #include "u_parse.h"
 
-#define CSVR_CHUNK CSVR_CHUNK_BYTES
+#define CSVR_CHUNK (1u << 20) /* the buffer: the header's lines must fit in it */
 #define CSVR_BAD_MAX 200
 
 /* State of one csvr_read() call; lives on the caller's stack. */
@@ -434,7 +434,9 @@ static int read_header(struct engine *e, int fd, char *buf, size_t *len, bool *e
 			return -1;
 		}
 		size_t got;
-		if (read_some(fd, buf + *len, CSVR_CHUNK - *len, &got) != 0) {
+		/* A chunk at a time: what follows the header is the first batch. */
+		size_t room = CSVR_CHUNK - *len;
+		if (read_some(fd, buf + *len, room < CSVR_CHUNK_BYTES ? room : CSVR_CHUNK_BYTES, &got) != 0) {
 			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
 			return -1;
 		}
@@ -626,7 +628,7 @@ int csvr_stream_step(struct csvr_stream *s)
 		s->len = 0;
 	} else if (!s->eof) {
 		size_t got;
-		if (read_some(s->fd, s->buf, CSVR_CHUNK, &got) != 0) {
+		if (read_some(s->fd, s->buf, CSVR_CHUNK_BYTES, &got) != 0) {
 			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
 			ret = -1;
 		} else {

@@ -25,8 +25,12 @@
 #include <stdint.h>
 
 #define CSVR_MSG_MAX 640
-/* The bytes read and parsed at a time (csvr_stream_step()). */
-#define CSVR_CHUNK_BYTES (1u << 20)
+/*
+ * The bytes read and parsed at a time after the header (csvr_stream_step()):
+ * small, so that a stream's batch of rows is small (a streaming reader
+ * holds one) and a short file touches little memory.
+ */
+#define CSVR_CHUNK_BYTES (64u << 10)
 #define CSVR_MAX_WARNINGS 2
 
 /* Messages produced while reading one file. */
@@ -105,7 +109,7 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
  * The same read, a chunk at a time, for readers that must not hold a whole
  * file (the streaming merge): csvr_stream_open() reads the metadata and the
  * column header (the comment callback sees them), then each
- * csvr_stream_step() parses the next chunk (up to 1 MiB of the file) and
+ * csvr_stream_step() parses the next chunk (CSVR_CHUNK_BYTES) and
  * calls the row and comment callbacks for what it holds. The callbacks,
  * messages and result are exactly csvr_read_ex()'s.
  */

@@ -32,6 +32,8 @@
 
 /* Records held in memory before the rest goes to a temporary file (48 bytes each). */
 #define MERGE_RECS_MEM (1u << 15)
+/* Above this size of pre's CPU file (~20 000 frames), post's files are read on threads. */
+#define MERGE_THREADS_BYTES (1u << 20)
 /* Records read back at a time while summarising and writing. */
 #define MERGE_RECS_BLOCK 512
 
@@ -422,9 +424,15 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 	struct window_source in[3];
 
 	/* post's files are parsed on threads of their own while this one
-	 * parses pre's and joins. */
-	for (int i = 0; i < (both_gpu ? 3 : 1); i++)
-		prefetch_start(&ahead[i], &src[i], &in[i]);
+	 * parses pre's and joins; a short session is done before threads
+	 * would have started. */
+	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
+	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+		if (threads)
+			prefetch_start(&ahead[i], &src[i], &in[i]);
+		else
+			prefetch_none(&ahead[i], &src[i], &in[i]);
+	}
 	int ret = join_init(j, &in[0], both_gpu ? &in[1] : NULL, both_gpu ? &in[2] : NULL, recs);
 	if (ret == 0)
 		ret = join_pre(pre, j);

@@ -93,6 +93,13 @@ void prefetch_start(struct prefetch *p, const struct window_source *src, struct 
 	out->ctx = p;
 }
 
+void prefetch_none(struct prefetch *p, const struct window_source *src, struct window_source *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->src = *src;
+	*out = *src;
+}
+
 void prefetch_stop(struct prefetch *p)
 {
 	if (p->threaded) {

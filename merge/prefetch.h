@@ -41,6 +41,9 @@ struct prefetch {
  */
 void prefetch_start(struct prefetch *p, const struct window_source *src, struct window_source *out);
 
+/* As prefetch_start(), without a thread: @p out is @p src. */
+void prefetch_none(struct prefetch *p, const struct window_source *src, struct window_source *out);
+
 /*
  * Stops the thread (it finishes the batch it is reading) and frees the
  * queue. After it, the original source may be used directly again.

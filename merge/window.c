@@ -8,11 +8,17 @@
 
 /* The whole-file join looked this many rows ahead of its cursor first. */
 #define JOIN_SCAN 16
+/* Rows a window starts with room for: what it holds in the usual case
+ * (behind, ahead and a batch), so it never grows there. */
+#define WINDOW_START_CAP (2 * (WINDOW_AHEAD + WINDOW_BEHIND))
+
+static int grow(struct window *w);
+
 int window_init(struct window *w, const struct window_source *src)
 {
 	memset(w, 0, sizeof(*w));
 	w->src = *src;
-	return 0;
+	return grow(w);
 }
 
 void window_destroy(struct window *w)
@@ -44,12 +50,12 @@ static void drop_before(struct window *w, uint64_t keep)
 }
 
 /*
- * A bucket table twice the window's capacity, rebuilt from the rows held:
- * sized to what the window holds, so a short file touches little memory.
+ * A bucket table as large as the window's capacity (chains are short:
+ * keys are unique but for a few repeats), rebuilt from the rows held.
  */
 static int rehash(struct window *w, size_t cap)
 {
-	size_t size = cap * 2;
+	size_t size = cap;
 	uint64_t *heads = calloc(size, sizeof(*heads));
 
 	if (!heads)
@@ -67,7 +73,7 @@ static int rehash(struct window *w, size_t cap)
 
 static int grow(struct window *w)
 {
-	size_t cap = w->cap ? w->cap * 2 : 1024;
+	size_t cap = w->cap ? w->cap * 2 : WINDOW_START_CAP;
 	char *rows = realloc(w->rows, cap * w->src.row_size);
 	if (rows)
 		w->rows = rows;

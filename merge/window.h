@@ -18,8 +18,8 @@
 
 #define WINDOW_NONE UINT64_MAX
 /* Rows held ahead of and behind the cursor (see above). */
-#define WINDOW_AHEAD 8192
-#define WINDOW_BEHIND 8192
+#define WINDOW_AHEAD 4096
+#define WINDOW_BEHIND 4096
 
 /* Where a window's rows come from, and what makes two rows the same key. */
 struct window_source {
