@@ -1,10 +1,12 @@
 /*
  * The merge of one session's per-side files; see merge.h.
  *
- * Data path: the two sides are read in parallel (one extra thread, when it
- * can be created), the CPU rows joined, the GPU rows joined, the statistics
- * computed over flat arrays, then the summary and rows written through a
- * buffered writer. Memory is about 110 bytes per frame at the peak.
+ * Data path, in bounded memory (merge/README.md "Memory"): the four files'
+ * metadata first (the checks), then pre's rows joined as they are read
+ * with windows over post's and the GPU files (read ahead on threads), each
+ * matched frame a record in a spill; a pass over the records for the
+ * statistics (values spilled, percentiles by radix selection); then the
+ * summary and the rows formatted from the records by a buffered writer.
  */
 #include "merge.h"
 

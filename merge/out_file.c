@@ -23,6 +23,10 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
 	int dir_len = (int)(name - path);
 	struct timespec ts;
 
+	if (!tmp || tmp_size == 0) {
+		snprintf(msg, msg_size, "%s: error: no room for a temporary name", path);
+		return -1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* O_EXCL makes a clash fail instead of sharing a file; retry with
 	 * another name, which only a concurrent writer could cause. */
