@@ -9,21 +9,12 @@
 #include <string.h>
 
 #include "fmt.h"
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
+#include "idmap.h"
 
 static uint64_t cpu_hash(const void *row)
 {
 	const struct side_cpu_row *r = row;
-	return mix64((uint64_t)r->display_time ^ mix64(r->thread_id));
+	return idmap_mix64((uint64_t)r->display_time ^ idmap_mix64(r->thread_id));
 }
 
 static bool cpu_same(const void *a, const void *b)
@@ -34,7 +25,7 @@ static bool cpu_same(const void *a, const void *b)
 
 static uint64_t gpu_hash(const void *row)
 {
-	return mix64((uint64_t)((const struct side_gpu_row *)row)->display_time);
+	return idmap_mix64((uint64_t)((const struct side_gpu_row *)row)->display_time);
 }
 
 static bool gpu_same(const void *a, const void *b)
@@ -53,65 +44,6 @@ struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
 	return (struct window_source){sizeof(struct side_gpu_row), gpu_hash, gpu_same, pull, ctx};
 }
 
-/* ---- thread map ---- */
-
-static int threads_grow(struct join_threads *t)
-{
-	size_t size = t->ids ? (t->mask + 1) * 2 : 16;
-	struct join_threads n = {
-		.ids = malloc(size * sizeof(*n.ids)),
-		.rec = malloc(size * sizeof(*n.rec)),
-		.t_entry = malloc(size * sizeof(*n.t_entry)),
-		.present = calloc(size, 1),
-		.mask = size - 1,
-	};
-	if (!n.ids || !n.rec || !n.t_entry || !n.present) {
-		free(n.ids);
-		free(n.rec);
-		free(n.t_entry);
-		free(n.present);
-		return -1;
-	}
-	for (size_t i = 0; t->ids && i <= t->mask; i++) {
-		if (!t->present[i])
-			continue;
-		size_t pos = mix64(t->ids[i]) & n.mask;
-		while (n.present[pos])
-			pos = (pos + 1) & n.mask;
-		n.ids[pos] = t->ids[i];
-		n.rec[pos] = t->rec[i];
-		n.t_entry[pos] = t->t_entry[i];
-		n.present[pos] = 1;
-		n.used++;
-	}
-	free(t->ids);
-	free(t->rec);
-	free(t->t_entry);
-	free(t->present);
-	*t = n;
-	return 0;
-}
-
-/* The slot of thread @p id, inserted (not present) if new; SIZE_MAX on ENOMEM. */
-static size_t threads_slot(struct join_threads *t, uint64_t id)
-{
-	if ((t->used + 1) * 2 > t->mask + 1 && threads_grow(t) != 0)
-		return SIZE_MAX;
-	size_t pos = mix64(id) & t->mask;
-	while (t->present[pos] && t->ids[pos] != id)
-		pos = (pos + 1) & t->mask;
-	return pos;
-}
-
-static void threads_destroy(struct join_threads *t)
-{
-	free(t->ids);
-	free(t->rec);
-	free(t->t_entry);
-	free(t->present);
-	memset(t, 0, sizeof(*t));
-}
-
 /* ---- join ---- */
 
 int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
@@ -120,7 +52,8 @@ int join_init(struct join *j, const struct window_source *post, const struct win
 	memset(j, 0, sizeof(*j));
 	j->recs = recs;
 	j->has_gpu = gpu_pre && gpu_post;
-	if (window_init(&j->post, post) != 0 || threads_grow(&j->threads) != 0)
+	j->last_rec = WINDOW_NONE;
+	if (window_init(&j->post, post) != 0)
 		return -1;
 	if (j->has_gpu && (window_init(&j->gpu[0], gpu_pre) != 0 ||
 	                   window_init(&j->gpu[1], gpu_post) != 0))
@@ -133,7 +66,6 @@ void join_destroy(struct join *j)
 	window_destroy(&j->post);
 	window_destroy(&j->gpu[0]);
 	window_destroy(&j->gpu[1]);
-	threads_destroy(&j->threads);
 }
 
 /* The target GPU time of one frame, or NAN when the pair is unusable. */
@@ -171,26 +103,17 @@ static double join_gpu(struct join *j, int64_t display_time, int *err)
 	return gpu_target_us(a, b);
 }
 
-/* Sets the interval of the thread's previous record, now that its next pre row is known. */
-static int link_thread(struct join *j, const struct side_cpu_row *row, uint64_t rec)
+/* Sets the interval of the previous row's record, now that the next frame is known. */
+static int link_frame(struct join *j, const struct side_cpu_row *row, uint64_t rec)
 {
-	size_t pos = threads_slot(&j->threads, row->thread_id);
-	struct join_threads *t = &j->threads;
-
-	if (pos == SIZE_MAX)
-		return -1;
-	if (!t->present[pos]) {
-		t->present[pos] = 1;
-		t->ids[pos] = row->thread_id;
-		t->used++;
-	} else if (t->rec[pos] != WINDOW_NONE) {
-		int64_t interval = row->t_entry_ns - t->t_entry[pos];
-		if (spill_patch(j->recs, t->rec[pos], offsetof(struct join_rec, interval_ns), &interval,
+	if (j->last_rec != WINDOW_NONE) {
+		int64_t interval = row->t_entry_ns - j->last_t_entry;
+		if (spill_patch(j->recs, j->last_rec, offsetof(struct join_rec, interval_ns), &interval,
 		                sizeof(interval)) != 0)
 			return -1;
 	}
-	t->rec[pos] = rec;
-	t->t_entry[pos] = row->t_entry_ns;
+	j->last_rec = rec;
+	j->last_t_entry = row->t_entry_ns;
 	return 0;
 }
 
@@ -207,6 +130,7 @@ int join_pre_row(struct join *j, const struct side_cpu_row *row)
 		struct join_rec r = {
 			.display_time = row->display_time,
 			.thread_id = row->thread_id,
+			.t_entry_ns = row->t_entry_ns,
 			.pre_ns = row->dur_ns,
 			.post_ns = b->dur_ns,
 			.interval_ns = JOIN_NO_INTERVAL,
@@ -223,7 +147,7 @@ int join_pre_row(struct join *j, const struct side_cpu_row *row)
 	}
 	if (err)
 		return -1;
-	return link_thread(j, row, rec);
+	return link_frame(j, row, rec);
 }
 
 int join_finish(struct join *j)

@@ -7,9 +7,9 @@
  *
  * CPU rows are joined on (display_time, thread_id), GPU rows on
  * display_time; a key that appears more than once is matched
- * first-to-first, in file order. frame_interval_us needs the next pre row
- * of the same thread, which may come much later: the record of each
- * thread's last matched row is patched in place when it arrives.
+ * first-to-first, in file order. frame_interval_us runs to the next pre
+ * row (the session's next frame, whatever its thread): the record of the
+ * previous row is patched in place when it arrives.
  */
 #ifndef XRLM_JOIN_H
 #define XRLM_JOIN_H
@@ -23,34 +23,26 @@
 #include "spill.h"
 #include "window.h"
 
-/* interval_ns of a record whose thread has no later pre row. */
+/* interval_ns of the record of the last pre row. */
 #define JOIN_NO_INTERVAL INT64_MIN
 
-/* One matched frame. 48 bytes. */
+/* One matched frame. 56 bytes. */
 struct join_rec {
 	int64_t display_time;
 	uint64_t thread_id;
-	int64_t pre_ns;      /* pre's bracket (t_exit - t_entry) */
+	int64_t t_entry_ns;  /* pre's bracket: entry ... */
+	int64_t pre_ns;      /* ... and length (t_exit - t_entry) */
 	int64_t post_ns;
-	int64_t interval_ns; /* next pre row of the thread minus this one; JOIN_NO_INTERVAL */
+	int64_t interval_ns; /* next pre row minus this one; JOIN_NO_INTERVAL */
 	double gpu_us;       /* target GPU µs (3 decimals) or NAN */
-};
-
-/* thread_id -> that thread's last pre row: its record (or none) and t_entry. */
-struct join_threads {
-	uint64_t *ids;
-	uint64_t *rec; /* record index, WINDOW_NONE: the row did not match */
-	int64_t *t_entry;
-	uint8_t *present;
-	size_t mask;
-	size_t used;
 };
 
 struct join {
 	struct window post;    /* post's CPU rows */
 	struct window gpu[2];  /* pre's and post's GPU rows, when has_gpu */
 	bool has_gpu;
-	struct join_threads threads;
+	uint64_t last_rec;     /* the previous pre row's record, WINDOW_NONE: none */
+	int64_t last_t_entry;  /* its t_entry */
 	struct spill *recs;
 	uint64_t pre_rows;
 	uint64_t matched;

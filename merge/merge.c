@@ -23,6 +23,7 @@
 #include "side_gpu.h"
 #include "fmt.h"
 #include "join.h"
+#include "merge_calls.h"
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
@@ -204,6 +205,7 @@ struct rows_ctx {
 	uint64_t bracket_correction_ns;
 	bool has_gpu_files; /* gate_tripped is blank without */
 	int read_error;     /* errno of a failed read of the records */
+	const struct merge_calls *calls;
 };
 
 static void make_row(const struct rows_ctx *c, const struct join_rec *a, struct merged_row *r)
@@ -217,6 +219,7 @@ static void make_row(const struct rows_ctx *c, const struct join_rec *a, struct 
 	r->interval_ns = r->has_interval ? a->interval_ns : 0;
 	r->gpu_us = a->gpu_us;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
+	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->pre_ns, r);
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -236,8 +239,11 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* The values of every record, in order, into @p c. Returns 0, -1 (c->error or errno). */
-static int add_values(const struct rows_ctx *rc, struct columns *c)
+/*
+ * The values of every record, in order, into @p c; each row noted for the
+ * calls counts. Returns 0, -1 (c->error or errno).
+ */
+static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, struct columns *c)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
 
@@ -251,6 +257,8 @@ static int add_values(const struct rows_ctx *rc, struct columns *c)
 		for (size_t i = 0; i < n; i++) {
 			struct merged_row r;
 			make_row(rc, &block[i], &r);
+			merge_calls_note_row(calls, block[i].thread_id, block[i].t_entry_ns,
+			                     block[i].pre_ns);
 			/* Values as the text of the row reads back. */
 			double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
 			if (columns_add(c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
@@ -261,14 +269,14 @@ static int add_values(const struct rows_ctx *rc, struct columns *c)
 	return 0;
 }
 
-static int summarize(const struct rows_ctx *rc, const struct input *pre, const struct input *post,
-                     const char *dir, struct merge_summary *s)
+static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
+                     const struct input *post, const char *dir, struct merge_summary *s)
 {
 	struct columns c;
 
 	if (columns_create_stream(&c, dir) != 0)
 		return ENOMEM;
-	if (add_values(rc, &c) != 0 || columns_summarize(&c, s) != 0) {
+	if (add_values(rc, calls, &c) != 0 || columns_summarize(&c, s) != 0) {
 		int err = c.error ? c.error : ENOMEM;
 		columns_destroy(&c);
 		return err;
@@ -292,6 +300,7 @@ static int summarize(const struct rows_ctx *rc, const struct input *pre, const s
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
+	merge_calls_summarize(calls, s);
 	return 0;
 }
 
@@ -324,7 +333,7 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 	return c->read_error ? last : i;
 }
 
-static int write_output(const char *out_path, struct rows_ctx *rows,
+static int write_output(const char *out_path, const char *functions_path, struct rows_ctx *rows,
                         const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
@@ -340,6 +349,11 @@ static int write_output(const char *out_path, struct rows_ctx *rows,
 		merged_write_abort(&o);
 		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", out_path,
 		     strerror(rows->read_error));
+		return -1;
+	}
+	/* Written while the merged file's writer keeps SIGXFSZ blocked. */
+	if (merge_calls_write(rows->calls, functions_path, s->frame_count, log, ctx) != 0) {
+		merged_write_abort(&o);
 		return -1;
 	}
 	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
@@ -474,7 +488,8 @@ static void say_one_gpu_file(const struct input *pre, const struct input *post, 
 	     pre->gpu_path ? pre->gpu_path : post->gpu_path, pre->gpu_path ? "post" : "pre");
 }
 
-static int merge_sides(struct input *pre, struct input *post, const char *out_path,
+static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,
+                       struct merge_calls *calls, const char *out_path, const char *functions_path,
                        struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	char dir[MERGE_PATH_MAX];
@@ -496,6 +511,10 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 	say_warnings(&pre->gpu.diag, log, ctx);
 	say_warnings(&post->cpu.diag, log, ctx);
 	say_warnings(&post->gpu.diag, log, ctx);
+	/* The calls files after the frames files, as their errors come after. */
+	if (merge_calls_read(calls, paths, pre->cpu.meta.session,
+	                     (int64_t)post->cpu.meta.bracket_correction_ns, log, ctx) != 0)
+		goto out;
 	say_one_gpu_file(pre, post, log, ctx);
 	if (merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
 	                       post->gpu_path ? &post->gpu.meta : NULL) != 0) {
@@ -513,8 +532,8 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 
 	struct rows_ctx rows = {.recs = &recs, .gate = &gate,
 	                        .bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
-	                        .has_gpu_files = pre->gpu_path || post->gpu_path};
-	int err = summarize(&rows, pre, post, dir, &s);
+	                        .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
+	int err = summarize(&rows, calls, pre, post, dir, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	if (err == ENOMEM) {
@@ -525,7 +544,7 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 		sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", dir, strerror(err));
 		goto out;
 	}
-	if (write_output(out_path, &rows, &s, log, ctx) != 0)
+	if (write_output(out_path, functions_path, &rows, &s, log, ctx) != 0)
 		goto out;
 	if (summary)
 		*summary = s;
@@ -553,8 +572,15 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 		return -1;
 	}
 
+	char functions_path[MERGE_PATH_MAX];
+	if (!paths->functions_csv &&
+	    merge_functions_path(out_path, functions_path, sizeof(functions_path)) != 0) {
+		sayf(log, ctx, "%.200s...: error: path too long", out_path);
+		return -1;
+	}
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
+	struct merge_calls calls = {0};
 	int ret = 0;
 	/* The metadata of every file first: the checks need no rows. */
 	int pre_ok = open_side(&pre), post_ok = open_side(&post);
@@ -569,7 +595,10 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 		ret = -1;
 	}
 	if (ret == 0)
-		ret = merge_sides(&pre, &post, out_path, summary, log, ctx);
+		ret = merge_sides(&pre, &post, paths, &calls, out_path,
+		                  paths->functions_csv ? paths->functions_csv : functions_path, summary,
+		                  log, ctx);
+	merge_calls_destroy(&calls);
 	input_destroy(&pre);
 	input_destroy(&post);
 	return ret;
@@ -590,6 +619,14 @@ static bool sibling(char *out, const char *near, const struct u_names_parsed *n,
 	return u_names_sibling(out, MERGE_PATH_MAX, near, n, kind, side) >= 0;
 }
 
+/* As sibling(), left "" unless the file exists. */
+static void existing_sibling(char *out, const char *near, const struct u_names_parsed *n,
+                             const char *kind, const char *side)
+{
+	if (!sibling(out, near, n, kind, side) || !is_file(out))
+		out[0] = '\0';
+}
+
 int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out)
 {
 	struct u_names_parsed n;
@@ -599,19 +636,52 @@ int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_
 		return -1;
 	if (!sibling(out->post_csv, pre_csv, &n, U_NAMES_FRAMES, U_NAMES_POST) ||
 	    !sibling(out->merged_csv, pre_csv, &n, U_NAMES_FRAMES, NULL) ||
-	    !sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE)) {
+	    !sibling(out->functions_csv, pre_csv, &n, U_NAMES_FUNCTIONS, NULL)) {
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
-	if (!is_file(out->gpu_pre_csv))
-		out->gpu_pre_csv[0] = '\0';
+	existing_sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE);
+	existing_sibling(out->calls_pre_csv, pre_csv, &n, U_NAMES_CALLS, U_NAMES_PRE);
 
-	/* The post GPU file lives next to the post CPU file. */
+	/* The post side's files live next to the post CPU file. */
 	const char *post = post_csv ? post_csv : out->post_csv;
-	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST) &&
-	    sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST) &&
-	    is_file(out->gpu_post_csv))
-		return 0;
-	out->gpu_post_csv[0] = '\0';
+	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST)) {
+		existing_sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST);
+		existing_sibling(out->calls_post_csv, post, &n, U_NAMES_CALLS, U_NAMES_POST);
+	}
 	return 0;
+}
+
+/* NULL for an empty path. */
+static const char *optional(const char *path)
+{
+	return path[0] ? path : NULL;
+}
+
+void merge_paths_from_siblings(const struct merge_siblings *sib, const char *pre_csv,
+                               struct merge_paths *out)
+{
+	*out = (struct merge_paths){
+		.pre_csv = pre_csv,
+		.post_csv = sib->post_csv,
+		.gpu_pre_csv = optional(sib->gpu_pre_csv),
+		.gpu_post_csv = optional(sib->gpu_post_csv),
+		.calls_pre_csv = optional(sib->calls_pre_csv),
+		.calls_post_csv = optional(sib->calls_post_csv),
+		.functions_csv = optional(sib->functions_csv),
+	};
+}
+
+int merge_functions_path(const char *merged_csv, char *out, size_t size)
+{
+	struct u_names_parsed n;
+	static const char ext[] = ".csv";
+
+	if (u_names_parse(merged_csv, &n) && u_names_is(&n, U_NAMES_FRAMES, NULL))
+		return u_names_sibling(out, size, merged_csv, &n, U_NAMES_FUNCTIONS, NULL) >= 0 ? 0 : -1;
+	size_t len = strlen(merged_csv);
+	if (len >= sizeof(ext) - 1 && strcmp(merged_csv + len - (sizeof(ext) - 1), ext) == 0)
+		len -= sizeof(ext) - 1;
+	int w = snprintf(out, size, "%.*s.functions.csv", (int)len, merged_csv);
+	return w >= 0 && (size_t)w < size ? 0 : -1;
 }
