@@ -34,7 +34,7 @@
 #define MERGE_MSG_MAX 1024
 
 /* Records held in memory before the rest goes to a temporary file (48 bytes each). */
-#define MERGE_RECS_MEM (1u << 15)
+#define MERGE_RECS_MEM (1u << 17)
 /* Above this size of pre's CPU file (~20 000 frames), post's files are read on threads. */
 #define MERGE_THREADS_BYTES (1u << 20)
 /* Records read back at a time while summarising and writing. */

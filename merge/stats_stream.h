@@ -21,7 +21,7 @@
 #include "stats.h"
 
 /* Values held in memory per column before they spill to the file. */
-#define STATS_STREAM_MEM (1u << 16)
+#define STATS_STREAM_MEM (1u << 17)
 /* A bucket of at most this many values is collected and selected in memory. */
 #define STATS_STREAM_COLLECT (1u << 16)
 
