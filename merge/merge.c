@@ -27,6 +27,7 @@
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
+#include "out_file.h"
 #include "prefetch.h"
 #include "spill.h"
 #include "u_names.h"
@@ -402,19 +403,6 @@ static int join_pre(struct input *pre, struct join *j)
 	return r < 0 ? -1 : 0;
 }
 
-/* The directory of @p path, for the temporary files. */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
 /* The join's failure, said: a file's error, or memory, or the temporary file. */
 static void say_join_failure(struct input *pre, struct input *post, const struct spill *recs,
                              const char *dir, merge_log_fn log, void *ctx)
@@ -499,7 +487,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct merge_summary s = {0};
 	int ret = -1;
 
-	dir_of(out_path, dir, sizeof(dir));
+	out_file_dir_of(out_path, dir, sizeof(dir));
 	if (spill_init(&recs, sizeof(struct join_rec), MERGE_RECS_MEM, dir) != 0) {
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;

@@ -78,3 +78,15 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 	unlink(tmp);
 	return -1;
 }
+
+void out_file_dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}

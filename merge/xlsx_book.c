@@ -13,19 +13,6 @@
 #include "out_file.h"
 #include "u_parse.h"
 
-/* Directory part of @p path ("." when it has none). */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
 static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool bold)
 {
 	lxw_format *f = workbook_add_format(b->wb);
@@ -62,7 +49,7 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 	close(fd);
 	/* Its own temporary files (one per sheet) go next to the output: a
 	 * large session may not fit a memory-backed /tmp. */
-	dir_of(path, b->tmp_dir, sizeof(b->tmp_dir));
+	out_file_dir_of(path, b->tmp_dir, sizeof(b->tmp_dir));
 	lxw_workbook_options opt = {.constant_memory = 1, .tmpdir = b->tmp_dir, .use_zip64 = zip64};
 	b->wb = workbook_new_opt(b->tmp_path, &opt);
 	if (!b->wb) {
