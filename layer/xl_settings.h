@@ -36,6 +36,8 @@ struct xl_settings {
 	int signal;
 	char signal_name[16];
 	enum xl_gpu_mode gpu_mode;
+	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
+	bool control;
 };
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
