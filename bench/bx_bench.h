@@ -16,6 +16,9 @@ struct bx_opts {
 	uint64_t gap_ms;  /* sleep between blocks, so the writer drains the ring */
 	uint64_t after;   /* stall: most frames watched after the stop */
 	bool wait_merge;  /* stall: watch until the merged CSV is in XRLM_OUTPUT_DIR */
+	uint64_t hz;         /* paced: frames per second (0: unpaced) */
+	uint64_t disturb_kb; /* paced: memory touched between frames */
+	uint64_t threads;    /* paced: idle threads started first (at most 16) */
 };
 
 /* Per-frame time of blocks of wait/begin/end frames: "frame_ns ..." */
@@ -26,5 +29,12 @@ bool bx_run_clock(const struct bx_opts *o);
 
 /* Memory through a long session, then every xrEndFrame around its stop. */
 bool bx_run_stall(const struct bx_opts *o);
+
+/* The fixed cost of a process: instance to running session, session end to
+ * destroyed instance, process CPU time: "startup create_ns=.. destroy_ns=.." */
+bool bx_run_startup(const struct bx_opts *o);
+
+/* Every frame bracketed, hot or paced with the caches disturbed (bx_paced.c): "frame_ns ..." */
+bool bx_run_paced(const struct bx_opts *o);
 
 #endif /* BX_BENCH_H */

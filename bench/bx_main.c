@@ -1,8 +1,8 @@
 /*
  * xrlm-bench-frames MODE [--frames N] [--block N] [--warmup N] [--gap-ms N]
- *                        [--after N] [--wait-merge]
+ *                        [--after N] [--wait-merge] [--hz N] [--disturb-kb N] [--threads N]
  *
- * MODE: cost, clock or stall (see bx_bench.h). Prints "key n=.. p50=.."
+ * MODE: cost, clock, stall, startup or paced (see bx_bench.h). Prints "key n=.. p50=.."
  * or "key a=.. b=.." lines for bench/run to parse; exit 0 on success.
  */
 #include "bx_bench.h"
@@ -14,8 +14,9 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: xrlm-bench-frames cost|clock|stall [--frames N] [--block N] "
-	                "[--warmup N] [--gap-ms N] [--after N] [--wait-merge]\n");
+	fprintf(stderr, "usage: xrlm-bench-frames cost|clock|stall|startup|paced [--frames N] [--block N] "
+	                "[--warmup N] [--gap-ms N] [--after N] [--wait-merge] [--hz N] [--disturb-kb N] "
+	                "[--threads N]\n");
 	return 2;
 }
 
@@ -27,6 +28,9 @@ static uint64_t *number_option(struct bx_opts *o, const char *name)
 	if (!strcmp(name, "--warmup")) return &o->warmup;
 	if (!strcmp(name, "--gap-ms")) return &o->gap_ms;
 	if (!strcmp(name, "--after")) return &o->after;
+	if (!strcmp(name, "--hz")) return &o->hz;
+	if (!strcmp(name, "--disturb-kb")) return &o->disturb_kb;
+	if (!strcmp(name, "--threads")) return &o->threads;
 	return NULL;
 }
 
@@ -57,5 +61,9 @@ int main(int argc, char **argv)
 		return bx_run_clock(&o) ? 0 : 1;
 	if (!strcmp(argv[1], "stall"))
 		return bx_run_stall(&o) ? 0 : 1;
+	if (!strcmp(argv[1], "paced"))
+		return bx_run_paced(&o) ? 0 : 1;
+	if (!strcmp(argv[1], "startup"))
+		return bx_run_startup(&o) ? 0 : 1;
 	return usage();
 }

@@ -7,8 +7,9 @@
 # Each size is generated once into a temporary directory (removed at the
 # end; needs ~1.7 GB free for 10^7 frames with GPU files), then merged N
 # times (default 5, -o into the same directory); the median wall time
-# (ns clock around /usr/bin/time -v) and peak RSS (from time -v) are printed with frames/s and peak RSS
-# per frame, next to the target of 2 million frames/s. --calls N adds calls
+# (ns clock around /usr/bin/time -v), peak RSS and CPU time (user + system,
+# from time -v) are printed with frames/s and peak RSS per frame, next to the
+# target of 2 million frames/s. --calls N adds calls
 # files of N calls per frame (the every-function columns and the functions
 # file; the target does not apply to them: the calls files are N times the
 # frames files).
@@ -45,11 +46,11 @@ median() {
 	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-printf '%-10s %10s %14s %12s %12s  %s\n' frames seconds frames/s peak_rss_MB bytes/frame "target >= $target frames/s"
+printf '%-10s %10s %14s %12s %12s %8s  %s\n' frames seconds frames/s peak_rss_MB bytes/frame cpu_s "target >= $target frames/s"
 for n in $sizes; do
 	# shellcheck disable=SC2086
 	"$gen" "$dir" "b$n" "$n" $gpu $calls
-	: >"$dir/wall" && : >"$dir/rss"
+	: >"$dir/wall" && : >"$dir/rss" && : >"$dir/cpu"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		rm -f "$dir/out.csv" "$dir/out.functions.csv"
@@ -62,15 +63,19 @@ for n in $sizes; do
 		# small sizes, so the wall time is taken around it in ns.
 		echo "$t0 $t1" | awk '{ printf "%.6f\n", ($2 - $1) / 1e9 }' >>"$dir/wall"
 		sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time" >>"$dir/rss"
+		# CPU time (user + system, every thread): what the merge costs
+		# whatever else the machine is running.
+		awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f\n", s }' "$dir/time" >>"$dir/cpu"
 		i=$((i + 1))
 	done
 	frames=$(sed -n 's/^matched frames: //p' "$dir/stdout")
 	secs=$(median <"$dir/wall")
 	rss_kb=$(median <"$dir/rss")
-	awk -v n="$frames" -v s="$secs" -v r="$rss_kb" -v t="$target" 'BEGIN {
+	cpu=$(median <"$dir/cpu")
+	awk -v n="$frames" -v s="$secs" -v r="$rss_kb" -v c="$cpu" -v t="$target" 'BEGIN {
 		fps = s > 0 ? n / s : 0
-		printf "%-10d %10.3f %14.0f %12.1f %12.1f  %s\n", n, s, fps, r / 1024, r * 1024 / n,
-		       (fps >= t ? "ok" : "BELOW")
+		printf "%-10d %10.3f %14.0f %12.1f %12.1f %8.2f  %s\n", n, s, fps, r / 1024, r * 1024 / n,
+		       c, (fps >= t ? "ok" : "BELOW")
 	}'
 	rm -f "$dir"/*
 done

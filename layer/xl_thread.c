@@ -30,6 +30,59 @@ void xl_thread_sleep_ns(uint64_t ns)
 		;
 }
 
+int xl_sleeper_init(struct xl_sleeper *s)
+{
+	pthread_condattr_t attr;
+	int err = pthread_condattr_init(&attr);
+
+	s->woken = false;
+	if (err)
+		return err;
+	err = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!err)
+		err = pthread_cond_init(&s->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	if (err)
+		return err;
+	err = pthread_mutex_init(&s->lock, NULL);
+	if (err)
+		pthread_cond_destroy(&s->cond);
+	return err;
+}
+
+void xl_sleeper_destroy(struct xl_sleeper *s)
+{
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+}
+
+void xl_sleeper_sleep_ns(struct xl_sleeper *s, uint64_t ns)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)(ns / 1000000000u);
+	until.tv_nsec += (long)(ns % 1000000000u);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&s->lock);
+	/* Returns on the deadline, on a wake, or (rarely) spuriously: the
+	 * callers poll, so an early return costs one extra pass. */
+	if (!s->woken)
+		pthread_cond_timedwait(&s->cond, &s->lock, &until);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void xl_sleeper_wake(struct xl_sleeper *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->woken = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
 bool xl_thread_wait(bool (*done)(void *ctx), void *ctx, uint64_t timeout_ns, uint64_t step_ns)
 {
 	for (uint64_t waited = 0;; waited += step_ns) {

@@ -21,6 +21,31 @@ int xl_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg, const cha
 void xl_thread_sleep_ns(uint64_t ns);
 
 /*
+ * A sleep another thread can cut short: a thread's poll loop sleeps in it,
+ * and whoever asks the thread to finish wakes it, so joining the thread
+ * costs no part of its poll period (the process's exit must not wait up to
+ * a period per thread). Once woken it stays woken: later sleeps return at
+ * once.
+ */
+struct xl_sleeper {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* on CLOCK_MONOTONIC */
+	bool woken;
+};
+
+/* Initialises @p s (not woken). Returns 0 or an errno value. */
+int xl_sleeper_init(struct xl_sleeper *s);
+
+/* Destroys @p s; no thread may be sleeping in it. */
+void xl_sleeper_destroy(struct xl_sleeper *s);
+
+/* Sleeps up to @p ns nanoseconds, less when xl_sleeper_wake() is called. */
+void xl_sleeper_sleep_ns(struct xl_sleeper *s, uint64_t ns);
+
+/* Ends the current and every later sleep of @p s. */
+void xl_sleeper_wake(struct xl_sleeper *s);
+
+/*
  * Asks @p done(@p ctx) every @p step_ns until it answers true or
  * @p timeout_ns have passed (counted in steps: time spent in @p done is
  * not counted). Returns its last answer.

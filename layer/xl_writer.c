@@ -163,7 +163,7 @@ static void *writer_main(void *arg)
 		uint64_t word = writer_poll(w);
 		if (stopping)
 			break;
-		xl_thread_sleep_ns((word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
+		xl_sleeper_sleep_ns(&w->sleeper, (word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
 	}
 	if (w->open_id)
 		close_session(w);
@@ -185,8 +185,13 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
-	int err = xl_thread_start(&w->thread, writer_main, w,
-	                          cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
+	int err = xl_sleeper_init(&w->sleeper);
+	if (!err) {
+		err = xl_thread_start(&w->thread, writer_main, w,
+		                      cfg->side == XL_SIDE_PRE ? "xrlm-pre" : "xrlm-post");
+		if (err)
+			xl_sleeper_destroy(&w->sleeper);
+	}
 	if (err) {
 		xl_log("cannot start the writer thread: %s; nothing will be recorded", strerror(err));
 		if (w->dir_fd >= 0)
@@ -204,7 +209,9 @@ void xl_writer_stop(struct xl_writer *w)
 		return;
 	atomic_store(&w->stop, true);
 	set_policy(w->thread, SCHED_OTHER); /* a merge at SCHED_IDLE finishes now */
+	xl_sleeper_wake(&w->sleeper);       /* and a sleeping loop makes its last pass now */
 	pthread_join(w->thread, NULL);
+	xl_sleeper_destroy(&w->sleeper);
 	w->started = false;
 	if (w->dir_fd >= 0)
 		close(w->dir_fd);

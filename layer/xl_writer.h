@@ -15,6 +15,7 @@
 #include "xl_ring.h"
 #include "xl_side_csv.h"
 #include "xl_trace.h"
+#include "xl_thread.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,6 +45,7 @@ struct xl_writer {
 	pthread_t thread;
 	bool started;
 	atomic_bool stop;
+	struct xl_sleeper sleeper; /* the poll loop's sleep; xl_writer_stop() cuts it short */
 
 	int dir_fd;           /* output directory, -1 when it cannot be used */
 	uint32_t open_id;     /* session whose files are open, 0 = none */

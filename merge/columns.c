@@ -27,10 +27,26 @@ int columns_create(struct columns *c, size_t cap)
 	return 0;
 }
 
+int columns_create_stream(struct columns *c, const char *dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->streaming = true;
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
+		if (stats_stream_init(&c->s[i], dir) != 0) {
+			columns_destroy(c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void columns_destroy(struct columns *c)
 {
-	for (int i = 0; i < COLUMNS_COUNT; i++)
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
 		free(c->v[i]);
+		if (c->streaming)
+			stats_stream_destroy(&c->s[i]);
+	}
 	memset(c, 0, sizeof(*c));
 }
 
@@ -50,14 +66,18 @@ static int columns_grow(struct columns *c)
 
 static void push(struct columns *c, enum columns_id id, double v)
 {
-	if (!isnan(v))
+	if (isnan(v))
+		return;
+	if (!c->streaming)
 		c->v[id][c->n[id]++] = v;
+	else if (stats_stream_add(&c->s[id], v) != 0 && !c->error)
+		c->error = c->s[id].error;
 }
 
 int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
                 double gpu_pct, double interval_us)
 {
-	if (c->rows >= c->cap && columns_grow(c) != 0)
+	if (!c->streaming && c->rows >= c->cap && columns_grow(c) != 0)
 		return -1;
 	c->rows++;
 	if (cpu_us < 0)
@@ -67,7 +87,7 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 	push(c, COLUMNS_GPU_US, gpu_us);
 	push(c, COLUMNS_GPU_PCT, gpu_pct);
 	push(c, COLUMNS_INTERVAL_US, interval_us);
-	return 0;
+	return c->error ? -1 : 0;
 }
 
 /* A share of the columns to summarize, possibly on another thread. */
@@ -75,18 +95,23 @@ struct columns_job {
 	struct columns *c;
 	struct stats_summary *out[COLUMNS_COUNT];
 	int first, last; /* columns [first, last) */
+	int ret;
 };
 
 static void *summarize_job(void *arg)
 {
 	struct columns_job *job = arg;
 
-	for (int i = job->first; i < job->last; i++)
-		stats_compute(job->c->v[i], job->c->n[i], job->out[i]);
+	for (int i = job->first; i < job->last; i++) {
+		if (!job->c->streaming)
+			stats_compute(job->c->v[i], job->c->n[i], job->out[i]);
+		else if (stats_stream_compute(&job->c->s[i], job->out[i]) != 0)
+			job->ret = -1;
+	}
 	return NULL;
 }
 
-void columns_summarize(struct columns *c, struct merge_summary *s)
+int columns_summarize(struct columns *c, struct merge_summary *s)
 {
 	struct columns_job job = {.c = c,
 	                       .out = {
@@ -100,7 +125,7 @@ void columns_summarize(struct columns *c, struct merge_summary *s)
 	pthread_t thread;
 
 	s->frame_count = c->rows;
-	s->gpu_frame_count = c->n[COLUMNS_GPU_US];
+	s->gpu_frame_count = c->streaming ? c->s[COLUMNS_GPU_US].values.count : c->n[COLUMNS_GPU_US];
 	s->negative_target_frames = c->negative_cpu;
 
 	/* The selections are independent: split them over two threads for
@@ -118,4 +143,10 @@ void columns_summarize(struct columns *c, struct merge_summary *s)
 
 	double median = s->frame_interval_us.median;
 	s->frame_rate_hz = median > 0 ? 1e6 / median : 0;
+	if (a.ret || b.ret) {
+		for (int i = 0; i < COLUMNS_COUNT && c->streaming && !c->error; i++)
+			c->error = c->s[i].error;
+		return -1;
+	}
+	return 0;
 }

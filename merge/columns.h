@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "merge.h"
+#include "stats_stream.h"
 
 enum columns_id {
 	COLUMNS_CPU_US,
@@ -20,17 +21,31 @@ enum columns_id {
 	COLUMNS_COUNT,
 };
 
-/* Flat arrays of the present values of each column, in row order. */
+/*
+ * The present values of each column, in row order: flat arrays in memory
+ * (v, n), or, created with columns_create_stream(), streams that spill to
+ * files (the merge: bounded memory whatever the session's length).
+ */
 struct columns {
 	double *v[COLUMNS_COUNT];
 	size_t n[COLUMNS_COUNT];
 	size_t cap;             /* rows the arrays can hold */
 	uint64_t rows;          /* rows added */
 	uint64_t negative_cpu;  /* rows with target CPU < 0 */
+	bool streaming;         /* the values are in s[], not v[] */
+	struct stats_stream s[COLUMNS_COUNT];
+	int error;              /* errno of a failed spill (streaming) */
 };
 
 /* Allocates room for @p cap rows (grown on demand). Returns 0 or -1. */
 int columns_create(struct columns *c, size_t cap);
+
+/*
+ * Creates streaming columns: the values beyond a bounded amount go to
+ * unnamed temporary files in @p dir (borrowed until columns_destroy();
+ * NULL: $TMPDIR or /tmp). v and n stay empty. Returns 0 or -1.
+ */
+int columns_create_stream(struct columns *c, const char *dir);
 
 /* Frees the arrays of @p c. */
 void columns_destroy(struct columns *c);
@@ -45,7 +60,9 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 /*
  * Fills the row counts and statistics of @p s (other fields untouched).
  * Reorders the arrays: call it once, after the last columns_add().
+ * Returns 0, or -1 when a streaming column could not be read back or
+ * written (c->error set).
  */
-void columns_summarize(struct columns *c, struct merge_summary *s);
+int columns_summarize(struct columns *c, struct merge_summary *s);
 
 #endif /* XRLM_COLUMNS_H */

@@ -16,7 +16,7 @@
 
 #include "u_parse.h"
 
-#define CSVR_CHUNK (1u << 20)
+#define CSVR_CHUNK (1u << 20) /* the buffer: the header's lines must fit in it */
 #define CSVR_BAD_MAX 200
 
 /* State of one csvr_read() call; lives on the caller's stack. */
@@ -434,7 +434,9 @@ static int read_header(struct engine *e, int fd, char *buf, size_t *len, bool *e
 			return -1;
 		}
 		size_t got;
-		if (read_some(fd, buf + *len, CSVR_CHUNK - *len, &got) != 0) {
+		/* A chunk at a time: what follows the header is the first batch. */
+		size_t room = CSVR_CHUNK - *len;
+		if (read_some(fd, buf + *len, room < CSVR_CHUNK_BYTES ? room : CSVR_CHUNK_BYTES, &got) != 0) {
 			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
 			return -1;
 		}
@@ -581,32 +583,28 @@ static int parse_buffer(struct engine *e, struct csv_parser *p, const char *buf,
 	return feed(e, p, s, (size_t)(end - s));
 }
 
-static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
-{
+/* An open incremental read; see csvr.h. */
+struct csvr_stream {
+	struct engine e;
 	struct csv_parser p;
+	bool parser_ready;
+	int fd;
+	char *buf;
+	size_t len;  /* bytes in buf not yet parsed (after the header) */
+	bool eof;
+	bool done;   /* csvr_stream_step() returned 0 or -1 */
+	int ret;
+};
 
-	if (csv_init(&p, CSV_REPALL_NL) != 0) {
-		diag_error(e->diag, e->path, 0, "out of memory");
+/* End of input: libcsv's last record, then a pending short row. */
+static int finish_rows(struct csvr_stream *s)
+{
+	struct engine *e = &s->e;
+
+	csv_fini(&s->p, on_field, on_record, e);
+	if (e->stop)
 		return -1;
-	}
-	/* libcsv trims blanks around a field (its default); see merge/README.md. */
-	e->clean = true;
-	int ret = parse_buffer(e, &p, buf, len);
-	while (ret == 0 && !eof) {
-		size_t got;
-		if (read_some(fd, buf, CSVR_CHUNK, &got) != 0) {
-			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
-			ret = -1;
-			break;
-		}
-		eof = got == 0;
-		ret = parse_buffer(e, &p, buf, got);
-	}
-	if (ret == 0) {
-		csv_fini(&p, on_field, on_record, e);
-		ret = e->stop ? -1 : 0;
-	}
-	if (ret == 0 && e->pending) {
+	if (e->pending) {
 		char what[CSVR_MSG_MAX / 2];
 		snprintf(what, sizeof(what), "last row is cut short (%s, writer killed?); skipped",
 		         e->pending_msg);
@@ -614,8 +612,99 @@ static int parse_rows(struct engine *e, int fd, char *buf, size_t len, bool eof)
 		if (e->truncated)
 			(*e->truncated)++;
 	}
-	csv_free(&p);
-	return ret;
+	return 0;
+}
+
+int csvr_stream_step(struct csvr_stream *s)
+{
+	struct engine *e = &s->e;
+
+	if (s->done)
+		return s->ret;
+	int ret = 0;
+	if (s->len > 0) {
+		/* The bytes read with the header: parse them first. */
+		ret = parse_buffer(e, &s->p, s->buf, s->len);
+		s->len = 0;
+	} else if (!s->eof) {
+		size_t got;
+		if (read_some(s->fd, s->buf, CSVR_CHUNK_BYTES, &got) != 0) {
+			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
+			ret = -1;
+		} else {
+			s->eof = got == 0;
+			ret = parse_buffer(e, &s->p, s->buf, got);
+		}
+	}
+	if (ret == 0 && !s->eof)
+		return 1;
+	if (ret == 0)
+		ret = finish_rows(s);
+	s->done = true;
+	s->ret = ret < 0 ? -1 : 0;
+	return s->ret;
+}
+
+int csvr_stream_open(struct csvr_stream **out, const char *path, const struct csvr_format *format,
+                     void *ctx, struct csvr_diag *diag, uint64_t *truncated_rows, bool fast)
+{
+	struct csvr_stream *s = calloc(1, sizeof(*s));
+
+	*out = s;
+	if (!s) {
+		diag_error(diag, path, 0, "out of memory");
+		return -1;
+	}
+	s->e = (struct engine){
+		.fmt = format,
+		.ctx = ctx,
+		.path = path,
+		.diag = diag,
+		.truncated = truncated_rows,
+		.fast = fast,
+	};
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		diag_error(diag, path, 0, "cannot open: %s", strerror(errno));
+		s->done = true;
+		s->ret = -1;
+		return -1;
+	}
+	s->buf = malloc(CSVR_CHUNK);
+	if (!s->buf || csv_init(&s->p, CSV_REPALL_NL) != 0) {
+		diag_error(diag, path, 0, "out of memory");
+		s->done = true;
+		s->ret = -1;
+		return -1;
+	}
+	s->parser_ready = true;
+	posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	int ret = read_header(&s->e, s->fd, s->buf, &s->len, &s->eof);
+	if (ret <= 0) {
+		s->done = true;
+		s->ret = -1;
+		return -1;
+	}
+	/* libcsv trims blanks around a field (its default); see merge/README.md. */
+	s->e.clean = true;
+	if (s->len == 0 && s->eof) {
+		s->done = true;
+		s->ret = finish_rows(s) < 0 ? -1 : 0;
+		return s->ret;
+	}
+	return 0;
+}
+
+void csvr_stream_close(struct csvr_stream *s)
+{
+	if (!s)
+		return;
+	if (s->parser_ready)
+		csv_free(&s->p);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	free(s);
 }
 
 int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
@@ -627,36 +716,13 @@ int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
 int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
                  struct csvr_diag *diag, uint64_t *truncated_rows, bool fast)
 {
-	struct engine e = {
-		.fmt = format,
-		.ctx = ctx,
-		.path = path,
-		.diag = diag,
-		.truncated = truncated_rows,
-		.fast = fast,
-	};
+	struct csvr_stream *s;
+	int ret = csvr_stream_open(&s, path, format, ctx, diag, truncated_rows, fast);
 
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		diag_error(diag, path, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(CSVR_CHUNK);
-	if (!buf) {
-		diag_error(diag, path, 0, "out of memory");
-		close(fd);
-		return -1;
-	}
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-
-	size_t len = 0;
-	bool eof = false;
-	int ret = read_header(&e, fd, buf, &len, &eof);
-	if (ret > 0)
-		ret = parse_rows(&e, fd, buf, len, eof);
-
-	free(buf);
-	close(fd);
+	if (ret == 0)
+		while ((ret = csvr_stream_step(s)) > 0)
+			;
+	csvr_stream_close(s);
 	return ret < 0 ? -1 : 0;
 }
 

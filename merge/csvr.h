@@ -25,6 +25,12 @@
 #include <stdint.h>
 
 #define CSVR_MSG_MAX 640
+/*
+ * The bytes read and parsed at a time after the header (csvr_stream_step()):
+ * small, so that a stream's batch of rows is small (a streaming reader
+ * holds one) and a short file touches little memory.
+ */
+#define CSVR_CHUNK_BYTES (64u << 10)
 #define CSVR_MAX_WARNINGS 2
 
 /* Messages produced while reading one file. */
@@ -98,6 +104,34 @@ int csvr_read(const char *path, const struct csvr_format *format, void *ctx,
  */
 int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
                  struct csvr_diag *diag, uint64_t *truncated_rows, bool fast);
+
+/*
+ * The same read, a chunk at a time, for readers that must not hold a whole
+ * file (the streaming merge): csvr_stream_open() reads the metadata and the
+ * column header (the comment callback sees them), then each
+ * csvr_stream_step() parses the next chunk (CSVR_CHUNK_BYTES) and
+ * calls the row and comment callbacks for what it holds. The callbacks,
+ * messages and result are exactly csvr_read_ex()'s.
+ */
+struct csvr_stream;
+
+/*
+ * Opens @p path and reads up to its column header. Returns 0; or -1 with
+ * @p diag->error set. *@p out must be closed with csvr_stream_close() either
+ * way (it may be NULL after a failed allocation).
+ */
+int csvr_stream_open(struct csvr_stream **out, const char *path, const struct csvr_format *format,
+                     void *ctx, struct csvr_diag *diag, uint64_t *truncated_rows, bool fast);
+
+/*
+ * Parses the next chunk. Returns 1 when more may follow, 0 at the end of a
+ * good file, -1 on error (@p diag->error set); after 0 or -1 it returns the
+ * same again.
+ */
+int csvr_stream_step(struct csvr_stream *s);
+
+/* Closes the file and frees @p s (NULL is fine). */
+void csvr_stream_close(struct csvr_stream *s);
 
 /*
  * Size hint: how many rows @p path may hold, from its size and @p

@@ -1,217 +1,71 @@
 /*
- * Joining pre and post rows; see join.h.
+ * Joining pre and post rows, streaming; see join.h.
  */
 #include "join.h"
 
 #include <math.h>
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
 #include "idmap.h"
 
-/*
- * Open-addressing index of row numbers (stored +1, 0 = empty slot), linear
- * probing, at most half full. Lookups walk the probe chain and let the
- * caller compare the actual keys, so the index stores no keys itself.
- */
-struct hidx {
-	uint32_t *slots;
-	size_t mask;
-};
-
-static int hidx_create(struct hidx *h, size_t n)
+static uint64_t cpu_hash(const void *row)
 {
-	size_t size = 16;
-	while (size < n * 2)
-		size *= 2;
-	h->slots = calloc(size, sizeof(*h->slots));
-	h->mask = size - 1;
-	return h->slots ? 0 : -1;
-}
-
-static void hidx_destroy(struct hidx *h)
-{
-	free(h->slots);
-	h->slots = NULL;
-}
-
-static void hidx_insert(struct hidx *h, uint64_t hash, uint32_t row)
-{
-	size_t pos = hash & h->mask;
-	while (h->slots[pos])
-		pos = (pos + 1) & h->mask;
-	h->slots[pos] = row + 1;
-}
-
-static uint64_t cpu_hash(const struct side_cpu_row *r)
-{
+	const struct side_cpu_row *r = row;
 	return idmap_mix64((uint64_t)r->display_time ^ idmap_mix64(r->thread_id));
 }
 
-static bool cpu_same_key(const struct side_cpu_row *a, const struct side_cpu_row *b)
+static bool cpu_same(const void *a, const void *b)
 {
-	return a->display_time == b->display_time && a->thread_id == b->thread_id;
+	const struct side_cpu_row *x = a, *y = b;
+	return x->display_time == y->display_time && x->thread_id == y->thread_id;
 }
 
-/* First unused post row with the key of @p key, through the index. */
-static uint32_t cpu_lookup(const struct hidx *h, const struct side_cpu_row *rows,
-                           const uint8_t *used, const struct side_cpu_row *key)
+static uint64_t gpu_hash(const void *row)
 {
-	size_t pos = cpu_hash(key) & h->mask;
-	for (; h->slots[pos]; pos = (pos + 1) & h->mask) {
-		uint32_t i = h->slots[pos] - 1;
-		if (!used[i] && cpu_same_key(&rows[i], key))
-			return i;
-	}
-	return JOIN_NONE;
+	return idmap_mix64((uint64_t)((const struct side_gpu_row *)row)->display_time);
 }
 
-static int build_cpu_index(struct hidx *h, const struct side_cpu_file *f)
+static bool gpu_same(const void *a, const void *b)
 {
-	if (hidx_create(h, f->count) != 0)
+	return ((const struct side_gpu_row *)a)->display_time ==
+	       ((const struct side_gpu_row *)b)->display_time;
+}
+
+struct window_source join_cpu_source(join_pull_fn pull, void *ctx)
+{
+	return (struct window_source){sizeof(struct side_cpu_row), cpu_hash, cpu_same, pull, ctx};
+}
+
+struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
+{
+	return (struct window_source){sizeof(struct side_gpu_row), gpu_hash, gpu_same, pull, ctx};
+}
+
+/* ---- join ---- */
+
+int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
+              const struct window_source *gpu_post, struct spill *recs)
+{
+	memset(j, 0, sizeof(*j));
+	j->recs = recs;
+	j->has_gpu = gpu_pre && gpu_post;
+	j->last_rec = WINDOW_NONE;
+	if (window_init(&j->post, post) != 0)
 		return -1;
-	for (size_t i = 0; i < f->count; i++)
-		hidx_insert(h, cpu_hash(&f->rows[i]), (uint32_t)i);
+	if (j->has_gpu && (window_init(&j->gpu[0], gpu_pre) != 0 ||
+	                   window_init(&j->gpu[1], gpu_post) != 0))
+		return -1;
 	return 0;
 }
 
-/* How far ahead of the cursor a row is looked for before the hash index:
- * covers rows that a writer queue reordered locally. */
-#define JOIN_WINDOW 16
-
-/*
- * Moves the cursor after matching row @p m: past rows already used, and
- * past rows left behind when matches run well ahead of it (rows present on
- * one side only), which stay reachable through the hash index.
- */
-static size_t advance_cursor(size_t cursor, size_t m, const uint8_t *used, size_t count)
+void join_destroy(struct join *j)
 {
-	if (m >= cursor + JOIN_WINDOW / 2)
-		cursor = m + 1;
-	while (cursor < count && used[cursor])
-		cursor++;
-	return cursor;
-}
-
-static int match_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
-                     struct join_result *out)
-{
-	uint8_t *used = calloc(post->count ? post->count : 1, 1);
-	struct hidx index = {0};
-	size_t cursor = 0;
-	int ret = 0;
-
-	if (!used)
-		return -1;
-	for (size_t i = 0; i < pre->count; i++) {
-		const struct side_cpu_row *key = &pre->rows[i];
-		uint32_t m = JOIN_NONE;
-		size_t end = cursor + JOIN_WINDOW < post->count ? cursor + JOIN_WINDOW : post->count;
-
-		for (size_t k = cursor; k < end; k++) {
-			if (!used[k] && cpu_same_key(&post->rows[k], key)) {
-				m = (uint32_t)k;
-				break;
-			}
-		}
-		if (m == JOIN_NONE) {
-			if (!index.slots && build_cpu_index(&index, post) != 0) {
-				ret = -1;
-				break;
-			}
-			m = cpu_lookup(&index, post->rows, used, key);
-		}
-		out->match[i] = m;
-		if (m == JOIN_NONE) {
-			out->unmatched_pre++;
-			continue;
-		}
-		used[m] = 1;
-		out->matched++;
-		cursor = advance_cursor(cursor, m, used, post->count);
-	}
-	out->unmatched_post = post->count - out->matched;
-	hidx_destroy(&index);
-	free(used);
-	return ret;
-}
-
-/*
- * The frame interval runs to the session's next frame whatever thread ends
- * it (README "The merged CSV"): the next pre row in file order.
- */
-static void link_frames(const struct side_cpu_file *pre, struct join_result *out)
-{
-	for (size_t i = 0; i < pre->count; i++)
-		out->next[i] = i + 1 < pre->count ? (uint32_t)(i + 1) : JOIN_NONE;
-}
-
-int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
-             struct join_result *out)
-{
-	memset(out, 0, sizeof(*out));
-	/* Row numbers are 32-bit; JOIN_NONE is reserved. */
-	if (pre->count >= JOIN_NONE || post->count >= JOIN_NONE)
-		return -1;
-	size_t n = pre->count ? pre->count : 1;
-	out->count = pre->count;
-	out->match = malloc(n * sizeof(*out->match));
-	out->next = malloc(n * sizeof(*out->next));
-	if (!out->match || !out->next)
-		return -1;
-	if (match_cpu(pre, post, out) != 0)
-		return -1;
-	link_frames(pre, out);
-	return 0;
-}
-
-/* ---- GPU ---- */
-
-/* Walks one GPU file in step with the frames; see join.h. */
-struct gpu_walk {
-	const struct side_gpu_file *f;
-	uint8_t *used;
-	struct hidx index;
-	size_t cursor;
-};
-
-static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
-{
-	const struct side_gpu_file *f = w->f;
-	size_t end = w->cursor + JOIN_WINDOW < f->count ? w->cursor + JOIN_WINDOW : f->count;
-	uint32_t m = JOIN_NONE;
-
-	for (size_t k = w->cursor; k < end; k++) {
-		if (!w->used[k] && f->rows[k].display_time == display_time) {
-			m = (uint32_t)k;
-			break;
-		}
-	}
-	if (m == JOIN_NONE && !w->index.slots) {
-		if (hidx_create(&w->index, f->count) != 0) {
-			*err = -1;
-			return JOIN_NONE;
-		}
-		for (size_t i = 0; i < f->count; i++)
-			hidx_insert(&w->index, idmap_mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
-	}
-	if (m == JOIN_NONE) {
-		size_t pos = idmap_mix64((uint64_t)display_time) & w->index.mask;
-		for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
-			uint32_t i = w->index.slots[pos] - 1;
-			if (!w->used[i] && f->rows[i].display_time == display_time) {
-				m = i;
-				break;
-			}
-		}
-	}
-	if (m == JOIN_NONE)
-		return JOIN_NONE;
-	w->used[m] = 1;
-	w->cursor = advance_cursor(w->cursor, m, w->used, f->count);
-	return m;
+	window_destroy(&j->post);
+	window_destroy(&j->gpu[0]);
+	window_destroy(&j->gpu[1]);
 }
 
 /* The target GPU time of one frame, or NAN when the pair is unusable. */
@@ -238,48 +92,89 @@ double join_gpu_correct(double raw_us, double bracket_ns)
 	return us > 0 ? fmt_round(us, 3) : 0.0;
 }
 
-int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
-             const struct side_gpu_file *gpu_post, struct join_result *out)
+/*
+ * The GPU values of the frame of @p display_time into @p r: raw and bracket
+ * corrected (join_gpu_correct() with the bracket pre's file gave the row);
+ * NAN without both rows.
+ */
+static void join_gpu(struct join *j, int64_t display_time, struct join_rec *r, int *err)
 {
-	size_t n = out->count ? out->count : 1;
-	struct gpu_walk a = {.f = gpu_pre, .used = calloc(gpu_pre->count + 1, 1)};
-	struct gpu_walk b = {.f = gpu_post, .used = calloc(gpu_post->count + 1, 1)};
-	int err = 0;
+	const struct side_gpu_row key = {.display_time = display_time};
+	const void *a = NULL, *b = NULL;
 
-	out->gpu_us = malloc(n * sizeof(*out->gpu_us));
-	out->gpu_raw_us = malloc(n * sizeof(*out->gpu_raw_us));
-	if (!out->gpu_us || !out->gpu_raw_us || !a.used || !b.used)
-		err = -1;
-	for (size_t i = 0; !err && i < out->count; i++) {
-		out->gpu_us[i] = out->gpu_raw_us[i] = NAN;
-		if (out->match[i] == JOIN_NONE)
-			continue;
-		int64_t t = pre->rows[i].display_time;
-		uint32_t x = gpu_find(&a, t, &err);
-		uint32_t y = gpu_find(&b, t, &err);
-		if (x == JOIN_NONE || y == JOIN_NONE)
-			continue;
-		double bracket_ns = gpu_pre->rows[x].bracket_ns;
-		out->gpu_raw_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
-		out->gpu_us[i] = join_gpu_correct(out->gpu_raw_us[i], bracket_ns);
-		out->gpu_matched++;
-		if (!isnan(out->gpu_raw_us[i]) && bracket_ns > 0) {
-			out->gpu_bracket_ns_sum += bracket_ns;
-			out->gpu_bracket_frames++;
-		}
+	r->gpu_us = r->gpu_raw_us = NAN;
+	if (!j->has_gpu)
+		return;
+	/* Both files are walked for every frame, as a pair. */
+	uint64_t x = window_take(&j->gpu[0], &key, &a);
+	uint64_t y = window_take(&j->gpu[1], &key, &b);
+	if (j->gpu[0].err || j->gpu[1].err)
+		*err = -1;
+	if (x == WINDOW_NONE || y == WINDOW_NONE)
+		return;
+	j->gpu_matched++;
+	double bracket_ns = ((const struct side_gpu_row *)a)->bracket_ns;
+	r->gpu_raw_us = gpu_target_us(a, b);
+	r->gpu_us = join_gpu_correct(r->gpu_raw_us, bracket_ns);
+	if (!isnan(r->gpu_raw_us) && bracket_ns > 0) {
+		j->gpu_bracket_ns_sum += bracket_ns;
+		j->gpu_bracket_frames++;
 	}
-	hidx_destroy(&a.index);
-	hidx_destroy(&b.index);
-	free(a.used);
-	free(b.used);
-	return err;
 }
 
-void join_result_destroy(struct join_result *j)
+/* Sets the interval of the previous row's record, now that the next frame is known. */
+static int link_frame(struct join *j, const struct side_cpu_row *row, uint64_t rec)
 {
-	free(j->match);
-	free(j->next);
-	free(j->gpu_us);
-	free(j->gpu_raw_us);
-	memset(j, 0, sizeof(*j));
+	if (j->last_rec != WINDOW_NONE) {
+		int64_t interval = row->t_entry_ns - j->last_t_entry;
+		if (spill_patch(j->recs, j->last_rec, offsetof(struct join_rec, interval_ns), &interval,
+		                sizeof(interval)) != 0)
+			return -1;
+	}
+	j->last_rec = rec;
+	j->last_t_entry = row->t_entry_ns;
+	return 0;
+}
+
+int join_pre_row(struct join *j, const struct side_cpu_row *row)
+{
+	const void *found = NULL;
+	uint64_t m = window_take(&j->post, row, &found);
+	uint64_t rec = WINDOW_NONE;
+	int err = j->post.err;
+
+	j->pre_rows++;
+	if (m != WINDOW_NONE) {
+		const struct side_cpu_row *b = found;
+		struct join_rec r = {
+			.display_time = row->display_time,
+			.thread_id = row->thread_id,
+			.t_entry_ns = row->t_entry_ns,
+			.pre_ns = row->dur_ns,
+			.post_ns = b->dur_ns,
+			.interval_ns = JOIN_NO_INTERVAL,
+		};
+		join_gpu(j, row->display_time, &r, &err);
+		struct join_rec *slot = spill_append(j->recs);
+		if (!slot)
+			return -1;
+		*slot = r;
+		rec = j->recs->count - 1;
+		j->matched++;
+	} else {
+		j->unmatched_pre++;
+	}
+	if (err)
+		return -1;
+	return link_frame(j, row, rec);
+}
+
+int join_finish(struct join *j)
+{
+	if (window_drain(&j->post) != 0)
+		return -1;
+	if (j->has_gpu && (window_drain(&j->gpu[0]) != 0 || window_drain(&j->gpu[1]) != 0))
+		return -1;
+	j->unmatched_post = j->post.total - j->matched;
+	return 0;
 }

@@ -1,41 +1,67 @@
 /*
- * Joining pre and post rows of one session.
+ * Joining pre and post rows of one session, streaming: pre's rows are fed
+ * in file order, post's CPU rows and the two GPU files are pulled through
+ * sliding windows (window.h), and each matched frame becomes one record,
+ * in pre's order, appended to a spill (spill.h). Memory does not grow with
+ * the session's length.
  *
  * CPU rows are joined on (display_time, thread_id), GPU rows on
- * display_time. Both sides are almost always written in the same order, so
- * the join walks them in step and only falls back to a hash index (built on
- * first need) for rows that are out of step. A key that appears more than
- * once is matched first-to-first, in file order.
+ * display_time; a key that appears more than once is matched
+ * first-to-first, in file order. frame_interval_us runs to the next pre
+ * row (the session's next frame, whatever its thread): the record of the
+ * previous row is patched in place when it arrives.
  */
 #ifndef XRLM_JOIN_H
 #define XRLM_JOIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "side_cpu.h"
 #include "side_gpu.h"
+#include "spill.h"
+#include "window.h"
 
-#define JOIN_NONE UINT32_MAX
+/* interval_ns of the record of the last pre row. */
+#define JOIN_NO_INTERVAL INT64_MIN
 
-/* The join of one session, indexed by pre CPU row. Owns its arrays. */
-struct join_result {
-	size_t count;    /* pre CPU rows */
-	uint32_t *match; /* post CPU row of each pre row, or JOIN_NONE */
-	uint32_t *next;  /* the next pre row (the session's next frame), or JOIN_NONE */
-	double *gpu_us;  /* target GPU µs (3 decimals), bracket corrected, or NAN; NULL: no GPU */
-	double *gpu_raw_us;  /* the same before the correction */
-	double gpu_bracket_ns_sum; /* over gpu_bracket_frames frames with a GPU value */
-	uint64_t gpu_bracket_frames;
-	uint64_t matched;
-	uint64_t gpu_matched; /* matched frames with a row in both GPU files */
-	uint64_t unmatched_pre;
-	uint64_t unmatched_post;
+/* One matched frame. 64 bytes. */
+struct join_rec {
+	int64_t display_time;
+	uint64_t thread_id;
+	int64_t t_entry_ns;  /* pre's bracket: entry ... */
+	int64_t pre_ns;      /* ... and length (t_exit - t_entry) */
+	int64_t post_ns;
+	int64_t interval_ns; /* next pre row minus this one; JOIN_NO_INTERVAL */
+	double gpu_us;       /* target GPU µs (3 decimals), bracket corrected, or NAN */
+	double gpu_raw_us;   /* the same before the correction */
 };
 
-/* Joins the CPU rows and links each row to the next frame. Returns 0, -1 on ENOMEM. */
-int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
-             struct join_result *out);
+struct join {
+	struct window post;    /* post's CPU rows */
+	struct window gpu[2];  /* pre's and post's GPU rows, when has_gpu */
+	bool has_gpu;
+	uint64_t last_rec;     /* the previous pre row's record, WINDOW_NONE: none */
+	int64_t last_t_entry;  /* its t_entry */
+	struct spill *recs;
+	uint64_t pre_rows;
+	uint64_t matched;
+	uint64_t gpu_matched;  /* matched frames with a row in both GPU files */
+	double gpu_bracket_ns_sum; /* over gpu_bracket_frames frames with a GPU value */
+	uint64_t gpu_bracket_frames;
+	uint64_t unmatched_pre;
+	uint64_t unmatched_post; /* known after join_finish() */
+};
+
+/* A pull function of struct window_source. */
+typedef int (*join_pull_fn)(void *ctx, const void **rows, size_t *n);
+
+/* The window source of a side's CPU rows (struct side_cpu_row), keyed on (display_time, thread_id). */
+struct window_source join_cpu_source(join_pull_fn pull, void *ctx);
+
+/* The window source of a side's GPU rows (struct side_gpu_row), keyed on display_time. */
+struct window_source join_gpu_source(join_pull_fn pull, void *ctx);
 
 /*
  * The bracket correction of one frame (README "GPU cost"): @p raw_us less
@@ -46,15 +72,23 @@ int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
 double join_gpu_correct(double raw_us, double bracket_ns);
 
 /*
- * Fills out->gpu_us (corrected) and out->gpu_raw_us for every matched pre
- * row from the two GPU files: blank
- * (NAN) when a side has no row, either row is invalid, the periods differ or
- * post's ticks are below pre's. Returns 0, -1 on ENOMEM.
+ * Prepares @p j: post's CPU rows from @p post, the GPU rows from @p gpu_pre
+ * and @p gpu_post when both are non-NULL; records go to @p recs.
+ * Returns 0, or -1 when out of memory (join_destroy() either way).
  */
-int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
-             const struct side_gpu_file *gpu_post, struct join_result *out);
+int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
+              const struct window_source *gpu_post, struct spill *recs);
 
-/* Frees the arrays of @p j. */
-void join_result_destroy(struct join_result *j);
+/*
+ * Joins pre's next CPU row. Returns 0, or -1 when a source failed, memory
+ * ran out or the spill could not be written.
+ */
+int join_pre_row(struct join *j, const struct side_cpu_row *row);
+
+/* After the last pre row: reads the rest of the other files, counts. Returns 0 or -1. */
+int join_finish(struct join *j);
+
+/* Frees what @p j holds (not the spill). */
+void join_destroy(struct join *j);
 
 #endif /* XRLM_JOIN_H */

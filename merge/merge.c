@@ -1,16 +1,17 @@
 /*
  * The merge of one session's per-side files; see merge.h.
  *
- * Data path: the two sides are read in parallel (one extra thread, when it
- * can be created), the CPU rows joined, the GPU rows joined, the statistics
- * computed over flat arrays, then the summary and rows written through a
- * buffered writer. Memory is about 110 bytes per frame at the peak.
+ * Data path, in bounded memory (merge/README.md "Memory"): the four files'
+ * metadata first (the checks), then pre's rows joined as they are read
+ * with windows over post's and the GPU files (read ahead on threads), each
+ * matched frame a record in a spill; a pass over the records for the
+ * statistics (values spilled, percentiles by radix selection); then the
+ * summary and the rows formatted from the records by a buffered writer.
  */
 #include "merge.h"
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,32 +28,40 @@
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
+#include "out_file.h"
+#include "prefetch.h"
+#include "spill.h"
 #include "u_names.h"
 
 #define MERGE_MSG_MAX 1024
 
-/* Everything read from one side. */
+/* Records held in memory before the rest goes to a temporary file (48 bytes each). */
+#define MERGE_RECS_MEM (1u << 17)
+/* Above this size of pre's CPU file (~20 000 frames), post's files are read on threads. */
+#define MERGE_THREADS_BYTES (1u << 20)
+/* Records read back at a time while summarising and writing. */
+#define MERGE_RECS_BLOCK 512
+
+/* One side's files, read a chunk at a time. */
 struct input {
 	const char *name; /* "pre" or "post" */
 	const char *cpu_path;
 	const char *gpu_path; /* NULL: none */
 	struct side_cpu_file cpu;
 	struct side_gpu_file gpu;
-	int ret;
+	struct side_stream cpu_stream;
+	struct side_stream gpu_stream;
+	bool cpu_open, gpu_open; /* the streams exist (to close) */
+	uint64_t cpu_rows;       /* pre: rows joined; post: the window's count */
+	uint64_t gpu_rows;
 };
-
-static void *read_side(void *arg)
-{
-	struct input *s = arg;
-
-	s->ret = side_cpu_read(s->cpu_path, s->name, &s->cpu);
-	if (s->ret == 0 && s->gpu_path)
-		s->ret = side_gpu_read(s->gpu_path, s->name, &s->gpu);
-	return NULL;
-}
 
 static void input_destroy(struct input *s)
 {
+	if (s->cpu_open)
+		side_file_stream_close(&s->cpu_stream);
+	if (s->gpu_open)
+		side_file_stream_close(&s->gpu_stream);
 	side_cpu_destroy(&s->cpu);
 	side_gpu_destroy(&s->gpu);
 }
@@ -82,57 +91,70 @@ static void say_warnings(const struct csvr_diag *d, merge_log_fn log, void *ctx)
 		say(log, ctx, d->warnings[i]);
 }
 
-/* Reads both sides, the post side on a second thread when possible. */
-static int read_sides(struct input *pre, struct input *post, merge_log_fn log, void *ctx)
+/* Opens the side's streams: the metadata before the rows is read. Returns 0 or -1. */
+static int open_side(struct input *s)
 {
-	pthread_t thread;
-	bool threaded = pthread_create(&thread, NULL, read_side, post) == 0;
+	int ret = side_cpu_stream_open(s->cpu_path, s->name, &s->cpu, &s->cpu_stream);
 
-	read_side(pre);
-	if (threaded)
-		pthread_join(thread, NULL);
-	else
-		read_side(post);
+	s->cpu_open = true;
+	if (s->gpu_path) {
+		if (side_gpu_stream_open(s->gpu_path, s->name, &s->gpu, &s->gpu_stream) != 0)
+			ret = -1;
+		s->gpu_open = true;
+	}
+	return ret;
+}
 
-	/* Warnings first, in a fixed order, then the first error. */
-	say_warnings(&pre->cpu.diag, log, ctx);
-	say_warnings(&pre->gpu.diag, log, ctx);
-	say_warnings(&post->cpu.diag, log, ctx);
-	say_warnings(&post->gpu.diag, log, ctx);
+/* Reads the rest of a stream, dropping its rows: its messages are then complete. */
+static void drain(struct side_stream *st, bool open, size_t *count)
+{
+	while (open && side_file_stream_step(st) > 0)
+		*count = 0;
+	*count = 0;
+}
+
+/*
+ * After a failure: reads what is left of every file, then says every
+ * warning and the first error, in the fixed order of the files (pre CPU,
+ * pre GPU, post CPU, post GPU), as if each had been read whole. Returns
+ * true when one of them had an error (said).
+ */
+static bool finish_reading(struct input *pre, struct input *post, merge_log_fn log, void *ctx)
+{
+	drain(&pre->cpu_stream, pre->cpu_open, &pre->cpu.count);
+	drain(&pre->gpu_stream, pre->gpu_open, &pre->gpu.count);
+	drain(&post->cpu_stream, post->cpu_open, &post->cpu.count);
+	drain(&post->gpu_stream, post->gpu_open, &post->gpu.count);
+
 	const struct csvr_diag *order[] = {&pre->cpu.diag, &pre->gpu.diag, &post->cpu.diag,
 	                                   &post->gpu.diag};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		say_warnings(order[i], log, ctx);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (order[i]->failed) {
 			say(log, ctx, order[i]->error);
-			return -1;
+			return true;
 		}
 	}
-	if (pre->ret != 0 || post->ret != 0) {
-		sayf(log, ctx, "%s: error: cannot read", pre->ret ? pre->cpu_path : post->cpu_path);
-		return -1;
-	}
-	return 0;
+	return false;
 }
 
 /* Both sides must bracket with the same clock for the subtraction to mean anything. */
-static int check_clocks(const struct input *pre, const struct input *post, merge_log_fn log,
-                        void *ctx)
+static int check_clocks(const struct input *pre, const struct input *post, char *msg, size_t size)
 {
 	const char *a = pre->cpu.meta.clock, *b = post->cpu.meta.clock;
 
 	if (a[0] && b[0] && strcmp(a, b) != 0) {
-		sayf(log, ctx, "%s: error: clock=%s but %s has clock=%s", post->cpu_path, b,
-		     pre->cpu_path, a);
+		snprintf(msg, size, "%s: error: clock=%s but %s has clock=%s", post->cpu_path, b,
+		         pre->cpu_path, a);
 		return -1;
 	}
 	return 0;
 }
 
 /* Every file must be of the pre CPU file's session (see merge_check.h). */
-static int check_sessions(const struct input *pre, const struct input *post, merge_log_fn log,
-                          void *ctx)
+static int check_sessions(const struct input *pre, const struct input *post, char *msg, size_t size)
 {
-	char msg[MERGE_MSG_MAX];
 	const struct merge_check_file ref = {pre->cpu_path, pre->cpu.meta.session};
 	const struct merge_check_file others[] = {
 		{post->cpu_path, post->cpu.meta.session},
@@ -140,12 +162,9 @@ static int check_sessions(const struct input *pre, const struct input *post, mer
 		{post->gpu_path, post->gpu.meta.session},
 	};
 
-	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
-		if (others[i].path && !merge_check_same_session(&ref, &others[i], msg, sizeof(msg))) {
-			say(log, ctx, msg);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		if (others[i].path && !merge_check_same_session(&ref, &others[i], msg, size))
 			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -154,19 +173,19 @@ static int check_sessions(const struct input *pre, const struct input *post, mer
  * different sessions that nothing else told apart, or an empty session.
  */
 static int check_matched(const struct input *pre, const struct input *post,
-                         const struct join_result *j, merge_log_fn log, void *ctx)
+                         const struct join *j, merge_log_fn log, void *ctx)
 {
 	if (j->matched == 0) {
-		if (pre->cpu.count == 0 && post->cpu.count == 0)
+		if (pre->cpu_rows == 0 && post->cpu_rows == 0)
 			sayf(log, ctx, "%s: error: no frame recorded on either side; nothing to merge",
 			     pre->cpu_path);
 		else
-			sayf(log, ctx, "%s: error: none of its %zu frames is in %s (%zu frames): "
-			     "not the same session?", pre->cpu_path, pre->cpu.count, post->cpu_path,
-			     post->cpu.count);
+			sayf(log, ctx, "%s: error: none of its %llu frames is in %s (%llu frames): "
+			     "not the same session?", pre->cpu_path, (unsigned long long)pre->cpu_rows,
+			     post->cpu_path, (unsigned long long)post->cpu_rows);
 		return -1;
 	}
-	if (j->gpu_us && j->gpu_matched == 0 && pre->gpu.count > 0 && post->gpu.count > 0) {
+	if (j->has_gpu && j->gpu_matched == 0 && pre->gpu_rows > 0 && post->gpu_rows > 0) {
 		sayf(log, ctx, "%s: error: none of its rows matches both a frame of %s and a row of "
 		     "%s: not the same session?", pre->gpu_path, pre->cpu_path, post->gpu_path);
 		return -1;
@@ -183,33 +202,28 @@ static double blank_if_infinite(double v)
 
 /* What the rows are made from. */
 struct rows_ctx {
-	const struct input *pre;
-	const struct input *post;
-	const struct join_result *j;
+	const struct spill *recs;
 	const struct merge_gate *gate;
+	uint64_t bracket_correction_ns;
 	bool has_gpu_files; /* gate_tripped is blank without */
+	int read_error;     /* errno of a failed read of the records */
 	const struct merge_calls *calls;
 };
 
-static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
+static void make_row(const struct rows_ctx *c, const struct join_rec *a, struct merged_row *r)
 {
-	const struct input *pre = c->pre, *post = c->post;
-	const struct join_result *j = c->j;
-	const struct side_cpu_row *a = &pre->cpu.rows[i];
-	const struct side_cpu_row *b = &post->cpu.rows[j->match[i]];
-
 	r->display_time = a->display_time;
 	r->thread_id = a->thread_id;
-	r->pre_ns = a->dur_ns;
-	r->post_ns = b->dur_ns;
-	r->target_ns = a->dur_ns - b->dur_ns - (int64_t)post->cpu.meta.bracket_correction_ns;
-	r->has_interval = j->next[i] != JOIN_NONE;
-	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
-	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
+	r->pre_ns = a->pre_ns;
+	r->post_ns = a->post_ns;
+	r->target_ns = a->pre_ns - a->post_ns - (int64_t)c->bracket_correction_ns;
+	r->has_interval = a->interval_ns != JOIN_NO_INTERVAL;
+	r->interval_ns = r->has_interval ? a->interval_ns : 0;
+	r->gpu_us = a->gpu_us;
 	r->has_gpu_raw = c->has_gpu_files;
-	r->gpu_raw_us = j->gpu_raw_us ? j->gpu_raw_us[i] : NAN;
+	r->gpu_raw_us = a->gpu_raw_us;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->dur_ns, r);
+	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->pre_ns, r);
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -229,44 +243,57 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struct merge_summary *s)
+/*
+ * The values of every record, in order, into @p c; each row noted for the
+ * calls counts. Returns 0, -1 (c->error or errno).
+ */
+static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, struct columns *c)
 {
-	const struct input *pre = rc->pre, *post = rc->post;
-	const struct join_result *j = rc->j;
-	struct columns c;
+	struct join_rec block[MERGE_RECS_BLOCK];
 
-	if (columns_create(&c, j->matched) != 0)
-		return -1;
-	for (size_t i = 0; i < j->count; i++) {
-		struct merged_row r;
-		if (j->match[i] == JOIN_NONE)
-			continue;
-		make_row(rc, i, &r);
-		const struct side_cpu_row *a = &pre->cpu.rows[i];
-		merge_calls_note_row(calls, a->thread_id, a->t_entry_ns, a->dur_ns);
-		/* Values as the text of the row reads back. */
-		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
-		if (columns_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
-		             interval_us) != 0) {
-			columns_destroy(&c);
+	for (uint64_t first = 0; first < rc->recs->count; first += MERGE_RECS_BLOCK) {
+		size_t n = rc->recs->count - first < MERGE_RECS_BLOCK ? (size_t)(rc->recs->count - first)
+		                                                      : MERGE_RECS_BLOCK;
+		if (spill_read(rc->recs, first, n, block) != 0) {
+			c->error = errno;
 			return -1;
 		}
+		for (size_t i = 0; i < n; i++) {
+			struct merged_row r;
+			make_row(rc, &block[i], &r);
+			merge_calls_note_row(calls, block[i].thread_id, block[i].t_entry_ns,
+			                     block[i].pre_ns);
+			/* Values as the text of the row reads back. */
+			double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
+			if (columns_add(c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
+			                interval_us) != 0)
+				return -1;
+		}
 	}
-	columns_summarize(&c, s);
+	return 0;
+}
+
+static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
+                     const struct input *post, const char *dir, struct merge_summary *s)
+{
+	struct columns c;
+
+	if (columns_create_stream(&c, dir) != 0)
+		return ENOMEM;
+	if (add_values(rc, calls, &c) != 0 || columns_summarize(&c, s) != 0) {
+		int err = c.error ? c.error : ENOMEM;
+		columns_destroy(&c);
+		return err;
+	}
 	columns_destroy(&c);
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
 	s->gpu_ring_overflow_pre = pre->gpu.meta.gpu_ring_overflow;
 	s->gpu_ring_overflow_post = post->gpu.meta.gpu_ring_overflow;
-	s->unmatched_pre = j->unmatched_pre;
-	s->unmatched_post = j->unmatched_post;
 	s->has_bracket_correction = post->cpu.meta.has_bracket_correction;
 	s->bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
 	s->has_gpu_raw = rc->has_gpu_files;
-	s->has_gpu_bracket = j->gpu_bracket_frames > 0;
-	if (s->has_gpu_bracket)
-		s->gpu_bracket_ns = (uint64_t)llround(j->gpu_bracket_ns_sum / (double)j->gpu_bracket_frames);
 	s->truncated_rows = pre->cpu.meta.truncated_rows + post->cpu.meta.truncated_rows +
 	                    pre->gpu.meta.truncated_rows + post->gpu.meta.truncated_rows;
 	const char *name = pre->cpu.meta.target_layer[0] ? pre->cpu.meta.target_layer
@@ -282,28 +309,37 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struc
 	return 0;
 }
 
-
-/* merged_write_fill_fn: the matched rows among pre rows [first, last). */
+/* merged_write_fill_fn: the rows of records [first, last). */
 static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
-	const struct rows_ctx *c = ctx;
+	struct rows_ctx *c = ctx;
+	struct join_rec block[MERGE_RECS_BLOCK];
 	char *p = buf;
 	size_t i = first;
 
-	for (; i < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; i++) {
-		struct merged_row r;
-		if (c->j->match[i] == JOIN_NONE)
-			continue;
-		make_row(c, i, &r);
-		p = merged_write_format_row(p, &r);
+	while (i < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap) {
+		size_t room = (cap - (size_t)(p - buf)) / MERGED_ROW_MAX;
+		size_t n = last - i < MERGE_RECS_BLOCK ? last - i : MERGE_RECS_BLOCK;
+		if (n > room)
+			n = room;
+		if (spill_read(c->recs, i, n, block) != 0) {
+			c->read_error = errno ? errno : EIO;
+			break;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct merged_row r;
+			make_row(c, &block[k], &r);
+			p = merged_write_format_row(p, &r);
+		}
+		i += n;
 	}
 	*used = (size_t)(p - buf);
-	return i;
+	/* A failed read ends the rows here; the merge then fails (see write_output). */
+	return c->read_error ? last : i;
 }
 
-static int write_output(const char *out_path, const char *functions_path,
-                        const struct rows_ctx *rows, const struct merge_summary *s,
-                        merge_log_fn log, void *ctx)
+static int write_output(const char *out_path, const char *functions_path, struct rows_ctx *rows,
+                        const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
 	struct merged_writer o;
@@ -313,7 +349,13 @@ static int write_output(const char *out_path, const char *functions_path,
 		return -1;
 	}
 	merged_write_summary(&o, s);
-	merged_write_rows(&o, rows->j->count, fill_rows, (void *)rows);
+	merged_write_rows(&o, (size_t)rows->recs->count, fill_rows, rows);
+	if (rows->read_error) {
+		merged_write_abort(&o);
+		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", out_path,
+		     strerror(rows->read_error));
+		return -1;
+	}
 	/* Written while the merged file's writer keeps SIGXFSZ blocked. */
 	if (merge_calls_write(rows->calls, functions_path, s->frame_count, log, ctx) != 0) {
 		merged_write_abort(&o);
@@ -330,48 +372,175 @@ static int write_output(const char *out_path, const char *functions_path,
 	return 0;
 }
 
-/* The GPU join needs both files; with one only the GPU columns stay blank. */
-static int join_gpu_sides(const struct input *pre, const struct input *post, struct join_result *j,
-                          merge_log_fn log, void *ctx)
+/* ---- the window sources: a side's stream, a chunk of rows at a time ---- */
+
+static int pull_cpu(void *ctx, const void **rows, size_t *n)
 {
-	if (!pre->gpu_path && !post->gpu_path)
-		return 0;
-	if (!pre->gpu_path || !post->gpu_path) {
-		sayf(log, ctx, "%s: warning: no GPU file for the %s side; GPU columns left blank",
-		     pre->gpu_path ? pre->gpu_path : post->gpu_path, pre->gpu_path ? "post" : "pre");
-		return 0;
-	}
-	return join_gpu(&pre->cpu, &pre->gpu, &post->gpu, j);
+	struct input *s = ctx;
+
+	s->cpu.count = 0;
+	int r = side_file_stream_step(&s->cpu_stream);
+	*rows = s->cpu.rows;
+	*n = s->cpu.count;
+	return r;
 }
 
-static int merge_sides(struct input *pre, struct input *post, struct merge_calls *calls,
-                       const char *out_path, const char *functions_path,
+static int pull_gpu(void *ctx, const void **rows, size_t *n)
+{
+	struct input *s = ctx;
+
+	s->gpu.count = 0;
+	int r = side_file_stream_step(&s->gpu_stream);
+	*rows = s->gpu.rows;
+	*n = s->gpu.count;
+	return r;
+}
+
+/* Feeds every pre row to the join, a chunk at a time. Returns 0 or -1. */
+static int join_pre(struct input *pre, struct join *j)
+{
+	int r;
+
+	do {
+		pre->cpu.count = 0;
+		r = side_file_stream_step(&pre->cpu_stream);
+		for (size_t i = 0; r >= 0 && i < pre->cpu.count; i++)
+			if (join_pre_row(j, &pre->cpu.rows[i]) != 0)
+				return -1;
+	} while (r > 0);
+	return r < 0 ? -1 : 0;
+}
+
+/* The join's failure, said: a file's error, or memory, or the temporary file. */
+static void say_join_failure(struct input *pre, struct input *post, const struct spill *recs,
+                             const char *dir, merge_log_fn log, void *ctx)
+{
+	if (finish_reading(pre, post, log, ctx))
+		return;
+	if (recs->error)
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
+		     strerror(recs->error));
+	else
+		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
+		     (unsigned long long)pre->cpu_rows);
+}
+
+static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
+                      const char *dir, merge_log_fn log, void *ctx)
+{
+	const struct window_source src[3] = {join_cpu_source(pull_cpu, post),
+	                                     join_gpu_source(pull_gpu, pre),
+	                                     join_gpu_source(pull_gpu, post)};
+	bool both_gpu = pre->gpu_path && post->gpu_path;
+	struct prefetch ahead[3];
+	struct window_source in[3];
+
+	/* post's files are parsed on threads of their own while this one
+	 * parses pre's and joins; a short session is done before threads
+	 * would have started. */
+	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
+	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+		if (threads)
+			prefetch_start(&ahead[i], &src[i], &in[i]);
+		else
+			prefetch_none(&ahead[i], &src[i], &in[i]);
+	}
+	int ret = join_init(j, &in[0], both_gpu ? &in[1] : NULL, both_gpu ? &in[2] : NULL, recs);
+	if (ret == 0)
+		ret = join_pre(pre, j);
+	if (ret == 0)
+		ret = join_finish(j);
+	/* The readers are stopped before anything else touches the files. */
+	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+		if (ahead[i].out_of_memory)
+			ret = -1;
+		prefetch_stop(&ahead[i]);
+	}
+	pre->cpu_rows = j->pre_rows;
+	post->cpu_rows = j->post.total;
+	pre->gpu_rows = j->gpu[0].total;
+	post->gpu_rows = j->gpu[1].total;
+	/* One GPU file only: it is read for its messages, its rows unused. */
+	size_t ignored;
+	if (ret == 0 && !both_gpu) {
+		drain(&pre->gpu_stream, pre->gpu_open, &ignored);
+		drain(&post->gpu_stream, post->gpu_open, &ignored);
+		ret = pre->gpu.diag.failed || post->gpu.diag.failed ? -1 : 0;
+	}
+	if (ret != 0) {
+		say_join_failure(pre, post, recs, dir, log, ctx);
+		return -1;
+	}
+	return 0;
+}
+
+/* With one GPU file only the GPU columns stay blank. */
+static void say_one_gpu_file(const struct input *pre, const struct input *post, merge_log_fn log,
+                             void *ctx)
+{
+	if (!pre->gpu_path == !post->gpu_path)
+		return;
+	sayf(log, ctx, "%s: warning: no GPU file for the %s side; GPU columns left blank",
+	     pre->gpu_path ? pre->gpu_path : post->gpu_path, pre->gpu_path ? "post" : "pre");
+}
+
+static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,
+                       struct merge_calls *calls, const char *out_path, const char *functions_path,
                        struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
-	struct join_result j;
+	char dir[MERGE_PATH_MAX];
+	struct spill recs;
+	struct join j;
 	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
 	int ret = -1;
 
-	if (join_cpu(&pre->cpu, &post->cpu, &j) != 0 ||
-	    join_gpu_sides(pre, post, &j, log, ctx) != 0 ||
-	    merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
+	out_file_dir_of(out_path, dir, sizeof(dir));
+	if (spill_init(&recs, sizeof(struct join_rec), MERGE_RECS_MEM, dir) != 0) {
+		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
+		return -1;
+	}
+	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
+		goto out;
+	/* Every file is read now: its warnings, in the files' order. */
+	say_warnings(&pre->cpu.diag, log, ctx);
+	say_warnings(&pre->gpu.diag, log, ctx);
+	say_warnings(&post->cpu.diag, log, ctx);
+	say_warnings(&post->gpu.diag, log, ctx);
+	/* The calls files after the frames files, as their errors come after. */
+	if (merge_calls_read(calls, paths, pre->cpu.meta.session,
+	                     (int64_t)post->cpu.meta.bracket_correction_ns, log, ctx) != 0)
+		goto out;
+	say_one_gpu_file(pre, post, log, ctx);
+	if (merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
 	                       post->gpu_path ? &post->gpu.meta : NULL) != 0) {
-		sayf(log, ctx, "%s: error: out of memory joining %zu frames", pre->cpu_path,
-		     pre->cpu.count);
+		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
+		     (unsigned long long)pre->cpu_rows);
 		goto out;
 	}
 	if (check_matched(pre, post, &j, log, ctx) != 0)
 		goto out;
-	/* The GPU rows are folded into j.gpu_us: free them before the
-	 * statistics allocate, to keep the peak low. */
-	side_gpu_destroy(&pre->gpu);
-	side_gpu_destroy(&post->gpu);
+	if (spill_flush(&recs) != 0) {
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
+		     strerror(recs.error));
+		goto out;
+	}
 
-	struct rows_ctx rows = {.pre = pre, .post = post, .j = &j, .gate = &gate,
+	struct rows_ctx rows = {.recs = &recs, .gate = &gate,
+	                        .bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
 	                        .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
-	if (summarize(&rows, calls, &s) != 0) {
+	int err = summarize(&rows, calls, pre, post, dir, &s);
+	s.unmatched_pre = j.unmatched_pre;
+	s.unmatched_post = j.unmatched_post;
+	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
+	if (s.has_gpu_bracket)
+		s.gpu_bracket_ns = (uint64_t)llround(j.gpu_bracket_ns_sum / (double)j.gpu_bracket_frames);
+	if (err == ENOMEM) {
 		sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
+		goto out;
+	}
+	if (err) {
+		sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", dir, strerror(err));
 		goto out;
 	}
 	if (write_output(out_path, functions_path, &rows, &s, log, ctx) != 0)
@@ -381,13 +550,15 @@ static int merge_sides(struct input *pre, struct input *post, struct merge_calls
 	ret = 0;
 out:
 	merge_gate_destroy(&gate);
-	join_result_destroy(&j);
+	join_destroy(&j);
+	spill_destroy(&recs);
 	return ret;
 }
 
 int merge_files(const struct merge_paths *paths, const char *out_path,
                 struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
+	char msg[MERGE_MSG_MAX];
 	struct stat st;
 
 	if (!paths || !paths->pre_csv || !paths->post_csv || !out_path) {
@@ -409,16 +580,21 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
 	struct merge_calls calls = {0};
-	int ret = read_sides(&pre, &post, log, ctx);
+	int ret = 0;
+	/* The metadata of every file first: the checks need no rows. */
+	int pre_ok = open_side(&pre), post_ok = open_side(&post);
+	if (pre_ok != 0 || post_ok != 0) {
+		finish_reading(&pre, &post, log, ctx);
+		ret = -1;
+	} else if (check_sessions(&pre, &post, msg, sizeof(msg)) != 0 ||
+	           check_clocks(&pre, &post, msg, sizeof(msg)) != 0) {
+		/* An error inside a file comes first, as when files were read whole. */
+		if (!finish_reading(&pre, &post, log, ctx))
+			say(log, ctx, msg);
+		ret = -1;
+	}
 	if (ret == 0)
-		ret = check_sessions(&pre, &post, log, ctx);
-	if (ret == 0)
-		ret = check_clocks(&pre, &post, log, ctx);
-	if (ret == 0)
-		ret = merge_calls_read(&calls, paths, pre.cpu.meta.session,
-		                       (int64_t)post.cpu.meta.bracket_correction_ns, log, ctx);
-	if (ret == 0)
-		ret = merge_sides(&pre, &post, &calls, out_path,
+		ret = merge_sides(&pre, &post, paths, &calls, out_path,
 		                  paths->functions_csv ? paths->functions_csv : functions_path, summary,
 		                  log, ctx);
 	merge_calls_destroy(&calls);

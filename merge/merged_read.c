@@ -3,6 +3,7 @@
  */
 #include "merged_read.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -134,9 +135,15 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
 /* merged_read()'s row callback: the statistics' value columns. */
 static int add_to_columns(void *ctx, const struct merged_values *r, char *msg, size_t msg_size)
 {
-	if (columns_add(ctx, r->target_us, r->target_cpu_pct, r->target_gpu_us, r->target_gpu_pct,
+	struct columns *c = ctx;
+
+	if (columns_add(c, r->target_us, r->target_cpu_pct, r->target_gpu_us, r->target_gpu_pct,
 	                r->frame_interval_us) != 0) {
-		snprintf(msg, msg_size, "out of memory");
+		if (c->error)
+			snprintf(msg, msg_size, "cannot write a temporary file in $TMPDIR: %s",
+			         strerror(c->error));
+		else
+			snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -227,15 +234,21 @@ int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_dia
 	struct stats_ctx c = {.s = s};
 
 	memset(s, 0, sizeof(*s));
-	if (columns_create(&c.columns, csvr_estimate_rows(path, 48)) != 0) {
+	/* Streaming columns: bounded memory whatever the file's length; what
+	 * does not fit goes to unnamed files in $TMPDIR (or /tmp). */
+	if (columns_create_stream(&c.columns, NULL) != 0) {
 		memset(diag, 0, sizeof(*diag));
 		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
 		diag->failed = true;
 		return -1;
 	}
 	int ret = merged_read_each(path, &cb, &c, diag);
-	if (ret == 0)
-		columns_summarize(&c.columns, s);
+	if (ret == 0 && columns_summarize(&c.columns, s) != 0) {
+		snprintf(diag->error, sizeof(diag->error), "%s: error: cannot use a temporary file "
+		         "in $TMPDIR: %s", path, strerror(c.columns.error ? c.columns.error : ENOMEM));
+		diag->failed = true;
+		ret = -1;
+	}
 	columns_destroy(&c.columns);
 	return ret;
 }

@@ -23,6 +23,10 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
 	int dir_len = (int)(name - path);
 	struct timespec ts;
 
+	if (!tmp || tmp_size == 0) {
+		snprintf(msg, msg_size, "%s: error: no room for a temporary name", path);
+		return -1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* O_EXCL makes a clash fail instead of sharing a file; retry with
 	 * another name, which only a concurrent writer could cause. */
@@ -73,4 +77,16 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
 	unlink(tmp);
 	return -1;
+}
+
+void out_file_dir_of(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
 }

@@ -23,4 +23,7 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
  */
 int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size);
 
+/* The directory part of @p path into @p dir ("." when it has none, "/" for the root). */
+void out_file_dir_of(const char *path, char *dir, size_t size);
+
 #endif /* XRLM_OUT_FILE_H */

@@ -47,6 +47,15 @@ int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_f
 	return side_file_read(path, &side_cpu_format, expected_side, &out->meta, &out->diag, out);
 }
 
+int side_cpu_stream_open(const char *path, const char *expected_side, struct side_cpu_file *out,
+                       struct side_stream *stream)
+{
+	memset(out, 0, sizeof(*out));
+	side_file_reserve_chunk(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
+	return side_file_stream_open(stream, path, &side_cpu_format, expected_side, &out->meta, &out->diag,
+	                             out);
+}
+
 void side_cpu_destroy(struct side_cpu_file *f)
 {
 	free(f->rows);

@@ -43,6 +43,14 @@ extern const struct csvr_format side_cpu_format;
  */
 int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_file *out);
 
+/*
+ * Opens @p path for reading a chunk at a time (see side_file.h): @p out
+ * (zeroed first) gets the metadata now and each side_file_stream_step()'s
+ * rows in out->rows. Returns 0, or -1 with out->diag.error set.
+ */
+int side_cpu_stream_open(const char *path, const char *expected_side, struct side_cpu_file *out,
+                       struct side_stream *stream);
+
 /* Frees the rows of @p f; leaves it empty. */
 void side_cpu_destroy(struct side_cpu_file *f);
 

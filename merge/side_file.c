@@ -168,6 +168,25 @@ int side_file_read(const char *path, const struct csvr_format *format, const cha
 	return csvr_read(path, format, &c, diag, &meta->truncated_rows);
 }
 
+int side_file_stream_open(struct side_stream *s, const char *path, const struct csvr_format *format,
+                          const char *expected_side, struct side_meta *meta, struct csvr_diag *diag,
+                          void *file)
+{
+	s->reader = (struct side_reader){.meta = meta, .expected_side = expected_side, .file = file};
+	return csvr_stream_open(&s->csv, path, format, &s->reader, diag, &meta->truncated_rows, true);
+}
+
+int side_file_stream_step(struct side_stream *s)
+{
+	return csvr_stream_step(s->csv);
+}
+
+void side_file_stream_close(struct side_stream *s)
+{
+	csvr_stream_close(s->csv);
+	s->csv = NULL;
+}
+
 bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 {
 	__int128 v = ticks;
@@ -187,15 +206,30 @@ void side_meta_destroy(struct side_meta *m)
 	m->gate_trip_count = m->gate_trip_cap = 0;
 }
 
-void side_file_reserve(const char *path, void **rows, size_t *cap, size_t row_size)
+/* The rows to reserve for @p path, at most @p most (0: no limit). */
+static void reserve(const char *path, void **rows, size_t *cap, size_t row_size, size_t most)
 {
 	/* The text of a row is about as long as its struct. */
 	size_t hint = csvr_estimate_rows(path, row_size);
+
+	if (most && hint > most)
+		hint = most;
 
 	if (hint == 0)
 		return;
 	*rows = malloc(hint * row_size);
 	*cap = *rows ? hint : 0;
+}
+
+void side_file_reserve(const char *path, void **rows, size_t *cap, size_t row_size)
+{
+	reserve(path, rows, cap, row_size, 0);
+}
+
+void side_file_reserve_chunk(const char *path, void **rows, size_t *cap, size_t row_size)
+{
+	/* A chunk's rows: CSVR_CHUNK_BYTES of text, rows about as long as the struct. */
+	reserve(path, rows, cap, row_size, CSVR_CHUNK_BYTES / row_size + 16);
 }
 
 int side_file_grow(void **rows, size_t *cap, size_t count, size_t row_size)

@@ -74,6 +74,31 @@ struct side_reader {
 int side_file_read(const char *path, const struct csvr_format *format, const char *expected_side,
                    struct side_meta *meta, struct csvr_diag *diag, void *file);
 
+/*
+ * A per-side file read a chunk at a time (the streaming merge): each step
+ * appends the rows of the next chunk to the file struct's row array, which
+ * the caller takes and empties (count = 0) before the next step.
+ */
+struct side_stream {
+	struct side_reader reader;
+	struct csvr_stream *csv;
+};
+
+/*
+ * As side_file_read(), up to the column header: @p meta has the metadata
+ * before the rows. Returns 0, or -1 with @p diag->error set; close @p s
+ * with side_file_stream_close() either way.
+ */
+int side_file_stream_open(struct side_stream *s, const char *path, const struct csvr_format *format,
+                          const char *expected_side, struct side_meta *meta, struct csvr_diag *diag,
+                          void *file);
+
+/* The next chunk's rows (and footers); csvr_stream_step()'s result. */
+int side_file_stream_step(struct side_stream *s);
+
+/* Closes the file (NULL stream is fine). */
+void side_file_stream_close(struct side_stream *s);
+
 /* The csvr comment callback of the per-side formats (ctx: struct side_reader). */
 int side_file_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size);
 
@@ -82,6 +107,9 @@ int side_file_comment(void *ctx, const char *text, bool in_header, char *msg, si
  * large file does not regrow; leaves the array empty when that fails.
  */
 void side_file_reserve(const char *path, void **rows, size_t *cap, size_t row_size);
+
+/* As side_file_reserve(), for the rows of one chunk of a stream (at most a chunk's worth). */
+void side_file_reserve_chunk(const char *path, void **rows, size_t *cap, size_t row_size);
 
 /* Grows *@p rows to hold at least @p count + 1 rows. Returns 0 or -1 (ENOMEM). */
 int side_file_grow(void **rows, size_t *cap, size_t count, size_t row_size);

@@ -68,6 +68,15 @@ int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_f
 	return side_file_read(path, &side_gpu_format, expected_side, &out->meta, &out->diag, out);
 }
 
+int side_gpu_stream_open(const char *path, const char *expected_side, struct side_gpu_file *out,
+                       struct side_stream *stream)
+{
+	memset(out, 0, sizeof(*out));
+	side_file_reserve_chunk(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
+	return side_file_stream_open(stream, path, &side_gpu_format, expected_side, &out->meta, &out->diag,
+	                             out);
+}
+
 void side_gpu_destroy(struct side_gpu_file *f)
 {
 	free(f->rows);

@@ -67,12 +67,26 @@ static double min_of(const double *v, size_t lo, size_t hi)
  * The p percentile of v[from..n), given that every value before @p from is
  * <= every value from it on (so ranks can be counted from 0 still).
  */
-static double percentile_from(double *v, size_t n, size_t from, double p)
+void stats_rank(uint64_t n, double p, uint64_t *k, double *frac)
 {
 	double h = (double)(n - 1) * p;
-	size_t k = (size_t)floor(h);
-	double frac = h - (double)k;
+	*k = (uint64_t)floor(h);
+	*frac = h - (double)*k;
+}
 
+double stats_between(uint64_t n, uint64_t k, double frac, double at_k, double next)
+{
+	if (frac == 0 || k + 1 >= n)
+		return at_k;
+	return at_k + frac * (next - at_k);
+}
+
+static double percentile_from(double *v, size_t n, size_t from, double p)
+{
+	uint64_t k;
+	double frac;
+
+	stats_rank(n, p, &k, &frac);
 	if (k < from)
 		k = from; /* cannot happen for increasing p; keeps it safe */
 	select_kth(v, from, n - 1, k);
@@ -80,8 +94,7 @@ static double percentile_from(double *v, size_t n, size_t from, double p)
 		return v[k];
 	/* After selection everything past k is >= v[k]: the next order
 	 * statistic is the smallest of them. */
-	double next = min_of(v, k + 1, n);
-	return v[k] + frac * (next - v[k]);
+	return stats_between(n, k, frac, v[k], min_of(v, k + 1, n));
 }
 
 double stats_percentile(double *values, size_t n, double p)

@@ -39,4 +39,14 @@ void stats_compute(double *values, size_t n, struct stats_summary *out);
  */
 double stats_percentile(double *values, size_t n, double p);
 
+/*
+ * The method's arithmetic, for callers that find order statistics another
+ * way (stats_stream.h): the rank k = floor(h) and fraction h - k of the
+ * @p p percentile of @p n values, and the value from the k-th and
+ * (k+1)-th smallest (@p next is not read when the fraction is 0 or k is
+ * the last rank).
+ */
+void stats_rank(uint64_t n, double p, uint64_t *k, double *frac);
+double stats_between(uint64_t n, uint64_t k, double frac, double at_k, double next);
+
 #endif /* XRLM_STATS_H */

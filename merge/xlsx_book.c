@@ -13,19 +13,6 @@
 #include "out_file.h"
 #include "u_parse.h"
 
-/* Directory part of @p path ("." when it has none). */
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
 static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool bold)
 {
 	lxw_format *f = workbook_add_format(b->wb);
@@ -43,9 +30,15 @@ static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool 
 
 int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg, size_t msg_size)
 {
+	char why[256];
+
 	memset(b, 0, sizeof(*b));
 	if (snprintf(b->path, sizeof(b->path), "%s", path) >= (int)sizeof(b->path)) {
 		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
+		return -1;
+	}
+	if (xlsx_lib_load(why, sizeof(why)) != 0) {
+		snprintf(msg, msg_size, "%s: error: %s", path, why);
 		return -1;
 	}
 	/* The name is reserved with O_EXCL|O_NOFOLLOW; libxlsxwriter then
@@ -56,7 +49,7 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 	close(fd);
 	/* Its own temporary files (one per sheet) go next to the output: a
 	 * large session may not fit a memory-backed /tmp. */
-	dir_of(path, b->tmp_dir, sizeof(b->tmp_dir));
+	out_file_dir_of(path, b->tmp_dir, sizeof(b->tmp_dir));
 	lxw_workbook_options opt = {.constant_memory = 1, .tmpdir = b->tmp_dir, .use_zip64 = zip64};
 	b->wb = workbook_new_opt(b->tmp_path, &opt);
 	if (!b->wb) {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <xlsxwriter.h>
+#include "xlsx_lib.h"
 
 #include "merge.h"
 

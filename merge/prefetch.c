@@ -1,0 +1,118 @@
+/*
+ * A window source read ahead on its own thread; see prefetch.h.
+ */
+#include "prefetch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Copies a batch into @p s. Returns 0 or -1 (out of memory). */
+static int keep(struct prefetch_slot *s, const void *rows, size_t n, size_t row_size)
+{
+	if (n > s->cap) {
+		void *p = realloc(s->rows, n * row_size);
+		if (!p)
+			return -1;
+		s->rows = p;
+		s->cap = n;
+	}
+	memcpy(s->rows, rows, n * row_size);
+	s->n = n;
+	return 0;
+}
+
+static void *reader_main(void *arg)
+{
+	struct prefetch *p = arg;
+
+	for (int r = 1; r > 0;) {
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && p->tail - p->head == PREFETCH_SLOTS)
+			pthread_cond_wait(&p->changed, &p->lock);
+		bool stop = p->stop;
+		struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			break;
+
+		const void *rows;
+		size_t n;
+		r = p->src.pull(p->src.ctx, &rows, &n);
+		if (r >= 0 && keep(s, rows, n, p->src.row_size) != 0) {
+			p->out_of_memory = true;
+			r = -1;
+		}
+		s->r = r;
+		pthread_mutex_lock(&p->lock);
+		p->tail++;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+	}
+	return NULL;
+}
+
+/* The window's pull: the next batch the thread read. */
+static int pull_ahead(void *ctx, const void **rows, size_t *n)
+{
+	struct prefetch *p = ctx;
+
+	pthread_mutex_lock(&p->lock);
+	if (p->held) {
+		p->head++; /* the caller is done with the previous batch */
+		p->held = false;
+		pthread_cond_broadcast(&p->changed);
+	}
+	while (p->tail == p->head)
+		pthread_cond_wait(&p->changed, &p->lock);
+	struct prefetch_slot *s = &p->slot[p->head % PREFETCH_SLOTS];
+	p->held = true;
+	pthread_mutex_unlock(&p->lock);
+	*rows = s->rows;
+	*n = s->n;
+	return s->r;
+}
+
+void prefetch_start(struct prefetch *p, const struct window_source *src, struct window_source *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->src = *src;
+	*out = *src;
+	if (pthread_mutex_init(&p->lock, NULL) != 0)
+		return;
+	if (pthread_cond_init(&p->changed, NULL) != 0) {
+		pthread_mutex_destroy(&p->lock);
+		return;
+	}
+	p->threaded = pthread_create(&p->thread, NULL, reader_main, p) == 0;
+	if (!p->threaded) {
+		pthread_cond_destroy(&p->changed);
+		pthread_mutex_destroy(&p->lock);
+		return;
+	}
+	out->pull = pull_ahead;
+	out->ctx = p;
+}
+
+void prefetch_none(struct prefetch *p, const struct window_source *src, struct window_source *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->src = *src;
+	*out = *src;
+}
+
+void prefetch_stop(struct prefetch *p)
+{
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_broadcast(&p->changed);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+		pthread_cond_destroy(&p->changed);
+		pthread_mutex_destroy(&p->lock);
+		p->threaded = false;
+	}
+	for (int i = 0; i < PREFETCH_SLOTS; i++)
+		free(p->slot[i].rows);
+	memset(p->slot, 0, sizeof(p->slot));
+}

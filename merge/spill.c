@@ -1,0 +1,153 @@
+/*
+ * Items in memory, then in an unnamed temporary file; see spill.h.
+ */
+#include "spill.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+int spill_init(struct spill *s, size_t item_size, size_t mem_items, const char *dir)
+{
+	memset(s, 0, sizeof(*s));
+	s->item_size = item_size;
+	s->mem_items = mem_items ? mem_items : 1;
+	s->fd = -1;
+	s->dir = dir;
+	s->mem = malloc(s->mem_items * item_size);
+	return s->mem ? 0 : -1;
+}
+
+void spill_destroy(struct spill *s)
+{
+	free(s->mem);
+	if (s->fd >= 0)
+		close(s->fd);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* An unnamed file in the spill's directory: nobody else can open it, and it
+ * is gone as soon as it is closed, also when the process is killed. */
+static int open_file(struct spill *s)
+{
+	const char *dir = s->dir;
+	if (!dir || !dir[0])
+		dir = getenv("TMPDIR");
+	if (!dir || !dir[0])
+		dir = "/tmp";
+
+	s->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (s->fd >= 0)
+		return 0;
+	/* File systems without O_TMPFILE: a private name, removed at once. */
+	char path[4096];
+	if (snprintf(path, sizeof(path), "%s/.xrlm-spill-XXXXXX", dir) >= (int)sizeof(path)) {
+		s->error = ENAMETOOLONG;
+		return -1;
+	}
+	s->fd = mkostemp(path, O_CLOEXEC);
+	if (s->fd < 0) {
+		s->error = errno;
+		return -1;
+	}
+	unlink(path);
+	return 0;
+}
+
+static int pwrite_all(struct spill *s, const char *p, size_t n, off_t off)
+{
+	while (n > 0) {
+		ssize_t w = pwrite(s->fd, p, n, off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			s->error = w < 0 ? errno : EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+int spill_flush(struct spill *s)
+{
+	size_t n = (size_t)(s->count - s->flushed);
+
+	if (s->error)
+		return -1;
+	if (n == 0 || (s->fd < 0 && s->count < s->mem_items))
+		return 0; /* all still fits in memory: no file */
+	if (s->fd < 0 && open_file(s) != 0)
+		return -1;
+	if (s->on_flush)
+		s->on_flush(s->flush_ctx, s->mem, n);
+	if (pwrite_all(s, s->mem, n * s->item_size, (off_t)(s->flushed * s->item_size)) != 0)
+		return -1;
+	s->flushed = s->count;
+	return 0;
+}
+
+void *spill_append(struct spill *s)
+{
+	if (s->count - s->flushed == s->mem_items) {
+		if (s->fd < 0 && open_file(s) != 0)
+			return NULL;
+		if (spill_flush(s) != 0)
+			return NULL;
+	}
+	return s->mem + (size_t)(s->count++ - s->flushed) * s->item_size;
+}
+
+void *spill_item(struct spill *s, uint64_t i)
+{
+	if (i < s->flushed || i >= s->count)
+		return NULL;
+	return s->mem + (size_t)(i - s->flushed) * s->item_size;
+}
+
+int spill_patch(struct spill *s, uint64_t i, size_t offset, const void *data, size_t n)
+{
+	char *in_memory = spill_item(s, i);
+
+	if (in_memory) {
+		memcpy(in_memory + offset, data, n);
+		return 0;
+	}
+	return pwrite_all(s, data, n, (off_t)(i * s->item_size + offset));
+}
+
+int spill_read(const struct spill *s, uint64_t first, size_t n, void *out)
+{
+	char *p = out;
+	size_t file_items = first < s->flushed ? (size_t)(s->flushed - first < n ? s->flushed - first : n) : 0;
+	size_t bytes = file_items * s->item_size;
+	off_t off = (off_t)(first * s->item_size);
+
+	/* The part in the file... */
+	while (bytes > 0) {
+		ssize_t r = pread(s->fd, p, bytes, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += r;
+		off += r;
+		bytes -= (size_t)r;
+	}
+	/* ... then the part still in memory. */
+	first += file_items;
+	n -= file_items;
+	if (n > 0)
+		memcpy(p, s->mem + (size_t)(first - s->flushed) * s->item_size, n * s->item_size);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/*
+ * Fixed-size items appended in order and read back later, in bounded
+ * memory: up to a chosen number of items stay in memory; beyond that they
+ * go to an unnamed temporary file (O_TMPFILE, or a name unlinked at once)
+ * in a chosen directory, which disappears when it is closed or the
+ * process dies. What the streaming merge keeps of a session (its joined
+ * rows, its statistics' values) lives in spills, so its memory does not
+ * grow with the session's length.
+ */
+#ifndef XRLM_SPILL_H
+#define XRLM_SPILL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spill {
+	size_t item_size;
+	size_t mem_items;  /* capacity of mem, in items */
+	char *mem;         /* items [flushed, count) */
+	uint64_t count;    /* items appended */
+	uint64_t flushed;  /* items [0, flushed) are in the file */
+	int fd;            /* -1 until the first flush */
+	const char *dir;   /* where the file goes (borrowed); NULL: $TMPDIR or /tmp */
+	int error;         /* errno of the first failed file operation, 0 if none */
+	/* Called with each run of items just before it goes to the file (may be NULL). */
+	void (*on_flush)(void *ctx, const void *items, size_t n);
+	void *flush_ctx;
+};
+
+/*
+ * Prepares @p s for items of @p item_size bytes, @p mem_items of them in
+ * memory, the rest in a temporary file in @p dir (borrowed; NULL: $TMPDIR,
+ * else /tmp). Returns 0, or -1 when out of memory.
+ */
+int spill_init(struct spill *s, size_t item_size, size_t mem_items, const char *dir);
+
+/* Frees the memory and closes (so removes) the file. */
+void spill_destroy(struct spill *s);
+
+/*
+ * Room for one more item, at the end: the caller fills it. NULL when the
+ * memory was full and writing it to the file failed (s->error set).
+ */
+void *spill_append(struct spill *s);
+
+/* Item @p i if it is still in memory (the last ones appended), else NULL. */
+void *spill_item(struct spill *s, uint64_t i);
+
+/*
+ * Overwrites @p n bytes at @p offset inside item @p i, in memory or in the
+ * file. Returns 0, or -1 (s->error set).
+ */
+int spill_patch(struct spill *s, uint64_t i, size_t offset, const void *data, size_t n);
+
+/*
+ * Writes what is still in memory to the file, if there is one (so that a
+ * pass over the items reads the file alone). Returns 0 or -1 (s->error set).
+ */
+int spill_flush(struct spill *s);
+
+/*
+ * Copies items [@p first, @p first + @p n) to @p out. Safe from several
+ * threads at once while nothing is appended. Returns 0, or -1 on a read
+ * error (errno set; s is not changed).
+ */
+int spill_read(const struct spill *s, uint64_t first, size_t n, void *out);
+
+#endif /* XRLM_SPILL_H */

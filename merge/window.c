@@ -1,0 +1,199 @@
+/*
+ * The join's sliding window over one side's rows; see window.h.
+ */
+#include "window.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole-file join looked this many rows ahead of its cursor first. */
+#define JOIN_SCAN 16
+/* Rows a window starts with room for: what it holds in the usual case
+ * (behind, ahead and a batch), so it never grows there. */
+#define WINDOW_START_CAP (2 * (WINDOW_AHEAD + WINDOW_BEHIND))
+
+static int grow(struct window *w);
+
+int window_init(struct window *w, const struct window_source *src)
+{
+	memset(w, 0, sizeof(*w));
+	w->src = *src;
+	return grow(w);
+}
+
+void window_destroy(struct window *w)
+{
+	free(w->rows);
+	free(w->used);
+	free(w->chain);
+	free(w->heads);
+	memset(w, 0, sizeof(*w));
+}
+
+static void *row_at(const struct window *w, uint64_t i)
+{
+	return w->rows + (size_t)(i - w->base) * w->src.row_size;
+}
+
+/* Forgets the rows before @p keep (index); bucket links to them read as "none". */
+static void drop_before(struct window *w, uint64_t keep)
+{
+	size_t n = (size_t)(keep - w->base);
+
+	if (n == 0)
+		return;
+	w->len -= n;
+	memmove(w->rows, w->rows + n * w->src.row_size, w->len * w->src.row_size);
+	memmove(w->used, w->used + n, w->len);
+	memmove(w->chain, w->chain + n, w->len * sizeof(*w->chain));
+	w->base = keep;
+}
+
+/*
+ * A bucket table as large as the window's capacity (chains are short:
+ * keys are unique but for a few repeats), rebuilt from the rows held.
+ */
+static int rehash(struct window *w, size_t cap)
+{
+	size_t size = cap;
+	uint64_t *heads = calloc(size, sizeof(*heads));
+
+	if (!heads)
+		return -1;
+	free(w->heads);
+	w->heads = heads;
+	w->head_mask = size - 1;
+	for (size_t k = 0; k < w->len; k++) {
+		size_t h = w->src.hash(w->rows + k * w->src.row_size) & w->head_mask;
+		w->chain[k] = w->heads[h];
+		w->heads[h] = w->base + k + 1;
+	}
+	return 0;
+}
+
+static int grow(struct window *w)
+{
+	size_t cap = w->cap ? w->cap * 2 : WINDOW_START_CAP;
+	char *rows = realloc(w->rows, cap * w->src.row_size);
+	if (rows)
+		w->rows = rows;
+	uint8_t *used = realloc(w->used, cap);
+	if (used)
+		w->used = used;
+	uint64_t *chain = realloc(w->chain, cap * sizeof(*chain));
+	if (chain)
+		w->chain = chain;
+	if (!rows || !used || !chain || rehash(w, cap) != 0)
+		return -1;
+	w->cap = cap;
+	return 0;
+}
+
+static int append(struct window *w, const void *row)
+{
+	if (w->len == w->cap) {
+		/* Rows far behind the cursor can no longer match: make room. */
+		uint64_t keep = w->cursor > WINDOW_BEHIND ? w->cursor - WINDOW_BEHIND : 0;
+		if (keep > w->base && keep - w->base >= w->len / 4)
+			drop_before(w, keep);
+		else if (grow(w) != 0)
+			return -1;
+	}
+	uint64_t i = w->base + w->len;
+	size_t h = w->src.hash(row) & w->head_mask;
+	memcpy(w->rows + w->len * w->src.row_size, row, w->src.row_size);
+	w->used[w->len] = 0;
+	w->chain[w->len] = w->heads[h];
+	w->heads[h] = i + 1;
+	w->len++;
+	return 0;
+}
+
+/* Pulls batches until row @p upto is held or the source ends. */
+static int fill(struct window *w, uint64_t upto)
+{
+	while (!w->eof && !w->err && w->base + w->len < upto) {
+		const void *rows;
+		size_t n;
+		int r = w->src.pull(w->src.ctx, &rows, &n);
+		if (r < 0) {
+			w->err = -1;
+			break;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (append(w, (const char *)rows + i * w->src.row_size) != 0) {
+				w->err = -1;
+				return -1;
+			}
+		}
+		w->total += n;
+		w->eof = r == 0;
+	}
+	return w->err;
+}
+
+static bool is_used(const struct window *w, uint64_t i)
+{
+	return i < w->base + w->len && w->used[i - w->base];
+}
+
+/* The earliest unused row with @p key in the window, through the bucket chain. */
+static uint64_t lookup(const struct window *w, const void *key)
+{
+	uint64_t link = w->heads ? w->heads[w->src.hash(key) & w->head_mask] : 0;
+	uint64_t found = WINDOW_NONE;
+
+	/* Newest to oldest: a link before base means the rest is gone too. */
+	while (link && link - 1 >= w->base) {
+		uint64_t i = link - 1;
+		if (!w->used[i - w->base] && w->src.same(row_at(w, i), key))
+			found = i;
+		link = w->chain[i - w->base];
+	}
+	return found;
+}
+
+uint64_t window_take(struct window *w, const void *key, const void **row)
+{
+	uint64_t m = WINDOW_NONE;
+
+	if (fill(w, w->cursor + WINDOW_AHEAD) != 0)
+		return WINDOW_NONE;
+	uint64_t hi = w->base + w->len;
+	uint64_t end = w->cursor + JOIN_SCAN < hi ? w->cursor + JOIN_SCAN : hi;
+	for (uint64_t k = w->cursor; k < end; k++) {
+		if (!is_used(w, k) && w->src.same(row_at(w, k), key)) {
+			m = k;
+			break;
+		}
+	}
+	if (m == WINDOW_NONE)
+		m = lookup(w, key);
+	if (m == WINDOW_NONE)
+		return WINDOW_NONE;
+	w->used[m - w->base] = 1;
+	*row = row_at(w, m);
+	/* The cursor moves as the whole-file join's did: past a match well
+	 * ahead of it (rows left behind stay reachable through the index),
+	 * then past used rows. */
+	if (m >= w->cursor + JOIN_SCAN / 2)
+		w->cursor = m + 1;
+	while (is_used(w, w->cursor))
+		w->cursor++;
+	return m;
+}
+
+int window_drain(struct window *w)
+{
+	while (!w->eof && !w->err) {
+		const void *rows;
+		size_t n;
+		int r = w->src.pull(w->src.ctx, &rows, &n);
+		if (r < 0)
+			w->err = -1;
+		else
+			w->total += n;
+		w->eof = r == 0;
+	}
+	return w->err;
+}
