@@ -58,13 +58,11 @@ static void close_session(struct xl_writer *w)
 
 static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
-	if (rec->fn != XL_FN_xrEndFrame)
-		return; /* the frames file holds xrEndFrame's records alone */
 	if (rec->session_id <= w->closed_id) {
 		/* Only possible when two threads race a stop; see README. */
-		xl_log_once(XL_ONCE_LATE_RECORD, "a frame of session %u arrived after the session "
-		            "ended (xrEndFrame on two threads at a stop); it is dropped",
-		            rec->session_id);
+		xl_log_once(XL_ONCE_LATE_RECORD, "a call of session %u (%s) arrived after the "
+		            "session ended (a call on another thread at a stop); it is dropped",
+		            rec->session_id, rec->fn < XL_FN_COUNT ? xl_fn_names[rec->fn] : "?");
 		return;
 	}
 	if (rec->session_id != w->open_id) {

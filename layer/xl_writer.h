@@ -1,6 +1,6 @@
 /*
- * The side's writer thread: drains the ring, collects finished GPU
- * timestamps, writes each session's per-side CSVs, flushes at least twice a
+ * The side's writer thread: drains the rings, collects finished GPU
+ * timestamps, writes each session's per-side CSVs (frames, calls, GPU), flushes at least twice a
  * second, and tells the control block which sessions this side has
  * finished. On the pre side it also runs the recording timers
  * (XRLM_RECORD_DELAY_S, XRLM_RECORD_S).
@@ -45,7 +45,9 @@ struct xl_writer {
 	uint32_t open_id;     /* session whose files are open, 0 = none */
 	bool open_failed;     /* open_id's files could not be created */
 	char open_tag[64];
-	struct xl_csv_file csv;
+	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
+	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
+	bool calls_failed;            /* the calls file could not be written */
 	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
 	bool gpu_failed;            /* the GPU file could not be written */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
