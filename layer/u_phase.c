@@ -1,58 +1,58 @@
 /*
- * Function names to frame phases; see u_phase.h.
+ * Frame phases; see u_phase.h.
  */
 #include "u_phase.h"
 
 #include <string.h>
-#include <strings.h>
 
 static const char *const names[U_PHASE_COUNT] = {
-	[U_PHASE_WAIT] = "wait",
-	[U_PHASE_BEGIN] = "begin",
-	[U_PHASE_END] = "end",
-	[U_PHASE_LOCATE_VIEWS] = "locate_views",
-	[U_PHASE_SYNC_ACTIONS] = "sync_actions",
-	[U_PHASE_SWAPCHAIN] = "swapchain",
-	[U_PHASE_OTHER] = "other",
+	"wait", "begin", "end", "locate_views", "sync_actions", "swapchain", "other",
 };
 
+/* The functions of a phase other than "other"; a trailing '*' is a prefix. */
 static const struct {
 	const char *fn;
 	enum u_phase phase;
-} listed[] = {
+} members[] = {
 	{"xrWaitFrame", U_PHASE_WAIT},
 	{"xrBeginFrame", U_PHASE_BEGIN},
 	{"xrEndFrame", U_PHASE_END},
 	{"xrLocateViews", U_PHASE_LOCATE_VIEWS},
 	{"xrSyncActions", U_PHASE_SYNC_ACTIONS},
+	{"xrGetActionState*", U_PHASE_SYNC_ACTIONS},
 	{"xrAcquireSwapchainImage", U_PHASE_SWAPCHAIN},
 	{"xrWaitSwapchainImage", U_PHASE_SWAPCHAIN},
 	{"xrReleaseSwapchainImage", U_PHASE_SWAPCHAIN},
 };
 
-/* xrGetActionStateBoolean, ...Float, ...Vector2f, ...Pose, and any later one. */
-#define ACTION_STATE_PREFIX "xrGetActionState"
+static bool member_matches(const char *pattern, const char *fn)
+{
+	size_t n = strlen(pattern);
+
+	if (pattern[n - 1] == '*')
+		return strncmp(pattern, fn, n - 1) == 0;
+	return strcmp(pattern, fn) == 0;
+}
 
 enum u_phase u_phase_of(const char *fn)
 {
-	for (size_t i = 0; i < sizeof(listed) / sizeof(listed[0]); i++)
-		if (strcmp(fn, listed[i].fn) == 0)
-			return listed[i].phase;
-	if (strncmp(fn, ACTION_STATE_PREFIX, strlen(ACTION_STATE_PREFIX)) == 0)
-		return U_PHASE_SYNC_ACTIONS;
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++) {
+		if (member_matches(members[i].fn, fn))
+			return members[i].phase;
+	}
 	return U_PHASE_OTHER;
 }
 
 const char *u_phase_name(enum u_phase phase)
 {
-	return phase < U_PHASE_COUNT ? names[phase] : "other";
+	return (unsigned)phase < U_PHASE_COUNT ? names[phase] : "other";
 }
 
 bool u_phase_parse(const char *name, enum u_phase *out)
 {
-	for (int p = 0; p < U_PHASE_COUNT; p++) {
-		if (strcasecmp(name, names[p]) == 0) {
-			*out = (enum u_phase)p;
+	for (int i = 0; i < U_PHASE_COUNT; i++) {
+		if (strcmp(names[i], name) == 0) {
+			*out = (enum u_phase)i;
 			return true;
 		}
 	}

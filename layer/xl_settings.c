@@ -208,10 +208,10 @@ static bool select_item(struct xl_settings *s, const char *item)
 	enum u_phase phase;
 	enum xl_fn_id fn;
 
-	if (strcasecmp(item, "all") == 0)
+	if (strcmp(item, "all") == 0)
 		for (int f = 0; f < XL_FN_COUNT; f++)
 			select_function(s, f);
-	else if (strcasecmp(item, "frame") == 0)
+	else if (strcmp(item, "frame") == 0)
 		select_phase(s, U_PHASE_OTHER, true);
 	else if (u_phase_parse(item, &phase))
 		select_phase(s, phase, false);

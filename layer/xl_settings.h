@@ -56,9 +56,9 @@ static inline bool xl_settings_function_selected(const struct xl_settings *s, en
 
 /*
  * Parses a XRLM_FUNCTIONS value into @p s's function set: "all", "frame",
- * or a comma list of function names (exact) and phase names (wait, begin,
- * end, locate_views, sync_actions, swapchain, other; case-insensitive),
- * where "all" and "frame" may appear too. The names it does not know go
+ * or a comma list of function names and phase names (wait, begin, end,
+ * locate_views, sync_actions, swapchain, other), where "all" and "frame"
+ * may appear too; names are exact, blanks around them are dropped. The names it does not know go
  * into @p bad (comma-separated, cut to fit). Returns false when no item of
  * the list names anything (the set is then every function).
  */

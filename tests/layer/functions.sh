@@ -27,7 +27,7 @@ check "xrAcquireSwapchainImage xrBeginFrame xrEndFrame xrLocateViews xrReleaseSw
 grep -q "functions recorded: 12 of" "$OUT/xrlm-pre.log" || fail "the log does not say how many functions are recorded"
 
 setup
-export XRLM_RECORD=1 XRLM_FUNCTIONS=" xrPollEvent , BEGIN"
+export XRLM_RECORD=1 XRLM_FUNCTIONS=" xrPollEvent , begin"
 run_app --graphics vulkan2 --frames 40
 check "xrBeginFrame xrEndFrame xrPollEvent "
 # xrWaitFrame is not recorded, yet still counts the frames.
