@@ -7,7 +7,7 @@
 # the median of its frames' per-call times; a configuration's cost is the
 # paired difference against "none" of the same repetition, per side half
 # the pair's; the table gives the median and p25-p75 over repetitions.
-# "recframe" records with XRLM_FUNCTIONS=frame (4 of the 30 calls recorded).
+# "recframe" records with XRLM_FUNCTIONS=frame (5 of the 30 calls recorded).
 #
 #   BUILD=... WORK=... bench/call_cost.sh REPS
 set -eu
@@ -39,4 +39,4 @@ row "7 one call of the mix, no layers (30 calls a frame, 1000 Hz, headless)" "$b
 row "7e one pass-through layer (target, knobs 0), per call" "$(diff_of pass 1 | quartiles | fmt)" "—" "—" "what any layer costs per call; $(quiet pass 1)"
 row "7a idle, per wrapped call per side ((b)−(a))/2" "$(diff_of idle 2 | quartiles | fmt)" "≤ 5 ns" "—" "includes the loader's hop into each layer; $(quiet idle 2)"
 row "7b recording every call, per call per side ((c)−(a))/2" "$(diff_of rec 2 | quartiles | fmt)" "≤ 100 ns" "~170 ns (2 QPC + ETW + mutex queue)" "dropped records: $drops (all runs); $(quiet rec 2)"
-row "7c recording XRLM_FUNCTIONS=frame, per call per side" "$(diff_of recframe 2 | quartiles | fmt)" "—" "—" "4 of the 30 calls recorded, the rest not wrapped; $(quiet recframe 2)"
+row "7c recording XRLM_FUNCTIONS=frame, per call per side" "$(diff_of recframe 2 | quartiles | fmt)" "—" "—" "5 of the 30 calls recorded (wait, begin, end, 2 xrLocateViews), the rest not wrapped; $(quiet recframe 2)"

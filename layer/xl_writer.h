@@ -52,6 +52,7 @@ struct xl_writer {
 	bool gpu_failed;            /* the GPU file could not be written */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
 	uint32_t closed_id;   /* newest session this side has finished */
+	uint64_t ended_ns;    /* when the writer first saw open_id ended; 0: not yet */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */

@@ -337,6 +337,7 @@ bool xl_writer_files_close(struct xl_writer *w)
 			       XL_RING_THREADS);
 	}
 	w->open_id = 0;
+	w->ended_ns = 0;
 	w->dirty = false; /* closing flushed everything */
 	if (id > w->closed_id)
 		w->closed_id = id;
