@@ -239,8 +239,16 @@ static void finish_functions(struct xl_settings *s)
 	s->functions_all = s->functions_count == XL_FN_COUNT;
 }
 
-bool xl_settings_parse_functions(struct xl_settings *s, const char *text, char *bad,
-                                 size_t bad_size)
+/*
+ * Parses a XRLM_FUNCTIONS value into @p s's function set: "all", "frame",
+ * or a comma list of function names and phase names (wait, begin, end,
+ * locate_views, sync_actions, swapchain, other), where "all" and "frame"
+ * may appear too; names are exact, blanks around them are dropped. The
+ * names it does not know go into @p bad (comma-separated, cut to fit).
+ * Returns false when no item names anything (the set is then every
+ * function).
+ */
+static bool parse_functions(struct xl_settings *s, const char *text, char *bad, size_t bad_size)
 {
 	char list[1024], *save = NULL;
 	bool any = false;
@@ -271,7 +279,7 @@ static void load_functions(struct xl_settings *s)
 
 	if (!text)
 		text = "all";
-	bool any = xl_settings_parse_functions(s, text, bad, sizeof(bad));
+	bool any = parse_functions(s, text, bad, sizeof(bad));
 	if (bad[0])
 		xl_log("setting ignored: XRLM_FUNCTIONS: neither an OpenXR function of this build "
 		       "nor all, frame, wait, begin, end, locate_views, sync_actions, swapchain or "

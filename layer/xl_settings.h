@@ -54,16 +54,6 @@ static inline bool xl_settings_function_selected(const struct xl_settings *s, en
 	return (s->functions[fn / 64] >> (fn % 64)) & 1u;
 }
 
-/*
- * Parses a XRLM_FUNCTIONS value into @p s's function set: "all", "frame",
- * or a comma list of function names and phase names (wait, begin, end,
- * locate_views, sync_actions, swapchain, other), where "all" and "frame"
- * may appear too; names are exact, blanks around them are dropped. The names it does not know go
- * into @p bad (comma-separated, cut to fit). Returns false when no item of
- * the list names anything (the set is then every function).
- */
-bool xl_settings_parse_functions(struct xl_settings *s, const char *text, char *bad,
-                                 size_t bad_size);
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
 const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode);
