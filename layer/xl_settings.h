@@ -54,7 +54,6 @@ static inline bool xl_settings_function_selected(const struct xl_settings *s, en
 	return (s->functions[fn / 64] >> (fn % 64)) & 1u;
 }
 
-
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
 const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode);
 
