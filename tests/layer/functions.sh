@@ -20,10 +20,24 @@ check() {
 	[ "$got" = "$1" ] || fail "XRLM_FUNCTIONS=${XRLM_FUNCTIONS-}: recorded '$got', expected '$1'"
 }
 
+# check_all: every function was recorded: those of the frame loop and the others alike.
+check_all() {
+	for fn in xrWaitFrame xrEndFrame xrPollEvent; do
+		recorded | grep -q "\<$fn\>" || fail "XRLM_FUNCTIONS=${XRLM_FUNCTIONS-}: $fn not recorded"
+	done
+}
+
+FRAME_LOOP="xrWaitFrame xrBeginFrame xrEndFrame xrLocateViews xrSyncActions xrGetActionStateBoolean xrGetActionStateFloat xrGetActionStateVector2f xrGetActionStatePose xrAcquireSwapchainImage xrWaitSwapchainImage xrReleaseSwapchainImage"
+
 setup
 export XRLM_RECORD=1 XRLM_FUNCTIONS=frame
 run_app --graphics vulkan2 --frames 40
-check "xrAcquireSwapchainImage xrBeginFrame xrEndFrame xrLocateViews xrReleaseSwapchainImage xrWaitFrame xrWaitSwapchainImage "
+for fn in $(recorded); do
+	echo " $FRAME_LOOP " | grep -q " $fn " || fail "XRLM_FUNCTIONS=frame recorded $fn"
+done
+for fn in xrWaitFrame xrBeginFrame xrEndFrame xrLocateViews xrAcquireSwapchainImage; do
+	recorded | grep -q "\<$fn\>" || fail "XRLM_FUNCTIONS=frame: $fn not recorded"
+done
 grep -q "functions recorded: 12 of" "$OUT/xrlm-pre.log" || fail "the log does not say how many functions are recorded"
 
 setup
@@ -48,14 +62,14 @@ done
 setup
 export XRLM_RECORD=1 XRLM_RECORD_FRAMES=30 XRLM_FUNCTIONS=xrNotAFunction
 run_app --graphics headless --frames 40
-check "xrBeginFrame xrEndFrame xrPollEvent xrWaitFrame "
+check_all
 grep -q 'XRLM_FUNCTIONS: .*"xrNotAFunction"; using the default all' "$OUT/xrlm-pre.log" ||
 	fail "nothing valid: the log does not say the default all is used"
 
 setup
 export XRLM_RECORD=1 XRLM_RECORD_FRAMES=30 XRLM_FUNCTIONS=
 run_app --graphics headless --frames 40
-check "xrBeginFrame xrEndFrame xrPollEvent xrWaitFrame "
+check_all
 grep -q 'XRLM_FUNCTIONS is empty; using the default all' "$OUT/xrlm-pre.log" ||
 	fail "an empty XRLM_FUNCTIONS is not reported"
 note "XRLM_FUNCTIONS: frame, names and phases, bad names, empty"
