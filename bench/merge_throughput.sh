@@ -1,27 +1,32 @@
 #!/bin/sh
 # Throughput of `xrlm merge` on synthetic sessions of 10^4..10^7 frames.
 #
-#   bench/merge_throughput.sh [BUILD_DIR] [--runs N] [--no-gpu] [--sizes "N ..."]
+#   bench/merge_throughput.sh [BUILD_DIR] [--runs N] [--no-gpu] [--calls N] [--sizes "N ..."]
 #
 # BUILD_DIR (default build/) holds merge/xrlm and tests/merge/xrlm_gen_session.
 # Each size is generated once into a temporary directory (removed at the
 # end; needs ~1.7 GB free for 10^7 frames with GPU files), then merged N
 # times (default 5, -o into the same directory); the median wall time
 # (ns clock around /usr/bin/time -v) and peak RSS (from time -v) are printed with frames/s and peak RSS
-# per frame, next to the target of 2 million frames/s.
+# per frame, next to the target of 2 million frames/s. --calls N adds calls
+# files of N calls per frame (the every-function columns and the functions
+# file; the target does not apply to them: the calls files are N times the
+# frames files).
 set -eu
 
 build=build
 runs=5
 gpu=""
+calls=""
 sizes="10000 100000 1000000 10000000"
 target=2000000
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift ;;
 	--no-gpu) gpu=--no-gpu ;;
+	--calls) calls="--calls $2"; shift ;;
 	--sizes) sizes=$2; shift ;;
-	-*) echo "usage: $0 [BUILD_DIR] [--runs N] [--no-gpu] [--sizes \"N ...\"]" >&2; exit 2 ;;
+	-*) echo "usage: $0 [BUILD_DIR] [--runs N] [--no-gpu] [--calls N] [--sizes \"N ...\"]" >&2; exit 2 ;;
 	*) build=$1 ;;
 	esac
 	shift
@@ -42,11 +47,12 @@ median() {
 
 printf '%-10s %10s %14s %12s %12s  %s\n' frames seconds frames/s peak_rss_MB bytes/frame "target >= $target frames/s"
 for n in $sizes; do
-	"$gen" "$dir" "b$n" "$n" $gpu
+	# shellcheck disable=SC2086
+	"$gen" "$dir" "b$n" "$n" $gpu $calls
 	: >"$dir/wall" && : >"$dir/rss"
 	i=0
 	while [ "$i" -lt "$runs" ]; do
-		rm -f "$dir/out.csv"
+		rm -f "$dir/out.csv" "$dir/out.functions.csv"
 		t0=$(date +%s%N)
 		/usr/bin/time -v "$xrlm" merge "$dir/frames-b$n-pre.csv" "$dir/frames-b$n-post.csv" \
 			-o "$dir/out.csv" >"$dir/stdout" 2>"$dir/time" ||

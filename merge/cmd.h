@@ -10,6 +10,8 @@
 #ifndef XRLM_CMD_H
 #define XRLM_CMD_H
 
+#include <stdbool.h>
+
 #include <stdio.h>
 
 #define CMD_EXIT_INPUT 1
@@ -64,5 +66,12 @@ int cmd_default_output(const char *in, const char *ext, char *buf, size_t size);
  * naming the error and returns CMD_EXIT_INPUT.
  */
 int cmd_finish_output(FILE *f);
+
+/*
+ * Prints the per-function table of the functions file @p path under the
+ * statistics (every row when @p all). Returns 0, or CMD_EXIT_INPUT after
+ * one line naming the problem.
+ */
+int cmd_print_functions(const char *path, bool all);
 
 #endif /* XRLM_CMD_H */

@@ -2,6 +2,7 @@
  * Helpers shared by xrlm's subcommands; see cmd.h.
  */
 #include "cmd.h"
+#include "functions_table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,4 +76,17 @@ int cmd_default_output(const char *in, const char *ext, char *buf, size_t size)
 		n -= 4;
 	int w = snprintf(buf, size, "%.*s%s", (int)n, in, ext);
 	return w >= 0 && (size_t)w < size ? 0 : -1;
+}
+
+int cmd_print_functions(const char *path, bool all)
+{
+	struct csvr_diag diag;
+
+	if (functions_table_print(stdout, path, all, &diag) != 0) {
+		cmd_log(NULL, diag.error);
+		return CMD_EXIT_INPUT;
+	}
+	for (int i = 0; i < diag.warning_count; i++)
+		cmd_log(NULL, diag.warnings[i]);
+	return 0;
 }

@@ -13,7 +13,7 @@
 
 struct merge_args {
 	const char *pre, *post, *gpu_pre, *gpu_post, *out;
-	bool no_gpu;
+	bool no_gpu, no_calls, all;
 };
 
 static int parse_merge_args(int argc, char **argv, struct merge_args *a)
@@ -30,6 +30,10 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 			continue;
 		if (strcmp(argv[i], "--no-gpu") == 0) {
 			a->no_gpu = true;
+		} else if (strcmp(argv[i], "--no-calls") == 0) {
+			a->no_calls = true;
+		} else if (strcmp(argv[i], "--all") == 0) {
+			a->all = true;
 		} else if (cmd_is_option(argv[i])) {
 			return cmd_usage_error("unknown option", argv[i]);
 		} else if (positional == 0) {
@@ -78,25 +82,41 @@ static int run_merge(int argc, char **argv)
 		if (!paths.gpu_post_csv && sib.gpu_post_csv[0])
 			paths.gpu_post_csv = sib.gpu_post_csv;
 	}
+	if (!a.no_calls && derived) {
+		paths.calls_pre_csv = sib.calls_pre_csv[0] ? sib.calls_pre_csv : NULL;
+		paths.calls_post_csv = sib.calls_post_csv[0] ? sib.calls_post_csv : NULL;
+	}
 	const char *out = a.out ? a.out : sib.merged_csv;
 
 	if (merge_files(&paths, out, &s, cmd_log, NULL) != 0)
 		return CMD_EXIT_INPUT;
 	table_print(stdout, &s);
+	char functions[MERGE_PATH_MAX];
+	if (s.has_calls && merge_functions_path(out, functions, sizeof(functions)) == 0)
+		ret = cmd_print_functions(functions, a.all);
 	printf("wrote %s\n", out);
-	return cmd_finish_output(stdout);
+	if (s.has_calls)
+		printf("wrote %s\n", functions);
+	int status = cmd_finish_output(stdout);
+	return ret ? ret : status;
 }
 
 const struct cmd cmd_merge = {
 	.name = "merge",
-	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [-o OUT] | DIR",
+	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [--no-calls] [--all] "
+	            "[-o OUT] | DIR",
 	.help = "joins a session's per-side files (frames-<tag>-pre.csv and\n"
 	        "frames-<tag>-post.csv) into frames-merged-<tag>.csv next to PRE\n"
 	        "(or OUT; an existing file is never overwritten). The sibling\n"
 	        "gpu-<tag>-pre.csv / gpu-<tag>-post.csv files are used when they\n"
 	        "exist, unless --gpu-pre/--gpu-post name others or --no-gpu is given.\n"
+	        "The sibling calls-<tag>-pre.csv / calls-<tag>-post.csv files, when\n"
+	        "both exist (and unless --no-calls), add the every-function columns\n"
+	        "and functions-merged-<tag>.csv (next to OUT: OUT's name with\n"
+	        ".functions.csv when OUT is not named frames-merged-<tag>.csv).\n"
 	        "Prints count/mean/median/p95/p99/min/max of the target layer's CPU\n"
-	        "and GPU time, both in microseconds and as a share of the frame.\n"
+	        "and GPU time, both in microseconds and as a share of the frame, then\n"
+	        "the 15 functions with the most target time (--all: every one).\n"
 	        "With DIR: merges every session there that has both per-side files,\n"
 	        "no merged file and no writer still running (what a kill leaves),\n"
 	        "one line each; exit status 1 if any failed.\n",

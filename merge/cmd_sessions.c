@@ -178,12 +178,9 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e)
 		fprintf(stderr, "xrlm: %s: error: path too long\n", s->dir);
 		return -1;
 	}
-	struct merge_paths paths = {
-		.pre_csv = pre,
-		.post_csv = post,
-		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
-		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
-	};
+	struct merge_paths paths;
+	merge_paths_from_siblings(&sib, pre, &paths);
+	paths.post_csv = post;
 	if (merge_files(&paths, sib.merged_csv, &sum, cmd_log, NULL) != 0)
 		return -1;
 	printf("%s: merged %" PRIu64 " frames into %s\n", e->tag, sum.frame_count, sib.merged_csv);

@@ -54,7 +54,7 @@ union csvr_value {
 	const char *s; /* CSVR_TEXT: valid during the row callback only */
 };
 
-#define CSVR_MAX_COLS 12
+#define CSVR_MAX_COLS 32
 
 /* Describes one file format for csvr_read(). */
 struct csvr_format {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "u_names.h"
+#include "merge.h"
 
 /* The row callback the engine calls, and its context. */
 struct each_ctx {
@@ -33,14 +33,15 @@ static int each_row(void *ctx, const union csvr_value *values, uint32_t present,
 }
 
 static const struct csvr_format functions_format = {
-	.header = "fn,phase,calls,calls_per_frame,target_total_us,target_mean_us,target_p50_us,"
-	          "target_p99_us,target_max_us,share_pct,induced_calls,own_thread_calls",
-	.ncols = 12,
+	.header = FUNCTIONS_HEADER,
+	.ncols = 14,
+	.min_cols = FUNCTIONS_MIN_COLUMNS,
 	.kinds = {CSVR_TEXT, CSVR_TEXT, CSVR_U64, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64, CSVR_U64},
+	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64, CSVR_U64,
+	          CSVR_F64_OPT, CSVR_F64_OPT},
 	.names = {"fn", "phase", "calls", "calls_per_frame", "target_total_us", "target_mean_us",
 	          "target_p50_us", "target_p99_us", "target_max_us", "share_pct", "induced_calls",
-	          "own_thread_calls"},
+	          "own_thread_calls", "induced_us", "own_thread_us"},
 	.comment = skip_comment,
 	.row = each_row,
 };
@@ -61,9 +62,5 @@ int functions_read_each(const char *path, functions_read_fn row, void *ctx,
 
 bool functions_read_sibling(const char *merged, char *buf, size_t size)
 {
-	struct u_names_parsed n;
-
-	return u_names_parse(merged, &n) && u_names_is(&n, U_NAMES_FRAMES, NULL) &&
-	       u_names_sibling(buf, size, merged, &n, U_NAMES_FUNCTIONS, NULL) >= 0 &&
-	       access(buf, F_OK) == 0;
+	return merge_functions_path(merged, buf, size) == 0 && access(buf, F_OK) == 0;
 }

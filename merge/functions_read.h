@@ -1,10 +1,9 @@
 /*
  * Reading functions-merged-<tag>.csv back: one row per OpenXR function,
- *   fn,phase,calls,calls_per_frame,target_total_us,target_mean_us,
- *   target_p50_us,target_p99_us,target_max_us,share_pct,induced_calls,
- *   own_thread_calls
- * with `#` lines (before the header or after the rows) ignored, and blank
- * cells allowed where a statistic does not exist.
+ * FUNCTIONS_HEADER's columns, with `#` lines (before the header or after
+ * the rows) ignored, and blank cells allowed where a statistic does not
+ * exist. Files without the last two columns (induced_us, own_thread_us)
+ * are read too.
  */
 #ifndef XRLM_FUNCTIONS_READ_H
 #define XRLM_FUNCTIONS_READ_H
@@ -14,6 +13,15 @@
 #include <stdint.h>
 
 #include "csvr.h"
+
+/* The column header line (without newline). */
+#define FUNCTIONS_HEADER                                                                       \
+	"fn,phase,calls,calls_per_frame,target_total_us,target_mean_us,target_p50_us,"        \
+	"target_p99_us,target_max_us,share_pct,induced_calls,own_thread_calls,induced_us,"    \
+	"own_thread_us"
+
+/* The columns every functions file has (files before induced_us/own_thread_us). */
+#define FUNCTIONS_MIN_COLUMNS 12
 
 /* Called for each row with the cells of functions_read_format(). Return 0, or -1 after setting @p msg. */
 typedef int (*functions_read_fn)(void *ctx, const union csvr_value *values, uint32_t present,
@@ -31,9 +39,9 @@ int functions_read_each(const char *path, functions_read_fn row, void *ctx,
                         struct csvr_diag *diag);
 
 /*
- * The functions-merged-<tag>.csv next to @p merged (a
- * frames-merged-<tag>.csv) into @p buf. Returns true when @p merged is so
- * named and that file exists.
+ * The functions file of the merged file @p merged (merge_functions_path():
+ * functions-merged-<tag>.csv next to a frames-merged-<tag>.csv) into
+ * @p buf. Returns true when that file exists.
  */
 bool functions_read_sibling(const char *merged, char *buf, size_t size);
 

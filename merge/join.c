@@ -9,16 +9,7 @@
 #include <string.h>
 
 #include "fmt.h"
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
+#include "idmap.h"
 
 /*
  * Open-addressing index of row numbers (stored +1, 0 = empty slot), linear
@@ -56,7 +47,7 @@ static void hidx_insert(struct hidx *h, uint64_t hash, uint32_t row)
 
 static uint64_t cpu_hash(const struct side_cpu_row *r)
 {
-	return mix64((uint64_t)r->display_time ^ mix64(r->thread_id));
+	return idmap_mix64((uint64_t)r->display_time ^ idmap_mix64(r->thread_id));
 }
 
 static bool cpu_same_key(const struct side_cpu_row *a, const struct side_cpu_row *b)
@@ -147,88 +138,14 @@ static int match_cpu(const struct side_cpu_file *pre, const struct side_cpu_file
 	return ret;
 }
 
-/* thread_id -> last pre row seen of that thread; grows as needed. */
-struct thread_map {
-	uint64_t *ids;
-	uint32_t *last;
-	size_t mask;
-	size_t used;
-};
-
-static int tmap_grow(struct thread_map *t)
+/*
+ * The frame interval runs to the session's next frame whatever thread ends
+ * it (README "The merged CSV"): the next pre row in file order.
+ */
+static void link_frames(const struct side_cpu_file *pre, struct join_result *out)
 {
-	size_t size = t->ids ? (t->mask + 1) * 2 : 16;
-	struct thread_map n = {
-		.ids = malloc(size * sizeof(*n.ids)),
-		.last = malloc(size * sizeof(*n.last)),
-		.mask = size - 1,
-	};
-	if (!n.ids || !n.last) {
-		free(n.ids);
-		free(n.last);
-		return -1;
-	}
-	for (size_t i = 0; i < size; i++)
-		n.last[i] = JOIN_NONE;
-	for (size_t i = 0; t->ids && i <= t->mask; i++) {
-		if (t->last[i] == JOIN_NONE)
-			continue;
-		size_t pos = mix64(t->ids[i]) & n.mask;
-		while (n.last[pos] != JOIN_NONE)
-			pos = (pos + 1) & n.mask;
-		n.ids[pos] = t->ids[i];
-		n.last[pos] = t->last[i];
-		n.used++;
-	}
-	free(t->ids);
-	free(t->last);
-	*t = n;
-	return 0;
-}
-
-/* The slot of @p id, inserting it (with last = JOIN_NONE) if new. */
-static uint32_t *tmap_slot(struct thread_map *t, uint64_t id)
-{
-	if ((t->used + 1) * 2 > t->mask + 1 && tmap_grow(t) != 0)
-		return NULL;
-	size_t pos = mix64(id) & t->mask;
-	while (t->last[pos] != JOIN_NONE && t->ids[pos] != id)
-		pos = (pos + 1) & t->mask;
-	if (t->last[pos] == JOIN_NONE) {
-		t->ids[pos] = id;
-		t->used++;
-	}
-	return &t->last[pos];
-}
-
-static int link_threads(const struct side_cpu_file *pre, struct join_result *out)
-{
-	struct thread_map t = {0};
-	uint64_t cached_id = 0;
-	uint32_t *cached = NULL;
-
-	if (tmap_grow(&t) != 0)
-		return -1;
-	for (size_t i = 0; i < pre->count; i++) {
-		uint64_t id = pre->rows[i].thread_id;
-		/* Frames come from one thread almost always: skip the map. */
-		if (!cached || id != cached_id) {
-			cached = tmap_slot(&t, id);
-			cached_id = id;
-			if (!cached) {
-				free(t.ids);
-				free(t.last);
-				return -1;
-			}
-		}
-		if (*cached != JOIN_NONE)
-			out->next[*cached] = (uint32_t)i;
-		*cached = (uint32_t)i;
-		out->next[i] = JOIN_NONE;
-	}
-	free(t.ids);
-	free(t.last);
-	return 0;
+	for (size_t i = 0; i < pre->count; i++)
+		out->next[i] = i + 1 < pre->count ? (uint32_t)(i + 1) : JOIN_NONE;
 }
 
 int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
@@ -246,7 +163,8 @@ int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
 		return -1;
 	if (match_cpu(pre, post, out) != 0)
 		return -1;
-	return link_threads(pre, out);
+	link_frames(pre, out);
+	return 0;
 }
 
 /* ---- GPU ---- */
@@ -277,10 +195,10 @@ static uint32_t gpu_find(struct gpu_walk *w, int64_t display_time, int *err)
 			return JOIN_NONE;
 		}
 		for (size_t i = 0; i < f->count; i++)
-			hidx_insert(&w->index, mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
+			hidx_insert(&w->index, idmap_mix64((uint64_t)f->rows[i].display_time), (uint32_t)i);
 	}
 	if (m == JOIN_NONE) {
-		size_t pos = mix64((uint64_t)display_time) & w->index.mask;
+		size_t pos = idmap_mix64((uint64_t)display_time) & w->index.mask;
 		for (; w->index.slots[pos]; pos = (pos + 1) & w->index.mask) {
 			uint32_t i = w->index.slots[pos] - 1;
 			if (!w->used[i] && f->rows[i].display_time == display_time) {

@@ -22,7 +22,7 @@
 struct join_result {
 	size_t count;    /* pre CPU rows */
 	uint32_t *match; /* post CPU row of each pre row, or JOIN_NONE */
-	uint32_t *next;  /* next pre row of the same thread, or JOIN_NONE */
+	uint32_t *next;  /* the next pre row (the session's next frame), or JOIN_NONE */
 	double *gpu_us;  /* target GPU µs (3 decimals) or NAN; NULL: no GPU */
 	uint64_t matched;
 	uint64_t gpu_matched; /* matched frames with a row in both GPU files */
@@ -30,7 +30,7 @@ struct join_result {
 	uint64_t unmatched_post;
 };
 
-/* Joins the CPU rows and links each thread's rows. Returns 0, -1 on ENOMEM. */
+/* Joins the CPU rows and links each row to the next frame. Returns 0, -1 on ENOMEM. */
 int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
              struct join_result *out);
 

@@ -22,6 +22,7 @@
 #include "side_gpu.h"
 #include "fmt.h"
 #include "join.h"
+#include "merge_calls.h"
 #include "merge_check.h"
 #include "merge_gate.h"
 #include "merged_write.h"
@@ -186,6 +187,7 @@ struct rows_ctx {
 	const struct join_result *j;
 	const struct merge_gate *gate;
 	bool has_gpu_files; /* gate_tripped is blank without */
+	const struct merge_calls *calls;
 };
 
 static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
@@ -204,6 +206,7 @@ static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
 	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
 	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
+	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->dur_ns, r);
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -223,7 +226,7 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static int summarize(const struct rows_ctx *rc, struct merge_summary *s)
+static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struct merge_summary *s)
 {
 	const struct input *pre = rc->pre, *post = rc->post;
 	const struct join_result *j = rc->j;
@@ -236,6 +239,8 @@ static int summarize(const struct rows_ctx *rc, struct merge_summary *s)
 		if (j->match[i] == JOIN_NONE)
 			continue;
 		make_row(rc, i, &r);
+		const struct side_cpu_row *a = &pre->cpu.rows[i];
+		merge_calls_note_row(calls, a->thread_id, a->t_entry_ns, a->dur_ns);
 		/* Values as the text of the row reads back. */
 		double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
 		if (columns_add(&c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
@@ -266,6 +271,7 @@ static int summarize(const struct rows_ctx *rc, struct merge_summary *s)
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
+	merge_calls_summarize(calls, s);
 	return 0;
 }
 
@@ -288,8 +294,9 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 	return i;
 }
 
-static int write_output(const char *out_path, const struct rows_ctx *rows,
-                        const struct merge_summary *s, merge_log_fn log, void *ctx)
+static int write_output(const char *out_path, const char *functions_path,
+                        const struct rows_ctx *rows, const struct merge_summary *s,
+                        merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
 	struct merged_writer o;
@@ -300,6 +307,11 @@ static int write_output(const char *out_path, const struct rows_ctx *rows,
 	}
 	merged_write_summary(&o, s);
 	merged_write_rows(&o, rows->j->count, fill_rows, (void *)rows);
+	/* Written while the merged file's writer keeps SIGXFSZ blocked. */
+	if (merge_calls_write(rows->calls, functions_path, s->frame_count, log, ctx) != 0) {
+		merged_write_abort(&o);
+		return -1;
+	}
 	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
@@ -321,7 +333,8 @@ static int join_gpu_sides(const struct input *pre, const struct input *post, str
 	return join_gpu(&pre->cpu, &pre->gpu, &post->gpu, j);
 }
 
-static int merge_sides(struct input *pre, struct input *post, const char *out_path,
+static int merge_sides(struct input *pre, struct input *post, struct merge_calls *calls,
+                       const char *out_path, const char *functions_path,
                        struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	struct join_result j;
@@ -345,12 +358,12 @@ static int merge_sides(struct input *pre, struct input *post, const char *out_pa
 	side_gpu_destroy(&post->gpu);
 
 	struct rows_ctx rows = {.pre = pre, .post = post, .j = &j, .gate = &gate,
-	                        .has_gpu_files = pre->gpu_path || post->gpu_path};
-	if (summarize(&rows, &s) != 0) {
+	                        .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
+	if (summarize(&rows, calls, &s) != 0) {
 		sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
 		goto out;
 	}
-	if (write_output(out_path, &rows, &s, log, ctx) != 0)
+	if (write_output(out_path, functions_path, &rows, &s, log, ctx) != 0)
 		goto out;
 	if (summary)
 		*summary = s;
@@ -376,15 +389,28 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 		return -1;
 	}
 
+	char functions_path[MERGE_PATH_MAX];
+	if (!paths->functions_csv &&
+	    merge_functions_path(out_path, functions_path, sizeof(functions_path)) != 0) {
+		sayf(log, ctx, "%.200s...: error: path too long", out_path);
+		return -1;
+	}
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
+	struct merge_calls calls = {0};
 	int ret = read_sides(&pre, &post, log, ctx);
 	if (ret == 0)
 		ret = check_sessions(&pre, &post, log, ctx);
 	if (ret == 0)
 		ret = check_clocks(&pre, &post, log, ctx);
 	if (ret == 0)
-		ret = merge_sides(&pre, &post, out_path, summary, log, ctx);
+		ret = merge_calls_read(&calls, paths, pre.cpu.meta.session,
+		                       (int64_t)post.cpu.meta.bracket_correction_ns, log, ctx);
+	if (ret == 0)
+		ret = merge_sides(&pre, &post, &calls, out_path,
+		                  paths->functions_csv ? paths->functions_csv : functions_path, summary,
+		                  log, ctx);
+	merge_calls_destroy(&calls);
 	input_destroy(&pre);
 	input_destroy(&post);
 	return ret;
@@ -405,6 +431,14 @@ static bool sibling(char *out, const char *near, const struct u_names_parsed *n,
 	return u_names_sibling(out, MERGE_PATH_MAX, near, n, kind, side) >= 0;
 }
 
+/* As sibling(), left "" unless the file exists. */
+static void existing_sibling(char *out, const char *near, const struct u_names_parsed *n,
+                             const char *kind, const char *side)
+{
+	if (!sibling(out, near, n, kind, side) || !is_file(out))
+		out[0] = '\0';
+}
+
 int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out)
 {
 	struct u_names_parsed n;
@@ -414,19 +448,52 @@ int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_
 		return -1;
 	if (!sibling(out->post_csv, pre_csv, &n, U_NAMES_FRAMES, U_NAMES_POST) ||
 	    !sibling(out->merged_csv, pre_csv, &n, U_NAMES_FRAMES, NULL) ||
-	    !sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE)) {
+	    !sibling(out->functions_csv, pre_csv, &n, U_NAMES_FUNCTIONS, NULL)) {
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
-	if (!is_file(out->gpu_pre_csv))
-		out->gpu_pre_csv[0] = '\0';
+	existing_sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE);
+	existing_sibling(out->calls_pre_csv, pre_csv, &n, U_NAMES_CALLS, U_NAMES_PRE);
 
-	/* The post GPU file lives next to the post CPU file. */
+	/* The post side's files live next to the post CPU file. */
 	const char *post = post_csv ? post_csv : out->post_csv;
-	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST) &&
-	    sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST) &&
-	    is_file(out->gpu_post_csv))
-		return 0;
-	out->gpu_post_csv[0] = '\0';
+	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST)) {
+		existing_sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST);
+		existing_sibling(out->calls_post_csv, post, &n, U_NAMES_CALLS, U_NAMES_POST);
+	}
 	return 0;
+}
+
+/* NULL for an empty path. */
+static const char *optional(const char *path)
+{
+	return path[0] ? path : NULL;
+}
+
+void merge_paths_from_siblings(const struct merge_siblings *sib, const char *pre_csv,
+                               struct merge_paths *out)
+{
+	*out = (struct merge_paths){
+		.pre_csv = pre_csv,
+		.post_csv = sib->post_csv,
+		.gpu_pre_csv = optional(sib->gpu_pre_csv),
+		.gpu_post_csv = optional(sib->gpu_post_csv),
+		.calls_pre_csv = optional(sib->calls_pre_csv),
+		.calls_post_csv = optional(sib->calls_post_csv),
+		.functions_csv = optional(sib->functions_csv),
+	};
+}
+
+int merge_functions_path(const char *merged_csv, char *out, size_t size)
+{
+	struct u_names_parsed n;
+	static const char ext[] = ".csv";
+
+	if (u_names_parse(merged_csv, &n) && u_names_is(&n, U_NAMES_FRAMES, NULL))
+		return u_names_sibling(out, size, merged_csv, &n, U_NAMES_FUNCTIONS, NULL) >= 0 ? 0 : -1;
+	size_t len = strlen(merged_csv);
+	if (len >= sizeof(ext) - 1 && strcmp(merged_csv + len - (sizeof(ext) - 1), ext) == 0)
+		len -= sizeof(ext) - 1;
+	int w = snprintf(out, size, "%.*s.functions.csv", (int)len, merged_csv);
+	return w >= 0 && (size_t)w < size ? 0 : -1;
 }

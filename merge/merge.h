@@ -17,12 +17,20 @@
 /* Receives one complete line, without a newline. */
 typedef void (*merge_log_fn)(void *ctx, const char *message);
 
-/* The per-side files of a session; gpu_* may be NULL (no GPU file). */
+/*
+ * The per-side files of a session; gpu_* and calls_* may be NULL (no such
+ * file). With both calls files the merged CSV gets the every-function
+ * columns and the functions file is written: to functions_csv, or when that
+ * is NULL to merge_functions_path() of the merged file.
+ */
 struct merge_paths {
 	const char *pre_csv;
 	const char *post_csv;
 	const char *gpu_pre_csv;
 	const char *gpu_post_csv;
+	const char *calls_pre_csv;
+	const char *calls_post_csv;
+	const char *functions_csv;
 };
 
 /* Longest path (including the terminating NUL) the path helpers produce. */
@@ -69,6 +77,16 @@ struct merge_summary {
 	uint64_t gate_trips;             /* times pre's GPU gate tripped */
 	/* gpu_mode and gate_trips are known (false: a merged file older than them). */
 	bool has_gpu_info;
+
+	/* The session had calls files (the every-function columns and counts exist). */
+	bool has_calls;
+	uint64_t calls_pre;             /* rows of pre's calls file: the app's calls */
+	uint64_t calls_post;            /* rows of post's: the target's calls down the chain */
+	uint64_t self_answered_calls;   /* pre calls with no post call inside */
+	uint64_t induced_calls;         /* post calls inside a pre call, other than its forward */
+	uint64_t own_thread_calls;      /* post calls inside no pre call of their thread */
+	uint64_t calls_frames_unmapped; /* pre's frames (frame ids) no merged row maps to */
+	uint64_t rows_without_calls;    /* merged rows whose xrEndFrame is not in the calls file */
 };
 
 /*
@@ -91,6 +109,9 @@ struct merge_siblings {
 	char gpu_pre_csv[MERGE_PATH_MAX];  /* "" unless the file exists */
 	char gpu_post_csv[MERGE_PATH_MAX]; /* "" unless the file exists */
 	char merged_csv[MERGE_PATH_MAX]; /* ".../frames-merged-<tag>.csv" */
+	char calls_pre_csv[MERGE_PATH_MAX];  /* "" unless the file exists */
+	char calls_post_csv[MERGE_PATH_MAX]; /* "" unless the file exists */
+	char functions_csv[MERGE_PATH_MAX];  /* ".../functions-merged-<tag>.csv" */
 };
 
 /*
@@ -102,5 +123,21 @@ struct merge_siblings {
  * follow the pattern or a path would be too long.
  */
 int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out);
+
+/*
+ * The merge_paths of @p sib's session whose pre file is @p pre_csv: every
+ * file @p sib found, NULL for those it did not (what the post layer's
+ * in-process merge and `xrlm merge DIR` pass to merge_files()).
+ */
+void merge_paths_from_siblings(const struct merge_siblings *sib, const char *pre_csv,
+                               struct merge_paths *out);
+
+/*
+ * The functions file that goes with the merged file @p merged_csv, into
+ * @p out: functions-merged-<tag>.csv next to a frames-merged-<tag>.csv,
+ * else @p merged_csv with its ".csv" (if any) replaced by
+ * ".functions.csv". Returns 0, or -1 when it does not fit.
+ */
+int merge_functions_path(const char *merged_csv, char *out, size_t size);
 
 #endif /* XRLM_MERGE_H */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -170,6 +171,26 @@ static void line_text(struct merged_writer *o, const char *key, const char *text
 	commit_bytes(o, p);
 }
 
+#define CALLS_COUNT(name) {#name, offsetof(struct merge_summary, name)}
+const struct merged_count merged_calls_counts[MERGED_CALLS_COUNTS] = {
+	CALLS_COUNT(calls_pre),
+	CALLS_COUNT(calls_post),
+	CALLS_COUNT(self_answered_calls),
+	CALLS_COUNT(induced_calls),
+	CALLS_COUNT(own_thread_calls),
+	CALLS_COUNT(calls_frames_unmapped),
+	CALLS_COUNT(rows_without_calls),
+};
+
+/* The counts of the nested-call sandwich (merge/README.md "Calls"). */
+static void write_calls_summary(struct merged_writer *o, const struct merge_summary *s)
+{
+	for (size_t i = 0; i < MERGED_CALLS_COUNTS; i++) {
+		const struct merged_count *c = &merged_calls_counts[i];
+		line_u64(o, c->key, *(const uint64_t *)((const char *)s + c->offset));
+	}
+}
+
 void merged_write_summary(struct merged_writer *o, const struct merge_summary *s)
 {
 	const struct stats_summary *cpu = &s->target_cpu_us, *cpct = &s->target_cpu_pct;
@@ -214,9 +235,11 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	line_text(o, "target_layer", s->target_layer);
 	line_text(o, "gpu_mode", s->gpu_mode);
 	line_u64(o, "gate_trips", s->gate_trips);
+	if (s->has_calls)
+		write_calls_summary(o, s);
 
 	char *p = reserve(o);
-	p = put_str(p, MERGED_HEADER "\n");
+	p = put_str(p, s->has_calls ? MERGED_HEADER MERGED_CALLS_HEADER "\n" : MERGED_HEADER "\n");
 	commit_bytes(o, p);
 }
 
@@ -243,6 +266,11 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 	*p++ = ',';
 	if (r->gate_tripped >= 0)
 		*p++ = r->gate_tripped ? '1' : '0';
+	for (int i = 0; r->has_calls && i < MERGED_CALLS_COLUMNS; i++) {
+		*p++ = ',';
+		if (r->calls_ns[i] != INT64_MIN)
+			p = fmt_ns_as_us(p, r->calls_ns[i]);
+	}
 	*p++ = '\n';
 	return p;
 }

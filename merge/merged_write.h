@@ -31,8 +31,29 @@
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
 	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
 
+/*
+ * The columns appended when the session has calls files (README "The
+ * merged CSV"): the target's exclusive time per phase and in total, and the
+ * app's own frame timeline, all in µs.
+ */
+#define MERGED_CALLS_HEADER                                                                    \
+	",target_wait_us,target_begin_us,target_end_us,target_locate_views_us,"                \
+	"target_sync_actions_us,target_swapchain_us,target_other_us,target_total_us,"         \
+	"app_wait_us,app_cpu_us,app_render_us,app_submit_us"
+#define MERGED_CALLS_COLUMNS 12
+
 /* Columns of merged files written before gate_tripped was added; still read. */
 #define MERGED_MIN_COLUMNS 9
+
+/* A count of the summary: its key and where struct merge_summary holds it. */
+struct merged_count {
+	const char *key;
+	size_t offset;
+};
+
+/* The calls counts (written when the session has calls files), in file order. */
+extern const struct merged_count merged_calls_counts[];
+#define MERGED_CALLS_COUNTS 7
 
 /* One merged row. */
 struct merged_row {
@@ -47,6 +68,8 @@ struct merged_row {
 	double gpu_us;  /* NAN: blank */
 	double gpu_pct; /* NAN: blank */
 	int gate_tripped; /* 0 or 1; -1: blank (no GPU file) */
+	bool has_calls;   /* the file has the MERGED_CALLS_HEADER columns */
+	int64_t calls_ns[MERGED_CALLS_COLUMNS]; /* their values in ns; INT64_MIN: blank */
 };
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */

@@ -7,22 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Converts clock ticks to nanoseconds (exact for the usual 1 GHz clock).
- * Returns false when the result is out of the range above.
- */
-static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
-{
-	__int128 v = ticks;
-
-	if (freq != 0 && freq != 1000000000u)
-		v = v * 1000000000 / (__int128)freq;
-	if (v >= SIDE_TIME_NS_MAX || v <= -SIDE_TIME_NS_MAX)
-		return false;
-	*ns = (int64_t)v;
-	return true;
-}
-
 static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_reader *c = ctx;
@@ -30,8 +14,8 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	int64_t entry, exit;
 	(void)present;
 
-	if (!ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
-	    !ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
+	if (!side_file_ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
+	    !side_file_ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
 		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
 		return -1;
 	}

@@ -27,12 +27,6 @@ struct side_cpu_file {
 	size_t cap;
 };
 
-/*
- * Largest |time| in nanoseconds a CPU row may hold (about 73 years): the
- * merge subtracts times (durations) and then durations (target time), and
- * with both sides below 2^61 neither subtraction can overflow.
- */
-#define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
 
 /*
  * Reads the CPU file @p path into @p out (zeroed first). @p expected_side

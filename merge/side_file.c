@@ -168,6 +168,18 @@ int side_file_read(const char *path, const struct csvr_format *format, const cha
 	return csvr_read(path, format, &c, diag, &meta->truncated_rows);
 }
 
+bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
+{
+	__int128 v = ticks;
+
+	if (freq != 0 && freq != 1000000000u)
+		v = v * 1000000000 / (__int128)freq;
+	if (v >= SIDE_TIME_NS_MAX || v <= -SIDE_TIME_NS_MAX)
+		return false;
+	*ns = (int64_t)v;
+	return true;
+}
+
 void side_meta_destroy(struct side_meta *m)
 {
 	free(m->gate_trips);

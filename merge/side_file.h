@@ -40,6 +40,20 @@ struct side_meta {
 	bool gate_tripped_unknown_frame;
 };
 
+/*
+ * Largest |time| in nanoseconds a CPU row may hold (about 73 years): the
+ * merge subtracts times (durations) and then durations (target time), and
+ * with both sides below 2^61 neither subtraction can overflow.
+ */
+#define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
+
+/*
+ * Converts clock ticks at @p freq per second (0: ns) to nanoseconds, exact
+ * for the usual 1 GHz clock. Returns false when the result lies outside
+ * ±SIDE_TIME_NS_MAX.
+ */
+bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns);
+
 /* Frees what @p m owns (the gate trips). */
 void side_meta_destroy(struct side_meta *m);
 

@@ -9,6 +9,7 @@
 #include "app_args.h"
 #include "app_egl.h"
 #include "app_gpu.h"
+#include "app_input.h"
 #include "app_stats.h"
 #include "app_swapchain.h"
 #include "app_vk.h"
@@ -21,8 +22,9 @@ struct app {
 	XrInstance instance;
 	XrSystemId system;
 	XrSession session;
-	XrSpace space;
+	XrSpace space; /* LOCAL: where everything is located and composed */
 	XrEnvironmentBlendMode blend_mode;
+	struct app_input input; /* --calls full only */
 
 	bool has_vk; /* vulkan or vulkan2: a device, a swapchain, GPU work */
 	struct app_vk vk;

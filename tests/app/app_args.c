@@ -31,7 +31,7 @@ static void usage(void)
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
-	       "                     [--gpu-us N]\n"
+	       "                     [--gpu-us N] [--calls full|frame]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -42,7 +42,9 @@ static void usage(void)
 	       "  --toggle-every N  raise SIGUSR2 (the monitor's toggle) every N frames\n"
 	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n"
 	       "  --gpu-us N     N us of the app's own GPU work per frame, before xrEndFrame\n"
-	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n");
+	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n"
+	       "  --calls C      full: actions, spaces, views, swapchain, events every frame\n"
+	       "                 (default); frame: only the frame loop's own calls\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -68,6 +70,20 @@ static bool parse_graphics(const char *text, enum app_graphics *out)
 	return false;
 }
 
+static bool parse_calls(const char *text, enum app_calls *out)
+{
+	if (strcmp(text, "full") == 0) {
+		*out = APP_CALLS_FULL;
+		return true;
+	}
+	if (strcmp(text, "frame") == 0) {
+		*out = APP_CALLS_FRAME;
+		return true;
+	}
+	app_error("--calls \"%s\" is not one of full, frame", text);
+	return false;
+}
+
 /* Handles one option that takes a value. */
 static bool parse_valued(const char *opt, const char *value, struct app_options *o)
 {
@@ -80,6 +96,8 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_graphics(value, &o->graphics);
 	if (strcmp(opt, "--gpu-us") == 0)
 		return parse_number(opt, value, 0, APP_MAX_GPU_US, &o->gpu_us);
+	if (strcmp(opt, "--calls") == 0)
+		return parse_calls(value, &o->calls);
 	if (strcmp(opt, "--toggle-every") == 0)
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->toggle_every);
 	if (strcmp(opt, "--cycles") == 0) {
@@ -99,7 +117,7 @@ static bool takes_value(const char *opt)
 	return strcmp(opt, "--frames") == 0 || strcmp(opt, "--warmup") == 0 ||
 	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
 	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0 ||
-	       strcmp(opt, "--gpu-us") == 0;
+	       strcmp(opt, "--gpu-us") == 0 || strcmp(opt, "--calls") == 0;
 }
 
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)

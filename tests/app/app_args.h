@@ -3,7 +3,7 @@
  *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
- *                 [--gpu-us N]
+ *                 [--gpu-us N] [--calls full|frame]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -18,6 +18,12 @@ enum app_graphics {
 	APP_GRAPHICS_EGL,      /* XR_KHR_opengl_enable + XR_MNDX_egl_enable: GL on surfaceless EGL */
 };
 
+/* Which OpenXR calls each frame makes (see tests/README.md, "Test app"). */
+enum app_calls {
+	APP_CALLS_FULL,  /* input, tracking and rendering: ~29 calls a frame (default) */
+	APP_CALLS_FRAME, /* the frame loop only: wait, begin, (render), end */
+};
+
 /* What the user asked for. */
 struct app_options {
 	uint64_t frames; /* xrEndFrame calls before requesting exit */
@@ -29,6 +35,7 @@ struct app_options {
 	uint64_t toggle_every; /* raise SIGUSR2 after every N frames; 0 = never */
 	bool exit_without_destroy; /* exit() after the loop, destroying nothing */
 	uint64_t gpu_us; /* the app's own GPU load per frame (app_load.c); 0 = none */
+	enum app_calls calls;
 };
 
 enum app_args_result {

@@ -2,20 +2,15 @@
  * One frame of the test app, with the measured xrEndFrame in the middle:
  * CPU bracket = two CLOCK_MONOTONIC reads right around the call; GPU
  * bracket = timestamp A submitted just before the CPU bracket, B just after.
+ * With --calls full the frame also reads input (before xrWaitFrame, as
+ * engines poll their actions) and locates hands, head and stage (after
+ * xrBeginFrame, at the predicted display time), and locates the views
+ * even when it does not render.
  */
 #include "app.h"
 
 #include "app_check.h"
 #include "app_load.h"
-
-#include <time.h>
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static bool locate_views(struct app *app, XrTime time, XrView views[2])
 {
@@ -29,7 +24,8 @@ static bool locate_views(struct app *app, XrTime time, XrView views[2])
 	uint32_t n = 0;
 	views[0] = (XrView){.type = XR_TYPE_VIEW};
 	views[1] = (XrView){.type = XR_TYPE_VIEW};
-	if (!APP_XR(xrLocateViews(app->session, &li, &state, 2, &n, views)))
+	if (!APP_XR_TIMED(&app->stats, app->frames_done, APP_CALL_LOCATE_VIEWS,
+	                  xrLocateViews(app->session, &li, &state, 2, &n, views)))
 		return false;
 	if (n != 2) {
 		app_error("xrLocateViews returned %u views, not 2", n);
@@ -38,19 +34,18 @@ static bool locate_views(struct app *app, XrTime time, XrView views[2])
 	return true;
 }
 
-/* Renders both eyes into the swapchain and fills the projection views. */
-static bool render(struct app *app, XrTime time, XrCompositionLayerProjectionView pv[2])
+/* Renders both eyes (located in @p views) into the swapchain and fills the projection views. */
+static bool render(struct app *app, const XrView views[2], XrCompositionLayerProjectionView pv[2])
 {
 	struct app_swapchain *sc = &app->swapchain;
-	XrView views[2];
 	uint32_t index;
-	if (!locate_views(app, time, views) || !app_swapchain_acquire(sc, &index))
+	if (!app_swapchain_acquire(sc, &app->stats, app->frames_done, &index))
 		return false;
 	bool drawn = app->has_gl ? app_egl_render(&app->egl, sc->gl_images[index].image, sc->layers,
 	                                          app->frames_done)
 	                         : app_gpu_render(&app->gpu, sc->images[index].image, sc->layers,
 	                                          app->frames_done);
-	if (!drawn || !app_swapchain_release(sc))
+	if (!drawn || !app_swapchain_release(sc, &app->stats, app->frames_done))
 		return false;
 	for (uint32_t eye = 0; eye < 2; eye++) {
 		pv[eye] = (XrCompositionLayerProjectionView){
@@ -73,9 +68,9 @@ static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 		return false;
 	if (app->has_vk && !app_gpu_mark_before(&app->gpu))
 		return false;
-	uint64_t entry = now_ns();
+	uint64_t entry = app_now_ns();
 	XrResult r = xrEndFrame(app->session, info);
-	uint64_t exit = now_ns();
+	uint64_t exit = app_now_ns();
 	if (!app_xr_ok(r, "xrEndFrame"))
 		return false;
 	if (app->has_vk && !app_gpu_mark_after(&app->gpu))
@@ -90,11 +85,18 @@ bool app_frame(struct app *app)
 	/* Waiting for a free GPU slot happens here, outside every bracket. */
 	if (app->has_vk && !app_gpu_begin_frame(&app->gpu, app->frames_done, &app->stats))
 		return false;
+	struct app_stats *st = &app->stats;
+	uint64_t frame = app->frames_done;
+	bool full = app->opts.calls == APP_CALLS_FULL;
+	if (full && !app_input_sync(&app->input, app->session, st, frame))
+		return false;
 	XrFrameWaitInfo wi = {.type = XR_TYPE_FRAME_WAIT_INFO};
 	XrFrameBeginInfo bi = {.type = XR_TYPE_FRAME_BEGIN_INFO};
 	XrFrameState fs = {.type = XR_TYPE_FRAME_STATE};
-	if (!APP_XR(xrWaitFrame(app->session, &wi, &fs)) ||
-	    !APP_XR(xrBeginFrame(app->session, &bi)))
+	if (!APP_XR_TIMED(st, frame, APP_CALL_WAIT_FRAME, xrWaitFrame(app->session, &wi, &fs)) ||
+	    !APP_XR_TIMED(st, frame, APP_CALL_BEGIN_FRAME, xrBeginFrame(app->session, &bi)))
+		return false;
+	if (full && !app_input_locate(&app->input, app->space, fs.predictedDisplayTime, st, frame))
 		return false;
 
 	XrCompositionLayerProjectionView pv[2];
@@ -111,8 +113,12 @@ bool app_frame(struct app *app)
 		.environmentBlendMode = app->blend_mode,
 		.layers = layers,
 	};
-	if ((app->has_vk || app->has_gl) && fs.shouldRender) {
-		if (!render(app, fs.predictedDisplayTime, pv))
+	bool rendering = (app->has_vk || app->has_gl) && fs.shouldRender;
+	XrView views[2];
+	if ((full || rendering) && !locate_views(app, fs.predictedDisplayTime, views))
+		return false;
+	if (rendering) {
+		if (!render(app, views, pv))
 			return false;
 		ei.layerCount = 1;
 	}

@@ -6,6 +6,7 @@
 #include "stats.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 bool app_series_create(struct app_series *s, const char *name, size_t cap)
 {
@@ -40,14 +41,42 @@ void app_series_print(struct app_series *s, FILE *f)
 	        s->count, sum.mean, sum.median, sum.p95, sum.p99, sum.min, sum.max);
 }
 
+/* Series names, and the most calls per frame of the app's loop (app_input.c). */
+static const struct {
+	const char *name;
+	size_t per_frame;
+} call_series[APP_CALL_COUNT] = {
+	[APP_CALL_WAIT_FRAME] = {"xrWaitFrame_ns", 1},
+	[APP_CALL_BEGIN_FRAME] = {"xrBeginFrame_ns", 1},
+	[APP_CALL_SYNC_ACTIONS] = {"xrSyncActions_ns", 1},
+	[APP_CALL_GET_ACTION_STATE_BOOLEAN] = {"xrGetActionStateBoolean_ns", 4},
+	[APP_CALL_GET_ACTION_STATE_FLOAT] = {"xrGetActionStateFloat_ns", 4},
+	[APP_CALL_GET_ACTION_STATE_VECTOR2F] = {"xrGetActionStateVector2f_ns", 2},
+	[APP_CALL_GET_ACTION_STATE_POSE] = {"xrGetActionStatePose_ns", 4},
+	[APP_CALL_LOCATE_SPACE] = {"xrLocateSpace_ns", 6},
+	[APP_CALL_LOCATE_VIEWS] = {"xrLocateViews_ns", 1},
+	[APP_CALL_ACQUIRE_SWAPCHAIN_IMAGE] = {"xrAcquireSwapchainImage_ns", 1},
+	[APP_CALL_WAIT_SWAPCHAIN_IMAGE] = {"xrWaitSwapchainImage_ns", 1},
+	[APP_CALL_RELEASE_SWAPCHAIN_IMAGE] = {"xrReleaseSwapchainImage_ns", 1},
+};
+
+/* Samples kept per call series at most: a long run with --stats stays small. */
+#define APP_CALL_SAMPLES_MAX (1u << 20)
+
 bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup)
 {
 	*st = (struct app_stats){.warmup = warmup, .frames = frames};
 	size_t cap = (size_t)(frames - warmup);
-	return app_series_create(&st->endframe_cpu, "endframe_cpu_ns", cap) &&
-	       app_series_create(&st->endframe_gpu, "endframe_gpu_ns", cap) &&
-	       app_series_create(&st->frame_interval, "frame_interval_ns", cap) &&
-	       app_series_create(&st->gpu_load, "app_gpu_load_ns", cap);
+	bool ok = app_series_create(&st->endframe_cpu, "endframe_cpu_ns", cap) &&
+	          app_series_create(&st->endframe_gpu, "endframe_gpu_ns", cap) &&
+	          app_series_create(&st->frame_interval, "frame_interval_ns", cap) &&
+	          app_series_create(&st->gpu_load, "app_gpu_load_ns", cap);
+	for (int c = 0; ok && c < APP_CALL_COUNT; c++) {
+		size_t n = cap * call_series[c].per_frame;
+		ok = app_series_create(&st->calls[c], call_series[c].name,
+		                       n < APP_CALL_SAMPLES_MAX ? n : APP_CALL_SAMPLES_MAX);
+	}
+	return ok;
 }
 
 void app_stats_destroy(struct app_stats *st)
@@ -56,6 +85,15 @@ void app_stats_destroy(struct app_stats *st)
 	app_series_destroy(&st->endframe_gpu);
 	app_series_destroy(&st->frame_interval);
 	app_series_destroy(&st->gpu_load);
+	for (int c = 0; c < APP_CALL_COUNT; c++)
+		app_series_destroy(&st->calls[c]);
+}
+
+uint64_t app_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static bool measured(const struct app_stats *st, uint64_t frame)
@@ -80,6 +118,12 @@ void app_stats_gpu(struct app_stats *st, uint64_t frame, uint64_t ns)
 		app_series_add(&st->endframe_gpu, ns);
 }
 
+void app_stats_call(struct app_stats *st, uint64_t frame, enum app_call call, uint64_t entry_ns)
+{
+	if (measured(st, frame))
+		app_series_add(&st->calls[call], app_now_ns() - entry_ns);
+}
+
 void app_stats_load(struct app_stats *st, uint64_t frame, uint64_t ns)
 {
 	if (measured(st, frame))
@@ -93,4 +137,6 @@ void app_stats_print(struct app_stats *st, FILE *f)
 	app_series_print(&st->frame_interval, f);
 	if (st->load_on)
 		app_series_print(&st->gpu_load, f);
+	for (int c = 0; c < APP_CALL_COUNT; c++)
+		app_series_print(&st->calls[c], f);
 }

@@ -33,6 +33,26 @@ void app_series_add(struct app_series *s, uint64_t ns);
 /* Prints the summary line (reorders the samples). With no samples: "NAME count=0". */
 void app_series_print(struct app_series *s, FILE *f);
 
+/*
+ * The frame loop's OpenXR calls the app times with --stats, each its own
+ * series "<function>_ns" (xrEndFrame is endframe_cpu_ns).
+ */
+enum app_call {
+	APP_CALL_WAIT_FRAME,
+	APP_CALL_BEGIN_FRAME,
+	APP_CALL_SYNC_ACTIONS,
+	APP_CALL_GET_ACTION_STATE_BOOLEAN,
+	APP_CALL_GET_ACTION_STATE_FLOAT,
+	APP_CALL_GET_ACTION_STATE_VECTOR2F,
+	APP_CALL_GET_ACTION_STATE_POSE,
+	APP_CALL_LOCATE_SPACE,
+	APP_CALL_LOCATE_VIEWS,
+	APP_CALL_ACQUIRE_SWAPCHAIN_IMAGE,
+	APP_CALL_WAIT_SWAPCHAIN_IMAGE,
+	APP_CALL_RELEASE_SWAPCHAIN_IMAGE,
+	APP_CALL_COUNT
+};
+
 /* Everything measured, restricted to frames [warmup, frames). */
 struct app_stats {
 	uint64_t warmup;
@@ -42,6 +62,7 @@ struct app_stats {
 	struct app_series frame_interval;
 	struct app_series gpu_load; /* --gpu-us: the load's own duration */
 	bool load_on;               /* print gpu_load (set by app_load.c) */
+	struct app_series calls[APP_CALL_COUNT];
 	uint64_t last_entry_ns; /* previous xrEndFrame entry, 0 before the first */
 };
 
@@ -59,6 +80,24 @@ void app_stats_gpu(struct app_stats *st, uint64_t frame, uint64_t ns);
 
 /* Records frame @p frame's app GPU load, measured by its own timestamps (ns). */
 void app_stats_load(struct app_stats *st, uint64_t frame, uint64_t ns);
+
+/* CLOCK_MONOTONIC now, in ns: the clock of every bracket. */
+uint64_t app_now_ns(void);
+
+/* Records one call of @p call in frame @p frame, from @p entry_ns to now. */
+void app_stats_call(struct app_stats *st, uint64_t frame, enum app_call call, uint64_t entry_ns);
+
+/*
+ * APP_XR(call) (app_check.h), timed into --stats as @p call_id of frame @p frame:
+ * APP_XR_TIMED(app, APP_CALL_SYNC_ACTIONS, xrSyncActions(...)).
+ */
+#define APP_XR_TIMED(st, frame, call_id, call)                            \
+	({                                                                \
+		uint64_t t0_ = app_now_ns();                              \
+		XrResult r_ = (call);                                     \
+		app_stats_call((st), (frame), (call_id), t0_);            \
+		app_xr_ok(r_, #call);                                     \
+	})
 
 /* Prints all summary lines to @p f (app_gpu_load_ns only with --gpu-us). */
 void app_stats_print(struct app_stats *st, FILE *f);

@@ -110,15 +110,18 @@ bool app_swapchain_destroy(struct app_swapchain *sc)
 	return ok;
 }
 
-bool app_swapchain_acquire(struct app_swapchain *sc, uint32_t *index)
+bool app_swapchain_acquire(struct app_swapchain *sc, struct app_stats *st, uint64_t frame,
+                           uint32_t *index)
 {
 	XrSwapchainImageAcquireInfo ai = {.type = XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO};
 	XrSwapchainImageWaitInfo wi = {
 		.type = XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO,
 		.timeout = XR_INFINITE_DURATION,
 	};
-	if (!APP_XR(xrAcquireSwapchainImage(sc->handle, &ai, index)) ||
-	    !APP_XR(xrWaitSwapchainImage(sc->handle, &wi)))
+	if (!APP_XR_TIMED(st, frame, APP_CALL_ACQUIRE_SWAPCHAIN_IMAGE,
+	                  xrAcquireSwapchainImage(sc->handle, &ai, index)) ||
+	    !APP_XR_TIMED(st, frame, APP_CALL_WAIT_SWAPCHAIN_IMAGE,
+	                  xrWaitSwapchainImage(sc->handle, &wi)))
 		return false;
 	if (*index >= sc->image_count) {
 		app_error("xrAcquireSwapchainImage returned image %u of %u", *index,
@@ -128,8 +131,9 @@ bool app_swapchain_acquire(struct app_swapchain *sc, uint32_t *index)
 	return true;
 }
 
-bool app_swapchain_release(struct app_swapchain *sc)
+bool app_swapchain_release(struct app_swapchain *sc, struct app_stats *st, uint64_t frame)
 {
 	XrSwapchainImageReleaseInfo ri = {.type = XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO};
-	return APP_XR(xrReleaseSwapchainImage(sc->handle, &ri));
+	return APP_XR_TIMED(st, frame, APP_CALL_RELEASE_SWAPCHAIN_IMAGE,
+	                    xrReleaseSwapchainImage(sc->handle, &ri));
 }

@@ -5,6 +5,7 @@
 #ifndef APP_SWAPCHAIN_H
 #define APP_SWAPCHAIN_H
 
+#include "app_stats.h"
 #include "app_vk.h"
 
 /* Renders stay small: the GPU work should be "a little", even on lavapipe. */
@@ -35,10 +36,12 @@ bool app_swapchain_create(struct app_swapchain *sc, XrInstance xr, XrSystemId sy
 /* Destroys the swapchain (safe on a partly created one). False if that failed. */
 bool app_swapchain_destroy(struct app_swapchain *sc);
 
-/* Acquires and waits for the next image; its index goes to @p index. */
-bool app_swapchain_acquire(struct app_swapchain *sc, uint32_t *index);
+/* Acquires and waits for the next image; its index goes to @p index.
+ * Both calls are timed into @p st as frame @p frame's. */
+bool app_swapchain_acquire(struct app_swapchain *sc, struct app_stats *st, uint64_t frame,
+                           uint32_t *index);
 
-/* Releases the image acquired last. */
-bool app_swapchain_release(struct app_swapchain *sc);
+/* Releases the image acquired last (timed as app_swapchain_acquire()'s calls). */
+bool app_swapchain_release(struct app_swapchain *sc, struct app_stats *st, uint64_t frame);
 
 #endif /* APP_SWAPCHAIN_H */

@@ -7,9 +7,13 @@
 #       the runtime ends the session early (XRTEST_EXIT_AFTER_FRAMES): exit 0
 #   app_test.sh APP bad-args
 #       each bad command line: exit 2 and exactly one line on stderr
+#   app_test.sh APP calls GRAPHICS full|frame
+#       the runtime's call counts (XRTEST_CALL_COUNTS): exactly the calls the
+#       --calls mix makes per frame; the app's per-call series agree
 set -u
 # Only what a test sets may influence it.
-unset XR_ENABLE_API_LAYERS XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
+unset XR_ENABLE_API_LAYERS XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US \
+	XRTEST_CALL_COUNTS
 app=$1
 mode=$2
 shift 2
@@ -96,8 +100,65 @@ bad_args() {
 	bad_one --graphics egl --threads 2
 	bad_one --graphics egl --gpu-us 100
 	bad_one --threads 3
+	bad_one --calls all
+	bad_one --calls
 	bad_one --bogus
 	bad_one extra
+	echo "PASS"
+}
+
+# count FUNCTION: the runtime's calls of FUNCTION, all threads.
+count() {
+	awk -F, -v f="$1" '$1 == f { n += $3 } END { print n + 0 }' "$tmp/calls.csv"
+}
+
+# want FUNCTION N: the runtime saw exactly N calls of FUNCTION.
+want() {
+	got=$(count "$1")
+	[ "$got" -eq "$2" ] || fail "$1: $got calls, want $2"
+}
+
+calls_mode() {
+	graphics=$1 mix=$2
+	XRTEST_CALL_COUNTS="$tmp/calls.csv" "$app" --frames 120 --warmup 20 --graphics "$graphics" \
+		--calls "$mix" --stats >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "exit status $?"; }
+	grep -q '^fn,thread_id,calls$' "$tmp/calls.csv" || fail "no call counts written"
+	r=$(awk '$1 == "run" { for (i = 2; i <= NF; i++) if ($i ~ /^frames_run=/) { sub(/.*=/, "", $i); print $i } }' "$tmp/out")
+	for f in xrWaitFrame xrBeginFrame xrEndFrame; do want $f "$r"; done
+	rendered=$(count xrAcquireSwapchainImage)
+	if [ "$graphics" = headless ]; then
+		[ "$rendered" -eq 0 ] || fail "headless: $rendered swapchain images acquired"
+	else
+		[ "$rendered" -ge $((r - 3)) ] && [ "$rendered" -le "$r" ] ||
+			fail "$rendered images acquired in $r frames"
+	fi
+	want xrWaitSwapchainImage "$rendered"
+	want xrReleaseSwapchainImage "$rendered"
+	if [ "$mix" = full ]; then
+		per=1 views=$r
+	else
+		per=0 views=$rendered
+	fi
+	want xrLocateViews "$views"
+	want xrSyncActions $((per * r))
+	want xrGetActionStateBoolean $((per * 4 * r))
+	want xrGetActionStateFloat $((per * 4 * r))
+	want xrGetActionStateVector2f $((per * 2 * r))
+	want xrGetActionStatePose $((per * 4 * r))
+	want xrLocateSpace $((per * 6 * r))
+	# The app's own per-call series: the measured frames' calls.
+	m=100
+	[ "$(field "$tmp/out" xrLocateSpace_ns count)" -eq $((per * 6 * m)) ] || fail "xrLocateSpace_ns count"
+	[ "$(field "$tmp/out" xrWaitFrame_ns count)" -eq $m ] || fail "xrWaitFrame_ns count"
+	polls=$(count xrPollEvent)
+	[ "$polls" -ge "$r" ] || fail "$polls xrPollEvent calls in $r frames"
+	total=$(awk -F, 'NR > 1 && $1 ~ /^xr(WaitFrame|BeginFrame|EndFrame|PollEvent|SyncActions|GetActionState|LocateSpace|LocateViews|AcquireSwapchainImage|WaitSwapchainImage|ReleaseSwapchainImage)/ { n += $3 } END { print n }' "$tmp/calls.csv")
+	echo "$graphics --calls $mix: $r frames, $total frame-loop calls ($((total / r)) per frame)"
+	[ "$graphics $mix" = "headless full" ] || { echo PASS; return; }
+	XRTEST_CALL_COUNTS=/nonexistent/dir/calls.csv "$app" --frames 10 --graphics headless \
+		>"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "unwritable path: exit status $?"; }
+	n=$(grep -c 'warning: XRTEST_CALL_COUNTS: cannot open /nonexistent/dir/calls.csv' "$tmp/err")
+	[ "$n" -eq 1 ] || { cat "$tmp/err" >&2; fail "unwritable path: $n warnings, want 1"; }
 	echo "PASS"
 }
 
@@ -105,5 +166,6 @@ case $mode in
 run) run_mode "$@" ;;
 runtime-exit) runtime_exit ;;
 bad-args) bad_args ;;
+calls) calls_mode "$@" ;;
 *) fail "unknown mode $mode" ;;
 esac

@@ -94,6 +94,9 @@ bool app_xr_create(struct app *app)
 		return false;
 	if (!pick_blend_mode(app) || !create_session(app) || !create_space(app))
 		return false;
+	if (app->opts.calls == APP_CALLS_FULL &&
+	    !app_input_create(&app->input, app->instance, app->session))
+		return false;
 	if (!app->has_vk && !app->has_gl)
 		return true;
 	if (!app_swapchain_create(&app->swapchain, app->instance, app->system, app->session,
@@ -109,6 +112,7 @@ bool app_xr_destroy(struct app *app)
 	app_load_destroy(app);
 	app_gpu_destroy(&app->gpu);
 	ok = app_swapchain_destroy(&app->swapchain) && ok;
+	ok = app_input_destroy(&app->input) && ok;
 	if (app->space)
 		ok = APP_XR(xrDestroySpace(app->space)) && ok;
 	if (app->session)

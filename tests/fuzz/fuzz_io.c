@@ -92,3 +92,18 @@ int fuzz_tmp_count(void)
 	closedir(d);
 	return n;
 }
+
+size_t fuzz_part_end(const uint8_t *data, size_t size, size_t from, size_t *next)
+{
+	static const char sep[] = "====\n";
+	const size_t n = sizeof(sep) - 1;
+
+	for (size_t i = from; i + n <= size; i++) {
+		if ((i == from || data[i - 1] == '\n') && memcmp(data + i, sep, n) == 0) {
+			*next = i + n;
+			return i;
+		}
+	}
+	*next = size;
+	return size;
+}

@@ -43,4 +43,11 @@ int fuzz_tmp_count(void);
 /* Aborts with @p what on stderr: a finding for both libFuzzer and replay. */
 void fuzz_fail(const char *what) __attribute__((noreturn));
 
+/*
+ * For inputs made of several files, each ended by a line "====": the end
+ * of the part that starts at @p from, and in *@p next where the next one
+ * starts (@p size when there is none).
+ */
+size_t fuzz_part_end(const uint8_t *data, size_t size, size_t from, size_t *next);
+
 #endif /* XRLM_FUZZ_IO_H */

@@ -23,22 +23,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Where the next part starts: after the next "====\n" at a line start. */
-static size_t part_end(const uint8_t *data, size_t size, size_t from, size_t *next)
-{
-	static const char sep[] = "====\n";
-	const size_t n = sizeof(sep) - 1;
-
-	for (size_t i = from; i + n <= size; i++) {
-		if ((i == from || data[i - 1] == '\n') && memcmp(data + i, sep, n) == 0) {
-			*next = i + n;
-			return i;
-		}
-	}
-	*next = size;
-	return size;
-}
-
 static void log_check(void *ctx, const char *message)
 {
 	int *errors = ctx;
@@ -75,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (; parts < PARTS && pos < size; parts++) {
 		if (!in[parts].path[0])
 			fuzz_file_init(&in[parts], names[parts]);
-		size_t next, end = part_end(data, size, pos, &next);
+		size_t next, end = fuzz_part_end(data, size, pos, &next);
 		fuzz_file_set(&in[parts], data + pos, end - pos);
 		pos = next;
 	}

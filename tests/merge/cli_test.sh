@@ -53,7 +53,7 @@ help)
 	grep -q "^stats    prints the same table" "$work/out" || fail "no stats entry"
 	run stats --help
 	[ "$rc" -eq 0 ] || fail "stats --help: status $rc"
-	grep -q "^usage: xrlm stats MERGED.csv$" "$work/out" || fail "no stats usage"
+	grep -q "^usage: xrlm stats MERGED.csv \[--all\]$" "$work/out" || fail "no stats usage"
 	;;
 version)
 	run --version
@@ -266,6 +266,100 @@ gate_column)
 	run stats "$data/merged-v1-s1.csv"
 	[ "$rc" -eq 0 ] || fail "stats on an older merged file: status $rc"
 	grep -q "^GPU mode: not recorded" "$work/out" || fail "older file: GPU mode line"
+	;;
+calls_table)
+	# With calls files: the every-function columns, the functions file, and
+	# the per-function table (15 rows; --all: all 18) under the statistics,
+	# the same from xrlm stats, which finds the functions file by name.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ ! -s "$work/err" ] || fail "unexpected stderr"
+	m=$work/frames-merged-s1.csv f=$work/functions-merged-s1.csv
+	tail -n 2 "$work/out" | grep -q "^wrote $f$" || fail "no 'wrote' line for the functions file"
+	grep -q ",gate_tripped,target_wait_us,.*,app_submit_us$" "$m" || fail "no every-function columns"
+	grep -q "^# induced_calls=0$" "$m" || fail "no calls counts"
+	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
+	[ "$(grep -c '^xr' "$f")" -eq 18 ] || fail "functions file has not 18 rows"
+	grep -q "^per function (.*; 15 of 18 functions, most time first; --all for every one):$" \
+		"$work/out" || fail "no per-function table heading"
+	sed -n '/^per function/,/^wrote/p' "$work/out" | grep -v '^wrote' >"$work/merge.table"
+	[ "$(grep -c '^xr' "$work/merge.table")" -eq 15 ] || fail "not 15 rows"
+	# the top row has the most target time, the own-thread column counts
+	sed -n 3p "$work/merge.table" | grep -q "^xrApplyHapticFeedback  *other  *3  *1.00  *105.00 " ||
+		fail "top row: $(sed -n 3p "$work/merge.table")"
+	grep -q "^xrPollEvent  *other .* 0  *3$" "$work/merge.table" || fail "own-thread calls not shown"
+	run stats "$m"
+	[ "$rc" -eq 0 ] || fail "stats status $rc"
+	sed -n '/^per function/,$p' "$work/out" >"$work/stats.table"
+	cmp -s "$work/merge.table" "$work/stats.table" || fail "stats prints another table"
+	run stats "$m" --all
+	[ "$(sed -n '/^per function/,$p' "$work/out" | grep -c '^xr')" -eq 18 ] || fail "--all: not 18 rows"
+	grep -q "; 18 of 18 functions):$" "$work/out" || fail "--all heading"
+	# A merged file whose functions file is gone: the statistics, and a warning.
+	rm "$f"
+	run stats "$m"
+	[ "$rc" -eq 0 ] || fail "stats without functions file: status $rc"
+	stderr_once "warning: no per-function table: $f is missing"
+	grep -q "^per function" "$work/out" && fail "a table without its file"
+	# An old merged file (no calls columns) reads as before, no table.
+	run stats "$data/expected-merged-s1.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "old merged file"
+	grep -q "^per function" "$work/out" && fail "a table for an old file"
+	;;
+calls_options)
+	# --no-calls: today's merged file; one calls file: a warning, today's file;
+	# -o OUT: the functions file next to it, named after it.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-calls
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "--no-calls: status $rc"
+	cmp "$work/frames-merged-s1.csv" "$data/expected-merged-s1.csv" || fail "--no-calls: file differs"
+	[ -e "$work/functions-merged-s1.csv" ] && fail "--no-calls wrote a functions file"
+	rm "$work/frames-merged-s1.csv" "$work/calls-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "one calls file: status $rc"
+	stderr_once "calls-s1-pre.csv: warning: no calls file for the post side"
+	cmp "$work/frames-merged-s1.csv" "$data/expected-merged-s1.csv" || fail "one calls file: differs"
+	cp "$data/calls-s1-post.csv" "$work/"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/run.csv"
+	[ "$rc" -eq 0 ] || fail "-o: status $rc"
+	[ -s "$work/run.functions.csv" ] || fail "-o: no run.functions.csv"
+	run stats "$work/run.csv"
+	grep -q "^per function" "$work/out" || fail "stats does not find run.functions.csv"
+	;;
+calls_errors)
+	# A bad calls file: one line naming file and line, status 1, nothing written.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	sed -i '9s/,[0-9]*,[0-9]*,1,0$/,500,400,1,0/' "$work/calls-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	expect_error 1 "calls-s1-pre.csv:9: error: t_exit is before t_entry$"
+	[ -e "$work/frames-merged-s1.csv" ] && fail "merged file written"
+	[ -e "$work/functions-merged-s1.csv" ] && fail "functions file written"
+	cp "$data/calls-s1-pre.csv" "$work/"
+	printf 'xrEndFrame,7,1,2,3\nxrEndFrame,7,1,2,3,0\n' >>"$work/calls-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	expect_error 1 "calls-s1-post.csv:41: error: "
+	# A truncated last row is a warning, as in the frames files.
+	cp "$data/calls-s1-post.csv" "$work/"
+	printf 'xrPollEvent,8,99999999,999' >>"$work/calls-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "truncated: status $rc"
+	stderr_once "calls-s1-post.csv:41: warning: "
+	grep -q "^# truncated_rows=1$" "$work/frames-merged-s1.csv" || fail "truncated row not counted"
+	;;
+calls_merge_dir)
+	# xrlm merge DIR merges the calls files too.
+	t=999999007-20261101T100000
+	for k in frames calls; do
+		for side in pre post; do cp "$data/$k-s1-$side.csv" "$work/$k-$t-$side.csv"; done
+	done
+	run merge "$work"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ -s "$work/functions-merged-$t.csv" ] || fail "no functions file"
+	grep -q ",app_submit_us$" "$work/frames-merged-$t.csv" || fail "no every-function columns"
 	;;
 missing_file)
 	copy_session s1

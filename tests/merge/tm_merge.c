@@ -446,19 +446,20 @@ static void test_merge_join(void **state)
 	                 0);
 	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
-	                    /* thread 1: intervals to its own next frame */
-	                    "100,1,11000.000,100.000,60.000,40.000,0.3636,,,\n"
-	                    /* thread 2: next pre frame (200,2) exists, though unmatched */
-	                    "100,2,11005.000,50.000,30.000,20.000,0.1817,,,\n"
-	                    "200,1,11000.000,120.000,80.000,40.000,0.3636,,,\n"
-	                    /* the last frame of each thread has no interval */
-	                    "300,1,,90.000,70.000,20.000,,,,\n"
+	                    /* the interval runs to the session's next frame,
+	                     * whatever thread ends it */
+	                    "100,1,5.000,100.000,60.000,40.000,800.0000,,,\n"
+	                    "100,2,10995.000,50.000,30.000,20.000,0.1819,,,\n"
+	                    /* the next pre frame (200,2) counts, though unmatched */
+	                    "200,1,10.000,120.000,80.000,40.000,400.0000,,,\n"
+	                    "300,1,20.000,90.000,70.000,20.000,100.0000,,,\n"
+	                    /* the session's last frame has no interval */
 	                    "300,2,,60.000,40.000,20.000,,,,\n");
 	assert_int_equal(s.frame_count, 5);
 	assert_int_equal(s.unmatched_pre, 1);
 	assert_int_equal(s.unmatched_post, 1);
 	assert_int_equal(s.dropped_queue_full_post, 3);
-	assert_int_equal(s.target_cpu_pct.count, 3);
+	assert_int_equal(s.target_cpu_pct.count, 4);
 	assert_int_equal(s.gpu_frame_count, 0);
 	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
 	free(got);

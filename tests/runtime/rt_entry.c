@@ -5,6 +5,7 @@
 #include "rt_internal.h"
 #include "rt_api.h"
 
+#include "rt_calls.h"
 #include "tc_negotiate.h"
 
 #include <string.h>
@@ -57,7 +58,7 @@ XrResult XRAPI_CALL rt_xrGetInstanceProcAddr(XrInstance instance, const char *na
 		/* Extension functions exist only where the extension is enabled. */
 		if (inst && !ext_enabled(inst, g_functions[i].ext))
 			return XR_ERROR_FUNCTION_UNSUPPORTED;
-		*function = g_functions[i].fn;
+		*function = rt_calls_wrap(name, g_functions[i].fn);
 		return XR_SUCCESS;
 	}
 	return XR_ERROR_FUNCTION_UNSUPPORTED;

@@ -3,6 +3,7 @@
  */
 #include "rt_internal.h"
 #include "rt_api.h"
+#include "rt_calls.h"
 
 #include <openxr/openxr_reflection.h>
 
@@ -135,7 +136,10 @@ XrResult XRAPI_CALL rt_xrCreateInstance(const XrInstanceCreateInfo *createInfo, 
 
 XrResult XRAPI_CALL rt_xrDestroyInstance(XrInstance instance)
 {
-	return rt_handle_destroy_as(RT_H(instance), RT_HANDLE_INSTANCE);
+	XrResult r = rt_handle_destroy_as(RT_H(instance), RT_HANDLE_INSTANCE);
+	if (r == XR_SUCCESS)
+		rt_calls_write();
+	return r;
 }
 
 XrResult XRAPI_CALL rt_xrGetInstanceProperties(XrInstance instance,

@@ -29,10 +29,7 @@
 #define RT_MAX_FORMATS 8
 #define RT_DISPLAY_TIME_RING 8
 
-/* rt_log.c */
-
-/* Writes one "[xrlm-test-runtime] ..." line to stderr. */
-void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include "rt_log.h"
 
 /* rt_time.c */
 

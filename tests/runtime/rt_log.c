@@ -1,7 +1,7 @@
 /*
  * Logging: init information and warnings on stderr, never per-frame lines.
  */
-#include "rt_internal.h"
+#include "rt_log.h"
 #include "tc_log.h"
 
 #include <stdarg.h>

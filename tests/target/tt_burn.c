@@ -7,7 +7,7 @@
 
 #include <time.h>
 
-static uint64_t now_ns(void)
+uint64_t tt_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -16,7 +16,7 @@ static uint64_t now_ns(void)
 
 void tt_burn_cpu_us(uint64_t us)
 {
-	uint64_t end = now_ns() + us * 1000u;
-	while (now_ns() < end)
+	uint64_t end = tt_now_ns() + us * 1000u;
+	while (tt_now_ns() < end)
 		;
 }

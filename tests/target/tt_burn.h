@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t tt_now_ns(void);
+
 /* Spins on CLOCK_MONOTONIC for @p us microseconds (never sleeps). */
 void tt_burn_cpu_us(uint64_t us);
 

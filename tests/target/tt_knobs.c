@@ -14,6 +14,9 @@
 #define TT_KNOB_MAX_US 1000000
 /* Draws of ~0.1 ms each on llvmpipe: again far beyond a frame. */
 #define TT_KNOB_MAX_GL_DRAWS 10000
+/* The own thread's rate: a tick every 100 us at most. */
+#define TT_KNOB_MAX_THREAD_HZ 10000
+#define TT_KNOB_DEFAULT_THREAD_HZ 100
 
 static struct tt_knobs knobs;
 static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
@@ -28,9 +31,18 @@ static void knobs_read(void)
 	/* Empty counts as unset. A copy: the app may change its environment. */
 	const char *log = getenv("XRTEST_TARGET_GPU_LOG");
 	knobs.gpu_log = log && *log ? strdup(log) : NULL;
-	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s gl_draws=%llu",
+	const char *calls = getenv("XRTEST_TARGET_THREAD_CALLS");
+	if (calls)
+		tt_calls_parse("XRTEST_TARGET_THREAD_CALLS", calls, &knobs.thread_calls);
+	knobs.thread_hz = u_env_u64("XRTEST_TARGET_THREAD_HZ", TT_KNOB_DEFAULT_THREAD_HZ, 1,
+	                            TT_KNOB_MAX_THREAD_HZ, tt_log_warn, NULL);
+	char thread_calls[128];
+	tt_calls_format(&knobs.thread_calls, thread_calls, sizeof(thread_calls));
+	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s gl_draws=%llu "
+	       "thread_calls=%s thread_hz=%llu",
 	       (unsigned long long)knobs.cpu_us, (unsigned long long)knobs.gpu_us, knobs.gpu_wait,
-	       knobs.gpu_log ? knobs.gpu_log : "-", (unsigned long long)knobs.gl_draws);
+	       knobs.gpu_log ? knobs.gpu_log : "-", (unsigned long long)knobs.gl_draws,
+	       thread_calls, (unsigned long long)knobs.thread_hz);
 }
 
 const struct tt_knobs *tt_knobs_get(void)

@@ -5,6 +5,7 @@
 #include "tt_layer.h"
 
 #include "tc_negotiate.h"
+#include "tt_fn.h"
 #include "tt_knobs.h"
 #include "tt_log.h"
 #include "tt_registry.h"
@@ -25,22 +26,30 @@ static XrResult XRAPI_CALL tt_xrDestroyInstance(XrInstance instance)
 	if (!inst)
 		return XR_ERROR_HANDLE_INVALID;
 	tt_session_destroy_all(inst);
+	tt_fn_log_summary();
 	XrResult r = inst->next_destroy_instance(instance);
 	tt_registry_take(&instances, (uint64_t)instance);
 	free(inst);
 	return r;
 }
 
+/*
+ * Every function the next layer has, and every one the target hooks, is
+ * handed out as its generated wrapper (tt_fn.h); a name the next layer
+ * refuses is refused as it refuses it.
+ */
 static XrResult XRAPI_CALL tt_xrGetInstanceProcAddr(XrInstance instance, const char *name,
                                                     PFN_xrVoidFunction *function)
 {
+	if (strcmp(name, "xrGetInstanceProcAddr") == 0) {
+		*function = (PFN_xrVoidFunction)tt_xrGetInstanceProcAddr;
+		return XR_SUCCESS;
+	}
 	PFN_xrVoidFunction hook = tt_session_hook(name);
 	if (!hook && strcmp(name, "xrDestroyInstance") == 0)
 		hook = (PFN_xrVoidFunction)tt_xrDestroyInstance;
-	if (!hook && strcmp(name, "xrGetInstanceProcAddr") == 0)
-		hook = (PFN_xrVoidFunction)tt_xrGetInstanceProcAddr;
 	if (hook) {
-		*function = hook;
+		*function = tt_fn_wrap(name, hook);
 		return XR_SUCCESS;
 	}
 	struct tt_instance *inst = tt_instance_find(instance);
@@ -48,7 +57,10 @@ static XrResult XRAPI_CALL tt_xrGetInstanceProcAddr(XrInstance instance, const c
 		*function = NULL;
 		return XR_ERROR_HANDLE_INVALID;
 	}
-	return inst->next_gipa(instance, name, function);
+	XrResult r = inst->next_gipa(instance, name, function);
+	if (XR_SUCCEEDED(r))
+		*function = tt_fn_wrap(name, *function);
+	return r;
 }
 
 static bool lookup(struct tt_instance *inst, const char *name, PFN_xrVoidFunction *fn)
@@ -59,12 +71,28 @@ static bool lookup(struct tt_instance *inst, const char *name, PFN_xrVoidFunctio
 	return false;
 }
 
+/* The functions the target's own calls need, only when a knob asks for them
+ * (every look-up shows in the chain below). */
+static bool own_calls_init(struct tt_instance *inst)
+{
+	struct tt_calls calls;
+	if (!tt_session_own_calls(&calls))
+		return true;
+	for (int c = 0; c < TT_CALLEE_COUNT; c++)
+		if (calls.n[c] && !lookup(inst, tt_callee_name((enum tt_callee)c), &inst->next_callee[c]))
+			return false;
+	return lookup(inst, "xrCreateReferenceSpace",
+	              (PFN_xrVoidFunction *)&inst->next_create_reference_space) &&
+	       lookup(inst, "xrDestroySpace", (PFN_xrVoidFunction *)&inst->next_destroy_space);
+}
+
 static bool instance_init(struct tt_instance *inst)
 {
 	return lookup(inst, "xrDestroyInstance", (PFN_xrVoidFunction *)&inst->next_destroy_instance) &&
 	       lookup(inst, "xrCreateSession", (PFN_xrVoidFunction *)&inst->next_create_session) &&
 	       lookup(inst, "xrDestroySession", (PFN_xrVoidFunction *)&inst->next_destroy_session) &&
-	       lookup(inst, "xrEndFrame", (PFN_xrVoidFunction *)&inst->next_end_frame);
+	       lookup(inst, "xrEndFrame", (PFN_xrVoidFunction *)&inst->next_end_frame) &&
+	       own_calls_init(inst);
 }
 
 static XrResult XRAPI_CALL tt_xrCreateApiLayerInstance(const XrInstanceCreateInfo *info,
@@ -74,6 +102,7 @@ static XrResult XRAPI_CALL tt_xrCreateApiLayerInstance(const XrInstanceCreateInf
 	if (!layer_info || !layer_info->nextInfo)
 		return XR_ERROR_INITIALIZATION_FAILED;
 	tt_knobs_get(); /* log the settings once, at the first instance */
+	tt_fn_knobs_init();
 
 	struct tt_instance *inst = calloc(1, sizeof(*inst));
 	if (!inst)

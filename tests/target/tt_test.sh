@@ -5,7 +5,8 @@
 #   tt_test.sh BUILD_DIR APP LAYER_LIB CASE
 #
 # CASE: exports, passthrough, cpu-burn, gpu-work, gpu-log, app-load, gpu-wait,
-# gpu-gated, validation, bad-knobs.
+# gpu-gated, validation, bad-knobs, fn-cpu, fn-bad-knobs, fn-answer, fn-induce,
+# fn-thread.
 # Timing checks retry (at most 3 attempts) because the build machine is
 # shared; each attempt is printed, and three misses fail.
 set -u
@@ -14,7 +15,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 unset XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT XRTEST_TARGET_GPU_LOG \
+	XRTEST_TARGET_THREAD_CALLS XRTEST_TARGET_THREAD_HZ XRTEST_CALL_COUNTS \
 	XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
+# The per-function knobs too, whatever the function.
+for v in $(env | sed -n 's/^\(XRTEST_TARGET_\(CPU_US\|ANSWER\|INDUCE\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
 export XR_RUNTIME_JSON="$build/tests/runtime/xrlm_test_runtime.json"
 export XRTEST_FRAME_RATE=0
 export XR_API_LAYER_PATH="$build/tests/manifests"
@@ -270,6 +276,220 @@ bad_knobs() {
 	grep -q 'knobs: cpu_us=0 gpu_us=0 gpu_wait=0' "$tmp/bad.err" || fail "defaults not used"
 }
 
+# summary NAME FUNCTION KEY: KEY= of the target's "summary of FUNCTION:" line.
+summary() {
+	sed -n "s/^\[xrlm-test-target\] summary of $2: .*\<$3=\([0-9.]*\).*/\1/p" "$tmp/$1.err"
+}
+
+# rcount NAME FUNCTION [THREAD]: calls of FUNCTION the runtime counted in
+# run NAME (XRTEST_CALL_COUNTS=$tmp/NAME.csv), all threads or only THREAD.
+rcount() {
+	awk -F, -v f="$2" -v t="${3:-}" '$1 == f && (t == "" || $2 == t) { n += $3 } END { print n + 0 }' \
+		"$tmp/$1.csv"
+}
+
+# frames_run NAME: xrEndFrame calls of run NAME (its --stats run line).
+frames_run() {
+	sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$tmp/$1.out"
+}
+
+# One per-function burn: XRTEST_TARGET_CPU_US_FN=K against none. Outside
+# every layer, the app's own clock around each call of FN (SERIES of its
+# --stats) moves by K within 5 us + 2 %, and a control series (xrEndFrame,
+# or xrWaitFrame when FN is xrEndFrame) does not (< 20 us). The target's
+# summary counts exactly the calls the runtime received, each burning >= K.
+fn_cpu_once() {
+	fn=$1 graphics=$2 series=$3 k=$4
+	control=endframe_cpu_ns
+	[ "$fn" = xrEndFrame ] && control=xrWaitFrame_ns
+	run fbase "$graphics" 200 20
+	run "f_$fn" "$graphics" 200 20 "XRTEST_TARGET_CPU_US_$fn=$k" XRTEST_CALL_COUNTS="$tmp/f_$fn.csv"
+	grep -q "knobs of $fn: cpu_us=$k " "$tmp/f_$fn.err" || fail "$fn: knob not taken"
+	p0=$(stat fbase "$series" p50) p1=$(stat "f_$fn" "$series" p50)
+	c0=$(stat fbase $control p50) c1=$(stat "f_$fn" $control p50)
+	delta=$((p1 - p0)) cdelta=$((c1 - c0))
+	err=$(abs $((delta - k * 1000))) tol=$((5000 + k * 20))
+	calls=$(summary "f_$fn" "$fn" calls) mean=$(summary "f_$fn" "$fn" burn_mean_us)
+	runtime=$(rcount "f_$fn" "$fn")
+	echo "$fn K=$k us ($graphics): app's $series p50 $p0 -> $p1 ns (+$delta, error $err," \
+		"tolerance $tol); $control p50 +$cdelta ns; target: $calls calls, mean burn $mean us;" \
+		"runtime: $runtime calls"
+	# Counts are exact: a miss is a defect, not noise.
+	[ "$calls" -gt 0 ] && [ "$calls" -eq "$runtime" ] ||
+		fail "$fn: the target counted $calls calls, the runtime $runtime"
+	awk -v m="$mean" -v k="$k" 'BEGIN { exit !(m >= k) }' || fail "$fn: mean burn $mean us < $k us"
+	[ "$cdelta" -le 20000 ] && [ "$err" -le "$tol" ]
+}
+
+# XRTEST_TARGET_CPU_US_<function> in the frame loop's functions, one at a
+# time, with the generated wrappers of every other function in place
+# (headless; the swapchain calls need a rendering session).
+fn_cpu() {
+	for spec in xrWaitFrame:headless xrBeginFrame:headless xrEndFrame:headless:endframe_cpu_ns \
+		xrSyncActions:headless xrGetActionStatePose:headless xrLocateSpace:headless \
+		xrLocateViews:headless xrAcquireSwapchainImage:vulkan2 xrWaitSwapchainImage:vulkan2 \
+		xrReleaseSwapchainImage:vulkan2; do
+		fn=${spec%%:*} rest=${spec#*:}
+		graphics=${rest%%:*} series=${fn}_ns
+		[ "$rest" = "$graphics" ] || series=${rest#*:}
+		retry "$fn: per-function burn off by more than the tolerance 3 times" \
+			fn_cpu_once "$fn" "$graphics" "$series" 300
+	done
+}
+
+# XRTEST_TARGET_ANSWER_<function>: what the target answers never reaches
+# the runtime, every N-th call exactly; the app runs its session to the end
+# on the answers (exit 0), events still flowing with xrPollEvent every 3rd.
+fn_answer() {
+	run ans headless 100 0 XRTEST_CALL_COUNTS="$tmp/ans.csv" \
+		XRTEST_TARGET_ANSWER_xrSyncActions=1 XRTEST_TARGET_ANSWER_xrGetActionStateBoolean=1 \
+		XRTEST_TARGET_ANSWER_xrGetActionStateVector2f=1 XRTEST_TARGET_ANSWER_xrLocateSpace=2 \
+		XRTEST_TARGET_ANSWER_xrPollEvent=3
+	r=$(frames_run ans)
+	for spec in xrSyncActions:1:1 xrGetActionStateBoolean:4:1 xrGetActionStateVector2f:2:1 \
+		xrLocateSpace:6:2 xrGetActionStateFloat:4:0; do
+		fn=${spec%%:*} rest=${spec#*:}
+		per=${rest%%:*} every=${rest#*:}
+		runtime=$(rcount ans "$fn")
+		if [ "$every" -eq 0 ]; then
+			[ "$runtime" -eq $((per * r)) ] || fail "$fn (not answered): runtime $runtime, want $((per * r))"
+			continue
+		fi
+		calls=$(summary ans "$fn" calls) answered=$(summary ans "$fn" answered)
+		echo "$fn every $every: target $calls calls, answered $answered; runtime $runtime"
+		[ "$calls" -eq $((per * r)) ] && [ "$answered" -eq $((calls / every)) ] &&
+			[ "$runtime" -eq $((calls - answered)) ] || fail "$fn: counts do not add up"
+	done
+	calls=$(summary ans xrPollEvent calls) answered=$(summary ans xrPollEvent answered)
+	runtime=$(rcount ans xrPollEvent)
+	echo "xrPollEvent every 3: target $calls calls, answered $answered; runtime $runtime; $r frames"
+	[ "$answered" -eq $((calls / 3)) ] && [ "$runtime" -eq $((calls - answered)) ] ||
+		fail "xrPollEvent: counts do not add up"
+}
+
+# XRTEST_TARGET_INDUCE_<function>: the runtime receives the induced calls
+# on the app's own thread (from inside the app's call), as many as asked;
+# none before a session exists (skipped, counted); the target's spaces are
+# created and destroyed in pairs.
+fn_induce() {
+	run ind headless 100 0 XRTEST_CALL_COUNTS="$tmp/ind.csv" \
+		XRTEST_TARGET_INDUCE_xrEndFrame=xrLocateSpace:4,xrGetInstanceProperties \
+		XRTEST_TARGET_INDUCE_xrLocateViews=xrLocateViews:2 \
+		XRTEST_TARGET_INDUCE_xrSyncActions=xrLocateSpace \
+		XRTEST_TARGET_INDUCE_xrGetSystem=xrGetInstanceProperties
+	r=$(frames_run ind)
+	tid=$(awk -F, '$1 == "xrEndFrame" { print $2 }' "$tmp/ind.csv")
+	echo "$r frames on thread $tid; the target's summary:"
+	grep 'summary of' "$tmp/ind.err"
+	for spec in xrLocateSpace:$((6 * r + 4 * r + r)) xrGetInstanceProperties:$r xrLocateViews:$((3 * r)); do
+		fn=${spec%%:*} want=${spec#*:}
+		got=$(rcount ind "$fn" "$tid") all=$(rcount ind "$fn")
+		echo "$fn: runtime $got calls on the app's thread ($all in all), want $want"
+		[ "$got" -eq "$want" ] && [ "$all" -eq "$want" ] || fail "$fn: induced calls miscounted"
+	done
+	[ "$(summary ind xrEndFrame induced)" -eq $((5 * r)) ] &&
+		[ "$(summary ind xrEndFrame induced_failed)" -eq 0 ] &&
+		[ "$(summary ind xrLocateViews induced)" -eq $((2 * r)) ] &&
+		[ "$(summary ind xrSyncActions induced)" -eq "$r" ] ||
+		fail "the target's own induced counts are wrong"
+	[ "$(summary ind xrGetSystem induced)" -eq 0 ] && [ "$(summary ind xrGetSystem induced_skipped)" -eq 1 ] ||
+		fail "a call induced before any session was not skipped"
+	created=$(($(rcount ind xrCreateReferenceSpace) + $(rcount ind xrCreateActionSpace)))
+	destroyed=$(rcount ind xrDestroySpace)
+	echo "spaces: $created created ($(rcount ind xrCreateReferenceSpace) reference), $destroyed destroyed"
+	[ "$(rcount ind xrCreateReferenceSpace)" -eq 5 ] && [ "$created" -eq "$destroyed" ] ||
+		fail "the target's two reference spaces are not created and destroyed once each"
+}
+
+# thread_once: XRTEST_TARGET_THREAD_CALLS at 200 Hz in a paced 100 Hz
+# session of 60 frames: the runtime receives 2 xrLocateSpace and one
+# xrGetInstanceProperties per tick on a thread that is not the app's, the
+# app's own xrLocateSpace stay on its thread, and the tick count is what
+# the session's length allows: at least half of 0.6 s at 200 Hz, at most
+# the app's whole run at 200 Hz (a slow build, e.g. under TSan, runs longer).
+thread_once() {
+	t0=$(date +%s%N)
+	run thr headless 60 0 XRTEST_FRAME_RATE=100 XRTEST_CALL_COUNTS="$tmp/thr.csv" \
+		XRTEST_TARGET_THREAD_CALLS=xrLocateSpace:2,xrGetInstanceProperties XRTEST_TARGET_THREAD_HZ=200
+	most=$((($(date +%s%N) - t0) / 5000000 + 1))
+	r=$(frames_run thr)
+	tid=$(awk -F, '$1 == "xrEndFrame" { print $2 }' "$tmp/thr.csv")
+	ticks=$(sed -n 's/^\[xrlm-test-target\] own thread: ticks=\([0-9]*\) calls=[0-9]* failed=0 .*/\1/p' "$tmp/thr.err")
+	[ -n "$ticks" ] || { grep 'own thread' "$tmp/thr.err"; fail "no own-thread summary, or failed calls"; }
+	app_ls=$(rcount thr xrLocateSpace "$tid") all_ls=$(rcount thr xrLocateSpace)
+	all_ip=$(rcount thr xrGetInstanceProperties) app_ip=$(rcount thr xrGetInstanceProperties "$tid")
+	echo "own thread: $ticks ticks (60..$most); runtime: xrLocateSpace $app_ls on the app's thread, $((all_ls - app_ls))" \
+		"on others; xrGetInstanceProperties $app_ip / $((all_ip - app_ip)); $r frames"
+	[ "$app_ls" -eq $((6 * r)) ] && [ $((all_ls - app_ls)) -eq $((2 * ticks)) ] &&
+		[ "$app_ip" -eq 0 ] && [ "$all_ip" -eq "$ticks" ] || fail "own-thread calls miscounted"
+	[ "$ticks" -ge 60 ] && [ "$ticks" -le "$most" ]
+}
+
+# The thread is joined at xrDestroySession: over three instance cycles in
+# one process the thread count after each xrDestroyInstance stays the same.
+fn_thread() {
+	retry "own thread's tick count not what 200 Hz over the session gives, 3 times" thread_once
+	XRTEST_TARGET_THREAD_CALLS=xrLocateSpace XRTEST_TARGET_THREAD_HZ=1000 "$app" --graphics headless \
+		--frames 30 --cycles 3 >"$tmp/cyc.out" 2>"$tmp/cyc.err" || { cat "$tmp/cyc.err"; fail "cycles failed"; }
+	n=$(grep -c 'own thread: ticks=' "$tmp/cyc.err")
+	threads=$(sed -n 's/^cycle [0-9]* threads=\([0-9]*\) .*/\1/p' "$tmp/cyc.out" | sort -u)
+	echo "3 cycles: $n own-thread summaries, threads after each cycle: $threads"
+	[ "$n" -eq 3 ] && [ "$(echo "$threads" | wc -l)" -eq 1 ] || fail "the own thread is not joined per session"
+}
+
+# fn_bad_one NAME WANT_LINE VAR=VALUE: exactly one line matching WANT_LINE.
+fn_bad_one() {
+	name=$1 want=$2
+	shift 2
+	run "$name" headless 20 0 "$@"
+	n=$(grep -c "$want" "$tmp/$name.err")
+	[ "$n" -eq 1 ] || { cat "$tmp/$name.err"; fail "$name ($*): $n lines matching '$want', want 1"; }
+	if grep -q "^\[xrlm-test-target\] knobs of" "$tmp/$name.err"; then
+		cat "$tmp/$name.err"
+		fail "$name ($*): a bad knob was taken"
+	fi
+	echo "$*: $(grep "$want" "$tmp/$name.err")"
+}
+
+# Bad per-function values: one line each naming the variable, the default
+# (nothing) in effect, the app unharmed.
+fn_bad_knobs() {
+	fn_bad_one cpu_abc 'XRTEST_TARGET_CPU_US_xrWaitFrame="12abc".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrWaitFrame=12abc
+	fn_bad_one cpu_big 'XRTEST_TARGET_CPU_US_xrEndFrame="2000000".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrEndFrame=2000000
+	fn_bad_one cpu_neg 'XRTEST_TARGET_CPU_US_xrPollEvent="-5".*using the default 0' \
+		XRTEST_TARGET_CPU_US_xrPollEvent=-5
+	fn_bad_one cpu_unknown 'XRTEST_TARGET_CPU_US_xrNoSuchFunction: "xrNoSuchFunction" is not an OpenXR function' \
+		XRTEST_TARGET_CPU_US_xrNoSuchFunction=100
+	fn_bad_one cpu_gipa 'XRTEST_TARGET_CPU_US_xrGetInstanceProcAddr: .*is not an OpenXR function the target wraps' \
+		XRTEST_TARGET_CPU_US_xrGetInstanceProcAddr=100
+	fn_bad_one cpu_empty_name 'XRTEST_TARGET_CPU_US_: "" is not an OpenXR function' \
+		XRTEST_TARGET_CPU_US_=100
+	fn_bad_one answer_no 'XRTEST_TARGET_ANSWER_xrEndFrame: the target cannot answer xrEndFrame itself' \
+		XRTEST_TARGET_ANSWER_xrEndFrame=1
+	fn_bad_one answer_abc 'XRTEST_TARGET_ANSWER_xrPollEvent="x".*using the default 0' \
+		XRTEST_TARGET_ANSWER_xrPollEvent=x
+	fn_bad_one answer_unknown 'XRTEST_TARGET_ANSWER_xrFoo: "xrFoo" is not an OpenXR function' \
+		XRTEST_TARGET_ANSWER_xrFoo=1
+	for v in xrFoo:2 xrLocateSpace:0 xrLocateSpace: xrLocateSpace:1001 xrLocateSpace,,xrLocateViews \
+		xrLocateSpace:600,xrLocateSpace:600 "" xrLocateSpace:-1 " xrLocateSpace"; do
+		fn_bad_one induce_bad "XRTEST_TARGET_INDUCE_xrEndFrame=\"$v\" is not a comma list.*using the default (none)" \
+			XRTEST_TARGET_INDUCE_xrEndFrame="$v"
+	done
+	fn_bad_one induce_unknown 'XRTEST_TARGET_INDUCE_xrBogus: "xrBogus" is not an OpenXR function' \
+		XRTEST_TARGET_INDUCE_xrBogus=xrLocateSpace
+	fn_bad_one thread_calls 'XRTEST_TARGET_THREAD_CALLS="xrPollEvent:2" is not a comma list' \
+		XRTEST_TARGET_THREAD_CALLS=xrPollEvent:2
+	grep -q 'knobs: .* thread_calls=- thread_hz=100$' "$tmp/thread_calls.err" || fail "thread_calls not off"
+	for v in 0 20000 fast; do
+		fn_bad_one thread_hz "XRTEST_TARGET_THREAD_HZ=\"$v\".*using the default 100" \
+			XRTEST_TARGET_THREAD_CALLS=xrLocateSpace XRTEST_TARGET_THREAD_HZ="$v"
+		grep -q 'knobs: .* thread_calls=xrLocateSpace:1 thread_hz=100$' "$tmp/thread_hz.err" ||
+			fail "THREAD_HZ=$v: default not used"
+	done
+}
+
 case $case in
 exports) exports ;;
 passthrough) passthrough ;;
@@ -281,6 +501,11 @@ gpu-wait) gpu_wait ;;
 gpu-gated) gpu_gated ;;
 validation) validation ;;
 bad-knobs) bad_knobs ;;
+fn-cpu) fn_cpu ;;
+fn-bad-knobs) fn_bad_knobs ;;
+fn-answer) fn_answer ;;
+fn-induce) fn_induce ;;
+fn-thread) fn_thread ;;
 *) fail "unknown case $case" ;;
 esac
 echo PASS

@@ -1,0 +1,465 @@
+/*
+ * The nested-call sandwich; see calls_join.h.
+ *
+ * The walk: pre rows are read on this thread (csvr pushes them), post rows
+ * come from calls_queue. Each pre call waits in its thread's FIFO; a post
+ * row is placed once every pre row that could hold it has been read
+ * (its t_entry is CALLS_JOIN_LAG_NS behind the newest pre row), and a pre
+ * call is final once no post row still to come can lie inside it.
+ */
+#include "calls_join.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calls_queue.h"
+
+/* Frame ids further than this from the first one are a corrupt file. */
+#define FRAME_SPAN_MAX (UINT64_C(1) << 26)
+/* How far back from the latest candidate a nested container is looked for. */
+#define NEST_SCAN 8
+
+/* A pre call not yet final. */
+struct open_call {
+	int64_t t_entry, t_exit;
+	uint64_t frame_id;
+	int64_t post_ns;  /* durations of the post calls inside */
+	int64_t child_ns; /* durations of pre calls nested inside */
+	uint32_t fn;
+	uint32_t npost;
+	bool forwarded;
+};
+
+/* One thread's pre calls in t_entry order, [head, tail) of calls. */
+struct thread_calls {
+	struct open_call *calls;
+	size_t head, tail, cap;
+};
+
+struct sweep {
+	struct calls_result *r;
+	int64_t bracket_ns;
+	struct calls_queue post;
+	struct idmap thread_ids;
+	struct thread_calls *threads;
+	size_t thread_cap;
+	int64_t newest_pre;
+	bool have_frame;
+	uint64_t first_frame;
+	bool ends_sorted;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	memset((char *)q + *cap * size, 0, (n - *cap) * size);
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* The index of function @p name in r->fns, adding it when new. */
+static int intern_fn(struct calls_result *r, const char *name, uint32_t *out, char *msg,
+                     size_t msg_size)
+{
+	int is_new;
+
+	if (idmap_get(&r->fn_ids, name_hash(name), out, &is_new) != 0 ||
+	    (is_new && grow((void **)&r->fns, &r->fn_cap, r->fn_count + 1, sizeof(*r->fns)) != 0)) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	if (!is_new) {
+		if (strcmp(r->fns[*out].name, name) == 0)
+			return 0;
+		snprintf(msg, msg_size, "function names %s and %s have the same hash", name,
+		         r->fns[*out].name);
+		return -1;
+	}
+	struct calls_fn *f = &r->fns[r->fn_count++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->phase = u_phase_of(name);
+	return 0;
+}
+
+static struct thread_calls *thread_of(struct sweep *s, uint64_t id)
+{
+	uint32_t t;
+
+	if (idmap_get(&s->thread_ids, id, &t, NULL) != 0 ||
+	    grow((void **)&s->threads, &s->thread_cap, (size_t)t + 1, sizeof(*s->threads)) != 0)
+		return NULL;
+	return &s->threads[t];
+}
+
+/* Appends @p c to @p t's FIFO, moving the live part down when the end is reached. */
+static int fifo_push(struct thread_calls *t, const struct open_call *c)
+{
+	if (t->tail == t->cap && t->head > 0) {
+		memmove(t->calls, t->calls + t->head, (t->tail - t->head) * sizeof(*t->calls));
+		t->tail -= t->head;
+		t->head = 0;
+	}
+	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
+		return -1;
+	t->calls[t->tail++] = *c;
+	return 0;
+}
+
+/*
+ * The innermost pre call of @p t holding [entry, exit], or NULL: the last
+ * one that began at or before @p entry, or one of the few before it (an
+ * outer call around a nested one).
+ */
+static struct open_call *container(struct thread_calls *t, int64_t entry, int64_t exit)
+{
+	size_t lo = t->head, hi = t->tail;
+
+	while (lo < hi) { /* first call beginning after entry */
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->calls[mid].t_entry <= entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, n = 0; i > t->head && n < NEST_SCAN; i--, n++) {
+		struct open_call *c = &t->calls[i - 1];
+		if (c->t_entry <= entry && exit <= c->t_exit)
+			return c;
+	}
+	return NULL;
+}
+
+/* The frame of @p id, growing the array (at either end) to hold it. */
+static struct calls_frame *frame_at(struct calls_result *r, uint64_t id)
+{
+	if (r->frame_count == 0)
+		r->frame_base = id;
+	if (id < r->frame_base) {
+		size_t shift = (size_t)(r->frame_base - id);
+		if (grow((void **)&r->frames, &r->frame_cap, r->frame_count + shift,
+		         sizeof(*r->frames)) != 0)
+			return NULL;
+		memmove(r->frames + shift, r->frames, r->frame_count * sizeof(*r->frames));
+		memset(r->frames, 0, shift * sizeof(*r->frames));
+		r->frame_count += shift;
+		r->frame_base = id;
+	}
+	size_t i = (size_t)(id - r->frame_base);
+	if (i >= r->frame_count) {
+		if (grow((void **)&r->frames, &r->frame_cap, i + 1, sizeof(*r->frames)) != 0)
+			return NULL;
+		r->frame_count = i + 1;
+	}
+	return &r->frames[i];
+}
+
+/* Records the frame-loop call @p c of @p phase in its frame (the first of each kind). */
+static void note_frame_call(struct calls_frame *f, enum u_phase phase, const struct open_call *c)
+{
+	if (phase == U_PHASE_WAIT && !(f->has & CALLS_HAS_WAIT)) {
+		f->wait_entry = c->t_entry;
+		f->wait_exit = c->t_exit;
+		f->has |= CALLS_HAS_WAIT;
+	} else if (phase == U_PHASE_BEGIN && !(f->has & CALLS_HAS_BEGIN)) {
+		f->begin_entry = c->t_entry;
+		f->begin_exit = c->t_exit;
+		f->has |= CALLS_HAS_BEGIN;
+	} else if (phase == U_PHASE_END && !(f->has & CALLS_HAS_END)) {
+		f->end_exit = c->t_exit;
+		f->has |= CALLS_HAS_END;
+	}
+}
+
+/* @p c can gain no more post calls: its exclusive time is final. */
+static int finalize(struct sweep *s, const struct open_call *c)
+{
+	struct calls_result *r = s->r;
+	struct calls_fn *fn = &r->fns[c->fn];
+	int64_t excl = (c->t_exit - c->t_entry) - c->child_ns - c->post_ns -
+	               (int64_t)c->npost * s->bracket_ns;
+	struct calls_frame *f = frame_at(r, c->frame_id);
+
+	if (!f || qhist_add(&fn->excl, excl) != 0)
+		return -1;
+	fn->calls++;
+	fn->total_ns += excl;
+	if (c->npost == 0)
+		r->self_answered_calls++;
+	f->has |= CALLS_HAS_ANY;
+	f->phase_ns[fn->phase] += excl;
+	note_frame_call(f, fn->phase, c);
+	return 0;
+}
+
+/* Finalizes every pre call that ended before @p bound. */
+static int finalize_before(struct sweep *s, int64_t bound)
+{
+	for (uint32_t i = 0; i < s->thread_ids.count; i++) {
+		struct thread_calls *t = &s->threads[i];
+		while (t->head < t->tail && t->calls[t->head].t_exit < bound) {
+			if (finalize(s, &t->calls[t->head]) != 0)
+				return -1;
+			t->head++;
+		}
+	}
+	return 0;
+}
+
+/* Places post call @p q: inside a pre call of its thread, or the target's own. */
+static int place_post(struct sweep *s, const struct calls_row *q, char *msg, size_t msg_size)
+{
+	struct calls_result *r = s->r;
+	struct thread_calls *t = thread_of(s, q->thread_id);
+	uint32_t fn;
+	int64_t dur = q->t_exit_ns - q->t_entry_ns;
+
+	if (!t) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	if (intern_fn(r, q->fn, &fn, msg, msg_size) != 0)
+		return -1;
+	r->post_calls++;
+	struct open_call *c = container(t, q->t_entry_ns, q->t_exit_ns);
+	struct calls_fn *f = &r->fns[fn];
+	if (!c) {
+		f->own_thread_calls++;
+		f->own_thread_ns += dur;
+		r->own_thread_calls++;
+		return 0;
+	}
+	c->post_ns += dur;
+	c->npost++;
+	if (c->fn == fn && !c->forwarded) {
+		c->forwarded = true;
+		f->forwarded_calls++;
+		return 0;
+	}
+	f->induced_calls++;
+	f->induced_ns += dur;
+	r->induced_calls++;
+	return 0;
+}
+
+/*
+ * Places every post row that no pre row still to come can hold (before
+ * @p frontier), then finalizes the pre calls no post row still to come can
+ * fall into.
+ */
+static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size)
+{
+	const struct calls_row *q;
+
+	while ((q = calls_queue_peek(&s->post)) && q->t_entry_ns < frontier) {
+		if (place_post(s, q, msg, msg_size) != 0)
+			return -1;
+		calls_queue_pop(&s->post);
+	}
+	int64_t bound = frontier;
+	if (q && q->t_entry_ns - CALLS_JOIN_LAG_NS < bound)
+		bound = q->t_entry_ns - CALLS_JOIN_LAG_NS;
+	if (finalize_before(s, bound) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int add_end(struct sweep *s, const struct calls_row *p)
+{
+	struct calls_result *r = s->r;
+
+	if (grow((void **)&r->ends, &r->end_cap, r->end_count + 1, sizeof(*r->ends)) != 0)
+		return -1;
+	struct calls_end *e = &r->ends[r->end_count++];
+	e->t_entry_ns = p->t_entry_ns;
+	e->t_exit_ns = p->t_exit_ns;
+	e->thread_id = p->thread_id;
+	e->frame_id = p->frame_id;
+	if (r->end_count > 1 && e[-1].t_entry_ns > e->t_entry_ns)
+		s->ends_sorted = false;
+	return 0;
+}
+
+static int check_frame_id(struct sweep *s, uint64_t id, char *msg, size_t msg_size)
+{
+	if (!s->have_frame) {
+		s->have_frame = true;
+		s->first_frame = id;
+	}
+	uint64_t span = id > s->first_frame ? id - s->first_frame : s->first_frame - id;
+	if (span <= FRAME_SPAN_MAX)
+		return 0;
+	snprintf(msg, msg_size, "frame_id %llu is out of step with the first one (%llu)",
+	         (unsigned long long)id, (unsigned long long)s->first_frame);
+	return -1;
+}
+
+/* calls_read_fn for pre's rows. */
+static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_size)
+{
+	struct sweep *s = ctx;
+	struct open_call c = {.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
+	                      .frame_id = p->frame_id};
+	struct thread_calls *t = thread_of(s, p->thread_id);
+
+	if (check_frame_id(s, p->frame_id, msg, msg_size) != 0 ||
+	    intern_fn(s->r, p->fn, &c.fn, msg, msg_size) != 0)
+		return -1;
+	if (!t || (s->r->fns[c.fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	struct open_call *outer = container(t, p->t_entry_ns, p->t_exit_ns);
+	if (outer)
+		outer->child_ns += p->t_exit_ns - p->t_entry_ns;
+	if (fifo_push(t, &c) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	s->r->pre_calls++;
+	if (p->t_entry_ns > s->newest_pre)
+		s->newest_pre = p->t_entry_ns;
+	return advance(s, s->newest_pre - CALLS_JOIN_LAG_NS, msg, msg_size);
+}
+
+static int cmp_end(const void *a, const void *b)
+{
+	const struct calls_end *x = a, *y = b;
+
+	if (x->t_entry_ns != y->t_entry_ns)
+		return x->t_entry_ns < y->t_entry_ns ? -1 : 1;
+	return x->thread_id < y->thread_id ? -1 : x->thread_id > y->thread_id;
+}
+
+static void sweep_destroy(struct sweep *s)
+{
+	for (size_t i = 0; i < s->thread_cap; i++)
+		free(s->threads[i].calls);
+	free(s->threads);
+	idmap_destroy(&s->thread_ids);
+}
+
+int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
+               struct calls_result *out)
+{
+	struct sweep s = {.r = out, .bracket_ns = bracket_ns, .newest_pre = INT64_MIN / 2,
+	                  .ends_sorted = true};
+	char msg[CSVR_MSG_MAX / 2];
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (idmap_create(&out->fn_ids) != 0 || idmap_create(&s.thread_ids) != 0) {
+		snprintf(out->pre_diag.error, sizeof(out->pre_diag.error), "%s: error: out of memory",
+		         pre_path);
+		out->pre_diag.failed = true;
+		sweep_destroy(&s);
+		return -1;
+	}
+	if (calls_queue_start(&s.post, post_path, "post") == 0) {
+		ret = calls_read(pre_path, "pre", &out->pre_meta, &out->pre_diag, pre_row, &s);
+		if (ret == 0 && advance(&s, INT64_MAX, msg, sizeof(msg)) != 0) {
+			snprintf(out->pre_diag.error, sizeof(out->pre_diag.error), "%s: error: %s",
+			         pre_path, msg);
+			out->pre_diag.failed = true;
+			ret = -1;
+		}
+	}
+	/* A failed pre read stops the post reader; its own error is the one then. */
+	int post_ret = calls_queue_finish(&s.post);
+	if (ret == 0 && post_ret != 0)
+		ret = -1;
+	if (!out->pre_diag.failed || post_ret == 0 || s.post.done)
+		out->post_diag = s.post.diag;
+	out->post_meta = s.post.meta;
+	if (ret == 0 && !s.ends_sorted)
+		qsort(out->ends, out->end_count, sizeof(*out->ends), cmp_end);
+	sweep_destroy(&s);
+	return ret;
+}
+
+void calls_result_destroy(struct calls_result *r)
+{
+	for (size_t i = 0; i < r->fn_count; i++)
+		qhist_destroy(&r->fns[i].excl);
+	free(r->fns);
+	free(r->frames);
+	free(r->ends);
+	idmap_destroy(&r->fn_ids);
+	side_meta_destroy(&r->pre_meta);
+	side_meta_destroy(&r->post_meta);
+	memset(r, 0, sizeof(*r));
+}
+
+uint32_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
+                          int64_t t_exit_ns)
+{
+	size_t lo = 0, hi = r->end_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->ends[mid].t_entry_ns < t_entry_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->end_count && r->ends[lo].t_entry_ns == t_entry_ns; lo++) {
+		const struct calls_end *e = &r->ends[lo];
+		if (e->thread_id != thread_id || e->t_exit_ns != t_exit_ns)
+			continue;
+		uint64_t i = e->frame_id - r->frame_base;
+		return e->frame_id >= r->frame_base && i < r->frame_count ? (uint32_t)i : CALLS_NONE;
+	}
+	return CALLS_NONE;
+}
+
+static int64_t non_negative(int64_t v)
+{
+	return v < 0 ? 0 : v;
+}
+
+void calls_frame_columns(const struct calls_result *r, uint32_t f, int64_t end_entry,
+                         int64_t end_exit, int64_t *out)
+{
+	for (int i = 0; i < CALLS_COLS; i++)
+		out[i] = CALLS_BLANK;
+	if (f == CALLS_NONE)
+		return;
+	const struct calls_frame *fr = &r->frames[f];
+	const struct calls_frame *prev = f > 0 ? &r->frames[f - 1] : NULL;
+	int64_t total = 0;
+	for (int i = 0; i < U_PHASE_COUNT; i++) {
+		out[i] = fr->phase_ns[i];
+		total += fr->phase_ns[i];
+	}
+	out[CALLS_COL_TARGET_TOTAL] = total;
+	if (fr->has & CALLS_HAS_WAIT)
+		out[CALLS_COL_APP_WAIT] = fr->wait_exit - fr->wait_entry;
+	/* Overlapping frames (a pipelined app) leave the app no time between
+	 * them: a negative gap counts as 0. */
+	if ((fr->has & CALLS_HAS_WAIT) && (fr->has & CALLS_HAS_BEGIN) && prev &&
+	    (prev->has & CALLS_HAS_END))
+		out[CALLS_COL_APP_CPU] = non_negative(fr->wait_entry - prev->end_exit) +
+		                         non_negative(fr->begin_entry - fr->wait_exit);
+	if (fr->has & CALLS_HAS_BEGIN)
+		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr->begin_exit);
+	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
+}

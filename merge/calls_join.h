@@ -1,0 +1,140 @@
+/*
+ * The nested-call sandwich: the target layer's exclusive time in every call
+ * the app made (pre's calls file), by time containment on one thread
+ * (merge/README.md "Calls"), with per-function and per-frame totals.
+ *
+ * For one pre call P on thread T, the post calls on T that lie inside P
+ * ([t_entry, t_exit] within P's) are the target's calls down the chain:
+ *   exclusive(P) = dur(P) - sum(dur(Q) + bracket) over those post calls Q
+ *                  - dur of pre calls nested inside P (their own account).
+ * A pre call with no post call inside is self-answered (all target time).
+ * The first post call of P's own function is the forwarded one; every other
+ * post call inside is "induced" (counted per function). A post call inside
+ * no pre call of its thread is an own-thread call of the target.
+ *
+ * Both files are read as streams (the post one on a thread, calls_queue.h);
+ * each thread's pre calls are held only until no later row can fall inside
+ * them (CALLS_JOIN_LAG_NS after the newest row read), so memory depends on
+ * the threads, functions and frames, not on the number of calls.
+ */
+#ifndef XRLM_CALLS_JOIN_H
+#define XRLM_CALLS_JOIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "calls_read.h"
+#include "idmap.h"
+#include "qhist.h"
+#include "u_phase.h"
+
+/*
+ * How far rows of different threads may be out of t_entry order in a file
+ * (the writer pops per-thread rings): a row read this long after a later
+ * one of its file is still placed right.
+ */
+#define CALLS_JOIN_LAG_NS INT64_C(1000000000)
+
+#define CALLS_NONE UINT32_MAX
+
+/* One function's totals. */
+struct calls_fn {
+	char name[CALLS_FN_MAX];
+	enum u_phase phase;
+	uint64_t calls;            /* pre calls: the app's */
+	int64_t total_ns;          /* sum of their exclusive target time */
+	struct qhist excl;         /* their exclusive target times */
+	uint64_t forwarded_calls;  /* post calls that forwarded a pre call of this function */
+	uint64_t induced_calls;    /* post calls inside a pre call (other than its forward) */
+	int64_t induced_ns;        /* their durations (the runtime's time) */
+	uint64_t own_thread_calls; /* post calls inside no pre call of their thread */
+	int64_t own_thread_ns;     /* their durations */
+};
+
+/* One frame (a pre frame_id) as pre's calls saw it. */
+struct calls_frame {
+	int64_t phase_ns[U_PHASE_COUNT]; /* exclusive target time per phase */
+	int64_t wait_entry, wait_exit;   /* the first xrWaitFrame */
+	int64_t begin_entry, begin_exit; /* the first xrBeginFrame */
+	int64_t end_exit;                /* the first xrEndFrame */
+	uint8_t has;                     /* CALLS_HAS_* */
+	bool used;                       /* a merged row maps to it */
+};
+
+#define CALLS_HAS_ANY 1
+#define CALLS_HAS_WAIT 2
+#define CALLS_HAS_BEGIN 4
+#define CALLS_HAS_END 8
+
+/* An xrEndFrame call of pre: how a frames-file row finds its frame_id. */
+struct calls_end {
+	int64_t t_entry_ns;
+	int64_t t_exit_ns;
+	uint64_t thread_id;
+	uint64_t frame_id;
+};
+
+/* The sandwich's result. Owns its arrays; release with calls_result_destroy(). */
+struct calls_result {
+	struct side_meta pre_meta, post_meta;
+	struct csvr_diag pre_diag, post_diag;
+
+	struct calls_fn *fns;
+	size_t fn_count, fn_cap;
+	struct idmap fn_ids; /* name hash -> fns index */
+
+	struct calls_frame *frames; /* frame_id - frame_base */
+	uint64_t frame_base;
+	size_t frame_count, frame_cap;
+
+	struct calls_end *ends; /* sorted by (t_entry, thread) */
+	size_t end_count, end_cap;
+
+	uint64_t pre_calls, post_calls;
+	uint64_t self_answered_calls; /* pre calls with no post call inside */
+	uint64_t induced_calls, own_thread_calls;
+};
+
+/*
+ * Runs the sandwich over @p pre_path and @p post_path; @p bracket_ns is
+ * subtracted once per contained post call (see merge/README.md). Returns
+ * 0, or -1 with the error in out->pre_diag or out->post_diag (checked in
+ * that order). calls_result_destroy() must be called either way.
+ */
+int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
+               struct calls_result *out);
+
+/* Frees what @p r owns. */
+void calls_result_destroy(struct calls_result *r);
+
+/*
+ * The frame (index into r->frames) whose xrEndFrame call is the frames-file
+ * row (@p thread_id, @p t_entry_ns, @p t_exit_ns); CALLS_NONE when the
+ * calls file has no such call.
+ */
+uint32_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
+                          int64_t t_exit_ns);
+
+/* A per-frame value that does not exist (INT64_MIN). */
+#define CALLS_BLANK INT64_MIN
+
+/* The per-frame columns: target per phase, target total, app_* (README). */
+enum calls_col {
+	CALLS_COL_TARGET_TOTAL = U_PHASE_COUNT,
+	CALLS_COL_APP_WAIT,
+	CALLS_COL_APP_CPU,
+	CALLS_COL_APP_RENDER,
+	CALLS_COL_APP_SUBMIT,
+	CALLS_COLS,
+};
+
+/*
+ * The per-frame columns (ns, or CALLS_BLANK) of frame @p f (from
+ * calls_find_frame(); CALLS_NONE: all blank), whose xrEndFrame ran from
+ * @p end_entry to @p end_exit, into @p out[CALLS_COLS].
+ */
+void calls_frame_columns(const struct calls_result *r, uint32_t f, int64_t end_entry,
+                         int64_t end_exit, int64_t *out);
+
+#endif /* XRLM_CALLS_JOIN_H */

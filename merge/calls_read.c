@@ -1,0 +1,113 @@
+/*
+ * Reading a per-side calls file; see calls_read.h.
+ */
+#include "calls_read.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+
+/* The reader's state: the caller's callback and each thread's last entry. */
+struct calls_reader {
+	struct side_meta *meta;
+	calls_read_fn row;
+	void *ctx;
+	struct idmap threads;
+	int64_t *last_entry; /* per thread index */
+	size_t last_cap;
+	struct calls_row current;
+};
+
+static bool is_name(const char *s)
+{
+	if (!s || !s[0])
+		return false;
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_'))
+			return false;
+	}
+	return true;
+}
+
+/* t_entry must not go back on a thread; see calls_read.h. */
+static int check_order(struct calls_reader *r, const struct calls_row *c, char *msg,
+                       size_t msg_size)
+{
+	uint32_t t;
+	int is_new;
+
+	if (idmap_get(&r->threads, c->thread_id, &t, &is_new) != 0 ||
+	    side_file_grow((void **)&r->last_entry, &r->last_cap, t, sizeof(*r->last_entry)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	if (!is_new && c->t_entry_ns < r->last_entry[t]) {
+		snprintf(msg, msg_size, "t_entry goes back on thread %llu (rows must be in t_entry "
+		         "order on each thread)", (unsigned long long)c->thread_id);
+		return -1;
+	}
+	r->last_entry[t] = c->t_entry_ns;
+	return 0;
+}
+
+static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                     size_t msg_size)
+{
+	struct side_reader *sr = ctx;
+	struct calls_reader *r = sr->file;
+	struct calls_row *c = &r->current;
+
+	if (!(present & 1) || !is_name(v[0].s) || strlen(v[0].s) >= CALLS_FN_MAX) {
+		snprintf(msg, msg_size, "column 1 (fn) is not a function name");
+		return -1;
+	}
+	if (!side_file_ticks_to_ns(v[2].i, r->meta->clock_freq, &c->t_entry_ns) ||
+	    !side_file_ticks_to_ns(v[3].i, r->meta->clock_freq, &c->t_exit_ns)) {
+		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+		return -1;
+	}
+	if (c->t_exit_ns < c->t_entry_ns) {
+		snprintf(msg, msg_size, "t_exit is before t_entry");
+		return -1;
+	}
+	strcpy(c->fn, v[0].s);
+	c->thread_id = v[1].u;
+	c->frame_id = v[4].u;
+	c->result = v[5].i;
+	if (check_order(r, c, msg, msg_size) != 0)
+		return -1;
+	return r->row(r->ctx, c, msg, msg_size);
+}
+
+static const struct csvr_format calls_format = {
+	.header = "fn,thread_id,t_entry,t_exit,frame_id,result",
+	.ncols = 6,
+	.kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_I64, CSVR_U64, CSVR_I64},
+	.names = {"fn", "thread_id", "t_entry", "t_exit", "frame_id", "result"},
+	.comment = side_file_comment,
+	.row = calls_row,
+};
+
+int calls_read(const char *path, const char *expected_side, struct side_meta *meta,
+               struct csvr_diag *diag, calls_read_fn row, void *ctx)
+{
+	struct calls_reader r = {.meta = meta, .row = row, .ctx = ctx};
+	int ret;
+
+	memset(meta, 0, sizeof(*meta));
+	memset(diag, 0, sizeof(*diag));
+	if (idmap_create(&r.threads) != 0) {
+		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
+		diag->failed = true;
+		return -1;
+	}
+	ret = side_file_read(path, &calls_format, expected_side, meta, diag, &r);
+	idmap_destroy(&r.threads);
+	free(r.last_entry);
+	return ret;
+}

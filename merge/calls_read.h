@@ -1,0 +1,48 @@
+/*
+ * Reading a per-side calls file, calls-<tag>-<side>.csv
+ * (fn,thread_id,t_entry,t_exit,frame_id,result; README "Files"): one row
+ * per wrapped OpenXR call, in the order the writer popped them (by
+ * t_entry). The rows are handed to a callback one by one and never kept,
+ * so a file of any length is read in constant memory.
+ *
+ * Checked per row, besides the engine's strict parsing (csvr.h): fn is a
+ * name (letters, digits, '_', at most CALLS_FN_MAX - 1 bytes), t_exit is
+ * not before t_entry, both lie within ±2^61 ns, and on each thread t_entry
+ * does not go back (the nested-call sandwich walks each thread in time
+ * order; see calls_join.h). A violation is an error naming file and line.
+ */
+#ifndef XRLM_CALLS_READ_H
+#define XRLM_CALLS_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "side_file.h"
+
+/* Longest function name kept, with its NUL (OpenXR's are under 64). */
+#define CALLS_FN_MAX 96
+
+/* One call; times converted to nanoseconds. */
+struct calls_row {
+	uint64_t thread_id;
+	int64_t t_entry_ns;
+	int64_t t_exit_ns;
+	uint64_t frame_id;
+	int64_t result;
+	char fn[CALLS_FN_MAX];
+};
+
+/* Called for each good row. Return 0, or -1 after setting @p msg (file and line are added). */
+typedef int (*calls_read_fn)(void *ctx, const struct calls_row *row, char *msg, size_t msg_size);
+
+/*
+ * Reads @p path, calling @p row with @p ctx for each row in file order.
+ * @p meta (zeroed first) gets the `#` metadata and footer, @p diag the
+ * messages; @p expected_side ("pre" or "post"), if non-NULL, must match a
+ * `# side=` line when present. Returns 0, or -1 with @p diag->error set.
+ * side_meta_destroy(@p meta) must be called either way.
+ */
+int calls_read(const char *path, const char *expected_side, struct side_meta *meta,
+               struct csvr_diag *diag, calls_read_fn row, void *ctx);
+
+#endif /* XRLM_CALLS_READ_H */

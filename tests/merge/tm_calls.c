@@ -1,0 +1,580 @@
+/*
+ * Unit tests of the calls files' merge: the calls reader, the nested-call
+ * sandwich (forwarded, self-answered, induced, own-thread and nested calls,
+ * two threads), the every-function columns, the functions file, frames
+ * that map to nothing, bad rows, and the bounded-memory percentiles.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calls_join.h"
+#include "functions_read.h"
+#include "merge.h"
+#include "merged_read.h"
+#include "qhist.h"
+#include "stats.h"
+#include "tm_common.h"
+
+/* ---- helpers ---- */
+
+/* A session's four files in a fresh directory, tag "1". */
+struct session {
+	char dir[256];
+	char pre[512], post[512], calls_pre[512], calls_post[512];
+	char merged[512], functions[512];
+};
+
+static const char pre_head[] = "# clock=CLOCK_MONOTONIC\n# side=pre\n";
+static const char post_head[] = "# clock=CLOCK_MONOTONIC\n# side=post\n";
+static const char frames_cols[] = "display_time,thread_id,t_entry,t_exit\n";
+static const char calls_cols[] = "fn,thread_id,t_entry,t_exit,frame_id,result\n";
+
+static void put(const char *path, const char *head, const char *cols, const char *rows)
+{
+	size_t n = strlen(head) + strlen(cols) + strlen(rows) + 1;
+	char *text = malloc(n);
+
+	assert_non_null(text);
+	snprintf(text, n, "%s%s%s", head, cols, rows);
+	assert_int_equal(tm_file_write(path, text), 0);
+	free(text);
+}
+
+/* Writes the files (a NULL calls text: no such file); @p post_extra goes in post's header. */
+static void session_write(struct session *s, const char *frames_pre, const char *frames_post,
+                          const char *post_extra, const char *calls_pre, const char *calls_post)
+{
+	char head[256];
+
+	tm_dir_create(s->dir, sizeof(s->dir));
+	snprintf(s->pre, sizeof(s->pre), "%s/frames-1-pre.csv", s->dir);
+	snprintf(s->post, sizeof(s->post), "%s/frames-1-post.csv", s->dir);
+	snprintf(s->calls_pre, sizeof(s->calls_pre), "%s/calls-1-pre.csv", s->dir);
+	snprintf(s->calls_post, sizeof(s->calls_post), "%s/calls-1-post.csv", s->dir);
+	snprintf(s->merged, sizeof(s->merged), "%s/frames-merged-1.csv", s->dir);
+	snprintf(s->functions, sizeof(s->functions), "%s/functions-merged-1.csv", s->dir);
+	snprintf(head, sizeof(head), "%s%s", post_head, post_extra ? post_extra : "");
+	put(s->pre, pre_head, frames_cols, frames_pre);
+	put(s->post, head, frames_cols, frames_post);
+	if (calls_pre)
+		put(s->calls_pre, pre_head, calls_cols, calls_pre);
+	if (calls_post)
+		put(s->calls_post, head, calls_cols, calls_post);
+}
+
+/* Merges @p s the way the post layer does (siblings found by name). */
+static int session_merge(struct session *s, struct merge_summary *sum, struct tm_log *log)
+{
+	struct merge_siblings sib;
+	struct merge_paths paths;
+
+	assert_int_equal(merge_sibling_paths(s->pre, NULL, &sib), 0);
+	merge_paths_from_siblings(&sib, s->pre, &paths);
+	return merge_files(&paths, sib.merged_csv, sum, tm_log_fn, log);
+}
+
+/* The part of a merged file after the column header. */
+static const char *rows_of(const char *text)
+{
+	const char *h = strstr(text, "\ndisplay_time,thread_id,");
+	assert_non_null(h);
+	h = strchr(h + 1, '\n');
+	assert_non_null(h);
+	return h + 1;
+}
+
+static const struct calls_fn *find_fn(const struct calls_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->fn_count; i++)
+		if (strcmp(r->fns[i].name, name) == 0)
+			return &r->fns[i];
+	fail_msg("no function %s", name);
+	return NULL;
+}
+
+/* ---- session A: every kind of call on one thread ---- */
+
+static const char a_frames_pre[] = "1000,7,10000,12000\n"
+                                   "2000,7,20000,22000\n";
+static const char a_frames_post[] = "1000,7,10500,11500\n"
+                                    "2000,7,20500,21500\n";
+static const char a_calls_pre[] = "xrWaitFrame,7,5000,6000,1,0\n"
+                                  "xrBeginFrame,7,7000,7500,1,0\n"
+                                  "xrLocateViews,7,8000,9000,1,0\n" /* self-answered */
+                                  "xrEndFrame,7,10000,12000,1,0\n"
+                                  "xrWaitFrame,7,15000,16000,2,0\n"
+                                  "xrBeginFrame,7,17000,17500,2,0\n"
+                                  "xrSyncActions,7,18000,18400,2,0\n"
+                                  "xrEndFrame,7,20000,22000,2,0\n";
+static const char a_calls_post[] = "xrWaitFrame,7,5100,5900,1,0\n"
+                                   "xrBeginFrame,7,7100,7400,1,0\n"
+                                   "xrEndFrame,7,10500,11500,1,0\n"
+                                   "xrLocateSpace,9,13000,13100,1,0\n" /* own thread */
+                                   "xrWaitFrame,7,15100,15900,2,0\n"
+                                   "xrBeginFrame,7,17100,17400,2,0\n"
+                                   "xrSyncActions,7,18100,18300,2,0\n"
+                                   "xrLocateSpace,7,20100,20200,2,0\n" /* induced */
+                                   "xrLocateSpace,7,20250,20300,2,0\n" /* induced */
+                                   "xrEndFrame,7,20500,21500,2,0\n"
+                                   "xrPollEvent,7,23000,23100,2,-2\n"; /* own thread */
+
+static void test_sandwich_kinds(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, a_frames_pre, a_frames_post, NULL, a_calls_pre, a_calls_post);
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 10, &r), 0);
+	assert_int_equal(r.pre_calls, 8);
+	assert_int_equal(r.post_calls, 11);
+	assert_int_equal(r.self_answered_calls, 1);
+	assert_int_equal(r.induced_calls, 2);
+	assert_int_equal(r.own_thread_calls, 2);
+
+	/* Forwarded: duration - post's - one bracket correction. */
+	const struct calls_fn *wait = find_fn(&r, "xrWaitFrame");
+	assert_int_equal(wait->calls, 2);
+	assert_int_equal(wait->total_ns, 2 * (1000 - 800 - 10));
+	assert_int_equal(wait->forwarded_calls, 2);
+	assert_int_equal(wait->phase, U_PHASE_WAIT);
+	/* Self-answered: all of it. */
+	const struct calls_fn *lv = find_fn(&r, "xrLocateViews");
+	assert_int_equal(lv->total_ns, 1000);
+	assert_int_equal(lv->forwarded_calls, 0);
+	/* Induced: the runtime's time in them is not the target's, and one
+	 * correction per post call inside. */
+	const struct calls_fn *end = find_fn(&r, "xrEndFrame");
+	assert_int_equal(end->total_ns, (2000 - 1000 - 10) + (2000 - 1150 - 30));
+	assert_int_equal(end->excl.max, 990);
+	assert_int_equal(end->excl.min, 820);
+	const struct calls_fn *ls = find_fn(&r, "xrLocateSpace");
+	assert_int_equal(ls->calls, 0);
+	assert_int_equal(ls->induced_calls, 2);
+	assert_int_equal(ls->induced_ns, 150);
+	assert_int_equal(ls->own_thread_calls, 1);
+	assert_int_equal(ls->own_thread_ns, 100);
+	const struct calls_fn *poll = find_fn(&r, "xrPollEvent");
+	assert_int_equal(poll->own_thread_calls, 1);
+	assert_int_equal(poll->induced_calls, 0);
+	assert_int_equal(find_fn(&r, "xrSyncActions")->phase, U_PHASE_SYNC_ACTIONS);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+static void test_merge_with_calls(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, a_frames_pre, a_frames_post, "# bracket_correction_ns=10\n", a_calls_pre,
+	              a_calls_post);
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(log.count, 0);
+	assert_true(sum.has_calls);
+	assert_int_equal(sum.calls_pre, 8);
+	assert_int_equal(sum.calls_post, 11);
+	assert_int_equal(sum.induced_calls, 2);
+	assert_int_equal(sum.own_thread_calls, 2);
+	assert_int_equal(sum.self_answered_calls, 1);
+	assert_int_equal(sum.calls_frames_unmapped, 0);
+	assert_int_equal(sum.rows_without_calls, 0);
+
+	char *got = tm_file_read(s.merged);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\n# gate_trips=0\n# calls_pre=8\n# calls_post=11\n"
+	                            "# self_answered_calls=1\n# induced_calls=2\n"
+	                            "# own_thread_calls=2\n# calls_frames_unmapped=0\n"
+	                            "# rows_without_calls=0\n"
+	                            "display_time,thread_id,frame_interval_us,pre_us,post_us,"
+	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
+	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"
+	                            "target_begin_us,target_end_us,target_locate_views_us,"
+	                            "target_sync_actions_us,target_swapchain_us,target_other_us,"
+	                            "target_total_us,app_wait_us,app_cpu_us,app_render_us,"
+	                            "app_submit_us\n"));
+	/* No GPU sample: the GPU statistics are empty, not 0. */
+	assert_non_null(strstr(got, "\n# target_gpu_ms_mean=\n"));
+	assert_string_equal(rows_of(got),
+	                    /* no frame before the first: app_cpu blank */
+	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,,"
+	                    "0.190,0.190,0.990,1.000,0.000,0.000,0.000,2.370,1.000,,2.500,2.000\n"
+	                    /* app_cpu: 12000 -> 15000 plus 16000 -> 17000 */
+	                    "2000,7,,2.000,1.000,0.990,,,,,"
+	                    "0.190,0.190,0.820,0.000,0.190,0.000,0.000,1.390,1.000,4.000,2.500,2.000\n");
+	free(got);
+
+	got = tm_file_read(s.functions);
+	assert_non_null(got);
+	assert_string_equal(got,
+	                    "# frame_count=2\n" FUNCTIONS_HEADER "\n"
+	                    "xrEndFrame,end,2,1.0000,1.810,0.905,0.905,0.988,0.990,48.1383,0,0,0.000,0.000\n"
+	                    "xrLocateViews,locate_views,1,0.5000,1.000,1.000,1.000,1.000,1.000,26.5957,0,0,0.000,0.000\n"
+	                    "xrBeginFrame,begin,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.1064,0,0,0.000,0.000\n"
+	                    "xrWaitFrame,wait,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.1064,0,0,0.000,0.000\n"
+	                    "xrSyncActions,sync_actions,1,0.5000,0.190,0.190,0.190,0.190,0.190,5.0532,0,0,0.000,0.000\n"
+	                    "xrLocateSpace,other,0,0.0000,,,,,,,2,1,0.150,0.100\n"
+	                    "xrPollEvent,other,0,0.0000,,,,,,,0,1,0.000,0.100\n");
+	free(got);
+
+	/* xrlm stats reads the new file back: same counts, same statistics. */
+	struct merge_summary back;
+	struct csvr_diag diag;
+	assert_int_equal(merged_read_stats(s.merged, &back, &diag), 0);
+	assert_true(back.has_calls);
+	assert_int_equal(back.induced_calls, 2);
+	assert_int_equal(back.own_thread_calls, 2);
+	assert_int_equal(back.target_cpu_us.count, 2);
+	tm_dir_remove(s.dir);
+}
+
+/* Without calls files (or with one only) the merged file is exactly today's. */
+static void test_without_calls_unchanged(void **state)
+{
+	(void)state;
+	struct session s, t;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, a_frames_pre, a_frames_post, NULL, NULL, NULL);
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_false(sum.has_calls);
+	assert_int_equal(access(s.functions, F_OK), -1);
+	char *plain = tm_file_read(s.merged);
+
+	session_write(&t, a_frames_pre, a_frames_post, NULL, a_calls_pre, NULL);
+	assert_int_equal(session_merge(&t, &sum, &log), 0);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "calls-1-pre.csv: warning: no calls file for the post side"));
+	char *one = tm_file_read(t.merged);
+	assert_string_equal(plain, one);
+	assert_null(strstr(plain, "target_wait_us"));
+	assert_null(strstr(plain, "calls_pre"));
+	assert_int_equal(access(t.functions, F_OK), -1);
+	free(plain);
+	free(one);
+	tm_dir_remove(s.dir);
+	tm_dir_remove(t.dir);
+}
+
+/* ---- nesting and threads ---- */
+
+static void test_nested_pre_call(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	/* The target calls the loader's trampoline from its xrEndFrame: a pre
+	 * xrLocateSpace inside pre's xrEndFrame, forwarded to post. */
+	session_write(&s, "500,1,10000,20000\n", "500,1,12000,13000\n", NULL,
+	              "xrEndFrame,1,10000,20000,1,0\n"
+	              "xrLocateSpace,1,11000,11500,1,0\n",
+	              "xrLocateSpace,1,11100,11300,1,0\n"
+	              "xrEndFrame,1,12000,13000,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	/* The inner call owns the post call inside it; the outer one loses
+	 * the inner one's whole duration and its own forward. */
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 500 - 200);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->forwarded_calls, 1);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 500 - 1000);
+	assert_int_equal(r.induced_calls, 0);
+	assert_int_equal(r.own_thread_calls, 0);
+	uint32_t f = calls_find_frame(&r, 1, 10000, 20000);
+	assert_int_not_equal(f, CALLS_NONE);
+	int64_t cols[CALLS_COLS];
+	calls_frame_columns(&r, f, 10000, 20000, cols);
+	assert_int_equal(cols[U_PHASE_END], 8500);
+	assert_int_equal(cols[U_PHASE_OTHER], 300);
+	assert_int_equal(cols[CALLS_COL_TARGET_TOTAL], 8800);
+	assert_true(cols[CALLS_COL_APP_WAIT] == CALLS_BLANK);
+	assert_int_equal(cols[CALLS_COL_APP_SUBMIT], 10000);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+static void test_two_threads(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	/* Thread 2 syncs actions while thread 1 is in xrEndFrame; its post
+	 * calls belong to its own pre calls, never to thread 1's. Thread 2's
+	 * row at 10500 comes after thread 1's at 11000 (the writer pops
+	 * per-thread rings): still placed. */
+	session_write(&s, "100,1,10000,12000\n", "100,1,10200,11800\n", NULL,
+	              "xrEndFrame,1,10000,12000,1,0\n"
+	              "xrSyncActions,1,11000,11100,1,0\n"
+	              "xrSyncActions,2,10500,10900,1,0\n",
+	              "xrEndFrame,1,10200,11800,1,0\n"
+	              "xrSyncActions,2,10600,10700,1,0\n"
+	              "xrLocateSpace,2,10950,10990,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 2000 - 1600 - 100);
+	assert_int_equal(find_fn(&r, "xrSyncActions")->calls, 2);
+	/* thread 1's is self-answered (100), thread 2's forwarded (400 - 100) */
+	assert_int_equal(find_fn(&r, "xrSyncActions")->total_ns, 100 + 300);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->own_thread_calls, 1);
+	assert_int_equal(r.induced_calls, 0);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+static void test_frames_that_map_to_nothing(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	/* Frame 200's display time is not on post's side (a layer above
+	 * changed it): its calls have no row. Frame 300's xrEndFrame is not in
+	 * the calls file: its row has blank every-function cells. */
+	session_write(&s, "100,1,1000,2000\n200,1,11000,12000\n300,1,21000,22000\n",
+	              "100,1,1100,1900\n300,1,21100,21900\n", NULL,
+	              "xrEndFrame,1,1000,2000,1,0\n"
+	              "xrWaitFrame,1,10000,10500,2,0\n"
+	              "xrEndFrame,1,11000,12000,2,0\n",
+	              "xrEndFrame,1,1100,1900,1,0\n"
+	              "xrWaitFrame,1,10100,10400,2,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(sum.frame_count, 2);
+	assert_int_equal(sum.unmatched_pre, 1);
+	assert_int_equal(sum.calls_frames_unmapped, 1);
+	assert_int_equal(sum.rows_without_calls, 1);
+	char *got = tm_file_read(s.merged);
+	assert_non_null(strstr(got, "\n# calls_frames_unmapped=1\n# rows_without_calls=1\n"));
+	assert_string_equal(rows_of(got),
+	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,,"
+	                    "0.000,0.000,0.200,0.000,0.000,0.000,0.000,0.200,,,,1.000\n"
+	                    "300,1,,1.000,0.800,0.200,,,,,,,,,,,,,,,,\n");
+	free(got);
+	tm_dir_remove(s.dir);
+}
+
+/* ---- bad input ---- */
+
+/* Merges a session whose pre (or post) calls file has @p rows; returns the log. */
+static int merge_bad(bool post_side, const char *head, const char *rows, struct tm_log *log,
+                     struct session *s)
+{
+	struct merge_summary sum;
+
+	session_write(s, "100,1,1000,2000\n", "100,1,1100,1900\n", NULL,
+	              "xrEndFrame,1,1000,2000,1,0\n", "xrEndFrame,1,1100,1900,1,0\n");
+	put(post_side ? s->calls_post : s->calls_pre, head, calls_cols, rows);
+	memset(log, 0, sizeof(*log));
+	return session_merge(s, &sum, log);
+}
+
+static void test_bad_calls_rows(void **state)
+{
+	(void)state;
+	static const struct {
+		bool post;
+		const char *rows;
+		const char *want; /* after "<file>:<its line>: error: " */
+	} cases[] = {
+		{false, "xrEndFrame,1,2000,1000,1,0\n", "t_exit is before t_entry"},
+		{false, "xr-End,1,1000,2000,1,0\n", "column 1 (fn) is not a function name"},
+		{false, ",1,1000,2000,1,0\n", "column 1 (fn) is not a function name"},
+		{false, "xrEndFrame,1,1000,2000,x,0\n", "frame_id"},
+		{false, "xrEndFrame,1,1000,2000,1\n", "xrEndFrame,1,1000,2000,1,0"},
+		{true, "xrEndFrame,1,5000,6000,1,0\nxrEndFrame,1,4000,4500,1,0\n",
+		 "t_entry goes back on thread 1"},
+		{false, "xrWaitFrame,1,100,200,1,0\nxrEndFrame,1,1000,2000,900000000,0\n",
+		 "frame_id 900000000 is out of step"},
+		{true, "xrEndFrame,1,3000000000000000000,3000000000000000001,1,0\n",
+		 "out of range"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tm_log log;
+		struct session s;
+		char want[600];
+		/* Short rows followed by another are errors; alone they are cut rows. */
+		bool second_line = strchr(cases[i].rows, '\n') != strrchr(cases[i].rows, '\n');
+		const char *rows = cases[i].rows;
+		char buf[256];
+		if (i == 4) {
+			snprintf(buf, sizeof(buf), "%s%s", cases[i].rows, cases[i].want);
+			rows = buf;
+		}
+		assert_int_equal(merge_bad(cases[i].post, cases[i].post ? post_head : pre_head, rows,
+		                           &log, &s), -1);
+		snprintf(want, sizeof(want), "%s:%d: error: ",
+		         cases[i].post ? s.calls_post : s.calls_pre, second_line ? 5 : 4);
+		if (strncmp(log.last, want, strlen(want)) != 0 ||
+		    (i != 4 && !strstr(log.last, cases[i].want)))
+			fail_msg("case %zu: %s", i, log.last);
+		/* Nothing is written on failure. */
+		assert_int_equal(access(s.merged, F_OK), -1);
+		assert_int_equal(access(s.functions, F_OK), -1);
+		tm_dir_remove(s.dir);
+	}
+}
+
+static void test_bad_calls_files(void **state)
+{
+	(void)state;
+	struct tm_log log;
+	struct session s;
+	struct merge_summary sum;
+
+	/* PRE and POST swapped. */
+	assert_int_equal(merge_bad(false, post_head, "xrEndFrame,1,1000,2000,1,0\n", &log, &s), -1);
+	assert_non_null(strstr(log.last, "calls-1-pre.csv:2: error: file is side=post, expected side=pre"));
+	tm_dir_remove(s.dir);
+	/* Another session's file. */
+	session_write(&s, "100,1,1000,2000\n", "100,1,1100,1900\n", NULL, "", "");
+	put(s.pre, "# session=1\n", frames_cols, "100,1,1000,2000\n");
+	put(s.calls_post, "# session=2\n", calls_cols, "");
+	memset(&log, 0, sizeof(log));
+	assert_int_equal(session_merge(&s, &sum, &log), -1);
+	assert_int_equal(log.count, 1);
+	if (!strstr(log.last, "calls-1-post.csv") || !strstr(log.last, "error"))
+		fail_msg("%s", log.last);
+	tm_dir_remove(s.dir);
+	/* A wrong column header. */
+	session_write(&s, "100,1,1000,2000\n", "100,1,1100,1900\n", NULL, "", "");
+	assert_int_equal(tm_file_write(s.calls_pre, "fn,thread_id,t_entry,t_exit,result\n"), 0);
+	memset(&log, 0, sizeof(log));
+	assert_int_equal(session_merge(&s, &sum, &log), -1);
+	assert_non_null(strstr(log.last, "calls-1-pre.csv:1: error: "));
+	tm_dir_remove(s.dir);
+}
+
+/* A killed writer's cut last row: skipped with a warning, counted. */
+static void test_truncated_calls_row(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "100,1,1000,2000\n", "100,1,1100,1900\n", NULL,
+	              "xrEndFrame,1,1000,2000,1,0\nxrWaitFrame,1,3000,40",
+	              "xrEndFrame,1,1100,1900,1,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(log.count, 1);
+	assert_non_null(strstr(log.last, "calls-1-pre.csv:5: warning: "));
+	assert_int_equal(sum.truncated_rows, 1);
+	assert_int_equal(sum.calls_pre, 1);
+	tm_dir_remove(s.dir);
+}
+
+/* ---- paths ---- */
+
+static void test_calls_paths(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_siblings sib;
+	struct merge_paths p;
+	char buf[MERGE_PATH_MAX];
+
+	session_write(&s, "", "", NULL, "", NULL);
+	assert_int_equal(merge_sibling_paths(s.pre, NULL, &sib), 0);
+	assert_string_equal(sib.calls_pre_csv, s.calls_pre);
+	assert_string_equal(sib.calls_post_csv, ""); /* absent */
+	assert_string_equal(sib.functions_csv, s.functions);
+	merge_paths_from_siblings(&sib, s.pre, &p);
+	assert_string_equal(p.calls_pre_csv, s.calls_pre);
+	assert_null(p.calls_post_csv);
+	assert_null(p.gpu_pre_csv);
+	tm_dir_remove(s.dir);
+
+	assert_int_equal(merge_functions_path("d/frames-merged-7.csv", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "d/functions-merged-7.csv");
+	assert_int_equal(merge_functions_path("d/out.csv", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "d/out.functions.csv");
+	assert_int_equal(merge_functions_path("out", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "out.functions.csv");
+	assert_int_equal(merge_functions_path("d/out.csv", buf, 8), -1);
+}
+
+/* ---- percentiles in bounded memory ---- */
+
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x >> 11;
+}
+
+static void test_qhist_exact_then_bounded(void **state)
+{
+	(void)state;
+	enum { N = 100000 };
+	double *all = malloc(N * sizeof(*all));
+	double *copy = malloc(N * sizeof(*copy));
+	struct qhist h = {0};
+	uint64_t x = 42;
+
+	assert_non_null(all);
+	assert_non_null(copy);
+	for (size_t i = 0; i < N; i++) {
+		/* log-spread magnitudes from 1 ns to ~1 s, one in ten negative */
+		int64_t v = (int64_t)((lcg(&x) % 1000000) * (1 + lcg(&x) % 1000));
+		if (lcg(&x) % 10 == 0)
+			v = -v / 7;
+		all[i] = (double)v;
+		assert_int_equal(qhist_add(&h, v), 0);
+		if (i + 1 == 1000 || i + 1 == QHIST_EXACT || i + 1 == N) {
+			for (int k = 0; k < 3; k++) {
+				double p = (double[]){0.5, 0.99, 0.01}[k];
+				memcpy(copy, all, (i + 1) * sizeof(*copy));
+				double want = stats_percentile(copy, i + 1, p);
+				double got = qhist_percentile(&h, p);
+				if (i + 1 <= QHIST_EXACT)
+					assert_true(got == want); /* exact while few */
+				else if (fabs(got - want) > fabs(want) / 128 + 1)
+					fail_msg("p%g: %.1f, exact %.1f", p * 100, got, want);
+			}
+		}
+	}
+	assert_null(h.exact); /* histogrammed past QHIST_EXACT */
+	qhist_destroy(&h);
+
+	/* Below 128 ns the buckets are exact. */
+	for (int64_t v = -100; v <= 100; v++)
+		for (int k = 0; k < 50; k++)
+			assert_int_equal(qhist_add(&h, v), 0);
+	assert_true(qhist_percentile(&h, 0.5) == 0);
+	assert_true(qhist_percentile(&h, 0) == -100);
+	assert_true(qhist_percentile(&h, 1) == 100);
+	assert_true(qhist_percentile(&h, 0.75) == 50);
+	qhist_destroy(&h);
+	free(all);
+	free(copy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sandwich_kinds),
+		cmocka_unit_test(test_merge_with_calls),
+		cmocka_unit_test(test_without_calls_unchanged),
+		cmocka_unit_test(test_nested_pre_call),
+		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_frames_that_map_to_nothing),
+		cmocka_unit_test(test_bad_calls_rows),
+		cmocka_unit_test(test_bad_calls_files),
+		cmocka_unit_test(test_truncated_calls_row),
+		cmocka_unit_test(test_calls_paths),
+		cmocka_unit_test(test_qhist_exact_then_bounded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
