@@ -142,12 +142,9 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return;
 	}
-	struct merge_paths paths = {
-		.pre_csv = pre,
-		.post_csv = sib.post_csv,
-		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
-		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
-	};
+	/* Every file of the session: frames, GPU and calls files. */
+	struct merge_paths paths;
+	merge_paths_from_siblings(&sib, pre, &paths);
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
 		return;
 	char merged[MERGE_PATH_MAX];

@@ -4,7 +4,9 @@
 # the same run, api_dump being the target between pre and post, with
 # core_validation below post reporting nothing. Post also records the calls
 # api_dump makes itself to print what it lists (xrStructureTypeToString,
-# xrResultToString): the target's induced calls, which pre never sees. Recording starts at the top
+# xrResultToString): the target's induced calls, which pre never sees. The
+# per-function table (functions-merged-<tag>.csv) lists every function with
+# pre's exact count, and api_dump's own calls as induced. Recording starts at the top
 # of the first xrEndFrame and stops in xrDestroyInstance, so the listing is
 # compared from its first xrEndFrame up to xrDestroyInstance (neither that
 # nor xrGetInstanceProcAddr is recorded: README, "Functions and phases").
@@ -37,4 +39,13 @@ cmp -s "$XRLM_TEST_WORK/api_dump.counts" "$XRLM_TEST_WORK/post.app" ||
 	fail "post's calls file (api_dump's own calls left out) and api_dump's listing differ ('<' api_dump, '>' post): $(diff "$XRLM_TEST_WORK/api_dump.counts" "$XRLM_TEST_WORK/post.app")"
 induced=$(grep -E " ($INDUCED)\$" "$XRLM_TEST_WORK/post.counts" | awk '{ n += $1 } END { print n + 0 }')
 [ "$induced" -gt 0 ] || fail "post recorded none of api_dump's own calls"
+# The per-function table: the same counts, api_dump's own calls as induced.
+functions=$(ls "$OUT"/functions-merged-*.csv 2>/dev/null) || fail "no functions-merged file"
+data_rows "$functions" | awk -F, '$3 > 0 { printf "%7d %s\n", $3, $1 }' | sort -k2 >"$XRLM_TEST_WORK/table.counts"
+awk '{ printf "%7d %s\n", $1, $2 }' "$XRLM_TEST_WORK/api_dump.counts" | sort -k2 >"$XRLM_TEST_WORK/api_dump.table"
+cmp -s "$XRLM_TEST_WORK/api_dump.table" "$XRLM_TEST_WORK/table.counts" ||
+	fail "the per-function table and api_dump's listing differ ('<' api_dump, '>' table): $(diff "$XRLM_TEST_WORK/api_dump.table" "$XRLM_TEST_WORK/table.counts")"
+table_induced=$(data_rows "$functions" | awk -F, -v re="^($INDUCED)\$" '$1 ~ re { n += $11 } END { print n + 0 }')
+[ "$table_induced" -eq "$induced" ] ||
+	fail "the per-function table counts $table_induced induced calls, post recorded $induced of api_dump's own"
 note "hello_xr -g $graphics: $(awk '{ n += $1 } END { print n " calls of " NR " functions" }' "$XRLM_TEST_WORK/pre.counts") recorded by pre and post, as api_dump lists them; post also has api_dump's own $induced calls; core_validation: no errors"
