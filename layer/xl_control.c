@@ -27,6 +27,8 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 	ctl->abi_size = sizeof(*block);
 	ctl->gpu = &block->gpu;
 	atomic_init(&ctl->refs, 1);
+	xl_live_init(&ctl->live);
+	xl_marks_init(&ctl->marks);
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
 	ctl->delay_s = settings->delay_s;
@@ -51,8 +53,11 @@ void xl_control_ref(struct xl_control *ctl)
 
 void xl_control_unref(struct xl_control *ctl)
 {
-	if (ctl && atomic_fetch_sub(&ctl->refs, 1) == 1)
-		free(ctl);
+	if (!ctl || atomic_fetch_sub(&ctl->refs, 1) != 1)
+		return;
+	xl_live_fini(&ctl->live);
+	xl_marks_fini(&ctl->marks);
+	free(ctl);
 }
 
 /* Fills session @p id's slot before the control word makes it current. */
@@ -70,6 +75,7 @@ static void begin_session(struct xl_control *ctl, uint32_t id)
 	atomic_store_explicit(&info->gpu_overflow[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->gpu_overflow[1], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->tag_state, XL_TAG_PENDING, memory_order_relaxed);
+	atomic_store_explicit(&info->merge_state, XL_MERGE_NONE, memory_order_relaxed);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
 	atomic_store_explicit(&info->id, id, memory_order_release);
 }

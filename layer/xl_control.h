@@ -23,6 +23,8 @@
 #ifndef XL_CONTROL_H
 #define XL_CONTROL_H
 
+#include "xl_live.h"
+#include "xl_marks.h"
 #include "xl_settings.h"
 
 #include <stdatomic.h>
@@ -47,6 +49,9 @@ struct xl_gpu_shared;
 
 enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
 
+/* What post's merge made of a session (XL_MERGE_NONE: no rows, no merge). */
+enum xl_merge_state { XL_MERGE_NONE = 0, XL_MERGE_DONE, XL_MERGE_FAILED };
+
 /* What both sides need to know about one recording session. */
 struct xl_session_info {
 	_Atomic uint32_t id;          /* which session this slot holds; written last */
@@ -62,6 +67,8 @@ struct xl_session_info {
 	_Atomic uint32_t tag_state;   /* enum xl_tag_state */
 	int tag_error;                /* XL_TAG_FAILED: pre's errno, for post's message */
 	char tag[64];
+	/* Set by post's merge before it settles the session (see settled). */
+	_Atomic uint32_t merge_state; /* enum xl_merge_state */
 };
 
 struct xl_control {
@@ -73,6 +80,13 @@ struct xl_control {
 	_Atomic uint64_t frames_recorded; /* in the active session, counted by pre */
 	_Atomic uint64_t first_frame_ns;  /* set once when XL_REQ_ARM is handled */
 	_Atomic uint32_t finished[2];     /* newest session each side's writer closed */
+	/*
+	 * Newest session each side's writer is wholly done with: files closed
+	 * and the session-closed hook returned (post: merged, or failed to).
+	 * What pre's control thread waits for before answering `stop`.
+	 */
+	_Atomic uint32_t settled[2];
+	_Atomic uint64_t session_rows;    /* rows pre wrote in its open session */
 	atomic_bool post_joined;          /* post monitors the instance too */
 	_Atomic uint32_t signal_toggles;  /* toggle signals received, for pre's writer */
 
@@ -82,6 +96,7 @@ struct xl_control {
 	double delay_s;
 	char output_dir[XL_PATH_MAX];
 	char target_layer[512];
+	char app_name[128];               /* XrApplicationInfo::applicationName */
 
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;
@@ -91,6 +106,10 @@ struct xl_control {
 	struct xl_gpu_shared *gpu;
 
 	struct xl_session_info sessions[XL_SESSION_SLOTS];
+
+	/* For the control socket (xl_ctl_server.h): watch and mark. */
+	struct xl_live live;
+	struct xl_marks marks;
 };
 
 /*

@@ -72,6 +72,7 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 
 static void end_instance(struct xl_instance *in)
 {
+	xl_side_end(in);
 	xl_session_abandon_gpu(in);
 	if (in->rings_ready)
 		xl_ring_pool_destroy(&in->rings);
@@ -166,7 +167,7 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 	};
 	if (xl_writer_start(&in->writer, &cfg) != 0)
 		return false;
-	if (!xl_side_after_create(in)) {
+	if (!xl_side_after_create(in, create)) {
 		xl_writer_stop(&in->writer);
 		return false;
 	}

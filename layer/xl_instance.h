@@ -50,13 +50,20 @@ extern const struct xl_side xl_side;
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info);
 
 /*
- * Side-specific part after the chain created the instance (pre: checks that
- * post monitors it too, installs the signal). False: do not monitor it.
+ * Side-specific part after the chain created the instance from @p create
+ * (pre: checks that post monitors it too, installs the signal, starts the
+ * control socket). False: do not monitor it.
  */
-bool xl_side_after_create(struct xl_instance *in);
+bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create);
 
 /* Side-specific part of xrDestroyInstance, before forwarding. */
 void xl_side_before_destroy(struct xl_instance *in);
+
+/*
+ * Side-specific part of the end of monitoring, after the chain destroyed
+ * the instance or at process exit (pre: the control socket goes).
+ */
+void xl_side_end(struct xl_instance *in);
 
 /* The session-closed hook for the writer (post: merge), or NULL. */
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag);

@@ -19,6 +19,7 @@ enum xl_log_once_id {
 	XL_ONCE_LATE_RECORD,
 	XL_ONCE_SESSION_INFO,
 	XL_ONCE_GPU,
+	XL_ONCE_CTL_PEER,
 	XL_ONCE_COUNT
 };
 

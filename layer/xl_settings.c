@@ -288,10 +288,26 @@ static void load_functions(struct xl_settings *s)
 		xl_log("setting ignored: XRLM_FUNCTIONS is empty; using the default all");
 }
 
+static void load_control(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_CONTROL");
+
+	s->control = true;
+	if (!text || strcasecmp(text, "on") == 0)
+		return;
+	if (strcasecmp(text, "off") == 0) {
+		s->control = false;
+		return;
+	}
+	xl_log("setting ignored: XRLM_CONTROL=\"%.32s\" is not on or off; using the default on",
+	       text);
+}
+
 void xl_settings_load(struct xl_settings *s)
 {
 	load_functions(s);
 	load_record(s);
+	load_control(s);
 	load_signal(s);
 	load_gpu_mode(s);
 	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, XL_RECORD_DELAY_S_MIN,

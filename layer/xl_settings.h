@@ -46,6 +46,8 @@ struct xl_settings {
 	uint64_t functions[XL_FN_WORDS];
 	unsigned functions_count;
 	bool functions_all;
+	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
+	bool control;
 };
 
 /* Whether @p s selects function @p fn for recording. */

@@ -62,8 +62,9 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	return true;
 }
 
-bool xl_side_after_create(struct xl_instance *in)
+bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create)
 {
+	(void)create;
 	atomic_store(&in->ctl->post_joined, true);
 	return true;
 }
@@ -72,6 +73,11 @@ void xl_side_before_destroy(struct xl_instance *in)
 {
 	/* Normally pre has stopped already; at process exit post may come first. */
 	xl_control_stop_now(in->ctl);
+}
+
+void xl_side_end(struct xl_instance *in)
+{
+	(void)in;
 }
 
 /* The merge's view of the output directory; see merge_session. */
@@ -117,17 +123,16 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
 	return xl_thread_wait(pre_finished, &ctx, PRE_FINISH_TIMEOUT_NS, 2000000);
 }
 
-/* Writer hook: the session's post file is complete; merge it with pre's. */
-static void merge_session(void *ctx, uint32_t id, const char *tag)
+/* Merges session @p id's per-side files; false (logged) when it could not. */
+static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag)
 {
-	struct xl_control *ctl = ctx;
 	char pre[MERGE_PATH_MAX];
 	struct merge_siblings sib;
 
 	if (!wait_for_pre(ctl, id)) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: the pre side did not finish its file; "
 		            "run `xrlm merge` on the per-side files", tag);
-		return;
+		return false;
 	}
 	/* Every path goes through the directory descriptor post's writer holds:
 	 * a symlink planted in the directory's path since is not followed. */
@@ -140,16 +145,29 @@ static void merge_session(void *ctx, uint32_t id, const char *tag)
 	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, U_NAMES_PRE) < 0 ||
 	    merge_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
-		return;
+		return false;
 	}
 	/* Every file of the session: frames, GPU and calls files. */
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
-		return;
+		return false;
 	char merged[MERGE_PATH_MAX];
 	if (u_names_merged_file(merged, sizeof(merged), ctl->output_dir, U_NAMES_FRAMES, tag) >= 0)
 		xl_log("session %s: merged into %s", tag, merged);
+	return true;
+}
+
+/*
+ * Writer hook: the session's post file is complete; merge it with pre's,
+ * and say how it went for pre's control thread (a `stop` waits for it).
+ */
+static void merge_session(void *ctx, uint32_t id, const char *tag)
+{
+	struct xl_control *ctl = ctx;
+	bool ok = merge_session_files(ctl, id, tag);
+	atomic_store_explicit(&xl_control_session(ctl, id)->merge_state,
+	                      ok ? XL_MERGE_DONE : XL_MERGE_FAILED, memory_order_release);
 }
 
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)

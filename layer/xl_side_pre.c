@@ -5,6 +5,7 @@
  */
 #include "xl_chain.h"
 #include "xl_clock.h"
+#include "xl_ctl_server.h"
 #include "xl_hooks.h"
 #include "xl_log.h"
 #include "xl_side_frame.h"
@@ -14,6 +15,9 @@
 #include <stdio.h>
 
 const struct xl_side xl_side = {XL_SIDE_PRE, U_NAMES_PRE, PRE_LAYER_NAME, POST_LAYER_NAME};
+
+/* The control socket of the monitored instance, or NULL (XRLM_CONTROL=off, unusable). */
+static struct xl_ctl_server *ctl_server;
 
 static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *ctl)
 {
@@ -64,7 +68,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	return true;
 }
 
-bool xl_side_after_create(struct xl_instance *in)
+bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create)
 {
 	/* Post joins while the chain below creates the instance: by now it has. */
 	if (!atomic_load(&in->ctl->post_joined)) {
@@ -72,7 +76,13 @@ bool xl_side_after_create(struct xl_instance *in)
 		            "messages): nothing will be recorded", POST_LAYER_NAME);
 		return false;
 	}
+	snprintf(in->ctl->app_name, sizeof(in->ctl->app_name), "%s",
+	         create->applicationInfo.applicationName);
 	xl_signal_install(in->ctl, in->settings.signal, in->settings.signal_name);
+	if (in->settings.control)
+		ctl_server = xl_ctl_server_create(in->ctl);
+	else
+		xl_log("control socket: off (XRLM_CONTROL=off)");
 	return true;
 }
 
@@ -80,6 +90,13 @@ void xl_side_before_destroy(struct xl_instance *in)
 {
 	xl_signal_remove();
 	xl_control_stop_now(in->ctl);
+}
+
+void xl_side_end(struct xl_instance *in)
+{
+	(void)in;
+	xl_ctl_server_destroy(ctl_server);
+	ctl_server = NULL;
 }
 
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)

@@ -77,6 +77,32 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 		xl_writer_files_open(w, rec->session_id);
 	}
 	xl_writer_files_row(w, rec);
+	if (rec->fn != XL_FN_xrEndFrame)
+		return; /* the frames' live view and counts are xrEndFrame's */
+	if (w->cfg.side == XL_SIDE_PRE)
+		atomic_store_explicit(&w->cfg.ctl->session_rows, w->csv.rows, memory_order_relaxed);
+	xl_live_cpu(&w->cfg.ctl->live, w->cfg.side, rec->session_id, rec->display_time,
+	            rec->thread_id, rec->t_entry, rec->t_exit);
+}
+
+static bool write_mark(void *ctx, const char *line)
+{
+	struct xl_writer *w = ctx;
+	return xl_csv_file_text(&w->csv, line);
+}
+
+/* Writes the user marks of the open session (xl_marks.h) among its rows. */
+static void write_marks(struct xl_writer *w)
+{
+	uint32_t open = w->csv.file && !w->open_failed ? w->open_id : 0;
+	xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, open, w->closed_id, write_mark, w);
+}
+
+/* Says which sessions this side is wholly done with (see xl_control.h, settled). */
+static void publish_settled(struct xl_writer *w)
+{
+	atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], w->closed_id,
+	                      memory_order_release);
 }
 
 /*
@@ -116,8 +142,13 @@ static uint64_t writer_poll(struct xl_writer *w)
 
 	now = xl_clock_mono_ns();
 	xl_writer_files_poll_gpu(w, w->open_id);
+	write_marks(w);
 
 	finish_ended(w, word, now);
+
+	write_marks(w); /* gives up on the marks of what just ended */
+	publish_settled(w);
+
 	if (w->cfg.side == XL_SIDE_PRE)
 		xl_control_poll_timers(w->cfg.ctl, now);
 	xl_writer_files_flush(w, now);
@@ -132,6 +163,8 @@ static void *writer_main(void *arg)
 	if (w->cfg.side == XL_SIDE_POST) {
 		double read_ns = xl_clock_read_cost_ns();
 		w->cfg.meta.bracket_correction_ns = llround(2.0 * read_ns);
+		atomic_store(&w->cfg.ctl->live.bracket_correction_ns,
+		             w->cfg.meta.bracket_correction_ns);
 		xl_log("clock read: %.1f ns; bracket correction: %lld ns", read_ns,
 		       w->cfg.meta.bracket_correction_ns);
 	}
@@ -148,6 +181,8 @@ static void *writer_main(void *arg)
 	}
 	if (w->open_id)
 		close_session(w);
+	write_marks(w);
+	publish_settled(w);
 
 	if (c_locale)
 		uselocale(old);

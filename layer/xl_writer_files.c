@@ -220,6 +220,9 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 		            w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
 	}
+	if (s->valid)
+		xl_live_gpu(&w->cfg.ctl->live, w->cfg.side, s->session_id, s->display_time, s->ticks,
+		            s->period_ns);
 	w->dirty = true;
 }
 

@@ -2,10 +2,13 @@
  * The nested-call sandwich; see calls_join.h.
  *
  * The walk: pre rows are read on this thread (csvr pushes them), post rows
- * come from calls_queue. Each pre call waits in its thread's FIFO; a post
- * row is placed once every pre row that could hold it has been read
- * (its t_entry is CALLS_JOIN_LAG_NS behind the newest pre row), and a pre
- * call is final once no post row still to come can lie inside it.
+ * come from calls_queue. Each pre call waits in its thread's FIFO (in
+ * t_entry order, whatever order the rows came in); a post row is placed
+ * once every pre row that could hold it has been read (its t_entry is
+ * CALLS_JOIN_LAG_NS behind the newest pre row), and a pre call is final
+ * once no post row still to come can lie inside it. Nested pre calls are
+ * subtracted from their container when it is final: they are behind it in
+ * its FIFO then.
  */
 #include "calls_join.h"
 
@@ -25,7 +28,6 @@ struct open_call {
 	int64_t t_entry, t_exit;
 	uint64_t frame_id;
 	int64_t post_ns;  /* durations of the post calls inside */
-	int64_t child_ns; /* durations of pre calls nested inside */
 	uint32_t fn;
 	uint32_t npost;
 	bool forwarded;
@@ -109,7 +111,11 @@ static struct thread_calls *thread_of(struct sweep *s, uint64_t id)
 	return &s->threads[t];
 }
 
-/* Appends @p c to @p t's FIFO, moving the live part down when the end is reached. */
+/*
+ * Adds @p c to @p t's FIFO in t_entry order (moving the live part down when
+ * the end is reached). A call arrives after the calls nested inside it: a
+ * thread's ring holds its records in the order they returned.
+ */
 static int fifo_push(struct thread_calls *t, const struct open_call *c)
 {
 	if (t->tail == t->cap && t->head > 0) {
@@ -119,8 +125,33 @@ static int fifo_push(struct thread_calls *t, const struct open_call *c)
 	}
 	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
 		return -1;
-	t->calls[t->tail++] = *c;
+	size_t pos = t->tail;
+	while (pos > t->head && t->calls[pos - 1].t_entry > c->t_entry)
+		pos--;
+	memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
+	t->calls[pos] = *c;
+	t->tail++;
 	return 0;
+}
+
+/*
+ * The durations of the calls nested directly inside the FIFO's head: those
+ * after it that it holds, less the ones held by another of them. They are
+ * still in the FIFO (behind the head, which is finalized first).
+ */
+static int64_t nested_ns(const struct thread_calls *t)
+{
+	const struct open_call *c = &t->calls[t->head];
+	int64_t covered_until = c->t_entry, sum = 0;
+
+	for (size_t i = t->head + 1; i < t->tail && t->calls[i].t_entry < c->t_exit; i++) {
+		const struct open_call *n = &t->calls[i];
+		if (n->t_exit > c->t_exit || n->t_entry < covered_until)
+			continue;
+		sum += n->t_exit - n->t_entry;
+		covered_until = n->t_exit;
+	}
+	return sum;
 }
 
 /*
@@ -188,12 +219,13 @@ static void note_frame_call(struct calls_frame *f, enum u_phase phase, const str
 	}
 }
 
-/* @p c can gain no more post calls: its exclusive time is final. */
-static int finalize(struct sweep *s, const struct open_call *c)
+/* @p t's head can gain no more post calls: its exclusive time is final. */
+static int finalize(struct sweep *s, const struct thread_calls *t)
 {
 	struct calls_result *r = s->r;
+	const struct open_call *c = &t->calls[t->head];
 	struct calls_fn *fn = &r->fns[c->fn];
-	int64_t excl = (c->t_exit - c->t_entry) - c->child_ns - c->post_ns -
+	int64_t excl = (c->t_exit - c->t_entry) - nested_ns(t) - c->post_ns -
 	               (int64_t)c->npost * s->bracket_ns;
 	struct calls_frame *f = frame_at(r, c->frame_id);
 
@@ -215,7 +247,7 @@ static int finalize_before(struct sweep *s, int64_t bound)
 	for (uint32_t i = 0; i < s->thread_ids.count; i++) {
 		struct thread_calls *t = &s->threads[i];
 		while (t->head < t->tail && t->calls[t->head].t_exit < bound) {
-			if (finalize(s, &t->calls[t->head]) != 0)
+			if (finalize(s, t) != 0)
 				return -1;
 			t->head++;
 		}
@@ -328,9 +360,6 @@ static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_s
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	struct open_call *outer = container(t, p->t_entry_ns, p->t_exit_ns);
-	if (outer)
-		outer->child_ns += p->t_exit_ns - p->t_entry_ns;
 	if (fifo_push(t, &c) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;

@@ -30,9 +30,11 @@
 #include "u_phase.h"
 
 /*
- * How far rows of different threads may be out of t_entry order in a file
- * (the writer pops per-thread rings): a row read this long after a later
- * one of its file is still placed right.
+ * How far rows may be out of t_entry order in a file: the writer pops the
+ * oldest head of per-thread rings that hold records in the order the calls
+ * returned, so a row can come after later-starting ones by up to its call's
+ * duration (a call with calls nested in it comes after them). A row read
+ * this long after a later one of its file is still placed right.
  */
 #define CALLS_JOIN_LAG_NS INT64_C(1000000000)
 

@@ -5,19 +5,14 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "idmap.h"
 
-/* The reader's state: the caller's callback and each thread's last entry. */
+/* The reader's state: the caller's callback and the row being handed over. */
 struct calls_reader {
 	struct side_meta *meta;
 	calls_read_fn row;
 	void *ctx;
-	struct idmap threads;
-	int64_t *last_entry; /* per thread index */
-	size_t last_cap;
 	struct calls_row current;
 };
 
@@ -32,27 +27,6 @@ static bool is_name(const char *s)
 			return false;
 	}
 	return true;
-}
-
-/* t_entry must not go back on a thread; see calls_read.h. */
-static int check_order(struct calls_reader *r, const struct calls_row *c, char *msg,
-                       size_t msg_size)
-{
-	uint32_t t;
-	int is_new;
-
-	if (idmap_get(&r->threads, c->thread_id, &t, &is_new) != 0 ||
-	    side_file_grow((void **)&r->last_entry, &r->last_cap, t, sizeof(*r->last_entry)) != 0) {
-		snprintf(msg, msg_size, "out of memory");
-		return -1;
-	}
-	if (!is_new && c->t_entry_ns < r->last_entry[t]) {
-		snprintf(msg, msg_size, "t_entry goes back on thread %llu (rows must be in t_entry "
-		         "order on each thread)", (unsigned long long)c->thread_id);
-		return -1;
-	}
-	r->last_entry[t] = c->t_entry_ns;
-	return 0;
 }
 
 static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
@@ -79,8 +53,6 @@ static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, cha
 	c->thread_id = v[1].u;
 	c->frame_id = v[4].u;
 	c->result = v[5].i;
-	if (check_order(r, c, msg, msg_size) != 0)
-		return -1;
 	return r->row(r->ctx, c, msg, msg_size);
 }
 
@@ -97,17 +69,8 @@ int calls_read(const char *path, const char *expected_side, struct side_meta *me
                struct csvr_diag *diag, calls_read_fn row, void *ctx)
 {
 	struct calls_reader r = {.meta = meta, .row = row, .ctx = ctx};
-	int ret;
 
 	memset(meta, 0, sizeof(*meta));
 	memset(diag, 0, sizeof(*diag));
-	if (idmap_create(&r.threads) != 0) {
-		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
-		diag->failed = true;
-		return -1;
-	}
-	ret = side_file_read(path, &calls_format, expected_side, meta, diag, &r);
-	idmap_destroy(&r.threads);
-	free(r.last_entry);
-	return ret;
+	return side_file_read(path, &calls_format, expected_side, meta, diag, &r);
 }

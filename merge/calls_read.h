@@ -1,15 +1,15 @@
 /*
  * Reading a per-side calls file, calls-<tag>-<side>.csv
  * (fn,thread_id,t_entry,t_exit,frame_id,result; README "Files"): one row
- * per wrapped OpenXR call, in the order the writer popped them (by
- * t_entry). The rows are handed to a callback one by one and never kept,
+ * per wrapped OpenXR call, in the order the writer popped them (about
+ * t_entry order). The rows are handed to a callback one by one and never kept,
  * so a file of any length is read in constant memory.
  *
  * Checked per row, besides the engine's strict parsing (csvr.h): fn is a
  * name (letters, digits, '_', at most CALLS_FN_MAX - 1 bytes), t_exit is
- * not before t_entry, both lie within ±2^61 ns, and on each thread t_entry
- * does not go back (the nested-call sandwich walks each thread in time
- * order; see calls_join.h). A violation is an error naming file and line.
+ * not before t_entry, and both lie within ±2^61 ns. A violation is an
+ * error naming file and line. Rows need not be in t_entry order (see
+ * calls_join.h for how far they may stray).
  */
 #ifndef XRLM_CALLS_READ_H
 #define XRLM_CALLS_READ_H

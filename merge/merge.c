@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "side_cpu.h"
@@ -314,6 +315,10 @@ static int write_output(const char *out_path, const char *functions_path,
 	}
 	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
+		/* The session is not merged: leave no functions file that would
+		 * stop the next try (files are never replaced). */
+		if (rows->calls->present)
+			unlink(functions_path);
 		return -1;
 	}
 	return 0;

@@ -33,6 +33,7 @@
 	X(ls)            \
 	X(report)        \
 	X(compare)       \
+	X(ctl)           \
 	/* end of the table */
 
 #define XRLM_DECLARE(name) extern const struct cmd cmd_##name;

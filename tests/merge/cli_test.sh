@@ -45,6 +45,22 @@ make_sessions() {
 	exec 9<"$d/frames-$L-pre.csv"
 }
 
+# over_limit TAG FRAMES [GEN_OPTIONS]: merges a generated session under a
+# 32 KiB file size limit: one error line, status 1, and nothing left but
+# the session's own files.
+over_limit() {
+	tag=$1
+	shift
+	"$gen" "$work" "$tag" "$@" || fail "generator"
+	(ulimit -f 64 && exec "$xrlm" merge "$work/frames-$tag-pre.csv" "$work/frames-$tag-post.csv" \
+		-o "$work/m.csv") >"$work/out" 2>"$work/err"
+	rc=$?
+	[ "$rc" -lt 128 ] || fail "killed by a signal (status $rc)"
+	expect_error 1 "m.csv: error: cannot write: File too large"
+	[ -z "$(ls -A "$work" | grep -v "^frames-$tag-\\|^gpu-$tag-\\|^calls-$tag-\\|^out$\\|^err$")" ] ||
+		fail "left behind: $(ls -A "$work")"
+}
+
 case "$case_name" in
 help)
 	run --help
@@ -224,14 +240,12 @@ other_session)
 	;;
 write_limit)
 	# Past a file size limit: one line, a non-zero exit, no file left behind.
-	"$gen" "$work" big 20000 || fail "generator"
-	(ulimit -f 64 && exec "$xrlm" merge "$work/frames-big-pre.csv" "$work/frames-big-post.csv" \
-		-o "$work/m.csv") >"$work/out" 2>"$work/err"
-	rc=$?
-	[ "$rc" -lt 128 ] || fail "killed by a signal (status $rc)"
-	expect_error 1 "m.csv: error: cannot write: File too large"
-	[ -z "$(ls -A "$work" | grep -v '^frames-big-\|^gpu-big-\|^out$\|^err$')" ] ||
-		fail "left behind: $(ls -A "$work")"
+	over_limit big 20000
+	;;
+calls_write_limit)
+	# The same with calls files: the functions file, written first, is
+	# removed again when the merged file fails, so a later try can succeed.
+	over_limit big 20000 --no-gpu --calls 12
 	;;
 gate_column)
 	# The GPU mode and the gate's trips in the summary and the table; the

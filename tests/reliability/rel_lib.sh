@@ -107,8 +107,10 @@ written_paths() {
 
 # Fails unless every written path is under one of the directories given
 # (or is an ancestor created on the way to one, a /dev/ node, or /proc:
-# naming a thread writes /proc/<pid>/task/<tid>/comm).
+# naming a thread writes /proc/<pid>/task/<tid>/comm), or is the control
+# socket's directory, $XDG_RUNTIME_DIR/xrlm (README, "Control socket").
 only_written_under() {
+	[ -z "${XDG_RUNTIME_DIR:-}" ] || set -- "$@" "$XDG_RUNTIME_DIR/xrlm"
 	written_paths >"$XRLM_TEST_WORK/written"
 	while IFS= read -r p; do
 		ok=0

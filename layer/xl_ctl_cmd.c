@@ -1,0 +1,374 @@
+/*
+ * The control socket's requests; see xl_ctl_cmd.h.
+ */
+#include "xl_ctl_cmd.h"
+
+#include "u_names.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NS_PER_S 1000000000ull
+/* How long start, stop and mark wait for a frame or a writer. */
+#define FRAME_WAIT_NS (5 * NS_PER_S)
+/* How long stop then waits for the merge (10^7 frames merge in ~10 s here). */
+#define MERGE_WAIT_NS (300 * NS_PER_S)
+/* Longest value (before escaping) a reply carries: a path, a layer list. */
+#define VALUE_MAX 1024
+
+/* @p text escaped (cut at VALUE_MAX bytes) into @p buf, for a data line. */
+static const char *esc(char *buf, size_t size, const char *text)
+{
+	size_t len = strlen(text);
+	u_ctl_escape(text, len < VALUE_MAX ? len : VALUE_MAX, buf, size);
+	return buf;
+}
+
+static uint64_t load_word(struct xl_control *ctl)
+{
+	return atomic_load_explicit(&ctl->word, memory_order_acquire);
+}
+
+/* Session @p id's tag, or "" when its slot no longer holds it or it has none yet. */
+static const char *session_tag(struct xl_control *ctl, uint32_t id)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	if (!id || atomic_load_explicit(&info->id, memory_order_acquire) != id ||
+	    atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_READY)
+		return "";
+	return info->tag;
+}
+
+static void finish(struct xl_ctl_client *c)
+{
+	c->wait = XL_CTL_IDLE;
+	c->deadline_ns = 0; /* the server sets the idle deadline again */
+}
+
+static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
+{
+	char app[U_CTL_ESCAPED_SIZE(VALUE_MAX)], target[sizeof(app)], dir[sizeof(app)];
+	char tag[sizeof(app)];
+	uint64_t word = load_word(ctl);
+	bool active = word & XL_ACTIVE;
+
+	xl_ctl_client_print(c, "version=%d pid=%d app=%s target_layer=%s recording=%d session=%s "
+	                    "frames=%" PRIu64 " output_dir=%s",
+	                    U_CTL_VERSION, (int)getpid(), esc(app, sizeof(app), ctl->app_name),
+	                    esc(target, sizeof(target), ctl->target_layer), active,
+	                    esc(tag, sizeof(tag), active ? session_tag(ctl, xl_control_word_id(word))
+	                                                 : ""),
+	                    active ? atomic_load(&ctl->session_rows) : 0,
+	                    esc(dir, sizeof(dir), ctl->output_dir));
+	xl_ctl_client_print(c, "OK");
+}
+
+static void cmd_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now)
+{
+	uint64_t word = load_word(ctl);
+	char tag[U_CTL_ESCAPED_SIZE(64)];
+
+	if (word & XL_ACTIVE) {
+		xl_ctl_client_print(c, "ERR already recording: session %s",
+		                    esc(tag, sizeof(tag), session_tag(ctl, xl_control_word_id(word))));
+		return;
+	}
+	c->wait = XL_CTL_START;
+	c->wait_id = xl_control_word_id(word);
+	c->deadline_ns = now + FRAME_WAIT_NS;
+	xl_control_request(ctl, XL_REQ_START);
+}
+
+static void cmd_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now)
+{
+	uint64_t word = load_word(ctl);
+
+	if (!(word & XL_ACTIVE)) {
+		xl_ctl_client_print(c, "ERR not recording");
+		return;
+	}
+	c->wait = XL_CTL_STOP;
+	c->wait_id = xl_control_word_id(word);
+	c->stopped = false;
+	c->deadline_ns = now + FRAME_WAIT_NS;
+	xl_control_request(ctl, XL_REQ_STOP);
+}
+
+static void cmd_mark(struct xl_control *ctl, struct xl_ctl_client *c, const char *text,
+                     uint64_t now)
+{
+	char escaped[U_CTL_ESCAPED_SIZE(U_CTL_MARK_MAX)];
+	size_t len = strlen(text);
+	uint64_t word = load_word(ctl);
+
+	if (len == 0 || len > U_CTL_MARK_MAX || !u_ctl_text_valid(text, len)) {
+		xl_ctl_client_print(c, "ERR mark: the text must be 1 to %d bytes of UTF-8 without "
+		                    "control characters", U_CTL_MARK_MAX);
+		return;
+	}
+	if (!(word & XL_ACTIVE)) {
+		xl_ctl_client_print(c, "ERR not recording: a mark goes into a session's files");
+		return;
+	}
+	u_ctl_escape(text, len, escaped, sizeof(escaped));
+	c->wait_seq = xl_marks_add(&ctl->marks, xl_control_word_id(word), now, escaped);
+	if (!c->wait_seq) {
+		xl_ctl_client_print(c, "ERR too many marks waiting to be written; try again");
+		return;
+	}
+	c->wait = XL_CTL_MARK;
+	c->wait_id = xl_control_word_id(word);
+	c->deadline_ns = now + FRAME_WAIT_NS;
+}
+
+static void cmd_watch(struct xl_control *ctl, struct xl_ctl_client *c)
+{
+	c->wait = XL_CTL_WATCH;
+	c->deadline_ns = 0;
+	xl_live_watch(&ctl->live, 1);
+	xl_ctl_client_print(c, "interval_ms=1000");
+}
+
+/* The command word of @p line, its argument in *@p arg (NULL when none). */
+static const char *split(char *line, char **arg)
+{
+	char *sp = strchr(line, ' ');
+	*arg = NULL;
+	if (sp) {
+		*sp = '\0';
+		*arg = sp + 1;
+	}
+	return line;
+}
+
+void xl_ctl_cmd_request(struct xl_control *ctl, struct xl_ctl_client *c, char *line,
+                        uint64_t now_ns)
+{
+	char shown[U_CTL_ESCAPED_SIZE(32)];
+	char *arg;
+	const char *cmd = split(line, &arg);
+
+	if (strcmp(cmd, "mark") == 0 && arg) {
+		cmd_mark(ctl, c, arg, now_ns);
+		return;
+	}
+	if (arg) {
+		xl_ctl_client_print(c, "ERR %s takes no argument", esc(shown, sizeof(shown), cmd));
+		return;
+	}
+	if (strcmp(cmd, "status") == 0)
+		cmd_status(ctl, c);
+	else if (strcmp(cmd, "start") == 0)
+		cmd_start(ctl, c, now_ns);
+	else if (strcmp(cmd, "stop") == 0)
+		cmd_stop(ctl, c, now_ns);
+	else if (strcmp(cmd, "watch") == 0)
+		cmd_watch(ctl, c);
+	else if (strcmp(cmd, "quit") == 0) {
+		xl_ctl_client_print(c, "OK bye");
+		c->close_after = true;
+	} else if (strcmp(cmd, "mark") == 0)
+		xl_ctl_client_print(c, "ERR mark needs a text: mark TEXT");
+	else {
+		u_ctl_escape(cmd, strnlen(cmd, 32), shown, sizeof(shown));
+		xl_ctl_client_print(c, "ERR unknown request \"%s\" (status, start, stop, mark TEXT, "
+		                    "watch, quit)", shown);
+	}
+}
+
+/*
+ * Withdraws a request the frame thread has not taken: true if it was still
+ * pending. Never while a frame thread holds the word (it would put back a
+ * bit it sees changed).
+ */
+static bool withdraw(struct xl_control *ctl, unsigned request)
+{
+	uint64_t cur = load_word(ctl);
+	for (;;) {
+		if (cur & XL_BUSY) {
+			cur = load_word(ctl);
+			continue;
+		}
+		if (!(cur & request))
+			return false;
+		if (atomic_compare_exchange_weak_explicit(&ctl->word, &cur, cur & ~(uint64_t)request,
+		                                          memory_order_acq_rel, memory_order_acquire))
+			return true;
+	}
+}
+
+static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
+                           bool give_up)
+{
+	uint64_t word = load_word(ctl);
+	uint32_t id = xl_control_word_id(word);
+	char tag[U_CTL_ESCAPED_SIZE(64)];
+
+	if ((word & XL_ACTIVE) && id > c->wait_id) {
+		struct xl_session_info *info = xl_control_session(ctl, id);
+		uint32_t state = atomic_load_explicit(&info->tag_state, memory_order_acquire);
+		if (state == XL_TAG_FAILED) {
+			xl_ctl_client_print(c, "ERR recording started but its files cannot be created "
+			                    "(see xrlm-pre.log)");
+		} else if (state == XL_TAG_READY) {
+			xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), info->tag));
+			xl_ctl_client_print(c, "OK recording");
+		} else if (now < c->deadline_ns && !give_up) {
+			return; /* the first frame's record is on its way to the writer */
+		} else {
+			xl_ctl_client_print(c, "OK recording (session tag not known yet)");
+		}
+		finish(c);
+		return;
+	}
+	if (now < c->deadline_ns && !give_up)
+		return;
+	if (withdraw(ctl, XL_REQ_START) || give_up)
+		xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
+		                    "rendering?): start withdrawn",
+		                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S));
+	else
+		return; /* a frame took it just now */
+	finish(c);
+}
+
+/* The reply to a stop whose session post's writer has settled. */
+static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
+{
+	struct xl_session_info *info = xl_control_session(ctl, c->wait_id);
+	char tag[U_CTL_ESCAPED_SIZE(64)], path[XL_PATH_MAX + 128];
+	char shown[U_CTL_ESCAPED_SIZE(VALUE_MAX)];
+	const char *t = session_tag(ctl, c->wait_id);
+	uint32_t state = atomic_load_explicit(&info->merge_state, memory_order_acquire);
+
+	if (atomic_load_explicit(&info->id, memory_order_acquire) != c->wait_id)
+		xl_ctl_client_print(c, "ERR stopped; the session's data was overwritten by later "
+		                    "sessions (toggled too fast)");
+	else if (state == XL_MERGE_DONE &&
+	         u_names_merged_file(path, sizeof(path), ctl->output_dir, U_NAMES_FRAMES, t) >= 0) {
+		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));
+		xl_ctl_client_print(c, "merged=%s", esc(shown, sizeof(shown), path));
+		xl_ctl_client_print(c, "OK stopped");
+	} else if (state == XL_MERGE_FAILED)
+		xl_ctl_client_print(c, "ERR stopped session %s, but its merge failed (see xrlm-post.log; "
+		                    "`xrlm merge` can retry)", esc(tag, sizeof(tag), t));
+	else
+		xl_ctl_client_print(c, "ERR stopped; no frame was recorded%s, so nothing was merged",
+		                    t[0] ? "" : " or its files could not be created");
+	finish(c);
+}
+
+static void progress_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
+                          bool give_up)
+{
+	if (!c->stopped) {
+		if (xl_control_ended_id(load_word(ctl)) >= c->wait_id) {
+			c->stopped = true;
+			c->deadline_ns = now + MERGE_WAIT_NS;
+		} else if (now < c->deadline_ns && !give_up) {
+			return;
+		} else if (withdraw(ctl, XL_REQ_STOP) || give_up) {
+			xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
+			                    "rendering?): stop withdrawn",
+			                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S));
+			finish(c);
+			return;
+		} else {
+			return;
+		}
+	}
+	if (atomic_load_explicit(&ctl->settled[XL_SIDE_POST], memory_order_acquire) >= c->wait_id) {
+		reply_stopped(ctl, c);
+		return;
+	}
+	if (now < c->deadline_ns && !give_up)
+		return;
+	xl_ctl_client_print(c, "ERR stopped, but the merge %s (see xrlm-post.log)",
+	                    give_up ? "was not finished when the instance went away"
+	                            : "took too long to wait for");
+	finish(c);
+}
+
+static void progress_mark(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
+                          bool give_up)
+{
+	char tag[U_CTL_ESCAPED_SIZE(64)];
+	enum xl_mark_result r =
+		xl_marks_result(&ctl->marks, c->wait_seq, give_up || now >= c->deadline_ns);
+
+	if (r == XL_MARK_PENDING)
+		return;
+	if (r == XL_MARK_WRITTEN) {
+		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), session_tag(ctl, c->wait_id)));
+		xl_ctl_client_print(c, "OK mark written");
+	} else {
+		xl_ctl_client_print(c, "ERR the mark was not written: the session ended (or its "
+		                    "files failed) first");
+	}
+	finish(c);
+}
+
+void xl_ctl_cmd_progress(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now_ns,
+                         bool give_up)
+{
+	switch (c->wait) {
+	case XL_CTL_START:
+		progress_start(ctl, c, now_ns, give_up);
+		break;
+	case XL_CTL_STOP:
+		progress_stop(ctl, c, now_ns, give_up);
+		break;
+	case XL_CTL_MARK:
+		progress_mark(ctl, c, now_ns, give_up);
+		break;
+	case XL_CTL_IDLE:
+	case XL_CTL_WATCH:
+		break;
+	}
+}
+
+void xl_ctl_cmd_end_watch(struct xl_control *ctl, struct xl_ctl_client *c, const char *why)
+{
+	if (c->wait != XL_CTL_WATCH)
+		return;
+	xl_live_watch(&ctl->live, -1);
+	xl_ctl_client_print(c, "OK watch ended%s%s", why ? ": " : "", why ? why : "");
+	finish(c);
+}
+
+/* Appends "key=<value with 3 decimals>", or "key=" when there is no value. */
+static int fmt_us(char *buf, size_t size, const char *key, uint64_t count, double v)
+{
+	return count ? snprintf(buf, size, " %s=%.3f", key, v) : snprintf(buf, size, " %s=", key);
+}
+
+void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients, size_t n,
+                           double *scratch, uint64_t *dropped_seen, uint64_t now_ns)
+{
+	struct xl_live_second sec;
+	char line[512], tag[U_CTL_ESCAPED_SIZE(64)];
+	uint64_t word = load_word(ctl);
+	bool active = word & XL_ACTIVE;
+	uint32_t id = xl_control_word_id(word);
+	struct xl_session_info *info = xl_control_session(ctl, id);
+
+	xl_live_take(&ctl->live, &sec, scratch);
+	uint64_t dropped = id ? atomic_load(&info->dropped[0]) + atomic_load(&info->dropped[1]) : 0;
+	uint64_t new_drops = dropped >= *dropped_seen ? dropped - *dropped_seen : dropped;
+	*dropped_seen = dropped;
+
+	int len = snprintf(line, sizeof(line), "t=%" PRIu64 " recording=%d session=%s frames=%" PRIu64,
+	                   now_ns, active, esc(tag, sizeof(tag), active ? session_tag(ctl, id) : ""),
+	                   sec.frames);
+	len += fmt_us(line + len, sizeof(line) - len, "cpu_mean_us", sec.frames, sec.cpu_mean_us);
+	len += fmt_us(line + len, sizeof(line) - len, "cpu_p99_us", sec.frames, sec.cpu_p99_us);
+	len += snprintf(line + len, sizeof(line) - len, " gpu_frames=%" PRIu64, sec.gpu_frames);
+	len += fmt_us(line + len, sizeof(line) - len, "gpu_mean_us", sec.gpu_frames, sec.gpu_mean_us);
+	len += fmt_us(line + len, sizeof(line) - len, "gpu_p99_us", sec.gpu_frames, sec.gpu_p99_us);
+	snprintf(line + len, sizeof(line) - len, " dropped=%" PRIu64, new_drops);
+	for (size_t i = 0; i < n; i++)
+		if (clients[i].fd >= 0 && clients[i].wait == XL_CTL_WATCH)
+			xl_ctl_client_print(&clients[i], "%s", line);
+}
