@@ -125,6 +125,9 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	       props.runtimeName, XR_VERSION_MAJOR(props.runtimeVersion),
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
+	snprintf(in->runtime, sizeof(in->runtime), "%s %u.%u.%u", props.runtimeName,
+	         XR_VERSION_MAJOR(props.runtimeVersion), XR_VERSION_MINOR(props.runtimeVersion),
+	         XR_VERSION_PATCH(props.runtimeVersion));
 	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", in->ctl->output_dir);
 	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
 	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
@@ -132,6 +135,8 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	                                    : "");
 	snprintf(functions, sizeof(functions), "%u of %d", s->functions_count, XL_FN_COUNT);
 	xl_log("functions recorded: %s", s->functions_all ? "all" : functions);
+	xl_log("XRLM_TRACE: %s%s%s", s->trace_csv ? "csv" : "",
+	       s->trace_csv && s->trace_lttng ? "," : "", s->trace_lttng ? "lttng" : "");
 	if (xl_side.index != XL_SIDE_PRE)
 		return;
 	if (s->delay_s >= 0.0)
@@ -164,6 +169,10 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.session_closed = xl_side_session_closed(),
 		.ctx = in->ctl,
 		.dir_fd = in->dir_fd,
+		.trace_id = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, in->runtime,
+		             in->ctl->output_dir, (int32_t)getpid(), in->settings.trace_csv},
+		.trace_lttng = in->settings.trace_lttng,
+		.no_csv = !in->settings.trace_csv,
 	};
 	if (xl_writer_start(&in->writer, &cfg) != 0)
 		return false;

@@ -288,6 +288,36 @@ static void load_functions(struct xl_settings *s)
 		xl_log("setting ignored: XRLM_FUNCTIONS is empty; using the default all");
 }
 
+bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng)
+{
+	*csv = *lttng = false;
+	for (const char *p = text;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 3 && strncasecmp(p, "csv", 3) == 0)
+			*csv = true;
+		else if (len == 5 && strncasecmp(p, "lttng", 5) == 0)
+			*lttng = true;
+		else
+			return false;
+		p += len;
+		if (!*p)
+			return true;
+	}
+}
+
+static void load_trace(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_TRACE");
+
+	if (text && xl_settings_parse_trace(text, &s->trace_csv, &s->trace_lttng))
+		return;
+	s->trace_csv = true;
+	s->trace_lttng = false;
+	if (text)
+		xl_log("setting ignored: XRLM_TRACE=\"%.32s\" is not a comma list of csv and lttng; "
+		       "using the default csv", text);
+}
+
 static void load_control(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_CONTROL");
@@ -306,6 +336,7 @@ static void load_control(struct xl_settings *s)
 void xl_settings_load(struct xl_settings *s)
 {
 	load_functions(s);
+	load_trace(s);
 	load_record(s);
 	load_control(s);
 	load_signal(s);

@@ -46,6 +46,9 @@ struct xl_settings {
 	uint64_t functions[XL_FN_WORDS];
 	unsigned functions_count;
 	bool functions_all;
+	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
+	bool trace_csv;
+	bool trace_lttng;
 	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
 	bool control;
 };
@@ -77,6 +80,12 @@ void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t wa
  * values with xl_log.
  */
 void xl_settings_load(struct xl_settings *s);
+
+/*
+ * Parses a XRLM_TRACE value: a comma list of "csv" and "lttng" (at least
+ * one). Returns false for anything else, leaving the outputs unspecified.
+ */
+bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng);
 
 /*
  * Parses a XRLM_SIGNAL value: "USR1", "USR2", "RTMIN+n", "RTMAX-n" (with or

@@ -58,7 +58,11 @@ static void run_session_closed(struct xl_writer *w, uint32_t id)
 static void close_session(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
-	if (xl_writer_files_close(w) && w->cfg.session_closed)
+	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
+	bool had_rows = xl_writer_files_close(w);
+	xl_trace_session_end(&w->trace, atomic_load(&info->dropped[w->cfg.side]),
+	                     atomic_load(&info->gpu_overflow[w->cfg.side]));
+	if (had_rows && w->cfg.session_closed)
 		run_session_closed(w, id);
 }
 
@@ -75,8 +79,10 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 		if (w->open_id)
 			close_session(w);
 		xl_writer_files_open(w, rec->session_id);
+		xl_trace_session_begin(&w->trace, w->open_id, w->open_tag);
 	}
 	xl_writer_files_row(w, rec);
+	xl_trace_record(&w->trace, rec);
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames' live view and counts are xrEndFrame's */
 	if (w->cfg.side == XL_SIDE_PRE)
@@ -171,6 +177,8 @@ static void *writer_main(void *arg)
 	/* Numbers are written with '.' whatever the host application's locale. */
 	locale_t c_locale = u_locale_c();
 	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	/* Here, not at instance creation: see xl_trace.h. */
+	xl_trace_open(&w->trace, &w->cfg.trace_id, w->cfg.trace_lttng);
 
 	for (;;) {
 		bool stopping = atomic_load(&w->stop);
@@ -183,6 +191,7 @@ static void *writer_main(void *arg)
 		close_session(w);
 	write_marks(w);
 	publish_settled(w);
+	xl_trace_close(&w->trace);
 
 	if (c_locale)
 		uselocale(old);

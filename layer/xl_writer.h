@@ -14,6 +14,7 @@
 #include "xl_control.h"
 #include "xl_ring.h"
 #include "xl_side_csv.h"
+#include "xl_trace.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,6 +34,9 @@ struct xl_writer_config {
 	void (*session_closed)(void *ctx, uint32_t id, const char *tag);
 	void *ctx;
 	int dir_fd; /* the output directory (the writer takes a copy), or -1 */
+	struct xl_trace_ident trace_id; /* xrlm:init's fields (strings outlive the writer) */
+	bool trace_lttng;               /* XRLM_TRACE holds lttng */
+	bool no_csv;                    /* XRLM_TRACE lacks csv: no files */
 };
 
 struct xl_writer {
@@ -43,7 +47,7 @@ struct xl_writer {
 
 	int dir_fd;           /* output directory, -1 when it cannot be used */
 	uint32_t open_id;     /* session whose files are open, 0 = none */
-	bool open_failed;     /* open_id's files could not be created */
+	bool open_failed;     /* open_id has no files: they failed, or XRLM_TRACE lacks csv */
 	char open_tag[64];
 	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
 	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
@@ -57,6 +61,7 @@ struct xl_writer {
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */
 	bool by_signal;        /* pre: a toggle signal started open_id */
+	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
 };
 
 /*

@@ -73,6 +73,26 @@ static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
 }
 
 /*
+ * XRLM_TRACE without csv: the session gets its tag, for the trace's events,
+ * and no file (rows, GPU samples and footers are skipped as for a session
+ * whose files failed, without stopping the recording). Pre takes the tag's
+ * first form: with no file to collide with, two sessions that start within
+ * one second share it and are told apart by their session id.
+ */
+static void name_session_only(struct xl_writer *w, struct xl_session_info *info)
+{
+	if (w->cfg.side == XL_SIDE_PRE) {
+		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, 0);
+		memcpy(info->tag, w->open_tag, sizeof(info->tag));
+		atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
+	} else if (xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS) &&
+	           atomic_load_explicit(&info->tag_state, memory_order_acquire) == XL_TAG_READY) {
+		memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
+	}
+	w->open_failed = true;
+}
+
+/*
  * The output directory was deleted while the app ran (its descriptor still
  * points at the dead inode): make it again, as safely as at the start, and
  * move the log there. Files already written with it are gone.
@@ -155,6 +175,10 @@ void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 		w->open_failed = true;
 		return;
 	}
+	if (w->cfg.no_csv) {
+		name_session_only(w, info);
+		return;
+	}
 	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
 		recreate_dir(w);
 	if (w->dir_fd < 0) {
@@ -205,12 +229,20 @@ static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
 		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
 }
 
-/* Writes one finished GPU sample into its session's GPU file. */
+/* A clock correlation for the trace's GPU events (xl_trace_calibrate_fn). */
+static bool trace_calibrate(void *ctx, struct xl_gpu_calibration *out)
+{
+	const struct gpu_emit_ctx *c = ctx;
+	return c->gl ? xl_gl_calibration(c->gl, out) : xl_gpu_calibrate(c->gpu, out);
+}
+
+/* Writes one finished GPU sample into its session's GPU file (and traces it). */
 static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 {
 	struct gpu_emit_ctx *c = ctx;
 	struct xl_writer *w = c->w;
 
+	xl_trace_gpu(&w->trace, s, trace_calibrate, c);
 	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
 		return; /* its session's files are gone or unusable */
 	if (!w->gpu_csv.file)

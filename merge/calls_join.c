@@ -27,6 +27,8 @@
 struct open_call {
 	int64_t t_entry, t_exit;
 	uint64_t frame_id;
+	uint64_t thread_id;
+	int64_t result;
 	int64_t post_ns;  /* durations of the post calls inside */
 	uint32_t fn;
 	uint32_t npost;
@@ -47,6 +49,8 @@ struct sweep {
 	struct thread_calls *threads;
 	size_t thread_cap;
 	int64_t newest_pre;
+	calls_join_call_fn each; /* may be NULL */
+	void *each_ctx;
 	bool have_frame;
 	uint64_t first_frame;
 	bool ends_sorted;
@@ -238,6 +242,11 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	f->has |= CALLS_HAS_ANY;
 	f->phase_ns[fn->phase] += excl;
 	note_frame_call(f, fn->phase, c);
+	if (s->each) {
+		struct calls_join_call call = {fn->name, c->thread_id, c->t_entry, c->t_exit,
+		                               c->frame_id, c->result, excl, c->post_ns, c->npost};
+		s->each(s->each_ctx, &call);
+	}
 	return 0;
 }
 
@@ -350,7 +359,8 @@ static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_s
 {
 	struct sweep *s = ctx;
 	struct open_call c = {.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
-	                      .frame_id = p->frame_id};
+	                      .frame_id = p->frame_id, .thread_id = p->thread_id,
+	                      .result = p->result};
 	struct thread_calls *t = thread_of(s, p->thread_id);
 
 	if (check_frame_id(s, p->frame_id, msg, msg_size) != 0 ||
@@ -390,8 +400,14 @@ static void sweep_destroy(struct sweep *s)
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out)
 {
+	return calls_join_each(pre_path, post_path, bracket_ns, NULL, NULL, out);
+}
+
+int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
+                    calls_join_call_fn each, void *ctx, struct calls_result *out)
+{
 	struct sweep s = {.r = out, .bracket_ns = bracket_ns, .newest_pre = INT64_MIN / 2,
-	                  .ends_sorted = true};
+	                  .each = each, .each_ctx = ctx, .ends_sorted = true};
 	char msg[CSVR_MSG_MAX / 2];
 	int ret = -1;
 

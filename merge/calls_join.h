@@ -107,6 +107,29 @@ struct calls_result {
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out);
 
+/* One pre call, once its exclusive target time is final (calls_join_each()). */
+struct calls_join_call {
+	const char *fn;
+	uint64_t thread_id;
+	int64_t t_entry_ns, t_exit_ns;
+	uint64_t frame_id;
+	int64_t result;
+	int64_t excl_ns; /* the target's exclusive time, as the totals count it */
+	int64_t post_ns; /* the post calls inside it */
+	uint32_t npost;
+};
+
+/* Called for every pre call. */
+typedef void (*calls_join_call_fn)(void *ctx, const struct calls_join_call *c);
+
+/*
+ * As calls_join(), and calls @p each with @p ctx for every pre call when it
+ * becomes final (per thread in order; threads interleaved), so that a
+ * caller can stream them (`xrlm trace`'s target track).
+ */
+int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
+                    calls_join_call_fn each, void *ctx, struct calls_result *out);
+
 /* Frees what @p r owns. */
 void calls_result_destroy(struct calls_result *r);
 

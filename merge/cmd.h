@@ -51,6 +51,15 @@ int cmd_option_value(int argc, char **argv, int *i, const char *name, const char
 int cmd_options(int argc, char **argv, int *i, const char *const *names, const char **const *slots,
                 size_t n);
 
+/*
+ * Parses a command line of value options (@p names, @p slots as
+ * cmd_options() takes them) and one operand, stored in *@p in. Returns 0,
+ * or CMD_EXIT_USAGE after the usage error (an unknown option, a second
+ * operand, or none: @p missing says what is needed).
+ */
+int cmd_parse_args(int argc, char **argv, const char *const *names, const char **const *slots,
+                   size_t n, const char **in, const char *missing);
+
 /* True when @p arg looks like an option ("-x", "--x"; "-" alone is a file name). */
 int cmd_is_option(const char *arg);
 

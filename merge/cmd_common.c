@@ -52,6 +52,26 @@ int cmd_options(int argc, char **argv, int *i, const char *const *names, const c
 	return 0;
 }
 
+int cmd_parse_args(int argc, char **argv, const char *const *names, const char **const *slots,
+                   size_t n, const char **in, const char *missing)
+{
+	for (int i = 0; i < argc; i++) {
+		int matched = cmd_options(argc, argv, &i, names, slots, n);
+		if (matched == CMD_EXIT_USAGE)
+			return matched;
+		if (matched)
+			continue;
+		if (cmd_is_option(argv[i]))
+			return cmd_usage_error("unknown option", argv[i]);
+		if (*in)
+			return cmd_usage_error("unexpected argument", argv[i]);
+		*in = argv[i];
+	}
+	if (!*in)
+		return cmd_usage_error(missing, NULL);
+	return 0;
+}
+
 int cmd_is_option(const char *arg)
 {
 	return arg[0] == '-' && arg[1] != '\0';

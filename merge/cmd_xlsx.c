@@ -21,23 +21,10 @@ struct xlsx_args {
 static int parse_xlsx_args(int argc, char **argv, struct xlsx_args *a)
 {
 	static const char *const names[] = {"-o", "--output", "--rows-per-sheet"};
+	const char **const slots[] = {&a->out, &a->out, &a->rows};
 
-	for (int i = 0; i < argc; i++) {
-		const char **const slots[] = {&a->out, &a->out, &a->rows};
-		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
-		if (matched == CMD_EXIT_USAGE)
-			return matched;
-		if (matched)
-			continue;
-		if (cmd_is_option(argv[i]))
-			return cmd_usage_error("unknown option", argv[i]);
-		if (a->in)
-			return cmd_usage_error("unexpected argument", argv[i]);
-		a->in = argv[i];
-	}
-	if (!a->in)
-		return cmd_usage_error("xlsx needs MERGED.csv", NULL);
-	return 0;
+	return cmd_parse_args(argc, argv, names, slots, sizeof(names) / sizeof(names[0]), &a->in,
+	                      "xlsx needs MERGED.csv");
 }
 
 /* Parses --rows-per-sheet: 1..XLSX_MAX_ROWS_PER_SHEET. */

@@ -31,7 +31,7 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	return 0;
 }
 
-static const struct csvr_format cpu_format = {
+const struct csvr_format side_cpu_format = {
 	.header = "display_time,thread_id,t_entry,t_exit",
 	.ncols = 4,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_I64, CSVR_I64},
@@ -44,7 +44,7 @@ int side_cpu_read(const char *path, const char *expected_side, struct side_cpu_f
 {
 	memset(out, 0, sizeof(*out));
 	side_file_reserve(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
-	return side_file_read(path, &cpu_format, expected_side, &out->meta, &out->diag, out);
+	return side_file_read(path, &side_cpu_format, expected_side, &out->meta, &out->diag, out);
 }
 
 void side_cpu_destroy(struct side_cpu_file *f)

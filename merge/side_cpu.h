@@ -29,6 +29,13 @@ struct side_cpu_file {
 
 
 /*
+ * The CPU file's columns for csvr (comment callback side_file_comment(),
+ * context a struct side_reader), for readers that stream it with their own
+ * row callback (`xrlm trace`).
+ */
+extern const struct csvr_format side_cpu_format;
+
+/*
  * Reads the CPU file @p path into @p out (zeroed first). @p expected_side
  * ("pre" or "post"), if non-NULL, must match a `# side=` line when present.
  * Returns 0, or -1 with out->diag.error set (rows may be partially read;

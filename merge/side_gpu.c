@@ -29,7 +29,7 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	return 0;
 }
 
-static const struct csvr_format gpu_format = {
+const struct csvr_format side_gpu_format = {
 	.header = "display_time,gpu_ticks,gpu_period_ns,valid",
 	.ncols = 4,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
@@ -42,7 +42,7 @@ int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_f
 {
 	memset(out, 0, sizeof(*out));
 	side_file_reserve(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
-	return side_file_read(path, &gpu_format, expected_side, &out->meta, &out->diag, out);
+	return side_file_read(path, &side_gpu_format, expected_side, &out->meta, &out->diag, out);
 }
 
 void side_gpu_destroy(struct side_gpu_file *f)

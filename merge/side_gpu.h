@@ -26,6 +26,9 @@ struct side_gpu_file {
 	size_t cap;
 };
 
+/* The GPU file's columns for csvr; see side_cpu_format. */
+extern const struct csvr_format side_gpu_format;
+
 /* As side_cpu_read(), for a GPU file. */
 int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
 

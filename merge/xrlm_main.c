@@ -33,6 +33,7 @@
 	X(ls)            \
 	X(report)        \
 	X(compare)       \
+	X(trace)         \
 	X(ctl)           \
 	/* end of the table */
 

@@ -1,0 +1,260 @@
+/*
+ * `xrlm trace SESSION-FILE-OR-DIR [-o FILE.json] [--from X] [--to Y]
+ * [--max-size MB]`: a recorded session as Chrome Trace Event JSON for
+ * Perfetto UI or chrome://tracing (README, "Timeline view: xrlm trace").
+ *
+ * This file finds the session's files, reads the command line and writes
+ * the document under a temporary name; the passes that stream the rows
+ * into it are trace_cpu.c's and trace_gpu.c's. Nothing is held in
+ * proportion to the session's length.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "out_file.h"
+#include "trace_job.h"
+#include "u_parse.h"
+
+/* Past this size a viewer struggles (chrome://tracing near 256 MB): warned about. */
+#define DEFAULT_MAX_MB 256
+
+struct trace_args {
+	const char *in, *out, *from, *to, *max_mb;
+};
+
+static const char *const side_names[2] = {U_NAMES_PRE, U_NAMES_POST};
+
+static int parse_trace_args(int argc, char **argv, struct trace_args *a)
+{
+	static const char *const names[] = {"-o", "--output", "--from", "--to", "--max-size"};
+	const char **const slots[] = {&a->out, &a->out, &a->from, &a->to, &a->max_mb};
+
+	return cmd_parse_args(argc, argv, names, slots, sizeof(names) / sizeof(names[0]), &a->in,
+	                      "trace needs a session's file or directory");
+}
+
+static int parse_bound(const char *text, struct trace_bound *b)
+{
+	uint64_t id;
+
+	b->set = true;
+	b->frame = text[0] == 'f';
+	if (b->frame) {
+		if (u_parse_u64(text + 1, 0, INT64_MAX, &id) != U_PARSE_OK)
+			return -1;
+		b->frame_id = (int64_t)id;
+		return 0;
+	}
+	return u_parse_double(text, 0.0, 1e9, &b->seconds) == U_PARSE_OK ? 0 : -1;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The one session of directory @p dir (its tag into @p tag). */
+static int session_of_dir(const char *dir, char *tag, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d) {
+		fprintf(stderr, "xrlm: %s: %s\n", dir, strerror(errno));
+		return CMD_EXIT_INPUT;
+	}
+	while ((e = readdir(d)) != NULL) {
+		struct u_names_parsed n;
+		if (!u_names_parse(e->d_name, &n) || !u_names_is(&n, U_NAMES_FRAMES, U_NAMES_PRE) ||
+		    (found && strcmp(n.tag, tag) == 0))
+			continue;
+		if (found++) {
+			closedir(d);
+			fprintf(stderr, "xrlm: %s holds several sessions: name one of its files\n", dir);
+			return CMD_EXIT_USAGE;
+		}
+		snprintf(tag, size, "%s", n.tag);
+	}
+	closedir(d);
+	if (!found) {
+		fprintf(stderr, "xrlm: %s holds no session (no frames-<tag>-pre.csv)\n", dir);
+		return CMD_EXIT_INPUT;
+	}
+	return 0;
+}
+
+/* Finds the session's files from a file of it or its directory. */
+static int find_session(const char *in, struct trace_job *j)
+{
+	struct stat st;
+	struct u_names_parsed n;
+
+	if (stat(in, &st) != 0) {
+		fprintf(stderr, "xrlm: %s: %s\n", in, strerror(errno));
+		return CMD_EXIT_INPUT;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(j->dir, sizeof(j->dir), "%s", in);
+		int ret = session_of_dir(in, j->tag, sizeof(j->tag));
+		if (ret)
+			return ret;
+	} else {
+		if (!u_names_parse(in, &n)) {
+			fprintf(stderr, "xrlm: %s: not a session file (<kind>-<tag>-<side>.csv)\n", in);
+			return CMD_EXIT_USAGE;
+		}
+		snprintf(j->dir, sizeof(j->dir), "%.*s", n.dir_len ? n.dir_len - 1 : 1,
+		         n.dir_len ? in : ".");
+		snprintf(j->tag, sizeof(j->tag), "%s", n.tag);
+	}
+	for (int s = 0; s < 2; s++) {
+		u_names_side_file(j->cpu[s], sizeof(j->cpu[s]), j->dir, U_NAMES_CALLS, j->tag,
+		                  side_names[s]);
+		if (u_names_side_file(j->gpu[s], sizeof(j->gpu[s]), j->dir, U_NAMES_GPU, j->tag,
+		                      side_names[s]) < 0 || !is_file(j->gpu[s]))
+			j->gpu[s][0] = '\0';
+	}
+	j->calls = is_file(j->cpu[0]) && is_file(j->cpu[1]);
+	if (u_names_side_file(j->frames_pre, sizeof(j->frames_pre), j->dir, U_NAMES_FRAMES, j->tag,
+	                      U_NAMES_PRE) < 0 || !is_file(j->frames_pre))
+		j->frames_pre[0] = '\0';
+	for (int s = 0; !j->calls && s < 2; s++)
+		u_names_side_file(j->cpu[s], sizeof(j->cpu[s]), j->dir, U_NAMES_FRAMES, j->tag,
+		                  side_names[s]);
+	for (int s = 0; s < 2; s++) {
+		if (!is_file(j->cpu[s])) {
+			fprintf(stderr, "xrlm: session %s has no %s file: %s\n", j->tag, side_names[s],
+			        j->cpu[s]);
+			return CMD_EXIT_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* Writes the whole document to @p f. */
+static int write_trace(struct trace_job *j, FILE *f)
+{
+	char pre[300], post[300], target[300];
+
+	trace_out_begin(&j->out, f, j->from_ns, j->to_ns);
+	if (trace_cpu_run(j) != 0 || trace_gpu_run(j) != 0)
+		return -1;
+	snprintf(pre, sizeof(pre), "pre (%s)", j->layer[0][0] ? j->layer[0] : "pre");
+	snprintf(post, sizeof(post), "post (%s)", j->layer[1][0] ? j->layer[1] : "post");
+	snprintf(target, sizeof(target), "target (%s)",
+	         j->target_layer[0] ? j->target_layer : "unknown");
+	struct trace_out_names names = {pre, post, target, j->tag, j->target_layer};
+	if (trace_out_end(&j->out, &names) != 0) {
+		fprintf(stderr, "xrlm: writing the trace failed: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the trace under a temporary name and puts it in place whole. */
+static int write_file(struct trace_job *j, const char *path)
+{
+	char tmp[MERGE_PATH_MAX], msg[MERGE_PATH_MAX + 128];
+	int fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, sizeof(msg));
+
+	if (fd < 0) {
+		fprintf(stderr, "xrlm: %s\n", msg);
+		return -1;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		fprintf(stderr, "xrlm: %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	int rc = write_trace(j, f);
+	if (fclose(f) != 0 && rc == 0) {
+		fprintf(stderr, "xrlm: writing %s failed: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	if (out_file_place(tmp, path, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "xrlm: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *max_mb)
+{
+	*max_mb = DEFAULT_MAX_MB;
+	if (a->from && parse_bound(a->from, &j->from) != 0)
+		return cmd_usage_error("--from takes seconds (2.5) or a frame id (f120)", a->from);
+	if (a->to && parse_bound(a->to, &j->to) != 0)
+		return cmd_usage_error("--to takes seconds (2.5) or a frame id (f120)", a->to);
+	if (a->max_mb && u_parse_u64(a->max_mb, 1, 1u << 20, max_mb) != U_PARSE_OK)
+		return cmd_usage_error("--max-size takes megabytes, 1 to 1048576", a->max_mb);
+	int ret = find_session(a->in, j);
+	if (ret)
+		return ret;
+	return trace_cpu_window(j) == 0 ? 0 : CMD_EXIT_INPUT;
+}
+
+static int run_trace(int argc, char **argv)
+{
+	struct trace_args a = {0};
+	struct trace_job *j = calloc(1, sizeof(*j));
+	char out[MERGE_PATH_MAX + U_NAMES_TAG_MAX + 16];
+	uint64_t max_mb;
+	struct stat st;
+
+	if (!j) {
+		fprintf(stderr, "xrlm: out of memory\n");
+		return CMD_EXIT_INPUT;
+	}
+	int ret = parse_trace_args(argc, argv, &a);
+	if (ret == 0)
+		ret = setup_job(&a, j, &max_mb);
+	if (ret == 0 && !a.out)
+		snprintf(out, sizeof(out), "%s/trace-%s.json", j->dir, j->tag);
+	const char *path = a.out ? a.out : out;
+	/* A file-size limit must give EFBIG and a message, not kill us. */
+	signal(SIGXFSZ, SIG_IGN);
+	if (ret == 0 && write_file(j, path) != 0)
+		ret = CMD_EXIT_INPUT;
+	if (ret == 0) {
+		printf("wrote %s: %" PRIu64 " events (%" PRIu64 " calls, %" PRIu64 " target slices, %"
+		       PRIu64 " marks)\n", path, j->out.events, j->slices, j->target_slices, j->marks);
+		if (stat(path, &st) == 0 && (uint64_t)st.st_size > max_mb << 20)
+			fprintf(stderr, "xrlm: warning: %s is %lld MB, more than %" PRIu64 " MB: viewers "
+			        "may not open it; cut a window with --from/--to\n", path,
+			        (long long)(st.st_size >> 20), max_mb);
+		ret = cmd_finish_output(stdout);
+	}
+	free(j);
+	return ret;
+}
+
+const struct cmd cmd_trace = {
+	.name = "trace",
+	.synopsis = "SESSION-FILE-OR-DIR [-o FILE.json] [--from X] [--to Y] [--max-size MB]",
+	.help = "A recorded session (calls files, else frames files; GPU files) as\n"
+	        "Chrome Trace Event JSON for Perfetto UI or chrome://tracing: pre,\n"
+	        "target and post as processes, one track per app thread, GPU tracks,\n"
+	        "target_us and target_gpu_us counters, frame markers. X, Y: seconds\n"
+	        "from the first call (2.5) or frame ids (f120). Default output:\n"
+	        "trace-<tag>.json beside the session; a warning past --max-size MB\n"
+	        "(default 256).\n",
+	.run = run_trace,
+};

@@ -1,0 +1,89 @@
+/*
+ * `xrlm trace`'s GPU pass: each side's timestamps on its GPU track, and
+ * the target's GPU slice per frame from pre's timestamp to post's (post's
+ * spooled, then paired while pre's stream). See cmd_trace.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "trace_job.h"
+
+static void gpu_instant(struct trace_job *j, int pid, const struct trace_gpu *g)
+{
+	char args[96];
+
+	if (!g->placed)
+		return;
+	snprintf(args, sizeof(args), "\"display_time\":%" PRId64 ",\"gpu_ticks\":%" PRIu64,
+	         g->display_time, g->ticks);
+	trace_out_instant(&j->out, pid, TRACE_TID_GPU, "GPU timestamp", g->t_ns, args);
+}
+
+static int post_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_size)
+{
+	struct trace_job *j = ctx;
+	struct trace_spool_rec r = {{g->display_time, (int64_t)g->ticks, g->t_ns,
+	                             (g->valid ? TRACE_GPU_VALID : 0) |
+	                                     (g->placed ? TRACE_GPU_PLACED : 0)}};
+	(void)msg;
+	(void)msg_size;
+
+	gpu_instant(j, TRACE_PID_POST, g);
+	trace_spool_add(&j->spool, &r);
+	return 0;
+}
+
+static int pre_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_size)
+{
+	struct trace_job *j = ctx;
+	struct trace_gpu_pair p;
+	char args[96];
+	(void)msg;
+	(void)msg_size;
+
+	gpu_instant(j, TRACE_PID_PRE, g);
+	if (!trace_target_gpu(&j->spool, &j->gpu_next, &j->gpu_has_next, g, &p) || !p.placed)
+		return 0;
+	snprintf(args, sizeof(args), "\"target_gpu_us\":%.3f,\"display_time\":%" PRId64,
+	         p.target_ns / 1000.0, p.display_time);
+	trace_out_slice(&j->out, TRACE_PID_TARGET, TRACE_TID_GPU, "target GPU", p.pre_ns,
+	                p.post_ns > p.pre_ns ? p.post_ns - p.pre_ns : 0, args);
+	trace_out_counter(&j->out, TRACE_PID_TARGET, "target_gpu_us", p.pre_ns, p.target_ns / 1000.0);
+	return 0;
+}
+
+/* Streams the GPU file of side @p side (0 pre, 1 post) into @p fn. */
+static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
+{
+	struct csvr_diag d = {0};
+	struct side_meta meta;
+
+	int rc = trace_read_gpu(j->gpu[side], side ? U_NAMES_POST : U_NAMES_PRE, &meta, &d, fn, j);
+	side_meta_destroy(&meta);
+	return trace_report_read(rc, &d);
+}
+
+int trace_gpu_run(struct trace_job *j)
+{
+	int rc = 0;
+
+	if (!j->gpu[0][0] && !j->gpu[1][0])
+		return 0;
+	if (trace_spool_create(&j->spool) != 0) {
+		fprintf(stderr, "xrlm: cannot create a temporary file: %s\n", strerror(errno));
+		return -1;
+	}
+	if (j->gpu[1][0]) {
+		if (read_side(j, 1, post_gpu) != 0 || trace_spool_rewind(&j->spool) != 0) {
+			trace_spool_destroy(&j->spool);
+			return -1;
+		}
+		j->gpu_has_next = trace_spool_next(&j->spool, &j->gpu_next);
+	}
+	if (j->gpu[0][0])
+		rc = read_side(j, 0, pre_gpu);
+	trace_spool_destroy(&j->spool);
+	return rc;
+}

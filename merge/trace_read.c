@@ -1,0 +1,181 @@
+/*
+ * `xrlm trace`'s streaming readers; see trace_read.h.
+ */
+#include "trace_read.h"
+
+#include "csvr.h"
+#include "side_cpu.h"
+#include "side_gpu.h"
+#include "u_parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What the csvr callbacks get: side_file_comment() reads the first member. */
+struct reader {
+	struct side_reader side;
+	trace_call_fn call_fn;
+	trace_gpu_fn gpu_fn;
+	trace_mark_fn mark_fn;
+	void *ctx;
+	int64_t rows; /* frames files: the frame id of the next row, less one */
+	bool has_cal;
+	uint64_t cal_ticks;
+	int64_t cal_ns;
+};
+
+/* Largest |time| accepted, as the merge's readers. */
+#define TIME_MAX SIDE_TIME_NS_MAX
+
+static int check_times(int64_t entry, int64_t exit, char *msg, size_t msg_size)
+{
+	if (entry >= TIME_MAX || entry <= -TIME_MAX || exit >= TIME_MAX || exit <= -TIME_MAX) {
+		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+		return -1;
+	}
+	if (exit < entry) {
+		snprintf(msg, msg_size, "t_exit is before t_entry");
+		return -1;
+	}
+	return 0;
+}
+
+static int frames_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                      size_t msg_size)
+{
+	struct reader *r = ctx;
+	struct trace_call c = {"xrEndFrame", v[1].u, v[2].i, v[3].i, ++r->rows, v[0].i, 0};
+	(void)present;
+
+	if (check_times(c.t_entry, c.t_exit, msg, msg_size) != 0)
+		return -1;
+	return r->call_fn ? r->call_fn(r->ctx, &c, msg, msg_size) : 0;
+}
+
+/* The value of "key=" among the blank-separated words of @p text, parsed. */
+static bool word_value(const char *text, const char *key, uint64_t *out)
+{
+	size_t n = strlen(key);
+	for (const char *p = text; (p = strstr(p, key)) != NULL; p += n) {
+		if (p != text && p[-1] != ' ')
+			continue;
+		const char *v = p + n;
+		return u_parse_span_u64(v, strcspn(v, " \t"), out) == U_PARSE_OK;
+	}
+	return false;
+}
+
+/* The value of hex digit @p c, or -1. */
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Undoes the mark's escaping (each "\xHH" is that byte) into @p out. */
+static void unescape_mark(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < size) {
+		int hi, lo;
+		if (s[0] == '\\' && s[1] == 'x' && (hi = hex_value(s[2])) >= 0 &&
+		    (lo = hex_value(s[3])) >= 0) {
+			out[n++] = (char)(hi * 16 + lo);
+			s += 4;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = '\0';
+}
+
+/* "# mark t=<ns> [key=value ...] text=<escaped>": a user's mark (README, control socket). */
+static int frames_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	struct reader *r = ctx;
+	uint64_t t;
+	char mark[TRACE_MARK_MAX];
+
+	if (strncmp(text, "mark ", 5) != 0)
+		return side_file_comment(ctx, text, in_header, msg, msg_size);
+	const char *body = strstr(text, " text=");
+	if (!word_value(text, "t=", &t) || t >= (uint64_t)TIME_MAX || !body) {
+		snprintf(msg, msg_size, "mark line without t= and text=");
+		return -1;
+	}
+	unescape_mark(body + 6, mark, sizeof(mark));
+	if (r->mark_fn)
+		r->mark_fn(r->ctx, (int64_t)t, mark);
+	return 0;
+}
+
+int trace_read_frames(const char *path, const char *side, struct side_meta *meta,
+                      struct csvr_diag *diag, trace_call_fn fn, trace_mark_fn mark, void *ctx)
+{
+	struct reader r = {.side = {meta, side, NULL}, .call_fn = fn, .mark_fn = mark, .ctx = ctx};
+	struct csvr_format frames_format = side_cpu_format;
+
+	frames_format.comment = frames_comment;
+	frames_format.row = frames_row;
+	memset(meta, 0, sizeof(*meta));
+	return csvr_read(path, &frames_format, &r, diag, &meta->truncated_rows);
+}
+
+/* "# calibration gpu_ticks=<t> monotonic_ns=<ns> ...": the GPU clock's place. */
+static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	struct reader *r = ctx;
+	uint64_t ticks, ns;
+
+	if (strncmp(text, "calibration ", 12) != 0)
+		return side_file_comment(ctx, text, in_header, msg, msg_size);
+	if (!word_value(text, "gpu_ticks=", &ticks) || !word_value(text, "monotonic_ns=", &ns) ||
+	    ns >= (uint64_t)TIME_MAX) {
+		snprintf(msg, msg_size, "calibration line without gpu_ticks= and monotonic_ns=");
+		return -1;
+	}
+	r->has_cal = true;
+	r->cal_ticks = ticks;
+	r->cal_ns = (int64_t)ns;
+	return 0;
+}
+
+static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                   size_t msg_size)
+{
+	struct reader *r = ctx;
+	struct trace_gpu g = {v[0].i, v[1].u, v[2].f, v[3].u != 0, false, 0};
+	(void)present;
+
+	if (!(g.period_ns >= 0.0 && g.period_ns < 1e6)) {
+		snprintf(msg, msg_size, "gpu_period_ns out of range");
+		return -1;
+	}
+	if (r->has_cal && g.valid) {
+		double at = (double)r->cal_ns + ((double)(int64_t)(g.ticks - r->cal_ticks)) * g.period_ns;
+		if (at > 0.0 && at < (double)TIME_MAX) {
+			g.placed = true;
+			g.t_ns = (int64_t)llround(at);
+		}
+	}
+	return r->gpu_fn(r->ctx, &g, msg, msg_size);
+}
+
+int trace_read_gpu(const char *path, const char *side, struct side_meta *meta,
+                   struct csvr_diag *diag, trace_gpu_fn fn, void *ctx)
+{
+	struct reader r = {.side = {meta, side, NULL}, .gpu_fn = fn, .ctx = ctx};
+	struct csvr_format gpu_format = side_gpu_format;
+
+	gpu_format.comment = gpu_comment;
+	gpu_format.row = gpu_row;
+	memset(meta, 0, sizeof(*meta));
+	return csvr_read(path, &gpu_format, &r, diag, &meta->truncated_rows);
+}

@@ -1,0 +1,172 @@
+#!/bin/sh
+# `xrlm trace` (README, "Timeline view: xrlm trace"): every output is read
+# back with python3's json module (tests/merge/trace_check.py, which also
+# checks that slices nest) and with jq.
+#
+# Usage: trace_test.sh XRLM GEN_SESSION CASE
+#   calls       calls files, 3 threads, target-made calls: slice counts, target_us sums
+#   frames      frames files only (xrlm_gen_session): one target slice per frame
+#   empty       header-only files: a valid document with no slice
+#   killed      cut mid-row, no footer: a warning, a valid document
+#   fuzzed      60 mutated sessions: an error line and no file, or a valid document
+#   window      --from/--to in seconds and frame ids
+#   size        --max-size: a warning past it, and the whole file all the same
+#   errors      bad arguments and sessions: one line, non-zero, no file
+xrlm=$1
+gen_session=$2
+case_name=$3
+here=$(dirname "$0")
+. "$here/cli_lib.sh"
+
+# check FILE: valid JSON for jq and trace_check.py; its figures in $stats.
+check() {
+	jq empty "$1" 2>"$work/jq.err" || fail "jq cannot parse $1: $(head -c 300 "$work/jq.err")"
+	stats=$(python3 "$here/trace_check.py" "$1") || fail "$stats"
+}
+
+# field N of $stats
+stat() {
+	echo "$stats" | cut -d' ' -f"$1"
+}
+
+gen() {
+	python3 "$here/trace_gen.py" "$@" >"$work/gen.out" || fail "trace_gen.py failed"
+}
+
+case $case_name in
+calls)
+	gen "$work" T1 200 --threads 3 --induced
+	run trace "$work/calls-T1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/t.json"
+	pre_calls=$(cut -d' ' -f1 "$work/gen.out")
+	[ "$(stat 1)" = "$pre_calls" ] || fail "pre slices $(stat 1), $pre_calls calls"
+	[ "$(stat 3)" = "$pre_calls" ] || fail "target slices $(stat 3), not one per recorded call ($pre_calls)"
+	[ "$(stat 2)" = $((pre_calls + 40)) ] || fail "post slices $(stat 2)"
+	[ "$(stat 4)" = 200 ] || fail "target GPU slices $(stat 4), 200 frames"
+	[ "$(stat 5)" = "$(cut -d' ' -f2 "$work/gen.out")" ] ||
+		fail "xrEndFrame target_us sums to $(stat 5), expected $(cut -d' ' -f2 "$work/gen.out")"
+	[ "$(stat 8)" = 20 ] || fail "$(stat 8) post slices outside pre's (expected the 20 on another thread)"
+	# The frame markers: entry and exit of xrWaitFrame, xrBeginFrame, xrEndFrame.
+	[ "$(grep -c '"name":"wait_begin"' "$work/t.json")" = 200 ] || fail "wait_begin markers"
+	[ "$(grep -c '"name":"end_end"' "$work/t.json")" = 200 ] || fail "end_end markers"
+	grep -q '"target_layer":"XR_APILAYER_test \\"q\\" \\u003ct\\u003e"' "$work/t.json" ||
+		fail "the target layer's name is not escaped"
+	# The user's mark from pre's frames file, unescaped then escaped for JSON, once.
+	[ "$(grep -c '{"name":"shader cache, \\"warm\\"","ph":"i","pid":1,"tid":0,"s":"g"' "$work/t.json")" = 1 ] ||
+		fail "the mark is not in the trace once"
+	# The directory works as well as a file, and names the default output.
+	rm "$work/trace-T1.json" 2>/dev/null
+	run trace "$work"
+	[ "$rc" = 0 ] && [ -f "$work/trace-T1.json" ] || fail "xrlm trace DIR wrote no trace-T1.json"
+	cmp -s "$work/t.json" "$work/trace-T1.json" || fail "DIR and FILE give different traces"
+	;;
+frames)
+	"$gen_session" "$work" F1 500 >/dev/null || fail "gen_session failed"
+	run trace "$work/frames-F1-post.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/t.json"
+	[ "$(stat 1)" = 500 ] && [ "$(stat 2)" = 500 ] || fail "pre/post slices: $stats"
+	[ "$(stat 3)" = 500 ] || fail "target slices $(stat 3), 500 frames"
+	[ "$(stat 6)" -ge 500 ] || fail "counters: $(stat 6)"
+	# The target's time per frame is the merge's target_us (bracket correction included).
+	gen "$work" F2 300
+	rm "$work"/calls-F2-*
+	run trace "$work/frames-F2-pre.csv" -o "$work/t2.json"
+	check "$work/t2.json"
+	[ "$(stat 3)" = 300 ] || fail "target slices $(stat 3), 300 frames"
+	[ "$(grep -c '"name":"end_end"' "$work/t2.json")" = 300 ] || fail "end_end markers"
+	run merge "$work/frames-F2-pre.csv" "$work/frames-F2-post.csv" -o "$work/m.csv"
+	[ "$rc" = 0 ] || fail "xrlm merge failed"
+	sum=$(grep -v '^#' "$work/m.csv" | tail -n +2 | awk -F, '{ s += $6 } END { printf "%.3f", s }')
+	awk -v a="$sum" -v b="$(stat 5)" 'BEGIN { d = a - b; exit !(d < 0.2 && d > -0.2) }' ||
+		fail "target_us sums to $(stat 5) in the trace, $sum in the merge"
+	;;
+empty)
+	gen "$work" E1 0
+	run trace "$work/frames-E1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/t.json"
+	[ "$(stat 1) $(stat 3)" = "0 0" ] || fail "slices in an empty session: $stats"
+	;;
+killed)
+	gen "$work" K1 50 --threads 2
+	for f in "$work"/*-K1-*.csv; do
+		# A killed writer: no footer, the last row cut short.
+		grep -v '^# session_end' "$f" | head -c -7 >"$f.cut" && mv "$f.cut" "$f"
+	done
+	run trace "$work/calls-K1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc on a killed session"
+	grep -q "warning" "$work/err" || fail "no warning for the cut rows"
+	check "$work/t.json"
+	[ "$(stat 3)" = "$(stat 1)" ] || fail "target slices $(stat 3), pre calls $(stat 1)"
+	;;
+fuzzed)
+	gen "$work" Z1 20 --threads 2 --induced
+	python3 "$here/trace_mutate.py" "$work" Z1 60 || fail "trace_mutate.py failed"
+	valid= refused=0
+	for i in $(seq 1 60); do
+		run trace "$work/z$i" -o "$work/z$i.json"
+		if [ "$rc" = 0 ]; then
+			valid="$valid $work/z$i.json"
+		else
+			[ ! -e "$work/z$i.json" ] || fail "mutation $i: status $rc left a file"
+			grep -q '^xrlm: ' "$work/err" || fail "mutation $i: no message"
+			refused=$((refused + 1))
+		fi
+	done
+	[ -n "$valid" ] && [ $refused -gt 0 ] || fail "the mutations tested one outcome only"
+	for f in $valid; do
+		jq empty "$f" 2>"$work/jq.err" || fail "jq cannot parse $f: $(head -c 300 "$work/jq.err")"
+	done
+	out=$(python3 "$here/trace_check.py" $valid) || fail "$out"
+	echo "fuzzed: $(echo $valid | wc -w) valid documents, $refused refused"
+	;;
+window)
+	gen "$work" W1 100
+	run trace "$work/calls-W1-pre.csv" -o "$work/all.json"
+	check "$work/all.json"
+	all=$(stat 1)
+	run trace "$work/calls-W1-pre.csv" -o "$work/f.json" --from f10 --to f19
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/f.json"
+	[ "$(stat 1)" = 40 ] || fail "frames 10..19: $(stat 1) pre slices, expected 40"
+	[ "$(stat 3)" = 40 ] || fail "frames 10..19: $(stat 3) target slices"
+	# Frames are 11.1 ms apart from t = 0: 0.1 s to 0.2 s holds frames 10 to 18.
+	run trace "$work/calls-W1-pre.csv" -o "$work/s.json" --from 0.1 --to 0.2
+	check "$work/s.json"
+	[ "$(stat 1)" -gt 0 ] && [ "$(stat 1)" -lt "$all" ] || fail "seconds window: $(stat 1) of $all"
+	run trace "$work/calls-W1-pre.csv" -o "$work/x.json" --from xyz
+	expect_error 2 "--from takes seconds"
+	;;
+size)
+	"$gen_session" "$work" S1 20000 >/dev/null || fail "gen_session failed"
+	run trace "$work/frames-S1-pre.csv" -o "$work/t.json" --max-size 1
+	[ "$rc" = 0 ] || fail "status $rc"
+	stderr_once "warning: .* MB, more than 1 MB"
+	check "$work/t.json"
+	[ "$(stat 3)" = 20000 ] || fail "the file was cut: $(stat 3) target slices"
+	;;
+errors)
+	run trace
+	expect_error 2 "needs a session"
+	run trace "$work/nothing.csv"
+	expect_error 1 "No such file"
+	echo x >"$work/notes.txt"
+	run trace "$work/notes.txt"
+	expect_error 2 "not a session file"
+	gen "$work" A1 5
+	gen "$work" A2 5
+	run trace "$work"
+	expect_error 2 "several sessions"
+	rm "$work"/*-A2-*
+	rm "$work/calls-A1-post.csv" "$work/frames-A1-post.csv"
+	run trace "$work/frames-A1-pre.csv" -o "$work/t.json"
+	expect_error 1 "has no post file"
+	[ ! -e "$work/t.json" ] || fail "a failed trace left a file"
+	;;
+*)
+	fail "unknown case"
+	;;
+esac
+exit 0
