@@ -1,21 +1,32 @@
 #!/bin/sh
-# GPU sweep (issue 4): for each GPU mode (gated, sandwich), application load
-# (light: none; heavy: the app's own GPU work per frame) and target GPU work
-# K, the median target_gpu_us, the overhead O = median - K, and the p95;
-# also what each mode adds to the application's own frame.
+# GPU sweep (issues 4, 14): for each GPU mode, application load (light:
+# none; heavy: the app's own GPU work per frame) and target GPU work K, the
+# target's own measurement of its work (K_true), the median target_gpu_us
+# before (raw) and after the bracket correction, the error of the corrected
+# median against K_true, the bracket pre measured (# gpu_bracket_ns=) and
+# the p95; then what each mode adds to the application's frame thread.
 #
 # Usage: bench/gpu_sweep.sh [BUILD_DIR] [FRAMES]   (default: build, 300)
-# Environment: SWEEP_K ("0 50 250 1000 3000"), SWEEP_HEAVY_US (5000),
+# Environment: SWEEP_K ("0 10 50 250 1000 4000"), SWEEP_HEAVY_US (5000),
+#              SWEEP_LOADS ("light heavy"),
+#              SWEEP_MODES ("gated sandwich"; also gated-timeline: the gated
+#              mode behind the timeline semaphore gate, XRLM_GPU_GATE=timeline),
+#              SWEEP_GRAPHICS (vulkan2; vulkan for XR_KHR_vulkan_enable),
 #              SWEEP_RATE (90 Hz), SWEEP_OUT (a temporary directory),
 #              SWEEP_TARGET_CPU_US (0: CPU time the target spends after
 #              submitting its GPU work, which a plain sandwich counts as GPU),
-#              SWEEP_FRAME_COST (1: also measure what each mode adds).
+#              SWEEP_FRAME_COST (1: also measure what each mode adds),
+#              SWEEP_CHECK_US / SWEEP_CHECK_PCT (unset: if set, exit 1 when a
+#              gated row's |error| exceeds CHECK_US + CHECK_PCT % of K).
 # Prints one table; full per-run files stay in SWEEP_OUT.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 frames=${2:-300}
-ks=${SWEEP_K:-0 50 250 1000 3000}
+ks=${SWEEP_K:-0 10 50 250 1000 4000}
+modes=${SWEEP_MODES:-gated sandwich}
+loads=${SWEEP_LOADS:-light heavy}
+graphics=${SWEEP_GRAPHICS:-vulkan2}
 heavy=${SWEEP_HEAVY_US:-5000}
 rate=${SWEEP_RATE:-90}
 work=${SWEEP_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/xrlm-sweep.XXXXXX")}
@@ -38,10 +49,12 @@ app=$build/tests/xrlm-test-app
 PRE=XR_APILAYER_XRLM_monitor_pre POST=XR_APILAYER_XRLM_monitor_post
 TARGET=XR_APILAYER_XRLM_test_target
 
-# Column N's percentile Q (0..1) over a merged CSV's rows (blank cells
-# skipped), by xrlm's method (pct.awk).
+# The percentile Q (0..1) of the column named NAME over a merged CSV's rows
+# (blank cells skipped), by xrlm's method (pct.awk); "-" without the column.
 col_stat() {
-	grep -v '^#' "$1" | tail -n +2 | cut -d, -f"$2" | grep -v '^$' | sort -g |
+	n=$(grep -m 1 '^display_time,' "$1" | tr ',' '\n' | grep -n -x "$2" | cut -d: -f1)
+	[ -n "$n" ] || { echo "-"; return; }
+	grep -v '^#' "$1" | tail -n +2 | cut -d, -f"$n" | grep -v '^$' | sort -g |
 		awk -v q="$3" -v fmt=%.1f -v empty=- -f "$top/bench/pct.awk"
 }
 
@@ -51,13 +64,21 @@ app_stat() {
 }
 
 # run NAME LAYERS LOAD K MODE: one app run; leaves $work/NAME/{app.txt,out/}
+# (MODE gated-timeline: gated behind the timeline semaphore gate).
 run() {
 	d=$work/$1
+	run_gate=auto
+	run_mode=$5
+	[ "$run_mode" != gated-timeline ] || { run_mode=gated; run_gate=timeline; }
 	rm -rf "$d" && mkdir -p "$d/out"
-	XR_ENABLE_API_LAYERS=$2 XRLM_OUTPUT_DIR=$d/out XRLM_RECORD=1 XRLM_GPU_MODE=$5 \
-		XRTEST_TARGET_GPU_US=$4 XRTEST_TARGET_GPU_LOG=$d/target_gpu.csv \
-		"$app" --graphics vulkan2 --frames "$frames" --warmup 30 --stats --gpu-us "$3" \
+	XR_ENABLE_API_LAYERS=$2 XRLM_OUTPUT_DIR=$d/out XRLM_RECORD=1 XRLM_GPU_MODE=$run_mode \
+		XRLM_GPU_GATE=$run_gate XRTEST_TARGET_GPU_US=$4 XRTEST_TARGET_GPU_LOG=$d/target_gpu.csv \
+		"$app" --graphics "$graphics" --frames "$frames" --warmup 30 --stats --gpu-us "$3" \
 		>"$d/app.txt" 2>"$d/app.err" || { cat "$d/app.err" >&2; exit 1; }
+}
+
+load_us() {
+	[ "$1" = light ] && echo 0 || echo "$heavy"
 }
 
 # The target's own measurement of its work (the true K), median in µs.
@@ -67,36 +88,48 @@ true_k() {
 		awk -v q=0.5 -v fmt=%.1f -v scale=1000 -v empty=- -f "$top/bench/pct.awk"
 }
 
+driver=${SWEEP_DRIVER:-$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true)}
+echo "driver: ${driver:-lavapipe (Mesa llvmpipe; set SWEEP_DRIVER to name another)}; graphics: $graphics"
 echo "target CPU time after its GPU submit: ${SWEEP_TARGET_CPU_US:-0} us; $frames frames at $rate Hz; times in us"
-printf '%-8s %-6s %6s %8s %10s %9s %10s %9s\n' mode load K K_true median O=med-K p95 rows
-for load in 0 "$heavy"; do
-	lname=light
-	[ "$load" -eq 0 ] || lname=heavy
-	for mode in gated sandwich; do
+echo "err = corrected median - K_true (K_true: the target's own timestamps; 0 when it submits nothing)"
+printf '%-15s %-6s %5s %8s %9s %9s %8s %9s %9s %5s\n' mode load K K_true raw_med corr_med err bracket corr_p95 rows
+bad=0
+for lname in $loads; do
+	load=$(load_us "$lname")
+	for mode in $modes; do
 		for k in $ks; do
 			name=$mode-$lname-$k
 			run "$name" "$PRE:$TARGET:$POST" "$load" "$k" "$mode"
 			m=$(ls "$work/$name"/out/frames-merged-*.csv)
-			grep -q "^# gpu_mode=$mode" "$work/$name"/out/gpu-*-pre.csv ||
+			grep -q "^# gpu_mode=${mode%-timeline}" "$work/$name"/out/gpu-*-pre.csv ||
 				echo "warning: $name did not run in $mode mode" >&2
-			med=$(col_stat "$m" 8 0.5)
-			p95=$(col_stat "$m" 8 0.95)
+			raw=$(col_stat "$m" target_gpu_raw_us 0.5)
+			med=$(col_stat "$m" target_gpu_us 0.5)
+			p95=$(col_stat "$m" target_gpu_us 0.95)
 			kt=$(true_k "$work/$name/target_gpu.csv")
-			o=$(awk -v a="$med" -v b="$k" 'BEGIN { printf "%.1f", a - b }')
-			printf '%-8s %-6s %6s %8s %10s %9s %10s %9s\n' "$mode" "$lname" "$k" "$kt" \
-				"$med" "$o" "$p95" "$(sed -n 's/^# gpu_frame_count=//p' "$m")"
+			br=$(sed -n 's/^# gpu_bracket_ns=//p' "$m")
+			err=$(awk -v a="$med" -v b="$kt" 'BEGIN { if (b == "-") b = 0; printf "%.1f", a - b }')
+			printf '%-15s %-6s %5s %8s %9s %9s %8s %9s %9s %5s\n' "$mode" "$lname" "$k" "$kt" \
+				"$raw" "$med" "$err" "$(awk -v v="$br" 'BEGIN { printf (v == "" ? "-" : "%.1f"), v / 1000 }')" \
+				"$p95" "$(sed -n 's/^# gpu_frame_count=//p' "$m")"
+			if [ -n "${SWEEP_CHECK_US:-}" ] && [ "${mode#gated}" != "$mode" ] &&
+				! awk -v e="$err" -v k="$k" -v u="$SWEEP_CHECK_US" -v p="${SWEEP_CHECK_PCT:-0}" \
+					'BEGIN { e = e < 0 ? -e : e; exit !(e <= u + p / 100 * k) }'; then
+				echo "FAIL: $name: |error| $err us above ${SWEEP_CHECK_US} us + ${SWEEP_CHECK_PCT:-0} % of K" >&2
+				bad=1
+			fi
 		done
 	done
 done
+[ "$bad" = 0 ] || exit 1
 
 [ "${SWEEP_FRAME_COST:-1}" = 1 ] || exit 0
 echo
 echo "What the monitor adds to the application's frame (K = 0; medians over $frames frames):"
-printf '%-22s %-6s %16s %16s\n' configuration load endframe_cpu_us frame_interval_us
-for load in 0 "$heavy"; do
-	lname=light
-	[ "$load" -eq 0 ] || lname=heavy
-	for cfg in none off sandwich gated; do
+printf '%-30s %-6s %16s %16s\n' configuration load endframe_cpu_us frame_interval_us
+for lname in $loads; do
+	load=$(load_us "$lname")
+	for cfg in none off sandwich gated gated-timeline; do
 		layers=$PRE:$TARGET:$POST
 		[ "$cfg" != none ] || layers=$TARGET
 		mode=$cfg
@@ -104,8 +137,9 @@ for load in 0 "$heavy"; do
 		run "frame-$cfg-$lname" "$layers" "$load" 0 "$mode"
 		t=$work/frame-$cfg-$lname/app.txt
 		label="monitor, GPU $cfg"
+		[ "$cfg" != gated ] || label="monitor, GPU gated (event)"
 		[ "$cfg" != none ] || label="target only (no monitor)"
-		printf '%-22s %-6s %16s %16s\n' "$label" "$lname" \
+		printf '%-30s %-6s %16s %16s\n' "$label" "$lname" \
 			"$(awk -v v="$(app_stat "$t" endframe_cpu_ns p50)" 'BEGIN { printf "%.1f", v / 1000 }')" \
 			"$(awk -v v="$(app_stat "$t" frame_interval_ns p50)" 'BEGIN { printf "%.1f", v / 1000 }')"
 	done

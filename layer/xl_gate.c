@@ -11,25 +11,25 @@
 #include <string.h>
 
 VkResult xl_gate_create(struct xl_gate *gate, const struct xl_vk *vk, VkDevice device,
-                        bool timeline_khr)
+                        enum xl_gate_kind kind, bool timeline_khr)
 {
+	memset(gate, 0, sizeof(*gate));
+	gate->kind = kind;
+	gate->device = device;
+	gate->set_event = vk->SetEvent;
+	if (kind == XL_GATE_KIND_EVENT)
+		return VK_SUCCESS;
+
 	VkSemaphoreTypeCreateInfo type = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
 		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
 	};
 	VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
-	PFN_vkSignalSemaphore signal = (PFN_vkSignalSemaphore)vk->GetDeviceProcAddr(
+	gate->signal = (PFN_vkSignalSemaphore)vk->GetDeviceProcAddr(
 		device, timeline_khr ? "vkSignalSemaphoreKHR" : "vkSignalSemaphore");
-	if (!signal)
+	if (!gate->signal)
 		return VK_ERROR_EXTENSION_NOT_PRESENT;
-
-	memset(gate, 0, sizeof(*gate));
-	VkResult r = vk->CreateSemaphore(device, &si, NULL, &gate->semaphore);
-	if (r != VK_SUCCESS)
-		return r;
-	gate->device = device;
-	gate->signal = signal;
-	return VK_SUCCESS;
+	return vk->CreateSemaphore(device, &si, NULL, &gate->semaphore);
 }
 
 void xl_gate_destroy(struct xl_gate *gate, const struct xl_vk *vk)
@@ -49,12 +49,18 @@ static uint64_t gate_take(struct xl_gate *gate, uint64_t expected)
 	return atomic_compare_exchange_strong(&gate->armed, &v, 0) ? expected : 0;
 }
 
-static void gate_signal(struct xl_gate *gate, uint64_t value)
+static void gate_signal(struct xl_gate *gate, uint64_t token)
 {
+	if (gate->kind == XL_GATE_KIND_EVENT) {
+		VkEvent event;
+		memcpy(&event, &token, sizeof(event));
+		gate->set_event(gate->device, event);
+		return;
+	}
 	VkSemaphoreSignalInfo info = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
 		.semaphore = gate->semaphore,
-		.value = value,
+		.value = token,
 	};
 	gate->signal(gate->device, &info);
 }

@@ -1,10 +1,15 @@
 /*
  * The gate of the gated GPU mode, and its watchdog.
  *
- * Pre's GPU timestamp waits on a timeline semaphore value that post signals
- * from the host at its first line, right after submitting its own
- * timestamp, so that the target's GPU work and both timestamps run back to
- * back. A target that waits for its own GPU work inside xrEndFrame would
+ * Pre's GPU timestamp waits on a gate that post opens from the host at its
+ * first line, right after submitting its own timestamp, so that the
+ * target's GPU work and both timestamps run back to back. The gate is a
+ * VkEvent (core Vulkan 1.0: every session) that pre's command buffer waits
+ * for and the host sets, or a timeline semaphore value that pre's
+ * submission waits for and the host signals (XRLM_GPU_GATE=timeline). The
+ * event costs the frame thread far less: vkSetEvent is a write to memory
+ * the GPU polls, where a submission that waits on an unsignalled timeline
+ * value and the host signal both go through the kernel driver. A target that waits for its own GPU work inside xrEndFrame would
  * then wait forever: the watchdog, a thread of its own (some drivers block
  * the writer in vkGetQueryPoolResults while the gate is closed), opens the
  * gate after a timeout, marks that frame's sample invalid and trips the
@@ -20,16 +25,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+enum xl_gate_kind {
+	XL_GATE_KIND_EVENT,
+	XL_GATE_KIND_TIMELINE,
+};
+
 /*
  * The gate shared by both sides of a process (it lives in xl_control): pre
- * arms it with the value its submission waits for; post, or the watchdog
+ * arms it with the token its submission waits for; post, or the watchdog
  * when post never comes, opens it.
  */
 struct xl_gate {
+	enum xl_gate_kind kind;
 	VkDevice device;
-	VkSemaphore semaphore;      /* owned by pre's xl_gpu */
+	VkSemaphore semaphore;      /* timeline kind; owned by pre's xl_gpu */
 	PFN_vkSignalSemaphore signal;
-	atomic_uint_fast64_t armed;     /* value waited for, 0 = not armed */
+	PFN_vkSetEvent set_event;   /* event kind: the events are pre's slots' */
+	/* The token waited for: the timeline value, or the VkEvent's handle
+	 * (xl_gate_event_token); 0 = not armed. */
+	atomic_uint_fast64_t armed;
 	atomic_uint_fast64_t armed_at_ns;
 	atomic_uintptr_t armed_invalid; /* the invalid flag of pre's sample for that frame */
 	atomic_uint armed_tid;          /* the thread ending that frame */
@@ -50,11 +64,21 @@ struct xl_gate_watchdog {
 #define XL_GATE_HARD_TIMEOUT_NS 2000000000ull
 
 /*
- * Creates the gate's timeline semaphore on @p device (signalled through
- * vkSignalSemaphoreKHR when @p timeline_khr) and resets @p gate.
+ * Resets @p gate as a gate of @p kind on @p device; for the timeline kind
+ * also creates its semaphore (signalled through vkSignalSemaphoreKHR when
+ * @p timeline_khr).
  */
 VkResult xl_gate_create(struct xl_gate *gate, const struct xl_vk *vk, VkDevice device,
-                        bool timeline_khr);
+                        enum xl_gate_kind kind, bool timeline_khr);
+
+/* The token that arms an event gate for @p event (never 0 for a real event). */
+static inline uint64_t xl_gate_event_token(VkEvent event)
+{
+	_Static_assert(sizeof(VkEvent) == sizeof(uint64_t), "a VkEvent is 64 bits");
+	uint64_t token;
+	__builtin_memcpy(&token, &event, sizeof(token));
+	return token;
+}
 
 /* Destroys the semaphore, if any. */
 void xl_gate_destroy(struct xl_gate *gate, const struct xl_vk *vk);

@@ -18,27 +18,182 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
-/* Records slot @p i's command buffer once: reset its query, write a timestamp. */
+/*
+ * Makes everything after it in @p cmd wait for @p event, set by the host.
+ * No memory dependency: only the timestamps after it are held.
+ */
+static void cmd_wait_host(const struct xl_vk *vk, VkCommandBuffer cmd, VkEvent event)
+{
+	vk->CmdWaitEvents(cmd, 1, &event, VK_PIPELINE_STAGE_HOST_BIT,
+	                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, NULL, 0, NULL, 0, NULL);
+}
+
+static VkResult begin(const struct xl_vk *vk, VkCommandBuffer cmd)
+{
+	VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	return vk->BeginCommandBuffer(cmd, &info);
+}
+
+/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
+static void cmd_timestamp(const struct xl_gpu *gpu, VkCommandBuffer cmd, uint32_t query)
+{
+	gpu->vk.CmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, query);
+}
+
+/* Records slot @p i's command buffer once: [wait for its event,] reset its query, write a timestamp. */
 static VkResult record_slot(struct xl_gpu *gpu, uint32_t i)
 {
 	const struct xl_vk *vk = &gpu->vk;
-	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VkResult r = vk->BeginCommandBuffer(gpu->slots[i].cmd, &begin);
+	VkCommandBuffer cmd = gpu->slots[i].cmd;
+	VkResult r = begin(vk, cmd);
 	if (r != VK_SUCCESS)
 		return r;
-	vk->CmdResetQueryPool(gpu->slots[i].cmd, gpu->pool, i, 1);
-	/* BOTTOM_OF_PIPE: written once all earlier work on the queue is done. */
-	vk->CmdWriteTimestamp(gpu->slots[i].cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, gpu->pool, i);
-	return vk->EndCommandBuffer(gpu->slots[i].cmd);
+	if (gpu->events[i])
+		cmd_wait_host(vk, cmd, gpu->events[i]);
+	vk->CmdResetQueryPool(cmd, gpu->pool, i, 1);
+	cmd_timestamp(gpu, cmd, i);
+	return vk->EndCommandBuffer(cmd);
 }
 
-static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
+/* The bracket's queries follow the slots': A, E's two, B. */
+#define BRACKET_QUERY XL_GPU_SLOTS
+#define BRACKET_QUERIES 4
+
+/*
+ * What E writes. Measured on an H100 (driver 580, bench/RESULTS.md): a
+ * submission that writes device memory costs ~3 us more at its end than an
+ * empty one, and one that makes a write visible to the host ~1 us more,
+ * whatever its size from 64 KiB up (4 KiB did not show it), and outside the
+ * submission's own timestamps. A target's GPU work writes memory: E does
+ * too, so the bracket holds those costs and the target keeps only its own.
+ */
+#define BRACKET_DEVICE_BYTES (64u << 10)
+#define BRACKET_HOST_BYTES 64u
+
+/* A memory type of @p type_bits with all of @p flags; UINT32_MAX if none. */
+static uint32_t memory_type(const struct xl_gpu *gpu, uint32_t type_bits, VkMemoryPropertyFlags flags)
+{
+	VkPhysicalDeviceMemoryProperties props;
+	gpu->vk.GetPhysicalDeviceMemoryProperties(gpu->physical_device, &props);
+	for (uint32_t i = 0; i < props.memoryTypeCount; i++)
+		if ((type_bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & flags) == flags)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Bracket buffer @p i of @p size bytes, in memory with @p flags (any memory if none has them). */
+static VkResult create_buffer(struct xl_gpu *gpu, uint32_t i, VkDeviceSize size,
+                              VkMemoryPropertyFlags flags)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = size,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+	};
+	VkMemoryRequirements req;
+	VkResult r = vk->CreateBuffer(gpu->device, &bi, NULL, &b->buffer[i]);
+	if (r != VK_SUCCESS)
+		return r;
+	vk->GetBufferMemoryRequirements(gpu->device, b->buffer[i], &req);
+	uint32_t type = memory_type(gpu, req.memoryTypeBits, flags);
+	if (type == UINT32_MAX)
+		type = memory_type(gpu, req.memoryTypeBits, 0);
+	VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	r = vk->AllocateMemory(gpu->device, &ai, NULL, &b->memory[i]);
+	return r == VK_SUCCESS ? vk->BindBufferMemory(gpu->device, b->buffer[i], b->memory[i], 0) : r;
+}
+
+/* E's work between its timestamps: see BRACKET_DEVICE_BYTES. */
+static void cmd_bracket_writes(const struct xl_gpu *gpu, VkCommandBuffer cmd)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	const struct xl_gpu_bracket *b = &gpu->bracket;
+	VkMemoryBarrier to_host = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+	};
+	vk->CmdFillBuffer(cmd, b->buffer[0], 0, BRACKET_DEVICE_BYTES, 0);
+	vk->CmdFillBuffer(cmd, b->buffer[1], 0, BRACKET_HOST_BYTES, 0);
+	vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+	                       &to_host, 0, NULL, 0, NULL);
+}
+
+/* Records the bracket's three command buffers once (see xl_gpu.h). */
+static VkResult record_bracket(struct xl_gpu *gpu)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkResult r = VK_SUCCESS;
+
+	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++) {
+		r = begin(vk, b->cmd[i]);
+		if (r != VK_SUCCESS)
+			break;
+		if (i == 0) {
+			cmd_wait_host(vk, b->cmd[0], b->event);
+			vk->CmdResetQueryPool(b->cmd[0], gpu->pool, BRACKET_QUERY, BRACKET_QUERIES);
+			cmd_timestamp(gpu, b->cmd[0], BRACKET_QUERY);
+		} else if (i == 1) {
+			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 1);
+			cmd_bracket_writes(gpu, b->cmd[1]);
+			cmd_timestamp(gpu, b->cmd[1], BRACKET_QUERY + 2);
+		} else {
+			cmd_timestamp(gpu, b->cmd[2], BRACKET_QUERY + 3);
+		}
+		r = vk->EndCommandBuffer(b->cmd[i]);
+	}
+	return r;
+}
+
+/* @p n primary command buffers from the side's pool. */
+static VkResult alloc_cmds(struct xl_gpu *gpu, uint32_t n, VkCommandBuffer *out)
+{
+	VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = gpu->cmd_pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = n,
+	};
+	return gpu->vk.AllocateCommandBuffers(gpu->device, &ai, out);
+}
+
+static const VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+static const VkEventCreateInfo event_info = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+
+static VkResult create_bracket(struct xl_gpu *gpu)
+{
+	const struct xl_vk *vk = &gpu->vk;
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	VkResult r = alloc_cmds(gpu, 3, b->cmd);
+	if (r == VK_SUCCESS)
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->fence);
+	if (r == VK_SUCCESS)
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &b->e_fence);
+	if (r == VK_SUCCESS)
+		r = vk->CreateEvent(gpu->device, &event_info, NULL, &b->event);
+	if (r == VK_SUCCESS)
+		r = create_buffer(gpu, 0, BRACKET_DEVICE_BYTES, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+	if (r == VK_SUCCESS)
+		r = create_buffer(gpu, 1, BRACKET_HOST_BYTES,
+		                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+	return r == VK_SUCCESS ? record_bracket(gpu) : r;
+}
+
+static VkResult create_slots(struct xl_gpu *gpu, uint32_t family, bool events, bool bracket)
 {
 	const struct xl_vk *vk = &gpu->vk;
 	VkQueryPoolCreateInfo qp = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = XL_GPU_SLOTS,
+		.queryCount = XL_GPU_SLOTS + (bracket ? BRACKET_QUERIES : 0),
 	};
 	VkCommandPoolCreateInfo cp = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -51,20 +206,17 @@ static VkResult create_slots(struct xl_gpu *gpu, uint32_t family)
 		return r;
 
 	VkCommandBuffer cmds[XL_GPU_SLOTS];
-	VkCommandBufferAllocateInfo ai = {
-		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-		.commandPool = gpu->cmd_pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-		.commandBufferCount = XL_GPU_SLOTS,
-	};
-	r = vk->AllocateCommandBuffers(gpu->device, &ai, cmds);
+	r = alloc_cmds(gpu, XL_GPU_SLOTS, cmds);
 	for (uint32_t i = 0; r == VK_SUCCESS && i < XL_GPU_SLOTS; i++) {
-		VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 		gpu->slots[i].cmd = cmds[i];
-		r = vk->CreateFence(gpu->device, &fi, NULL, &gpu->slots[i].fence);
+		r = vk->CreateFence(gpu->device, &fence_info, NULL, &gpu->slots[i].fence);
+		if (r == VK_SUCCESS && events)
+			r = vk->CreateEvent(gpu->device, &event_info, NULL, &gpu->events[i]);
 		if (r == VK_SUCCESS)
 			r = record_slot(gpu, i);
 	}
+	if (r == VK_SUCCESS && bracket)
+		r = create_bracket(gpu);
 	return r;
 }
 
@@ -110,6 +262,7 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	}
 	gpu->session = session;
 	gpu->device = binding->device;
+	gpu->physical_device = binding->physicalDevice;
 	atomic_init(&gpu->submit_error, VK_SUCCESS);
 	if (!xl_vk_load(&gpu->vk, gipa, binding->instance, binding->device)) {
 		snprintf(why, why_size, "a Vulkan entry point is missing");
@@ -124,9 +277,11 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	                       &gpu->queue);
 	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
 
-	VkResult r = create_slots(gpu, binding->queueFamilyIndex);
+	bool events = gate && params->gate_kind == XL_GATE_KIND_EVENT;
+	VkResult r = create_slots(gpu, binding->queueFamilyIndex, events, params->bracket);
 	if (r == VK_SUCCESS && gate)
-		r = xl_gate_create(gate, &gpu->vk, gpu->device, params->timeline_khr);
+		r = xl_gate_create(gate, &gpu->vk, gpu->device, params->gate_kind,
+		                   params->timeline_khr);
 	if (r == VK_SUCCESS && gate) {
 		gpu->gate = gate;
 		if (!xl_gate_watchdog_start(&gpu->watchdog, gate))
@@ -142,7 +297,7 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 
 void xl_gpu_destroy(struct xl_gpu *gpu)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 
 	if (!gpu)
 		return;
@@ -151,9 +306,24 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 	unsigned n = pending_fences(gpu, pending);
 	if (n)
 		vk->WaitForFences(gpu->device, n, pending, VK_TRUE, DESTROY_WAIT_NS);
-	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
+	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++) {
 		if (gpu->slots[i].fence)
 			vk->DestroyFence(gpu->device, gpu->slots[i].fence, NULL);
+		if (gpu->events[i])
+			vk->DestroyEvent(gpu->device, gpu->events[i], NULL);
+	}
+	if (gpu->bracket.fence)
+		vk->DestroyFence(gpu->device, gpu->bracket.fence, NULL);
+	if (gpu->bracket.e_fence)
+		vk->DestroyFence(gpu->device, gpu->bracket.e_fence, NULL);
+	if (gpu->bracket.event)
+		vk->DestroyEvent(gpu->device, gpu->bracket.event, NULL);
+	for (uint32_t i = 0; i < 2; i++) {
+		if (gpu->bracket.buffer[i])
+			vk->DestroyBuffer(gpu->device, gpu->bracket.buffer[i], NULL);
+		if (gpu->bracket.memory[i])
+			vk->FreeMemory(gpu->device, gpu->bracket.memory[i], NULL);
+	}
 	if (gpu->cmd_pool)
 		vk->DestroyCommandPool(gpu->device, gpu->cmd_pool, NULL);
 	if (gpu->pool)
@@ -166,6 +336,8 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 {
 	unsigned n = 0;
+	if (atomic_load(&gpu->bracket.state) == SLOT_SUBMITTED)
+		out[n++] = gpu->bracket.fence;
 	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
 		if (atomic_load(&gpu->slots[i].state) == SLOT_SUBMITTED)
 			out[n++] = gpu->slots[i].fence;
@@ -175,13 +347,13 @@ static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
 /* Whether the writer has collected every submitted timestamp. */
 static bool all_collected(void *ctx)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 	return pending_fences(ctx, pending) == 0;
 }
 
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 {
-	VkFence pending[XL_GPU_SLOTS];
+	VkFence pending[XL_GPU_SLOTS + 1];
 	unsigned n = pending_fences(gpu, pending);
 
 	if (n)
@@ -195,17 +367,72 @@ void xl_gpu_abandon(struct xl_gpu *gpu)
 	free(gpu);
 }
 
+static void note_submit_error(struct xl_gpu *gpu, VkResult r)
+{
+	int expected = VK_SUCCESS;
+	atomic_compare_exchange_strong(&gpu->submit_error, &expected, r);
+}
+
+static VkResult submit_one(struct xl_gpu *gpu, VkCommandBuffer cmd, VkFence fence)
+{
+	VkSubmitInfo submit = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &cmd,
+	};
+	return gpu->vk.QueueSubmit(gpu->queue, 1, &submit, fence);
+}
+
+/*
+ * Frame thread, pre: submits the bracket measurement when it is due, just
+ * before the frame's own timestamp (slot @p head), gated like the frame:
+ * its event is set after the three submissions, so they run back to back
+ * as the frame's will; for a plain frame it is set before.
+ */
+static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_id, bool gated)
+{
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	if (!b->fence || b->broken || atomic_load_explicit(&b->state, memory_order_acquire) != SLOT_FREE)
+		return;
+	uint64_t now = xl_clock_mono_ns();
+	if (now < b->due_ns)
+		return;
+	/* A first few back to back, for the median to start from. */
+	if (++b->submitted >= XL_GPU_BRACKET_WINDOW)
+		b->due_ns = now + XL_GPU_BRACKET_PERIOD_NS;
+	b->before = head;
+	b->session_id = session_id;
+	if (!gated)
+		gpu->vk.SetEvent(gpu->device, b->event);
+	VkResult r = VK_SUCCESS;
+	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++)
+		r = submit_one(gpu, b->cmd[i], i == 2 ? b->fence : i == 1 ? b->e_fence : VK_NULL_HANDLE);
+	if (gated)
+		gpu->vk.SetEvent(gpu->device, b->event); /* never leave the queue held */
+	if (r != VK_SUCCESS) {
+		/* Which of the three ran is unknown: never reuse them. */
+		b->broken = true;
+		note_submit_error(gpu, r);
+		return;
+	}
+	atomic_store_explicit(&b->state, SLOT_SUBMITTED, memory_order_release);
+}
+
 bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
                   uint32_t thread_id)
 {
 	uint32_t head = atomic_load_explicit(&gpu->head, memory_order_relaxed);
-	struct xl_gpu_slot *slot = &gpu->slots[head % XL_GPU_SLOTS];
+	uint32_t index = head % XL_GPU_SLOTS;
+	struct xl_gpu_slot *slot = &gpu->slots[index];
 	if (atomic_load_explicit(&slot->state, memory_order_acquire) != SLOT_FREE)
 		return false;
 
 	slot->session_id = session_id;
 	slot->display_time = display_time;
 	atomic_store_explicit(&slot->invalid, false, memory_order_relaxed);
+	struct xl_gate *gate = gpu->gate;
+	gated = gated && gate;
+	bracket_submit(gpu, head, session_id, gated);
 
 	VkSubmitInfo submit = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -214,12 +441,18 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	};
 	VkTimelineSemaphoreSubmitInfo timeline = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
 	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-	struct xl_gate *gate = gpu->gate;
-	uint64_t value = 0;
-	if (gated && gate) {
-		value = ++gate->counter;
+	uint64_t token = 0;
+	if (gpu->events[index]) {
+		/* The slot's command buffer waits for its event: set it now
+		 * for a plain frame, else let post set it. */
+		if (gated)
+			token = xl_gate_event_token(gpu->events[index]);
+		else
+			gpu->vk.SetEvent(gpu->device, gpu->events[index]);
+	} else if (gated) {
+		token = ++gate->counter;
 		timeline.waitSemaphoreValueCount = 1;
-		timeline.pWaitSemaphoreValues = &value;
+		timeline.pWaitSemaphoreValues = &token;
 		submit.pNext = &timeline;
 		submit.waitSemaphoreCount = 1;
 		submit.pWaitSemaphores = &gate->semaphore;
@@ -227,20 +460,87 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 	}
 	VkResult r = gpu->vk.QueueSubmit(gpu->queue, 1, &submit, slot->fence);
 	if (r != VK_SUCCESS) {
-		int expected = VK_SUCCESS;
-		atomic_compare_exchange_strong(&gpu->submit_error, &expected, r);
+		if (gpu->events[index])
+			gpu->vk.SetEvent(gpu->device, gpu->events[index]); /* in case it was queued */
+		note_submit_error(gpu, r);
 		return false;
 	}
-	if (value) {
+	if (token) {
 		/* Published last: the watchdog must see the slot it may invalidate. */
 		atomic_store_explicit(&gate->armed_invalid, (uintptr_t)&slot->invalid,
 		                      memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_at_ns, xl_clock_mono_ns(), memory_order_relaxed);
-		atomic_store_explicit(&gate->armed, value, memory_order_release);
+		atomic_store_explicit(&gate->armed, token, memory_order_release);
 	}
 	atomic_store_explicit(&slot->state, SLOT_SUBMITTED, memory_order_release);
 	atomic_store_explicit(&gpu->head, head + 1, memory_order_relaxed);
+	return true;
+}
+
+/* Reads the bracket's four timestamps: (B - A) - (E's own span), in ns; -1 if unavailable. */
+static int64_t bracket_read(struct xl_gpu *gpu)
+{
+	uint64_t q[BRACKET_QUERIES][2] = {{0}}; /* timestamp, availability */
+	VkResult r = gpu->vk.GetQueryPoolResults(gpu->device, gpu->pool, BRACKET_QUERY,
+	                                         BRACKET_QUERIES, sizeof(q), q, sizeof(q[0]),
+	                                         VK_QUERY_RESULT_64_BIT |
+	                                         VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r != VK_SUCCESS)
+		return -1;
+	for (uint32_t i = 0; i < BRACKET_QUERIES; i++)
+		if (!q[i][1])
+			return -1;
+	uint64_t outer = (q[3][0] - q[0][0]) & gpu->valid_mask;
+	uint64_t inner = (q[2][0] - q[1][0]) & gpu->valid_mask;
+	if (inner > outer)
+		return 0;
+	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
+}
+
+/* Writer: the median of the last measurements, @p ns among them. */
+static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
+{
+	int64_t v[XL_GPU_BRACKET_WINDOW];
+	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
+	uint32_t n = b->measured < XL_GPU_BRACKET_WINDOW ? b->measured : XL_GPU_BRACKET_WINDOW;
+	memcpy(v, b->recent, n * sizeof(v[0]));
+	for (uint32_t i = 1; i < n; i++) /* insertion sort: five values */
+		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Writer: if the bracket submitted before slot gpu->tail is done, emits it
+ * and frees it. Returns false while it is still on the GPU (the frame
+ * after it must wait: its row comes after the bracket's line).
+ */
+static bool bracket_collect(struct xl_gpu *gpu, uint32_t max_session,
+                            void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
+{
+	struct xl_gpu_bracket *b = &gpu->bracket;
+	if (atomic_load_explicit(&b->state, memory_order_acquire) != SLOT_SUBMITTED ||
+	    b->before != gpu->tail || b->session_id > max_session)
+		return true;
+	if (gpu->vk.GetFenceStatus(gpu->device, b->fence) != VK_SUCCESS)
+		return false;
+	struct xl_gpu_sample s = {
+		.bracket = true,
+		.session_id = b->session_id,
+		.bracket_ns = bracket_read(gpu),
+	};
+	VkFence fences[2] = {b->fence, b->e_fence}; /* E's is done: it ran before B */
+	gpu->vk.ResetFences(gpu->device, 2, fences);
+	gpu->vk.ResetEvent(gpu->device, b->event);
+	atomic_store_explicit(&b->state, SLOT_FREE, memory_order_release);
+	if (s.bracket_ns < 0)
+		return true;
+	s.bracket_ns = bracket_median(b, s.bracket_ns);
+	emit(ctx, &s);
 	return true;
 }
 
@@ -255,7 +555,8 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 			return false;
 		if (slot->session_id > max_session)
 			return false;
-		if (vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
+		if (!bracket_collect(gpu, max_session, emit, ctx) ||
+		    vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
 			return true;
 
 		uint64_t result[2] = {0, 0}; /* timestamp, availability; no WAIT bit */
@@ -274,6 +575,8 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 			.session_id = slot->session_id,
 		};
 		vk->ResetFences(gpu->device, 1, &slot->fence);
+		if (gpu->events[gpu->tail % XL_GPU_SLOTS]) /* its wait is over: ready for reuse */
+			vk->ResetEvent(gpu->device, gpu->events[gpu->tail % XL_GPU_SLOTS]);
 		atomic_store_explicit(&slot->state, SLOT_FREE, memory_order_release);
 		gpu->tail++;
 		emit(ctx, &s);

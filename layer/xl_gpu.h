@@ -15,10 +15,29 @@
  * writer can then wait for it. That is why the gate's watchdog runs on a
  * thread of its own, which makes no Vulkan call but the semaphore signal.
  *
- * Gated mode (pre side): the submission also waits on a timeline semaphore
- * value that post signals from the host at its first line, right after
- * submitting its own timestamp, so the target's work and both timestamps
- * run back to back on the GPU (see xl_gate.h).
+ * Gated mode (pre side): pre's timestamp also waits on a gate that post
+ * opens from the host at its first line, right after submitting its own
+ * timestamp, so the target's work and both timestamps run back to back on
+ * the GPU (see xl_gate.h). With the event gate each slot has its own
+ * VkEvent, waited in its command buffer, set by post (or the watchdog),
+ * and reset by the writer once the slot's fence has signalled.
+ *
+ * Bracket correction (pre side): even with nothing between them, the two
+ * timestamps are some microseconds apart (the end of one submission and
+ * the start of the next), and each submission of the target's adds its
+ * own boundaries. So on the session's first frames and every
+ * XL_GPU_BRACKET_PERIOD_NS after, pre also submits, just before its own
+ * timestamp and in the frame's mode, the same sandwich around an empty
+ * submission of its own (A: timestamp; E: timestamp, a 64 KiB fill of
+ * device memory, 64 bytes written for the host, timestamp; B: timestamp;
+ * gated like the frame). The writer reads (B - A) - (E's own span), what a
+ * submission adds to the bracket beyond what it measures itself, and
+ * writes the median of the last few into pre's GPU file before the rows
+ * it applies to; the merge
+ * subtracts it. Only the three submissions happen on the frame thread
+ * (the queue belongs to xrEndFrame there: Vulkan forbids submitting to it
+ * from another thread meanwhile); they are recorded once at creation, and
+ * read back by the writer.
  */
 #ifndef XL_GPU_H
 #define XL_GPU_H
@@ -35,6 +54,14 @@
 #include "xl_openxr.h"
 
 #define XL_GPU_SLOTS 32
+/*
+ * Pre measures the bracket of an empty submission on the session's first
+ * XL_GPU_BRACKET_WINDOW frames, then every XL_GPU_BRACKET_PERIOD_NS; what
+ * it writes is the median of the last XL_GPU_BRACKET_WINDOW measurements
+ * (one submission's latency can be far off, on a loaded CPU especially).
+ */
+#define XL_GPU_BRACKET_PERIOD_NS 2000000000ull
+#define XL_GPU_BRACKET_WINDOW 5
 
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
@@ -43,7 +70,9 @@ struct xl_gpu_sample {
 	float period_ns;     /* VkPhysicalDeviceLimits::timestampPeriod */
 	bool valid;
 	bool gate_tripped;   /* the watchdog opened the gate on this frame */
+	bool bracket;        /* not a frame: a bracket measurement (bracket_ns) */
 	uint32_t session_id;
+	int64_t bracket_ns;  /* what an empty submission's sandwich read, ns */
 };
 
 /* One GPU-to-CLOCK_MONOTONIC correlation (VK_EXT_calibrated_timestamps). */
@@ -62,6 +91,26 @@ struct xl_gpu_slot {
 	VkFence fence;
 };
 
+/* Pre's bracket measurement: three pre-recorded submissions, one fence. */
+struct xl_gpu_bracket {
+	VkCommandBuffer cmd[3]; /* A: wait, reset, timestamp; E: timestamp, writes, timestamp; B: timestamp */
+	VkFence fence;          /* on B */
+	VkFence e_fence;        /* on E: a target's submission signals one too */
+	/* What E writes, as a target's work does: device memory, and a few
+	 * bytes made visible to the host (xl_gpu.c says why). */
+	VkBuffer buffer[2];
+	VkDeviceMemory memory[2];
+	VkEvent event;          /* A waits for it; set after B's submit, or before A's */
+	atomic_uint state;      /* SLOT_FREE / SLOT_SUBMITTED (xl_gpu.c) */
+	uint32_t before;        /* the frame slot (head) it was submitted just before */
+	uint32_t session_id;
+	uint64_t due_ns;        /* frame thread: when the next one is due */
+	uint32_t submitted;     /* frame thread: how many so far */
+	bool broken;            /* a submission failed: no more of them */
+	int64_t recent[XL_GPU_BRACKET_WINDOW]; /* writer: the last measurements */
+	uint32_t measured;      /* writer: how many so far */
+};
+
 /* The GPU state both sides of a process share, inside the control block. */
 struct xl_gpu_shared {
 	struct xl_gpu_device_note vk_note; /* what pre learned of the device (enable2) */
@@ -73,10 +122,13 @@ struct xl_gpu {
 	struct xl_vk vk;
 	XrSession session;
 	VkDevice device;
+	VkPhysicalDevice physical_device;
 	VkQueue queue;
 	VkQueryPool pool;
 	VkCommandPool cmd_pool;
 	struct xl_gpu_slot slots[XL_GPU_SLOTS];
+	VkEvent events[XL_GPU_SLOTS]; /* the event gate's, one per slot; else null */
+	struct xl_gpu_bracket bracket; /* pre only: null fence on post */
 	atomic_uint head;          /* next slot to submit (written by the frame thread) */
 	uint32_t tail;             /* next slot to read (writer thread) */
 	uint64_t valid_mask;
@@ -93,6 +145,8 @@ struct xl_gpu_params {
 	bool timeline;                  /* timeline semaphores enabled on the device */
 	bool timeline_khr;              /* ...through VK_KHR_timeline_semaphore */
 	bool calibrated;                /* VK_EXT_calibrated_timestamps enabled */
+	enum xl_gate_kind gate_kind;    /* with a gate */
+	bool bracket;                   /* measure the bracket (pre) */
 };
 
 /*
@@ -111,8 +165,9 @@ struct xl_gpu_holder {
 /*
  * Creates the timestamp machinery for @p session on the binding's device and
  * queue family. With @p gate non-NULL (pre side, gated mode) it also creates
- * the timeline semaphore and fills in @p gate. On failure returns NULL after
- * writing a reason into @p why.
+ * the gate of params->gate_kind (the slots' events, or the timeline
+ * semaphore) and fills in @p gate. On failure returns NULL after writing a
+ * reason into @p why.
  */
 struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
                              const struct xl_gpu_params *params, struct xl_gate *gate,
@@ -142,7 +197,7 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 
 /*
  * Writer thread: hands each finished sample, in submission order, to
- * @p emit, stopping at the first unfinished one or the first belonging to
+ * @p emit (a bracket measurement before the frame it was submitted with), stopping at the first unfinished one or the first belonging to
  * a session after @p max_session. Returns true if it stopped at an
  * unfinished sample of a session up to @p max_session (more will come).
  */

@@ -22,25 +22,32 @@ static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const XrSessionCrea
 	return NULL;
 }
 
-/* Whether this side's session runs gated, logging why not when asked for. */
-static bool choose_gated(struct xl_instance *in, const XrGraphicsBindingVulkanKHR *binding)
+/*
+ * Whether this side's session runs gated, and behind which gate: the event
+ * works on every Vulkan device (core 1.0, any binding); the timeline
+ * semaphore, when asked for, only where pre could enable it on the device
+ * (XR_KHR_vulkan_enable2), else the event.
+ */
+static bool choose_gated(struct xl_instance *in, const XrGraphicsBindingVulkanKHR *binding,
+                         enum xl_gate_kind *kind)
 {
 	const struct xl_gpu_device_note *note = &in->ctl->gpu->vk_note;
 	enum xl_gpu_mode mode = in->settings.gpu_mode;
 
+	*kind = XL_GATE_KIND_EVENT;
 	if (xl_side.index != XL_SIDE_PRE || mode == XL_GPU_SANDWICH)
 		return false;
-	if (note->device == binding->device && note->timeline)
+	if (in->settings.gpu_gate != XL_GATE_TIMELINE)
 		return true;
-	const char *why = note->device != binding->device
-		                  ? "the device was not created through XR_KHR_vulkan_enable2"
-		                  : "the device has no timeline semaphores (needs Vulkan 1.1+ and "
-		                    "timelineSemaphore support)";
-	if (mode == XL_GPU_GATED)
-		xl_log_loud("XRLM_GPU_MODE=gated is not possible: %s; using the plain sandwich", why);
-	else
-		xl_log("GPU: gated mode not possible (%s); using the plain sandwich", why);
-	return false;
+	if (note->device == binding->device && note->timeline) {
+		*kind = XL_GATE_KIND_TIMELINE;
+		return true;
+	}
+	xl_log_loud("XRLM_GPU_GATE=timeline is not possible: %s; using the event gate",
+	            note->device != binding->device
+	                    ? "the device was not created through XR_KHR_vulkan_enable2"
+	                    : "the device has no timeline semaphores");
+	return true;
 }
 
 static void start_gpu(struct xl_instance *in, XrSession session,
@@ -61,7 +68,8 @@ static void start_gpu(struct xl_instance *in, XrSession session,
 		xl_log("GPU: a second concurrent session is not measured on the GPU");
 		return;
 	}
-	bool gated = choose_gated(in, binding);
+	bool gated = choose_gated(in, binding, &params.gate_kind);
+	params.bracket = xl_side.index == XL_SIDE_PRE;
 	struct xl_gpu *gpu = xl_gpu_create(session, binding, &params, gated ? &ctl->gpu->gate : NULL,
 	                                   why, sizeof(why));
 	if (!gpu) {
@@ -75,9 +83,11 @@ static void start_gpu(struct xl_instance *in, XrSession session,
 	pthread_mutex_lock(&in->gpu.lock);
 	atomic_store(&in->gpu.gpu, gpu);
 	pthread_mutex_unlock(&in->gpu.lock);
-	xl_log("GPU timestamps: queue family %u index %u, %.9g ns per tick, %s mode%s",
+	xl_log("GPU timestamps: queue family %u index %u, %.9g ns per tick, %s mode%s%s",
 	       binding->queueFamilyIndex, binding->queueIndex, (double)gpu->period_ns,
 	       xl_side.index == XL_SIDE_PRE ? (gated ? "gated" : "sandwich") : "pre's",
+	       !gated ? "" : params.gate_kind == XL_GATE_KIND_EVENT ? " (event gate)"
+	                                                            : " (timeline semaphore gate)",
 	       gpu->calibrated ? ", clock correlation on" : "");
 }
 
@@ -154,7 +164,10 @@ XrResult xl_session_create_vulkan_device(struct xl_instance *in, XrInstance inst
                                          VkDevice *vk_device, VkResult *vk_result)
 {
 	enum xl_gpu_mode mode = in->settings.gpu_mode;
-	bool want_timeline = mode == XL_GPU_AUTO || mode == XL_GPU_GATED;
+	/* The event gate needs nothing of the device: add timeline semaphores
+	 * only for the gate that needs them. */
+	bool want_timeline = (mode == XL_GPU_AUTO || mode == XL_GPU_GATED) &&
+	                     in->settings.gpu_gate == XL_GATE_TIMELINE;
 
 	if (mode == XL_GPU_OFF)
 		return xl_next_xrCreateVulkanDeviceKHR(instance, info, vk_device, vk_result);

@@ -164,27 +164,35 @@ static void load_record(struct xl_settings *s)
 }
 
 static const char *const gpu_mode_names[] = {"auto", "sandwich", "gated", "off"};
+static const char *const gpu_gate_names[] = {"auto", "event", "timeline"};
 
 const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode)
 {
 	return gpu_mode_names[mode];
 }
 
-static void load_gpu_mode(struct xl_settings *s)
+const char *xl_settings_gpu_gate_name(enum xl_gpu_gate gate)
 {
-	const char *text = getenv("XRLM_GPU_MODE");
+	return gpu_gate_names[gate];
+}
 
-	s->gpu_mode = XL_GPU_AUTO;
+/*
+ * One of @p count words (case-insensitive) from variable @p var; the first
+ * word, the default, when unset or not one of them (logged, with @p words
+ * spelled out for the user).
+ */
+static int load_choice(const char *var, const char *const *names, int count, const char *words)
+{
+	const char *text = getenv(var);
+
 	if (!text)
-		return;
-	for (int m = XL_GPU_AUTO; m <= XL_GPU_OFF; m++) {
-		if (strcasecmp(text, gpu_mode_names[m]) == 0) {
-			s->gpu_mode = (enum xl_gpu_mode)m;
-			return;
-		}
-	}
-	xl_log("setting ignored: XRLM_GPU_MODE=\"%.32s\" is not auto, sandwich, gated or off; "
-	       "using the default auto", text);
+		return 0;
+	for (int m = 0; m < count; m++)
+		if (strcasecmp(text, names[m]) == 0)
+			return m;
+	xl_log("setting ignored: %s=\"%.32s\" is not %s; using the default %s", var, text, words,
+	       names[0]);
+	return 0;
 }
 
 static void select_function(struct xl_settings *s, int fn)
@@ -340,7 +348,10 @@ void xl_settings_load(struct xl_settings *s)
 	load_record(s);
 	load_control(s);
 	load_signal(s);
-	load_gpu_mode(s);
+	s->gpu_mode = (enum xl_gpu_mode)load_choice("XRLM_GPU_MODE", gpu_mode_names, 4,
+	                                            "auto, sandwich, gated or off");
+	s->gpu_gate = (enum xl_gpu_gate)load_choice("XRLM_GPU_GATE", gpu_gate_names, 3,
+	                                            "auto, event or timeline");
 	s->delay_s = u_env_double("XRLM_RECORD_DELAY_S", -1.0, XL_RECORD_DELAY_S_MIN,
 	                          XL_RECORD_DELAY_S_MAX, warn_to_log, "unset (no delayed start)");
 	s->time_limit_s = u_env_double("XRLM_RECORD_S", 0.0, XL_RECORD_S_MIN, XL_RECORD_S_MAX,

@@ -26,6 +26,13 @@ enum xl_gpu_mode {
 	XL_GPU_OFF,      /* no Vulkan calls at all */
 };
 
+/* XRLM_GPU_GATE: what holds pre's timestamp in gated mode. */
+enum xl_gpu_gate {
+	XL_GATE_AUTO,     /* the event */
+	XL_GATE_EVENT,    /* a host-set VkEvent waited in pre's command buffer (Vulkan 1.0) */
+	XL_GATE_TIMELINE, /* a host-signalled timeline semaphore (enable2, timeline feature) */
+};
+
 struct xl_settings {
 	/* Absolute output directory (XRLM_OUTPUT_DIR or the XDG default). */
 	char output_dir[XL_PATH_MAX];
@@ -49,6 +56,7 @@ struct xl_settings {
 	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
 	bool trace_csv;
 	bool trace_lttng;
+	enum xl_gpu_gate gpu_gate;
 	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
 	bool control;
 };
@@ -61,6 +69,9 @@ static inline bool xl_settings_function_selected(const struct xl_settings *s, en
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
 const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode);
+
+/* "auto", "event" or "timeline": XRLM_GPU_GATE's spelling of @p gate. */
+const char *xl_settings_gpu_gate_name(enum xl_gpu_gate gate);
 
 /*
  * Whether DISABLE_<layer_name> is set: the loader's own off switch for a

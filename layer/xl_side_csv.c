@@ -136,6 +136,13 @@ bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s)
 {
 	char line[128], *p = line;
 
+	if (s->bracket) {
+		/* Applies to the rows after it (see README "GPU files"). */
+		p = stpcpy(p, "# gpu_bracket_ns=");
+		p = fmt_i64(p, s->bracket_ns);
+		strcpy(p, "\n");
+		return xl_csv_file_text(f, line);
+	}
 	if (s->gate_tripped) {
 		/* Before its row: a reader marks that frame (see README "GPU files"). */
 		p = stpcpy(p, "# gate_tripped display_time=");

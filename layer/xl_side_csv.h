@@ -57,7 +57,7 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                     const struct xl_side_csv_meta *meta, const char *gpu_clock,
                     const char *gpu_mode);
 
-/* Appends one GPU row; false once the file has failed. */
+/* Appends one GPU row (a bracket measurement: its `# gpu_bracket_ns=` line); false once the file has failed. */
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s);
 
 /* Appends a "# calibration" comment line (GPU clock vs CLOCK_MONOTONIC). */

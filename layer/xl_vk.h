@@ -16,7 +16,8 @@
 #define XL_VK_INSTANCE_FUNCTIONS(X) \
 	X(GetDeviceProcAddr)        \
 	X(GetPhysicalDeviceProperties) \
-	X(GetPhysicalDeviceQueueFamilyProperties)
+	X(GetPhysicalDeviceQueueFamilyProperties) \
+	X(GetPhysicalDeviceMemoryProperties)
 
 /* Required device-level functions: X(name) for vk<name>. */
 #define XL_VK_DEVICE_FUNCTIONS(X) \
@@ -38,7 +39,20 @@
 	X(WaitForFences)          \
 	X(QueueSubmit)            \
 	X(CreateSemaphore)        \
-	X(DestroySemaphore)
+	X(DestroySemaphore)       \
+	X(CreateEvent)            \
+	X(DestroyEvent)           \
+	X(SetEvent)               \
+	X(ResetEvent)             \
+	X(CmdWaitEvents)          \
+	X(CreateBuffer)           \
+	X(DestroyBuffer)          \
+	X(GetBufferMemoryRequirements) \
+	X(AllocateMemory)         \
+	X(FreeMemory)             \
+	X(BindBufferMemory)       \
+	X(CmdFillBuffer)          \
+	X(CmdPipelineBarrier)
 
 /*
  * Optional device-level functions, NULL where the device lacks them:

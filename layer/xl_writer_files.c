@@ -242,7 +242,9 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 	struct gpu_emit_ctx *c = ctx;
 	struct xl_writer *w = c->w;
 
-	xl_trace_gpu(&w->trace, s, trace_calibrate, c);
+	/* A bracket measurement is no frame: only the GPU file carries it. */
+	if (!s->bracket)
+		xl_trace_gpu(&w->trace, s, trace_calibrate, c);
 	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
 		return; /* its session's files are gone or unusable */
 	if (!w->gpu_csv.file)
@@ -252,7 +254,7 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 		            w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
 	}
-	if (s->valid)
+	if (s->valid && !s->bracket)
 		xl_live_gpu(&w->cfg.ctl->live, w->cfg.side, s->session_id, s->display_time, s->ticks,
 		            s->period_ns);
 	w->dirty = true;

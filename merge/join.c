@@ -230,6 +230,14 @@ static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gp
 	return fmt_round(us, 3);
 }
 
+double join_gpu_correct(double raw_us, double bracket_ns)
+{
+	if (isnan(raw_us))
+		return NAN;
+	double us = raw_us - bracket_ns / 1000.0;
+	return us > 0 ? fmt_round(us, 3) : 0.0;
+}
+
 int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pre,
              const struct side_gpu_file *gpu_post, struct join_result *out)
 {
@@ -239,10 +247,11 @@ int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pr
 	int err = 0;
 
 	out->gpu_us = malloc(n * sizeof(*out->gpu_us));
-	if (!out->gpu_us || !a.used || !b.used)
+	out->gpu_raw_us = malloc(n * sizeof(*out->gpu_raw_us));
+	if (!out->gpu_us || !out->gpu_raw_us || !a.used || !b.used)
 		err = -1;
 	for (size_t i = 0; !err && i < out->count; i++) {
-		out->gpu_us[i] = NAN;
+		out->gpu_us[i] = out->gpu_raw_us[i] = NAN;
 		if (out->match[i] == JOIN_NONE)
 			continue;
 		int64_t t = pre->rows[i].display_time;
@@ -250,8 +259,14 @@ int join_gpu(const struct side_cpu_file *pre, const struct side_gpu_file *gpu_pr
 		uint32_t y = gpu_find(&b, t, &err);
 		if (x == JOIN_NONE || y == JOIN_NONE)
 			continue;
-		out->gpu_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
+		double bracket_ns = gpu_pre->rows[x].bracket_ns;
+		out->gpu_raw_us[i] = gpu_target_us(&gpu_pre->rows[x], &gpu_post->rows[y]);
+		out->gpu_us[i] = join_gpu_correct(out->gpu_raw_us[i], bracket_ns);
 		out->gpu_matched++;
+		if (!isnan(out->gpu_raw_us[i]) && bracket_ns > 0) {
+			out->gpu_bracket_ns_sum += bracket_ns;
+			out->gpu_bracket_frames++;
+		}
 	}
 	hidx_destroy(&a.index);
 	hidx_destroy(&b.index);
@@ -265,5 +280,6 @@ void join_result_destroy(struct join_result *j)
 	free(j->match);
 	free(j->next);
 	free(j->gpu_us);
+	free(j->gpu_raw_us);
 	memset(j, 0, sizeof(*j));
 }

@@ -23,7 +23,10 @@ struct join_result {
 	size_t count;    /* pre CPU rows */
 	uint32_t *match; /* post CPU row of each pre row, or JOIN_NONE */
 	uint32_t *next;  /* the next pre row (the session's next frame), or JOIN_NONE */
-	double *gpu_us;  /* target GPU µs (3 decimals) or NAN; NULL: no GPU */
+	double *gpu_us;  /* target GPU µs (3 decimals), bracket corrected, or NAN; NULL: no GPU */
+	double *gpu_raw_us;  /* the same before the correction */
+	double gpu_bracket_ns_sum; /* over gpu_bracket_frames frames with a GPU value */
+	uint64_t gpu_bracket_frames;
 	uint64_t matched;
 	uint64_t gpu_matched; /* matched frames with a row in both GPU files */
 	uint64_t unmatched_pre;
@@ -35,7 +38,16 @@ int join_cpu(const struct side_cpu_file *pre, const struct side_cpu_file *post,
              struct join_result *out);
 
 /*
- * Fills out->gpu_us for every matched pre row from the two GPU files: blank
+ * The bracket correction of one frame (README "GPU cost"): @p raw_us less
+ * the bracket pre measured around an empty submission, @p bracket_ns, and
+ * never below 0 (a target that submits nothing adds no boundaries: its raw
+ * reading is below the bracket). Rounded as written; NAN stays NAN.
+ */
+double join_gpu_correct(double raw_us, double bracket_ns);
+
+/*
+ * Fills out->gpu_us (corrected) and out->gpu_raw_us for every matched pre
+ * row from the two GPU files: blank
  * (NAN) when a side has no row, either row is invalid, the periods differ or
  * post's ticks are below pre's. Returns 0, -1 on ENOMEM.
  */

@@ -206,6 +206,8 @@ static void make_row(const struct rows_ctx *c, size_t i, struct merged_row *r)
 	r->has_interval = j->next[i] != JOIN_NONE;
 	r->interval_ns = r->has_interval ? pre->cpu.rows[j->next[i]].t_entry_ns - a->t_entry_ns : 0;
 	r->gpu_us = j->gpu_us ? j->gpu_us[i] : NAN;
+	r->has_gpu_raw = c->has_gpu_files;
+	r->gpu_raw_us = j->gpu_raw_us ? j->gpu_raw_us[i] : NAN;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
 	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->dur_ns, r);
 
@@ -261,6 +263,10 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, struc
 	s->unmatched_post = j->unmatched_post;
 	s->has_bracket_correction = post->cpu.meta.has_bracket_correction;
 	s->bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
+	s->has_gpu_raw = rc->has_gpu_files;
+	s->has_gpu_bracket = j->gpu_bracket_frames > 0;
+	if (s->has_gpu_bracket)
+		s->gpu_bracket_ns = (uint64_t)llround(j->gpu_bracket_ns_sum / (double)j->gpu_bracket_frames);
 	s->truncated_rows = pre->cpu.meta.truncated_rows + post->cpu.meta.truncated_rows +
 	                    pre->gpu.meta.truncated_rows + post->gpu.meta.truncated_rows;
 	const char *name = pre->cpu.meta.target_layer[0] ? pre->cpu.meta.target_layer

@@ -75,6 +75,14 @@ struct merge_summary {
 	 */
 	char gpu_mode[32];
 	uint64_t gate_trips;             /* times pre's GPU gate tripped */
+	/*
+	 * Subtracted from target_gpu_us (README "GPU cost"): the mean, over the
+	 * frames with a GPU value, of the bracket pre measured around an empty
+	 * submission; has_... false when none was measured (older GPU files).
+	 */
+	bool has_gpu_bracket;
+	uint64_t gpu_bracket_ns;
+	bool has_gpu_raw; /* the session had GPU files: target_gpu_raw_us is written */
 	/* gpu_mode and gate_trips are known (false: a merged file older than them). */
 	bool has_gpu_info;
 

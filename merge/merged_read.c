@@ -24,7 +24,8 @@ enum {
 	COL_GPU_PCT,
 	COL_GATE_TRIPPED,
 	COL_CALLS_FIRST, /* MERGED_CALLS_HEADER's columns */
-	COL_N = COL_CALLS_FIRST + MERGED_CALLS_COLUMNS,
+	COL_GPU_RAW_US = COL_CALLS_FIRST + MERGED_CALLS_COLUMNS,
+	COL_N,
 };
 
 /* State of one merged_read_each() call. */
@@ -97,19 +98,20 @@ static void merged_columns(void *ctx, int ncols)
 }
 
 static const struct csvr_format merged_format = {
-	.header = MERGED_HEADER MERGED_CALLS_HEADER,
+	.header = MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER,
 	.ncols = COL_N,
 	.min_cols = MERGED_MIN_COLUMNS,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
 	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
 	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT},
+	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
+	          CSVR_F64_OPT},
 	.names = {"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",
 	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame",
 	          "gate_tripped", "target_wait_us", "target_begin_us", "target_end_us",
 	          "target_locate_views_us", "target_sync_actions_us", "target_swapchain_us",
 	          "target_other_us", "target_total_us", "app_wait_us", "app_cpu_us",
-	          "app_render_us", "app_submit_us"},
+	          "app_render_us", "app_submit_us", "target_gpu_raw_us"},
 	.comment = merged_comment,
 	.row = merged_row,
 	.columns = merged_columns,

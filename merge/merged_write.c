@@ -237,9 +237,16 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	line_u64(o, "gate_trips", s->gate_trips);
 	if (s->has_calls)
 		write_calls_summary(o, s);
+	/* With GPU files; empty, as a statistic without samples is, when no
+	 * bracket was measured. */
+	if (s->has_gpu_raw)
+		line_fixed(o, "gpu_bracket_ns", s->has_gpu_bracket ? (double)s->gpu_bracket_ns : NAN, 0,
+		           "");
 
 	char *p = reserve(o);
-	p = put_str(p, s->has_calls ? MERGED_HEADER MERGED_CALLS_HEADER "\n" : MERGED_HEADER "\n");
+	p = put_str(p, s->has_gpu_raw ? MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER "\n"
+	               : s->has_calls ? MERGED_HEADER MERGED_CALLS_HEADER "\n"
+	                              : MERGED_HEADER "\n");
 	commit_bytes(o, p);
 }
 
@@ -266,10 +273,14 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 	*p++ = ',';
 	if (r->gate_tripped >= 0)
 		*p++ = r->gate_tripped ? '1' : '0';
-	for (int i = 0; r->has_calls && i < MERGED_CALLS_COLUMNS; i++) {
+	for (int i = 0; (r->has_calls || r->has_gpu_raw) && i < MERGED_CALLS_COLUMNS; i++) {
 		*p++ = ',';
-		if (r->calls_ns[i] != INT64_MIN)
+		if (r->has_calls && r->calls_ns[i] != INT64_MIN)
 			p = fmt_ns_as_us(p, r->calls_ns[i]);
+	}
+	if (r->has_gpu_raw) {
+		*p++ = ',';
+		p = fmt_fixed(p, r->gpu_raw_us, 3);
 	}
 	*p++ = '\n';
 	return p;

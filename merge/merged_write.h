@@ -42,6 +42,14 @@
 	"app_wait_us,app_cpu_us,app_render_us,app_submit_us"
 #define MERGED_CALLS_COLUMNS 12
 
+/*
+ * The column after those when the session has GPU files (README "GPU
+ * cost"): target_gpu_us before the bracket correction. The calls columns
+ * are then written too, blank without calls files, so that every column
+ * keeps its place.
+ */
+#define MERGED_GPU_RAW_HEADER ",target_gpu_raw_us"
+
 /* Columns of merged files written before gate_tripped was added; still read. */
 #define MERGED_MIN_COLUMNS 9
 
@@ -68,8 +76,10 @@ struct merged_row {
 	double gpu_us;  /* NAN: blank */
 	double gpu_pct; /* NAN: blank */
 	int gate_tripped; /* 0 or 1; -1: blank (no GPU file) */
-	bool has_calls;   /* the file has the MERGED_CALLS_HEADER columns */
+	bool has_calls;   /* the session has calls files: calls_ns holds values */
 	int64_t calls_ns[MERGED_CALLS_COLUMNS]; /* their values in ns; INT64_MIN: blank */
+	bool has_gpu_raw; /* the file has MERGED_GPU_RAW_HEADER (and the calls columns) */
+	double gpu_raw_us; /* gpu_us before the bracket correction; NAN: blank */
 };
 
 /* An output file being written. Owns its buffer, descriptor and temp file. */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "u_parse.h"
+
 static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_reader *c = ctx;
@@ -26,6 +28,27 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	r->ticks = v[1].u;
 	/* A period that is not positive cannot turn ticks into time. */
 	r->period_ns = (v[3].u == 1 && v[2].f > 0) ? v[2].f : 0;
+	r->bracket_ns = f->bracket_ns;
+	return 0;
+}
+
+/* Pre's bracket measurements, between rows: they apply to the rows below. */
+static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	static const char key[] = "gpu_bracket_ns=";
+	struct side_reader *c = ctx;
+	struct side_gpu_file *f = c->file;
+	uint64_t ns;
+
+	if (strncmp(text, key, sizeof(key) - 1) != 0)
+		return side_file_comment(ctx, text, in_header, msg, msg_size);
+	const char *value = text + sizeof(key) - 1;
+	/* A bracket is microseconds; a second is no bracket but corruption. */
+	if (u_parse_span_u64(value, strlen(value), &ns) != U_PARSE_OK || ns > 1000000000) {
+		snprintf(msg, msg_size, "gpu_bracket_ns is not a count of ns from 0 to 1e9");
+		return -1;
+	}
+	f->bracket_ns = (double)ns;
 	return 0;
 }
 
@@ -34,7 +57,7 @@ const struct csvr_format side_gpu_format = {
 	.ncols = 4,
 	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64, CSVR_U64},
 	.names = {"display_time", "gpu_ticks", "gpu_period_ns", "valid"},
-	.comment = side_file_comment,
+	.comment = gpu_comment,
 	.row = gpu_row,
 };
 

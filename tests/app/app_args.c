@@ -31,7 +31,7 @@ static void usage(void)
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
-	       "                     [--gpu-us N] [--calls full|frame]\n"
+	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -44,7 +44,9 @@ static void usage(void)
 	       "  --gpu-us N     N us of the app's own GPU work per frame, before xrEndFrame\n"
 	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n"
 	       "  --calls C      full: actions, spaces, views, swapchain, events every frame\n"
-	       "                 (default); frame: only the frame loop's own calls\n");
+	       "                 (default); frame: only the frame loop's own calls\n"
+	       "  --vk-1.0       create the Vulkan instance for API 1.0, as hello_xr does\n"
+	       "                 (default 1.1)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -140,6 +142,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--exit-without-destroy") == 0) {
 			o->exit_without_destroy = true;
+			continue;
+		}
+		if (strcmp(opt, "--vk-1.0") == 0) {
+			o->vk_1_0 = true;
 			continue;
 		}
 		if (!takes_value(opt)) {

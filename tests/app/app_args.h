@@ -36,6 +36,7 @@ struct app_options {
 	bool exit_without_destroy; /* exit() after the loop, destroying nothing */
 	uint64_t gpu_us; /* the app's own GPU load per frame (app_load.c); 0 = none */
 	enum app_calls calls;
+	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */
 };
 
 enum app_args_result {

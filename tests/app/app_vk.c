@@ -8,14 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Enough for timestamps and query resets in command buffers. */
-#define APP_VK_API_VERSION VK_API_VERSION_1_1
-
-static const VkApplicationInfo app_info = {
+/* Enough for timestamps and query resets in command buffers; 1.0 with --vk-1.0. */
+static VkApplicationInfo app_info = {
 	.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
 	.pApplicationName = "xrlm-test-app",
 	.pEngineName = "xrlm",
-	.apiVersion = APP_VK_API_VERSION,
+	.apiVersion = VK_API_VERSION_1_1,
 };
 
 bool app_xr_proc(XrInstance xr, const char *name, PFN_xrVoidFunction *fn)
@@ -203,9 +201,11 @@ static bool create_vulkan1(struct app_vk *vk, XrInstance xr, XrSystemId system)
 	return ok;
 }
 
-bool app_vk_create(struct app_vk *vk, XrInstance xr, XrSystemId system, enum app_graphics graphics)
+bool app_vk_create(struct app_vk *vk, XrInstance xr, XrSystemId system, enum app_graphics graphics,
+                   bool vk_1_0)
 {
 	*vk = (struct app_vk){0};
+	app_info.apiVersion = vk_1_0 ? VK_API_VERSION_1_0 : VK_API_VERSION_1_1;
 	bool ok = graphics == APP_GRAPHICS_VULKAN2 ? create_vulkan2(vk, xr, system)
 	                                           : create_vulkan1(vk, xr, system);
 	if (ok)

@@ -28,10 +28,12 @@ struct app_vk {
 
 /*
  * Creates the Vulkan instance and device for @p system with the method of
- * @p graphics (vulkan or vulkan2). On failure prints why, leaves @p vk
+ * @p graphics (vulkan or vulkan2), for Vulkan API 1.0 when @p vk_1_0 (else
+ * 1.1). On failure prints why, leaves @p vk
  * ready for app_vk_destroy() and returns false.
  */
-bool app_vk_create(struct app_vk *vk, XrInstance xr, XrSystemId system, enum app_graphics graphics);
+bool app_vk_create(struct app_vk *vk, XrInstance xr, XrSystemId system, enum app_graphics graphics,
+                   bool vk_1_0);
 
 /* Destroys the device and instance (safe on a partly created @p vk). */
 void app_vk_destroy(struct app_vk *vk);

@@ -88,7 +88,7 @@ bool app_xr_create(struct app *app)
 	if (!create_instance(app) || !create_system(app))
 		return false;
 	if (app->has_vk && !app_vk_create(&app->vk, app->instance, app->system,
-	                                  app->opts.graphics))
+	                                  app->opts.graphics, app->opts.vk_1_0))
 		return false;
 	if (app->has_gl && !app_egl_create(&app->egl, app->instance, app->system))
 		return false;

@@ -9,6 +9,11 @@
 #   deadlock                         the target waits for its own GPU work inside
 #                                    xrEndFrame: the gate's watchdog keeps the app
 #                                    running, the log explains the fallback
+#   gated-vulkan, gated-vulkan2-1.0  the gated mode (event gate) on an XR_KHR_vulkan_enable
+#                                    session and on a Vulkan 1.0 instance, chosen by auto,
+#                                    under the validation layer: bracket lines in pre's GPU
+#                                    file, target_gpu_raw_us and # gpu_bracket_ns= in the
+#                                    merged file (which xrlm stats reads), corrected <= raw
 #   modes                            gated and sandwich both order K = 0 < 200 < 1000,
 #                                    gated is selected where possible (vulkan2), and
 #                                    gated K = 1000 us reads between 700 and 1500 us
@@ -51,6 +56,31 @@ columns-vulkan | columns-vulkan2)
 		[ "$(header_value "$f" session)" = "$tag" ] || fail "$f does not say # session=$tag"
 	done
 	grep -q "GPU mode: auto" "$OUT/xrlm-pre.log" || fail "the pre log does not name the GPU mode"
+	;;
+gated-vulkan | gated-vulkan2-1.0)
+	export XRTEST_TARGET_GPU_US=300
+	if [ "$case" = gated-vulkan ]; then
+		run_validated --graphics vulkan --frames 150
+	else
+		run_validated --graphics vulkan2 --vk-1.0 --frames 150
+	fi
+	gpu_share 0.95
+	grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "auto did not choose the event gate"
+	grep -q "^# gpu_mode=gated$" "$OUT"/gpu-*-pre.csv || fail "the session did not run gated"
+	grep -q "^# gpu_bracket_ns=[0-9][0-9]*$" "$OUT"/gpu-*-pre.csv || fail "no bracket line in pre's GPU file"
+	grep -q "^display_time,.*,gate_tripped,.*target_gpu_raw_us" "$merged" || fail "no target_gpu_raw_us column"
+	b=$(header_value "$merged" gpu_bracket_ns)
+	[ -n "$b" ] && [ "$b" -gt 0 ] || fail "# gpu_bracket_ns= is \"$b\""
+	raw_col=$(grep -m 1 '^display_time,' "$merged" | tr ',' '\n' | grep -n -x target_gpu_raw_us | cut -d: -f1)
+	raw=$(column_median "$merged" "$raw_col")
+	corr=$(column_median "$merged" 8)
+	note "bracket $b ns; median raw $raw us, corrected $corr us"
+	awk -v c="$corr" -v r="$raw" 'BEGIN { exit !(c <= r && c > 0) }' ||
+		fail "corrected median $corr is not in (0, raw median $raw]"
+	"$XRLM_TEST_XRLM" stats "$merged" >"$XRLM_TEST_WORK/stats" 2>&1 || {
+		cat "$XRLM_TEST_WORK/stats" >&2
+		fail "xrlm stats cannot read the merged file"
+	}
 	;;
 headless)
 	run_app --graphics headless --frames 100

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Debian's hello_xr on lavapipe through the monitor, with a real third-party
 # layer as the target and core_validation below post: at least 300 merged
-# rows, GPU values for at least 95 % of them, and no validation error that the same chain without the monitor
+# rows, GPU values for at least 95 % of them, the gated GPU mode on Vulkan
+# (hello_xr's Vulkan 1.0 instance), and no validation error that the same chain without the monitor
 # does not also report.
 #
 # Known third-party false positive, tolerated by name: api_dump itself calls
@@ -35,6 +36,12 @@ grep -q "^# target_layer=$target\$" "$OUT"/frames-*-pre.csv || fail "the target 
 gpu=$(header_value "$merged" gpu_frame_count)
 note "$gpu frames with a GPU value ($(sed -n 's/^# gpu_mode=//p' "$OUT"/gpu-*-pre.csv) mode)"
 awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' || fail "only $gpu of $n frames have a GPU value"
+# hello_xr asks for a Vulkan 1.0 instance: auto still runs gated (the event
+# gate). OpenGL has no gated mode.
+if [ "$graphics" != OpenGL ]; then
+	grep -q "^# gpu_mode=gated$" "$OUT"/gpu-*-pre.csv || fail "hello_xr's session did not run in gated mode"
+	grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "the pre log does not name the event gate"
+fi
 if [ -s "$XRLM_TEST_WORK/monitored/errors" ]; then
 	head -n 5 "$XRLM_TEST_WORK/monitored/errors" >&2
 	fail "core_validation reported errors with the monitor in the chain"

@@ -249,14 +249,16 @@ calls_write_limit)
 	;;
 gate_column)
 	# The GPU mode and the gate's trips in the summary and the table; the
-	# tripped frames marked in the last column, gate_tripped.
+	# tripped frames marked in column 10, gate_tripped (columns added later
+	# come after it: readers find old and new files' columns in place).
 	copy_session gate
 	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	m=$work/frames-merged-gate.csv
 	grep -q "^# gpu_mode=gated$" "$m" || fail "no gpu_mode line"
 	grep -q "^# gate_trips=1$" "$m" || fail "no gate_trips line"
-	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped$" "$m" || fail "gate_tripped is not last"
+	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped,target_wait_us,.*,app_submit_us,target_gpu_raw_us$" "$m" ||
+		fail "gate_tripped is not column 10, or the calls columns and target_gpu_raw_us do not follow it"
 	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,10 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
 		fail "gate_tripped column wrong"
 	grep -q "^GPU mode: gated; gate tripped: 1 time$" "$work/out" || fail "table lacks the GPU mode"
@@ -292,7 +294,8 @@ calls_table)
 	[ ! -s "$work/err" ] || fail "unexpected stderr"
 	m=$work/frames-merged-s1.csv f=$work/functions-merged-s1.csv
 	tail -n 2 "$work/out" | grep -q "^wrote $f$" || fail "no 'wrote' line for the functions file"
-	grep -q ",gate_tripped,target_wait_us,.*,app_submit_us$" "$m" || fail "no every-function columns"
+	grep -q -E ",gate_tripped,target_wait_us,.*,app_submit_us(,target_gpu_raw_us)?$" "$m" ||
+		fail "no every-function columns"
 	grep -q "^# induced_calls=0$" "$m" || fail "no calls counts"
 	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
 	[ "$(grep -c '^xr' "$f")" -eq 18 ] || fail "functions file has not 18 rows"
@@ -373,7 +376,8 @@ calls_merge_dir)
 	run merge "$work"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	[ -s "$work/functions-merged-$t.csv" ] || fail "no functions file"
-	grep -q ",app_submit_us$" "$work/frames-merged-$t.csv" || fail "no every-function columns"
+	grep -q -E ",app_submit_us(,target_gpu_raw_us)?$" "$work/frames-merged-$t.csv" ||
+		fail "no every-function columns"
 	;;
 missing_file)
 	copy_session s1

@@ -20,6 +20,7 @@
 #include "side_cpu.h"
 #include "side_gpu.h"
 #include "fmt.h"
+#include "join.h"
 #include "merge.h"
 #include "merged_read.h"
 #include "stats.h"
@@ -479,20 +480,88 @@ static void test_merge_gpu_rules(void **state)
 	                 0);
 	char *got = tm_file_read(out);
 	assert_string_equal(rows_of(got),
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0\n" /* valid */
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* pre valid=0 */
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* periods differ */
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0\n" /* negative */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0\n" /* 52.5 ns */
-	                    "60,5,,0.100,0.050,0.050,,,,0\n"); /* no post GPU row */
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n" /* valid */
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* pre valid=0 */
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* periods differ */
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* negative */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,,,,,,,,,,,,,5.250\n" /* 52.5 ns */
+	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n"); /* no post GPU row */
 	assert_int_equal(s.gpu_frame_count, 2);
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
+	/* GPU files without bracket measurements: nothing subtracted, empty line. */
+	assert_false(s.has_gpu_bracket);
+	assert_non_null(strstr(got, "\n# gpu_bracket_ns=\n"));
 	free(got);
 	tm_dir_remove(dir);
 }
 
 /* A merge that matches no frame is an error, not an empty merged file. */
+/* The bracket correction's arithmetic: subtract, round as written, never below 0. */
+static void test_gpu_correct(void **state)
+{
+	(void)state;
+	assert_double_equal(join_gpu_correct(2.0, 500), 1.5, 0);
+	assert_double_equal(join_gpu_correct(1021.4, 21400), 1000.0, 1e-9);
+	assert_double_equal(join_gpu_correct(5.2504, 0), 5.25, 0);    /* rounded to 3 decimals */
+	assert_double_equal(join_gpu_correct(9.6, 21400), 0.0, 0);    /* nothing submitted */
+	assert_double_equal(join_gpu_correct(0.0, 0), 0.0, 0);
+	assert_true(isnan(join_gpu_correct(NAN, 500)));
+}
+
+/*
+ * Pre's `# gpu_bracket_ns=` lines (data/bracket/) apply to the rows below them: each frame
+ * loses the bracket in effect, target_gpu_raw_us keeps what was read, and
+ * the summary gives the mean bracket of the frames with a GPU value.
+ */
+static void test_merge_gpu_bracket(void **state)
+{
+	(void)state;
+	char dir[256], out[512];
+	struct tm_log log = {0};
+	struct merge_summary s;
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv",
+	                            "bracket/gpu-s3-pre.csv", "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
+	                 0);
+	char *got = tm_file_read(out);
+	/* After the calls columns (blank without calls files), in place. */
+	assert_non_null(strstr(got, "\ndisplay_time,thread_id,frame_interval_us,pre_us,post_us,"
+	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
+	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"));
+	assert_non_null(strstr(got, ",app_submit_us,target_gpu_raw_us\n"));
+	assert_string_equal(rows_of(got),
+	                    /* 2.0 read, 2.5 bracket: a frame with nothing of the target's */
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,0,,,,,,,,,,,,,2.000\n"
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    /* 5.25 read, the second bracket (3.0) in effect */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,,,,,,,,,,,,,5.250\n"
+	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n");
+	assert_true(s.has_gpu_bracket);
+	assert_int_equal(s.gpu_bracket_ns, 2750);
+	assert_non_null(strstr(got, "\n# gpu_bracket_ns=2750\n"));
+	assert_double_equal(s.target_gpu_us.mean, 1.125, 1e-12);
+	free(got);
+
+	/* A bracket that is not a count of ns is an error, with its line. */
+	char bad[512];
+	snprintf(bad, sizeof(bad), "%s/gpu-bad-pre.csv", dir);
+	FILE *f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("# gpu_clock=vulkan\n# side=pre\ndisplay_time,gpu_ticks,gpu_period_ns,valid\n"
+	      "# gpu_bracket_ns=-5\n10,1000,1,1\n", f);
+	fclose(f);
+	struct side_gpu_file g;
+	assert_int_equal(side_gpu_read(bad, "pre", &g), -1);
+	assert_non_null(strstr(g.diag.error, "gpu-bad-pre.csv:4: error:"));
+	assert_non_null(strstr(g.diag.error, "gpu_bracket_ns"));
+	side_gpu_destroy(&g);
+	tm_dir_remove(dir);
+}
+
 static void test_merge_empty_session(void **state)
 {
 	(void)state;
@@ -755,6 +824,8 @@ int main(void)
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
 		cmocka_unit_test(test_merge_gpu_rules),
+		cmocka_unit_test(test_gpu_correct),
+		cmocka_unit_test(test_merge_gpu_bracket),
 		cmocka_unit_test(test_merge_empty_session),
 		cmocka_unit_test(test_merge_truncated),
 		cmocka_unit_test(test_merge_refuses_overwrite),
