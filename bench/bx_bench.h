@@ -24,6 +24,12 @@ struct bx_opts {
 /* Per-frame time of blocks of wait/begin/end frames: "frame_ns ..." */
 bool bx_run_cost(const struct bx_opts *o);
 
+/*
+ * Per-call time of frames of a 30-call mix at 1000 Hz, each frame's calls
+ * timed as one block: "call_ns ..." (see bx_calls.c).
+ */
+bool bx_run_calls(const struct bx_opts *o);
+
 /* Cost of two back-to-back clock reads, the same way: "clock_pair_ns ..." */
 bool bx_run_clock(const struct bx_opts *o);
 

@@ -2,7 +2,7 @@
  * xrlm-bench-frames MODE [--frames N] [--block N] [--warmup N] [--gap-ms N]
  *                        [--after N] [--wait-merge] [--hz N] [--disturb-kb N] [--threads N]
  *
- * MODE: cost, clock, stall, startup or paced (see bx_bench.h). Prints "key n=.. p50=.."
+ * MODE: cost, calls, clock, stall, startup or paced (see bx_bench.h). Prints "key n=.. p50=.."
  * or "key a=.. b=.." lines for bench/run to parse; exit 0 on success.
  */
 #include "bx_bench.h"
@@ -14,9 +14,9 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: xrlm-bench-frames cost|clock|stall|startup|paced [--frames N] [--block N] "
-	                "[--warmup N] [--gap-ms N] [--after N] [--wait-merge] [--hz N] [--disturb-kb N] "
-	                "[--threads N]\n");
+	fprintf(stderr, "usage: xrlm-bench-frames cost|calls|clock|stall|startup|paced [--frames N] "
+	                "[--block N] [--warmup N] [--gap-ms N] [--after N] [--wait-merge] [--hz N] "
+	                "[--disturb-kb N] [--threads N]\n");
 	return 2;
 }
 
@@ -57,6 +57,8 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "cost"))
 		return bx_run_cost(&o) ? 0 : 1;
+	if (!strcmp(argv[1], "calls"))
+		return bx_run_calls(&o) ? 0 : 1;
 	if (!strcmp(argv[1], "clock"))
 		return bx_run_clock(&o) ? 0 : 1;
 	if (!strcmp(argv[1], "stall"))

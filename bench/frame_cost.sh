@@ -26,18 +26,14 @@ while [ "$i" -lt "$reps" ]; do
 	i=$((i + 1))
 done
 
-# Paired differences "cfg - none" per repetition, divided by $2, of the
-# per-process block median (column 3) or, with $3 = 4, the block p10.
 diff_of() {
-	awk -v c="$1" -v d="$2" -v f="${3:-3}" '$2 == "none" { n[$1] = $f } $2 == c { x[$1] = $f }
-		END { for (i in x) if (i in n) print (x[i] - n[i]) / d }' "$WORK/cost"
+	paired_diff "$WORK/cost" "$@"
 }
 quiet() {
-	printf 'quiet estimate (p10 of blocks): %s ns' "$(diff_of "$@" 4 | quartiles | cut -d' ' -f1)"
+	paired_quiet "$WORK/cost" "$1" "$2" blocks
 }
 fmt() {
-	set -- $(cat)
-	printf '%s ns (p25–p75 %s–%s, %s reps)' "$1" "$2" "$3" "$4"
+	fmt_quartiles
 }
 base=$(awk '$2 == "none" { print $3 }' "$WORK/cost" | quartiles | fmt)
 clock=$(awk '$2 == "clock" { print $3 }' "$WORK/cost" | quartiles | fmt)

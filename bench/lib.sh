@@ -12,9 +12,10 @@ export XR_RUNTIME_JSON="$BUILD/tests/runtime/xrlm_test_runtime.json"
 export XR_API_LAYER_PATH="$BUILD/manifests:$BUILD/tests/manifests"
 export XRTEST_FRAME_RATE=0
 unset XR_ENABLE_API_LAYERS XRLM_RECORD XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_GPU_MODE XRLM_GPU_GATE \
-	XRLM_RECORD_DELAY_S XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US
+	XRLM_RECORD_DELAY_S XRLM_FUNCTIONS XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US
 
-# Runs "$@" with the layers of configuration $1 (none, pass, idle, rec) in a
+# Runs "$@" with the layers of configuration $1 (none, pass, idle, rec,
+# recframe: recording with XRLM_FUNCTIONS=frame) in a
 # fresh output directory $WORK/out; the signal is off so nothing else toggles.
 with_config() {
 	cfg=$1; shift
@@ -24,6 +25,8 @@ with_config() {
 	pass) env XRLM_OUTPUT_DIR="$WORK/out" XR_ENABLE_API_LAYERS=$TARGET "$@" ;;
 	idle) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XR_ENABLE_API_LAYERS=$PRE:$POST "$@" ;;
 	rec) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XRLM_RECORD=1 \
+		XR_ENABLE_API_LAYERS=$PRE:$POST "$@" ;;
+	recframe) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XRLM_RECORD=1 XRLM_FUNCTIONS=frame \
 		XR_ENABLE_API_LAYERS=$PRE:$POST "$@" ;;
 	rect) env XRLM_OUTPUT_DIR="$WORK/out" XRLM_SIGNAL=off XRLM_RECORD=1 \
 		XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST "$@" ;;
@@ -57,4 +60,23 @@ row() {
 # The merged CSV of the last run in $WORK/out (empty if none).
 merged_csv() {
 	ls "$WORK"/out/frames-merged-*.csv 2>/dev/null | head -n 1
+}
+
+# Paired differences "configuration $2 − none" per repetition, divided by
+# $3, from file $1 of lines "REP CFG P50 P10": of the processes' medians
+# (column 3), or with $4 = 4 of their p10 (the quiet estimate).
+paired_diff() {
+	awk -v c="$2" -v d="$3" -v f="${4:-3}" '$2 == "none" { n[$1] = $f } $2 == c { x[$1] = $f }
+		END { for (i in x) if (i in n) print (x[i] - n[i]) / d }' "$1"
+}
+
+# "quiet estimate (p10 of WHAT): N ns" for paired_diff $1 $2 $3; WHAT is $4.
+paired_quiet() {
+	printf 'quiet estimate (p10 of %s): %s ns' "$4" "$(paired_diff "$1" "$2" "$3" 4 | quartiles | cut -d' ' -f1)"
+}
+
+# "p50 ns (p25–p75 a–b, n reps)" from the quartiles line on stdin.
+fmt_quartiles() {
+	set -- $(cat)
+	printf '%s ns (p25–p75 %s–%s, %s reps)' "$1" "$2" "$3" "$4"
 }

@@ -16,8 +16,9 @@
  *
  * Only pre's frame thread performs transitions, at the top of its
  * xrEndFrame; post reads the active bit later in the same call, so on one
- * thread both sides start and stop on the same frame. While idle each side
- * pays one relaxed load.
+ * thread both sides start and stop on the same frame. Every other wrapped
+ * function, on either side, only reads the active bit. While idle each
+ * side pays one relaxed load per call.
  */
 #ifndef XL_CONTROL_H
 #define XL_CONTROL_H
@@ -56,7 +57,8 @@ struct xl_session_info {
 	_Atomic uint32_t id;          /* which session this slot holds; written last */
 	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
 	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
-	_Atomic uint64_t dropped[2];  /* records dropped on a full ring, per side */
+	_Atomic uint64_t dropped[2];  /* xrEndFrame records dropped (ring full), per side */
+	_Atomic uint64_t calls_dropped[2]; /* records of any function dropped, per side */
 	_Atomic uint64_t gpu_overflow[2]; /* GPU samples skipped: no free slot */
 	/*
 	 * The session's file tag, chosen by pre's writer when it creates its
@@ -161,8 +163,12 @@ static inline uint32_t xl_control_pre_frame(struct xl_control *ctl)
 	return xl_control_pre_frame_slow(ctl, word);
 }
 
-/* Post's frame-thread entry: the session pre decided on for this frame, or 0. */
-static inline uint32_t xl_control_post_frame(struct xl_control *ctl)
+/*
+ * The session being recorded, or 0: the entry of every wrapper but pre's
+ * xrEndFrame (post's xrEndFrame gets the session pre decided on for this
+ * frame). One relaxed load and a test.
+ */
+static inline uint32_t xl_control_recording(struct xl_control *ctl)
 {
 	uint64_t word = atomic_load_explicit(&ctl->word, memory_order_relaxed);
 	if (__builtin_expect(!(word & XL_ACTIVE), 1))

@@ -3,16 +3,18 @@
  * destruction, and xrGetInstanceProcAddr. Only
  * xrNegotiateLoaderApiLayerInterface is exported (see exports.map).
  *
- * Every function this layer does not intercept is handed out as the next
- * layer's own pointer, so it costs the application nothing; an instance the
- * layer does not monitor (disabled, misordered, a second concurrent one)
- * gets nothing but the next layer's pointers.
+ * Every function the next layer has is handed out wrapped (xl_wrap.h),
+ * unless XRLM_FUNCTIONS leaves it out; a name the headers do not know, or
+ * one the next layer has no function for, gets the next layer's answer as
+ * it is. An instance the layer does not monitor (disabled, misordered, a
+ * second concurrent one) gets nothing but the next layer's pointers.
  */
 #include "xl_files.h"
 #include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 #include "xl_session.h"
+#include "xl_wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,7 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	const XrApplicationInfo *app = &create->applicationInfo;
 	XrInstanceProperties props = {.type = XR_TYPE_INSTANCE_PROPERTIES};
 	const struct xl_settings *s = &in->settings;
+	char functions[32];
 
 	if (in->next.xrGetInstanceProperties(instance, &props) != XR_SUCCESS)
 		snprintf(props.runtimeName, sizeof(props.runtimeName), "(unknown)");
@@ -130,6 +133,8 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
 	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
 	                                    : "");
+	snprintf(functions, sizeof(functions), "%u of %d", s->functions_count, XL_FN_COUNT);
+	xl_log("functions recorded: %s", s->functions_all ? "all" : functions);
 	xl_log("XRLM_TRACE: %s%s%s", s->trace_csv ? "csv" : "",
 	       s->trace_csv && s->trace_lttng ? "," : "", s->trace_lttng ? "lttng" : "");
 	if (xl_side.index != XL_SIDE_PRE)
@@ -265,9 +270,9 @@ XrResult xl_entry_get_instance_proc_addr(struct xl_instance *in, XrInstance inst
 	}
 	/* Whatever the next layer answers stands; we only swap in our wrapper. */
 	XrResult result = next_gipa(instance, name, function);
-	if (result != XR_SUCCESS || instance != in->handle || !in->monitoring)
+	if (result != XR_SUCCESS || !*function || instance != in->handle || !in->monitoring)
 		return result;
-	PFN_xrVoidFunction wrapper = xl_hooks_wrapper(xl_fn_lookup(name));
+	PFN_xrVoidFunction wrapper = xl_wrap_function(in, xl_fn_lookup(name), *function);
 	if (wrapper)
 		*function = wrapper;
 	return result;
@@ -301,7 +306,7 @@ __attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL xrNegotiat
 	request->layerInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION;
 	request->layerApiVersion = negotiated_api_version(info);
 	request->getInstanceProcAddr =
-		(PFN_xrGetInstanceProcAddr)xl_hooks_wrapper(XL_FN_xrGetInstanceProcAddr);
+		(PFN_xrGetInstanceProcAddr)xl_wrap_lookup(XL_FN_xrGetInstanceProcAddr);
 	request->createApiLayerInstance = layer_create_instance;
 	return XR_SUCCESS;
 }

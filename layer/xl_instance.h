@@ -26,6 +26,8 @@ struct xl_instance {
 	struct xl_writer writer;
 	struct xl_gpu_holder gpu;
 	int dir_fd; /* the output directory, -1 when it cannot be used */
+	/* xrWaitFrame calls in the current XrSession: the frame id (xl_call.h). */
+	_Atomic uint64_t frame_count;
 	char runtime[XR_MAX_RUNTIME_NAME_SIZE + 32]; /* "name major.minor.patch", for xrlm:init */
 };
 

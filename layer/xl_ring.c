@@ -30,6 +30,7 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 		atomic_init(&ring->head, 0);
 		ring->head_seen = 0;
 		ring->calls = 0;
+		ring->open = false;
 	}
 	atomic_init(&pool->claimed, 0);
 	/* Never 0: a thread that has claimed nothing holds generation 0. */

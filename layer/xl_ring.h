@@ -31,8 +31,8 @@ struct xl_call_record {
 	uint64_t t_entry;     /* CLOCK_MONOTONIC ns */
 	uint64_t t_exit;      /* CLOCK_MONOTONIC ns */
 	uint64_t seq;         /* the thread's call number on this ring: a gap is a drop */
-	int64_t frame_id;     /* the frame it belongs to: its predicted display time */
-	int64_t display_time; /* xrEndFrame: XrFrameEndInfo::displayTime */
+	int64_t frame_id;     /* xrWaitFrame calls of the XrSession when it began (xl_call.h) */
+	int64_t display_time; /* xrEndFrame: XrFrameEndInfo::displayTime; else 0 */
 	uint32_t thread_id;   /* Linux TID of the calling thread */
 	uint32_t session_id;  /* the recording session it belongs to */
 	int32_t result;       /* the XrResult the chain returned */
@@ -47,6 +47,7 @@ struct xl_ring {
 	_Alignas(64) _Atomic uint64_t tail;
 	uint64_t head_seen; /* the producer's last look at head */
 	uint64_t calls;     /* claims on this ring, full or not: the next seq */
+	bool open;          /* a record is claimed and not yet published */
 	/* The consumer's line. */
 	_Alignas(64) _Atomic uint64_t head;
 };
@@ -110,13 +111,16 @@ static inline uint32_t xl_ring_thread_id(void)
 
 /*
  * Producer only: the next free record of @p ring, with its seq filled in,
- * or NULL when the ring is full. Publish it with xl_ring_publish() before
- * the next claim.
+ * or NULL when the ring is full or a claimed record is not published yet
+ * (a call nested in another of the same side on this thread: it would get
+ * the same slot). Publish it with xl_ring_publish() before the next claim.
  */
 static inline struct xl_call_record *xl_ring_claim(struct xl_ring *ring)
 {
 	uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
 	uint64_t seq = ring->calls++;
+	if (ring->open)
+		return NULL;
 	if (tail - ring->head_seen > ring->mask) {
 		ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
 		if (tail - ring->head_seen > ring->mask)
@@ -124,6 +128,7 @@ static inline struct xl_call_record *xl_ring_claim(struct xl_ring *ring)
 	}
 	struct xl_call_record *rec = &ring->slots[tail & ring->mask];
 	rec->seq = seq;
+	ring->open = true;
 	return rec;
 }
 
@@ -131,6 +136,7 @@ static inline struct xl_call_record *xl_ring_claim(struct xl_ring *ring)
 static inline void xl_ring_publish(struct xl_ring *ring)
 {
 	uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+	ring->open = false;
 	atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
 }
 

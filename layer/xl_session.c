@@ -94,8 +94,12 @@ static void start_gpu(struct xl_instance *in, XrSession session,
 XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
                            const XrSessionCreateInfo *info, XrSession *session)
 {
-	XrResult r = in->next.xrCreateSession(instance, info, session);
-	if (XR_FAILED(r) || in->settings.gpu_mode == XL_GPU_OFF)
+	XrResult r = xl_next_xrCreateSession(instance, info, session);
+	if (XR_FAILED(r))
+		return r;
+	/* A new session: its frames are counted from 0 (xl_call.h). */
+	atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
+	if (in->settings.gpu_mode == XL_GPU_OFF)
 		return r;
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
 	const XrBaseInStructure *gl_binding = binding ? NULL : xl_gl_find_binding(info);
@@ -133,7 +137,7 @@ XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 		xl_gpu_destroy(take_gpu(in, session));
 	}
 	xl_gl_session_end(session);
-	return in->next.xrDestroySession(session);
+	return xl_next_xrDestroySession(session);
 }
 
 void xl_session_abandon_gpu(struct xl_instance *in)
@@ -151,7 +155,7 @@ XrResult xl_session_create_vulkan_instance(struct xl_instance *in, XrInstance in
                                            const XrVulkanInstanceCreateInfoKHR *info,
                                            VkInstance *vk_instance, VkResult *vk_result)
 {
-	return xl_gpu_device_create_instance(in->next.xrCreateVulkanInstanceKHR, instance, info,
+	return xl_gpu_device_create_instance(xl_next_xrCreateVulkanInstanceKHR, instance, info,
 	                                     vk_instance, vk_result, &in->ctl->gpu->vk_note);
 }
 
@@ -166,8 +170,8 @@ XrResult xl_session_create_vulkan_device(struct xl_instance *in, XrInstance inst
 	                     in->settings.gpu_gate == XL_GATE_TIMELINE;
 
 	if (mode == XL_GPU_OFF)
-		return in->next.xrCreateVulkanDeviceKHR(instance, info, vk_device, vk_result);
-	return xl_gpu_device_create_device(in->next.xrCreateVulkanDeviceKHR, instance, info,
+		return xl_next_xrCreateVulkanDeviceKHR(instance, info, vk_device, vk_result);
+	return xl_gpu_device_create_device(xl_next_xrCreateVulkanDeviceKHR, instance, info,
 	                                   vk_device, vk_result, want_timeline,
 	                                   &in->ctl->gpu->vk_note);
 }

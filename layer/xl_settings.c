@@ -4,6 +4,7 @@
 #include "xl_settings.h"
 
 #include "u_parse.h"
+#include "u_phase.h"
 #include "xl_limits.h"
 #include "xl_log.h"
 
@@ -194,6 +195,107 @@ static int load_choice(const char *var, const char *const *names, int count, con
 	return 0;
 }
 
+static void select_function(struct xl_settings *s, int fn)
+{
+	s->functions[fn / 64] |= 1ull << (fn % 64);
+}
+
+/* Selects every function of phase @p phase, or of every phase but other when @p frame. */
+static void select_phase(struct xl_settings *s, enum u_phase phase, bool frame)
+{
+	for (int fn = 0; fn < XL_FN_COUNT; fn++) {
+		enum u_phase p = u_phase_of(xl_fn_names[fn]);
+		if (frame ? p != U_PHASE_OTHER : p == phase)
+			select_function(s, fn);
+	}
+}
+
+/* Selects what one XRLM_FUNCTIONS item names; false when it names nothing. */
+static bool select_item(struct xl_settings *s, const char *item)
+{
+	enum u_phase phase;
+	enum xl_fn_id fn;
+
+	if (strcmp(item, "all") == 0)
+		for (int f = 0; f < XL_FN_COUNT; f++)
+			select_function(s, f);
+	else if (strcmp(item, "frame") == 0)
+		select_phase(s, U_PHASE_OTHER, true);
+	else if (u_phase_parse(item, &phase))
+		select_phase(s, phase, false);
+	else if ((fn = xl_fn_lookup(item)) != XL_FN_COUNT)
+		select_function(s, fn);
+	else
+		return false;
+	return true;
+}
+
+/* Appends @p item to the comma list @p bad, as far as it fits. */
+static void note_bad(char *bad, size_t size, const char *item)
+{
+	size_t len = strlen(bad);
+	if (len + 1 < size)
+		snprintf(bad + len, size - len, "%s\"%.64s\"", len ? ", " : "", item);
+}
+
+static void finish_functions(struct xl_settings *s)
+{
+	select_function(s, XL_FN_xrEndFrame); /* the frames file needs it */
+	s->functions_count = 0;
+	for (int fn = 0; fn < XL_FN_COUNT; fn++)
+		s->functions_count += xl_settings_function_selected(s, (enum xl_fn_id)fn);
+	s->functions_all = s->functions_count == XL_FN_COUNT;
+}
+
+/*
+ * Parses a XRLM_FUNCTIONS value into @p s's function set: "all", "frame",
+ * or a comma list of function names and phase names (wait, begin, end,
+ * locate_views, sync_actions, swapchain, other), where "all" and "frame"
+ * may appear too; names are exact, blanks around them are dropped. The
+ * names it does not know go into @p bad (comma-separated, cut to fit).
+ * Returns false when no item names anything (the set is then every
+ * function).
+ */
+static bool parse_functions(struct xl_settings *s, const char *text, char *bad, size_t bad_size)
+{
+	char list[1024], *save = NULL;
+	bool any = false;
+
+	memset(s->functions, 0, sizeof(s->functions));
+	bad[0] = '\0';
+	snprintf(list, sizeof(list), "%s", text);
+	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		item += strspn(item, " \t");
+		item[strcspn(item, " \t")] = '\0';
+		if (!item[0])
+			continue;
+		if (select_item(s, item))
+			any = true;
+		else
+			note_bad(bad, bad_size, item);
+	}
+	if (!any)
+		select_item(s, "all");
+	finish_functions(s);
+	return any;
+}
+
+static void load_functions(struct xl_settings *s)
+{
+	const char *text = getenv("XRLM_FUNCTIONS");
+	char bad[256];
+
+	if (!text)
+		text = "all";
+	bool any = parse_functions(s, text, bad, sizeof(bad));
+	if (bad[0])
+		xl_log("setting ignored: XRLM_FUNCTIONS: neither an OpenXR function of this build "
+		       "nor all, frame, wait, begin, end, locate_views, sync_actions, swapchain or "
+		       "other: %s%s", bad, any ? "" : "; using the default all");
+	else if (!any)
+		xl_log("setting ignored: XRLM_FUNCTIONS is empty; using the default all");
+}
+
 bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng)
 {
 	*csv = *lttng = false;
@@ -241,6 +343,7 @@ static void load_control(struct xl_settings *s)
 
 void xl_settings_load(struct xl_settings *s)
 {
+	load_functions(s);
 	load_trace(s);
 	load_record(s);
 	load_control(s);

@@ -6,12 +6,17 @@
 #ifndef XL_SETTINGS_H
 #define XL_SETTINGS_H
 
+#include "xl_fn.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define XL_PATH_MAX 4096
+
+/* Words of the XRLM_FUNCTIONS bit set: one bit per enum xl_fn_id. */
+#define XL_FN_WORDS ((XL_FN_COUNT + 63) / 64)
 
 /* XRLM_GPU_MODE: how the GPU cost is measured on Vulkan sessions. */
 enum xl_gpu_mode {
@@ -43,6 +48,11 @@ struct xl_settings {
 	int signal;
 	char signal_name[16];
 	enum xl_gpu_mode gpu_mode;
+	/* XRLM_FUNCTIONS: the functions recorded (xrEndFrame always is), and
+	 * how many; functions_all when every one is. */
+	uint64_t functions[XL_FN_WORDS];
+	unsigned functions_count;
+	bool functions_all;
 	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
 	bool trace_csv;
 	bool trace_lttng;
@@ -50,6 +60,12 @@ struct xl_settings {
 	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
 	bool control;
 };
+
+/* Whether @p s selects function @p fn for recording. */
+static inline bool xl_settings_function_selected(const struct xl_settings *s, enum xl_fn_id fn)
+{
+	return (s->functions[fn / 64] >> (fn % 64)) & 1u;
+}
 
 /* "auto", "sandwich", "gated" or "off": XRLM_GPU_MODE's spelling of @p mode. */
 const char *xl_settings_gpu_mode_name(enum xl_gpu_mode mode);

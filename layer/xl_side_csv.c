@@ -4,6 +4,7 @@
 #include "xl_side_csv.h"
 
 #include "fmt.h"
+#include "xl_fn.h"
 #include "u_names.h"
 
 #include <errno.h>
@@ -26,8 +27,13 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 	return 0;
 }
 
-int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
-                     const struct xl_side_csv_meta *meta)
+/*
+ * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or "",
+ * after the session's), then @p columns.
+ */
+static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, const char *tag,
+                           const struct xl_side_csv_meta *meta, const char *fn_line,
+                           const char *columns)
 {
 	char header[1024], correction[64] = "";
 
@@ -41,11 +47,48 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# layer=%s\n"
 	         "# target_layer=%s\n"
 	         "# session=%s\n"
-	         "# fn=xrEndFrame\n"
 	         "%s"
-	         "display_time,thread_id,t_entry,t_exit\n",
-	         meta->side, meta->layer, meta->target_layer, tag, correction);
-	return create_with_header(f, dir_fd, U_NAMES_FRAMES, tag, meta->side, header);
+	         "%s"
+	         "%s\n",
+	         meta->side, meta->layer, meta->target_layer, tag, fn_line, correction, columns);
+	return create_with_header(f, dir_fd, kind, tag, meta->side, header);
+}
+
+int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                     const struct xl_side_csv_meta *meta)
+{
+	return create_cpu_file(f, dir_fd, U_NAMES_FRAMES, tag, meta, "# fn=xrEndFrame\n",
+	                       "display_time,thread_id,t_entry,t_exit");
+}
+
+int xl_calls_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                      const struct xl_side_csv_meta *meta)
+{
+	return create_cpu_file(f, dir_fd, U_NAMES_CALLS, tag, meta, "",
+	                       "fn,thread_id,t_entry,t_exit,frame_id,result");
+}
+
+bool xl_calls_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec)
+{
+	char line[192], *p = line;
+	const char *name = rec->fn < XL_FN_COUNT ? xl_fn_names[rec->fn] : "unknown";
+	/* OpenXR's longest names are about 50 characters; the numbers take 110 at most. */
+	size_t len = strnlen(name, 64);
+
+	memcpy(p, name, len);
+	p += len;
+	*p++ = ',';
+	p = fmt_u64(p, rec->thread_id);
+	*p++ = ',';
+	p = fmt_u64(p, rec->t_entry);
+	*p++ = ',';
+	p = fmt_u64(p, rec->t_exit);
+	*p++ = ',';
+	p = fmt_i64(p, rec->frame_id);
+	*p++ = ',';
+	p = fmt_i64(p, rec->result);
+	*p++ = '\n';
+	return xl_csv_file_row(f, line, (size_t)(p - line));
 }
 
 bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec)

@@ -1,7 +1,7 @@
 /*
  * The per-side files of a session (schemas in the README, "Files"):
- * frames-<tag>-<side>.csv, the CPU brackets, and gpu-<tag>-<side>.csv,
- * the GPU timestamps.
+ * frames-<tag>-<side>.csv, xrEndFrame's CPU brackets, calls-<tag>-<side>.csv,
+ * every recorded call's, and gpu-<tag>-<side>.csv, the GPU timestamps.
  *
  * Rows hold only numbers, so they are formatted here directly rather than
  * through libcsv, whose writer quotes every field; every reader of these
@@ -36,7 +36,17 @@ int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 /* Appends one CPU row; false once the file has failed. */
 bool xl_side_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec);
 
-/* Writes the "# session_end" footer and closes; false if anything failed. */
+/* Creates "calls-<tag>-<side>.csv" and writes its header. 0, or -1 with errno. */
+int xl_calls_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                      const struct xl_side_csv_meta *meta);
+
+/* Appends one call's row (any function); false once the file has failed. */
+bool xl_calls_csv_row(struct xl_csv_file *f, const struct xl_call_record *rec);
+
+/*
+ * Writes the "# session_end" footer of a frames or calls file and closes;
+ * false if anything failed.
+ */
 bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full);
 
 /*

@@ -10,13 +10,14 @@
  * post's own bookkeeping cancel out, all but the clock reads' own share,
  * which post measures and the merge subtracts (bracket_correction_ns).
  * Both sides claim their record where its cost cancels: pre outside its
- * bracket, post inside its own.
+ * bracket, post inside its own. Every other function's wrapper brackets
+ * the same way (xl_wrap.c); xrEndFrame's adds the GPU timestamps.
  */
 #ifndef XL_SIDE_FRAME_H
 #define XL_SIDE_FRAME_H
 
+#include "xl_call.h"
 #include "xl_gl.h"
-#include "xl_instance.h"
 
 #define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
 #define POST_LAYER_NAME "XR_APILAYER_XRLM_monitor_post"
@@ -29,37 +30,10 @@
 #define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
 typedef void (*xl_attach_fn)(struct xl_control *ctl);
 
-static inline void count_drop(struct xl_control *ctl, uint32_t id)
-{
-	atomic_fetch_add_explicit(&xl_control_session(ctl, id)->dropped[xl_side.index], 1,
-	                          memory_order_relaxed);
-}
-
 static inline XrTime display_time(const XrFrameEndInfo *info)
 {
 	/* A NULL info is the application's error: the chain below reports it. */
 	return info ? info->displayTime : 0;
-}
-
-/* Fills a claimed record with this frame's bracket and hands it to the writer. */
-static inline void publish(struct xl_ring *ring, struct xl_call_record *rec,
-                           const XrFrameEndInfo *info, uint64_t t_entry, uint64_t t_exit,
-                           uint32_t tid, uint32_t id, XrResult result)
-{
-	rec->t_entry = t_entry;
-	rec->t_exit = t_exit;
-	rec->frame_id = rec->display_time = display_time(info);
-	rec->thread_id = tid;
-	rec->session_id = id;
-	rec->result = result;
-	rec->fn = XL_FN_xrEndFrame;
-	xl_ring_publish(ring);
-}
-
-/* The calling thread's next record, or NULL (no ring left for it, or full). */
-static inline struct xl_call_record *claim(struct xl_ring *ring)
-{
-	return ring ? xl_ring_claim(ring) : NULL;
 }
 
 static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)

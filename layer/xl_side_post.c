@@ -147,12 +147,9 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
 		return false;
 	}
-	struct merge_paths paths = {
-		.pre_csv = pre,
-		.post_csv = sib.post_csv,
-		.gpu_pre_csv = sib.gpu_pre_csv[0] ? sib.gpu_pre_csv : NULL,
-		.gpu_post_csv = sib.gpu_post_csv[0] ? sib.gpu_post_csv : NULL,
-	};
+	/* Every file of the session: frames, GPU and calls files. */
+	struct merge_paths paths;
+	merge_paths_from_siblings(&sib, pre, &paths);
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
 		return false;
 	char merged[MERGE_PATH_MAX];
@@ -196,26 +193,23 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	uint64_t t_entry = xl_clock_mono_ns();
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
-	struct xl_ring *ring = xl_ring_mine(&in->rings);
-	uint32_t tid = xl_ring_thread_id();
-	stamp_gpu(in, session, info, id, tid);
+	xl_ring_mine(&in->rings); /* registers the thread: its TID */
+	stamp_gpu(in, session, info, id, xl_ring_thread_id());
 	xl_gate_open(&ctl->gpu->gate);
-	struct xl_call_record *rec = claim(ring);
+	struct xl_call call;
+	bool claimed = xl_call_claim(in, &call, XL_FN_xrEndFrame, id);
 	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
-	if (!rec) {
-		count_drop(ctl, id);
-		return result;
-	}
-	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
+	if (claimed)
+		xl_call_publish(&call, t_entry, t_exit, result, display_time(info));
 	return result;
 }
 
 XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
 {
 	struct xl_control *ctl = in->ctl;
-	uint32_t id = xl_control_post_frame(ctl);
+	uint32_t id = xl_control_recording(ctl);
 	if (__builtin_expect(!id, 1))
 		return in->next.xrEndFrame(session, info);
 	return record_frame(in, id, session, info);

@@ -117,23 +117,19 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
                                                        const XrFrameEndInfo *info)
 {
 	struct xl_control *ctl = in->ctl;
-	struct xl_ring *ring = xl_ring_mine(&in->rings);
-	struct xl_call_record *rec = claim(ring);
-	if (!rec) {
-		count_drop(ctl, id);
+	struct xl_call call;
+	if (!xl_call_claim(in, &call, XL_FN_xrEndFrame, id))
 		return in->next.xrEndFrame(session, info);
-	}
 	if (ctl->frame_limit)
 		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
-	uint32_t tid = xl_ring_thread_id();
 	/* Just before the target: its GPU work lands after this timestamp. */
-	stamp_gpu(in, session, info, id, tid);
+	stamp_gpu(in, session, info, id, call.tid);
 
 	uint64_t t_entry = xl_clock_mono_ns();
 	XrResult result = in->next.xrEndFrame(session, info);
 	uint64_t t_exit = xl_clock_mono_ns();
 
-	publish(ring, rec, info, t_entry, t_exit, tid, id, result);
+	xl_call_publish(&call, t_entry, t_exit, result, display_time(info));
 	return result;
 }
 

@@ -23,6 +23,12 @@
 
 #define POLL_ACTIVE_NS 2000000ull  /* 2 ms while recording */
 #define POLL_IDLE_NS 20000000ull   /* 20 ms while idle */
+/*
+ * How long a session's files stay open after it ended: a call in flight on
+ * another thread when it stopped (an xrWaitFrame blocks up to a frame)
+ * pushes its record when it returns.
+ */
+#define LATE_CALLS_NS 100000000ull
 
 /* Sets the calling thread's scheduling policy (no priority: the normal ones). */
 static void set_policy(pthread_t thread, int policy)
@@ -62,13 +68,11 @@ static void close_session(struct xl_writer *w)
 
 static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
-	if (rec->fn != XL_FN_xrEndFrame)
-		return; /* the frames file holds xrEndFrame's records alone */
 	if (rec->session_id <= w->closed_id) {
 		/* Only possible when two threads race a stop; see README. */
-		xl_log_once(XL_ONCE_LATE_RECORD, "a frame of session %u arrived after the session "
-		            "ended (xrEndFrame on two threads at a stop); it is dropped",
-		            rec->session_id);
+		xl_log_once(XL_ONCE_LATE_RECORD, "a call of session %u (%s) arrived after the "
+		            "session ended (a call on another thread at a stop); it is dropped",
+		            rec->session_id, rec->fn < XL_FN_COUNT ? xl_fn_names[rec->fn] : "?");
 		return;
 	}
 	if (rec->session_id != w->open_id) {
@@ -79,6 +83,8 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 	}
 	xl_writer_files_row(w, rec);
 	xl_trace_record(&w->trace, rec);
+	if (rec->fn != XL_FN_xrEndFrame)
+		return; /* the frames' live view and counts are xrEndFrame's */
 	if (w->cfg.side == XL_SIDE_PRE)
 		atomic_store_explicit(&w->cfg.ctl->session_rows, w->csv.rows, memory_order_relaxed);
 	xl_live_cpu(&w->cfg.ctl->live, w->cfg.side, rec->session_id, rec->display_time,
@@ -105,11 +111,34 @@ static void publish_settled(struct xl_writer *w)
 	                      memory_order_release);
 }
 
+/*
+ * Closes the open session LATE_CALLS_NS after it ended, and tells the
+ * control block which sessions this side has finished (not the open one).
+ */
+static void finish_ended(struct xl_writer *w, uint64_t word, uint64_t now)
+{
+	uint32_t ended = xl_control_ended_id(word);
+
+	if (w->open_id && w->open_id <= ended) {
+		if (!w->ended_ns)
+			w->ended_ns = now;
+		if (now - w->ended_ns < LATE_CALLS_NS)
+			return;
+		close_session(w);
+	}
+	if (ended > w->closed_id) {
+		w->closed_id = ended;
+		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
+		                      memory_order_release);
+	}
+}
+
 /* One pass: drain, close what has ended, run timers, flush. Returns the word seen. */
 static uint64_t writer_poll(struct xl_writer *w)
 {
-	/* Read the state before draining: every record of a session that had
-	 * ended by then is already in the ring (release/acquire on the word). */
+	/* Read the state before draining: every record of a call that returned
+	 * before its session ended is then in the ring (release/acquire on the
+	 * word); calls still in flight get LATE_CALLS_NS more. */
 	uint64_t word = atomic_load_explicit(&w->cfg.ctl->word, memory_order_acquire);
 	struct xl_call_record rec;
 	uint64_t now;
@@ -121,14 +150,7 @@ static uint64_t writer_poll(struct xl_writer *w)
 	xl_writer_files_poll_gpu(w, w->open_id);
 	write_marks(w);
 
-	uint32_t ended = xl_control_ended_id(word);
-	if (w->open_id && w->open_id <= ended)
-		close_session(w);
-	if (ended > w->closed_id) {
-		w->closed_id = ended;
-		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
-		                      memory_order_release);
-	}
+	finish_ended(w, word, now);
 
 	write_marks(w); /* gives up on the marks of what just ended */
 	publish_settled(w);

@@ -1,6 +1,6 @@
 /*
- * The side's writer thread: drains the ring, collects finished GPU
- * timestamps, writes each session's per-side CSVs, flushes at least twice a
+ * The side's writer thread: drains the rings, collects finished GPU
+ * timestamps, writes each session's per-side CSVs (frames, calls, GPU), flushes at least twice a
  * second, and tells the control block which sessions this side has
  * finished. On the pre side it also runs the recording timers
  * (XRLM_RECORD_DELAY_S, XRLM_RECORD_S).
@@ -51,11 +51,14 @@ struct xl_writer {
 	uint32_t open_id;     /* session whose files are open, 0 = none */
 	bool open_failed;     /* open_id has no files: they failed, or XRLM_TRACE lacks csv */
 	char open_tag[64];
-	struct xl_csv_file csv;
+	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
+	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
+	bool calls_failed;            /* the calls file could not be written */
 	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
 	bool gpu_failed;            /* the GPU file could not be written */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
 	uint32_t closed_id;   /* newest session this side has finished */
+	uint64_t ended_ns;    /* when the writer first saw open_id ended; 0: not yet */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */

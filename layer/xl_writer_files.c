@@ -4,6 +4,7 @@
 #include "xl_writer_files.h"
 
 #include "xl_files.h"
+#include "xl_fn.h"
 #include "xl_gl.h"
 #include "xl_log.h"
 #include "xl_thread.h"
@@ -135,6 +136,29 @@ static void report_toggle(struct xl_writer *w, bool opening)
 	}
 }
 
+/* The calls file, under the tag the frames file got; the frames go on without it. */
+static void open_calls_file(struct xl_writer *w)
+{
+	w->calls_failed = xl_calls_csv_open(&w->calls_csv, w->dir_fd, w->open_tag,
+	                                    &w->cfg.meta) != 0;
+	if (w->calls_failed)
+		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create its calls file in %s: "
+		            "%s; only xrEndFrame is recorded (frames file)", w->open_tag,
+		            w->cfg.ctl->output_dir, strerror(errno));
+}
+
+/* Closes the calls file with its footer: @p dropped counts every function's drops. */
+static void close_calls_file(struct xl_writer *w, uint64_t dropped)
+{
+	if (!w->calls_csv.file)
+		return;
+	if (!xl_side_csv_close(&w->calls_csv, dropped))
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
+		            "the file is incomplete", w->open_tag, w->calls_csv.name);
+	xl_log("session %s: %llu calls recorded, %llu dropped", w->open_tag,
+	       (unsigned long long)w->calls_csv.rows, (unsigned long long)dropped);
+}
+
 void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
@@ -174,6 +198,7 @@ void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 	}
 	xl_log("session %s: recording to %s/%s", w->open_tag, w->cfg.ctl->output_dir,
 	       w->csv.name);
+	open_calls_file(w);
 	report_toggle(w, true);
 }
 
@@ -340,6 +365,7 @@ bool xl_writer_files_close(struct xl_writer *w)
 			            "the file is incomplete", w->open_tag, w->csv.name);
 		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
 		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+		close_calls_file(w, atomic_load(&info->calls_dropped[w->cfg.side]));
 		report_toggle(w, false);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
 		if (unserved)
@@ -348,6 +374,7 @@ bool xl_writer_files_close(struct xl_writer *w)
 			       XL_RING_THREADS);
 	}
 	w->open_id = 0;
+	w->ended_ns = 0;
 	w->dirty = false; /* closing flushed everything */
 	if (id > w->closed_id)
 		w->closed_id = id;
@@ -356,10 +383,23 @@ bool xl_writer_files_close(struct xl_writer *w)
 	return had_rows;
 }
 
+/* The calls file failed: the frames file goes on without it. */
+static void calls_file_failed(struct xl_writer *w)
+{
+	xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s; calls no longer "
+	            "recorded", w->open_tag, w->calls_csv.name, strerror(errno));
+	w->calls_failed = true;
+}
+
 void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
 {
 	if (w->open_failed)
 		return;
+	if (!w->calls_failed && !xl_calls_csv_row(&w->calls_csv, rec))
+		calls_file_failed(w);
+	w->dirty = true;
+	if (rec->fn != XL_FN_xrEndFrame)
+		return; /* the frames file holds xrEndFrame's records alone */
 	if (!xl_side_csv_row(&w->csv, rec)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s; recording "
 		            "stopped", w->open_tag, w->csv.name, strerror(errno));
@@ -375,6 +415,8 @@ void xl_writer_files_flush(struct xl_writer *w, uint64_t now)
 		return;
 	if (w->gpu_csv.file)
 		xl_csv_file_flush(&w->gpu_csv);
+	if (w->calls_csv.file && !w->calls_failed && !xl_csv_file_flush(&w->calls_csv))
+		calls_file_failed(w);
 	if (!xl_csv_file_flush(&w->csv)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing %s failed: %s; "
 		            "recording stopped", w->open_tag, w->csv.name, strerror(errno));

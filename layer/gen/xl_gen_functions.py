@@ -14,11 +14,20 @@ XR_USE_TIMESPEC). The includer defines XL_FN; see layer/xl_fn.h.
 With --hooks, it also writes the list of the functions that have a
 hand-written hook (layer/xl_hooks.txt), under the same guards, as
 
-    XL_HOOK(ret, name, (type name, ...), (name, ...), hook, pre_only)
+    XL_HOOK(ret, name, (type name, ...), (name, ...), hook, pre_only, bracket)
 
-and fails on a name the headers do not know.
+(bracket: 1 when the hook records its call itself), fails on a name the
+headers do not know, and writes the wrapper list: every function again,
+with how this layer wraps it (layer/xl_wrap.c),
 
-usage: xl_gen_functions.py FUNCTIONS_OUT [--hooks HOOKS_TXT HOOKS_OUT] HEADER...
+    XL_WRAP(ret, name, (type name, ...), (name, ...), kind, hook)
+
+kind: PLAIN (no hook: the next layer's function), HOOK (a hook on both
+sides, bracketed by the wrapper), HOOK_PRE (the same, on the pre side
+only), OWN (a hook on both sides that records its call itself); hook is
+the hook's name, or the function's own where there is none.
+
+usage: xl_gen_functions.py FUNCTIONS_OUT [--hooks HOOKS_TXT HOOKS_OUT WRAPS_OUT] HEADER...
 """
 import re
 import sys
@@ -64,17 +73,31 @@ def make_function(stack, proto):
 
 
 def read_hooks(path):
-    """{name: (hook, pre_only)} from the hand-kept hook list."""
+    """{name: (hook, pre_only, bracket)} from the hand-kept hook list."""
     hooks = {}
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             fields = line.split("#", 1)[0].split()
             if not fields:
                 continue
-            if len(fields) < 3 or fields[2] not in ("both", "pre"):
-                sys.exit("%s:%d: expected: name hook both|pre why..." % (path, number))
-            hooks[fields[0]] = (fields[1], 1 if fields[2] == "pre" else 0)
+            if len(fields) < 4 or fields[2] not in ("both", "pre") or \
+                    fields[3] not in ("wrap", "own"):
+                sys.exit("%s:%d: expected: name hook both|pre wrap|own why..." % (path, number))
+            hooks[fields[0]] = (fields[1], 1 if fields[2] == "pre" else 0,
+                                1 if fields[3] == "own" else 0)
     return hooks
+
+
+def wrap_kind(hook):
+    """The XL_WRAP kind of a function with hook entry @hook (None: no hook)."""
+    if hook is None:
+        return "PLAIN"
+    _, pre_only, own = hook
+    if own:
+        if pre_only:
+            sys.exit("a hook that records its call itself must be on both sides")
+        return "OWN"
+    return "HOOK_PRE" if pre_only else "HOOK"
 
 
 def x_macro(functions, entry):
@@ -103,10 +126,11 @@ def write(path, lines):
 
 def main():
     args = sys.argv[1:]
-    if len(args) >= 4 and args[1] == "--hooks":
-        out, hooks_txt, hooks_out, headers = args[0], args[2], args[3], args[4:]
+    if len(args) >= 5 and args[1] == "--hooks":
+        out, hooks_txt, hooks_out, wraps_out = args[0], args[2], args[3], args[4]
+        headers = args[5:]
     elif len(args) >= 2 and not args[1].startswith("-"):
-        out, hooks_txt, hooks_out, headers = args[0], None, None, args[1:]
+        out, hooks_txt, hooks_out, wraps_out, headers = args[0], None, None, None, args[1:]
     else:
         sys.exit(__doc__)
     functions = [f for path in headers for f in read_functions(path)]
@@ -122,9 +146,17 @@ def main():
     if unknown:
         sys.exit("%s: not an OpenXR function: %s" % (hooks_txt, ", ".join(sorted(unknown))))
     hooked = [f for f in functions if f[2] in hooks]
-    write(hooks_out, ["/* The hooked functions: XL_HOOK(ret, name, params, args, hook, pre_only). */"] +
+    write(hooks_out, ["/* The hooked functions: "
+                      "XL_HOOK(ret, name, params, args, hook, pre_only, bracket). */"] +
           x_macro(hooked, lambda g, ret, name, params, args:
-                  "XL_HOOK(%s, %s, (%s), (%s), %s, %d)" % ((ret, name, params, args) + hooks[name])))
+                  "XL_HOOK(%s, %s, (%s), (%s), %s, %d, %d)" % ((ret, name, params, args) +
+                                                              hooks[name])))
+    write(wraps_out, ["/* Every function and how it is wrapped: "
+                      "XL_WRAP(ret, name, params, args, kind, hook). */"] +
+          x_macro(functions, lambda g, ret, name, params, args:
+                  "XL_WRAP(%s, %s, (%s), (%s), %s, %s)" %
+                  (ret, name, params, args, wrap_kind(hooks.get(name)),
+                   hooks[name][0] if name in hooks else name)))
 
 
 if __name__ == "__main__":

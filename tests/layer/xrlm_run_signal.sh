@@ -99,6 +99,6 @@ case $merged in "$OUT"/frames-merged-"$app"-*.csv) ;; *) fail "the merged CSV $m
 grep -q "^target_cpu_us" "$log" || fail "no summary printed"
 n=$(header_value "$merged" frame_count)
 [ "$n" -ge 30 ] || fail "only $n frames in $merged"
-left=$(ls -A "$TMPDIR"; ls -A "$OUT" | grep -v -e '^frames-' -e '^xrlm-p[a-z]*\.log$' || true)
+left=$(ls -A "$TMPDIR"; ls -A "$OUT" | grep -v -e '^frames-' -e '^calls-' -e '^functions-merged-' -e '^xrlm-p[a-z]*\.log$' || true)
 [ -z "$left" ] || fail "temporary files left behind: $left"
 note "$how: $n frames merged and summarised, status $status, nothing left behind"

@@ -9,6 +9,8 @@
  *            the GPU file must still exist, saying gpu_ring_overflow=<n>.
  *   pending: the session's samples are still on the GPU when it closes:
  *            those are lost too, and counted.
+ * And no call record is lost when it arrives after its session ended (a
+ * call in flight on another thread at the stop returns later): late.
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
 #include "xl_control.h"
@@ -46,8 +48,29 @@ bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out)
 	return false;
 }
 
-/* ---- one recorded session of @p frames frames through the real writer */
-static void run_session(const char *dir, unsigned frames, uint64_t skipped)
+/* Pushes one xrEndFrame record of session @p id on the calling thread's ring. */
+static bool push_frame(struct xl_ring_pool *rings, uint32_t id, unsigned i)
+{
+	struct xl_ring *ring = xl_ring_mine(rings);
+	struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
+	if (!rec)
+		return false;
+	rec->display_time = 1000 + i;
+	rec->frame_id = i;
+	rec->thread_id = 1;
+	rec->t_entry = 10 + i;
+	rec->t_exit = 20 + i;
+	rec->session_id = id;
+	rec->fn = XL_FN_xrEndFrame;
+	xl_ring_publish(ring);
+	return true;
+}
+
+/*
+ * One recorded session of @p frames frames through the real writer; with
+ * @p late, one more record arrives 30 ms after the session stopped.
+ */
+static void run_session(const char *dir, unsigned frames, uint64_t skipped, bool late)
 {
 	struct xl_settings settings = {.delay_s = -1.0};
 	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", dir);
@@ -79,26 +102,22 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 		exit(1);
 	}
 	xl_control_request(ctl, XL_REQ_START);
+	uint32_t id = 0;
 	for (unsigned i = 0; i < frames; i++) {
-		uint32_t id = xl_control_pre_frame(ctl);
-		struct xl_ring *ring = xl_ring_mine(&rings);
-		struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
-		if (!id || !rec) {
+		id = xl_control_pre_frame(ctl);
+		if (!id || !push_frame(&rings, id, i)) {
 			fprintf(stderr, "FAIL: frame %u not recorded\n", i);
 			exit(1);
 		}
 		/* What xl_side_frame.h's stamp_gpu counts when every slot is busy. */
 		if (i < skipped)
 			atomic_fetch_add(&xl_control_session(ctl, id)->gpu_overflow[XL_SIDE_PRE], 1);
-		rec->display_time = rec->frame_id = 1000 + i;
-		rec->thread_id = 1;
-		rec->t_entry = 10 + i;
-		rec->t_exit = 20 + i;
-		rec->session_id = id;
-		rec->fn = XL_FN_xrEndFrame;
-		xl_ring_publish(ring);
 	}
 	xl_control_stop_now(ctl);
+	if (late) {
+		usleep(30000); /* the writer has seen the stop by now */
+		push_frame(&rings, id, frames);
+	}
 	xl_writer_stop(&w);
 	xl_ring_pool_destroy(&rings);
 	pthread_mutex_destroy(&holder.lock);
@@ -106,35 +125,66 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped)
 	xl_control_unref(ctl);
 }
 
-/* The "# session_end gpu_ring_overflow=" of the one GPU file in @p dir, or -1. */
-static long long overflow_in(const char *dir)
+/*
+ * Calls @p line for every line of every file of @p dir whose name starts
+ * with @p prefix, then removes the file. Returns how many files there were.
+ */
+static int consume_files(const char *dir, const char *prefix,
+                         void (*line)(void *ctx, const char *text), void *ctx)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	long long n = -1;
-	char path[4096], line[256];
+	char path[4096], text[256];
+	int files = 0;
 
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "gpu-", 4) != 0)
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		FILE *f = fopen(path, "r");
-		while (f && fgets(line, sizeof(line), f))
-			sscanf(line, "# session_end gpu_ring_overflow=%lld", &n);
+		while (f && fgets(text, sizeof(text), f))
+			line(ctx, text);
 		if (f)
 			fclose(f);
 		unlink(path);
+		files++;
 	}
 	if (d)
 		closedir(d);
+	return files;
+}
+
+static void overflow_line(void *ctx, const char *text)
+{
+	sscanf(text, "# session_end gpu_ring_overflow=%lld", (long long *)ctx);
+}
+
+/* The "# session_end gpu_ring_overflow=" of the one GPU file in @p dir, or -1. */
+static long long overflow_in(const char *dir)
+{
+	long long n = -1;
+	consume_files(dir, "gpu-", overflow_line, &n);
 	return n;
+}
+
+static void count_data_line(void *ctx, const char *text)
+{
+	*(long long *)ctx += text[0] != '#';
+}
+
+/* Data rows of the calls files in @p dir (the column header left out); -1 when there is none. */
+static long long calls_rows_in(const char *dir)
+{
+	long long lines = 0;
+	int files = consume_files(dir, "calls-", count_data_line, &lines);
+	return files ? lines - files : -1;
 }
 
 static int check(const char *name, const char *dir, unsigned frames, uint64_t skipped,
                  unsigned pending)
 {
 	fake_pending = pending;
-	run_session(dir, frames, skipped);
+	run_session(dir, frames, skipped, false);
 	long long got = overflow_in(dir), want = (long long)(skipped + pending);
 	if (got != want) {
 		fprintf(stderr, "FAIL %s: %u frames, %llu skipped, %u still on the GPU: the GPU "
@@ -146,13 +196,29 @@ static int check(const char *name, const char *dir, unsigned frames, uint64_t sk
 	return 0;
 }
 
+static int check_late(const char *dir)
+{
+	fake_pending = 0;
+	run_session(dir, 10, 0, true);
+	overflow_in(dir);
+	long long rows = calls_rows_in(dir);
+	if (rows != 11) {
+		fprintf(stderr, "FAIL late: the calls file has %lld rows, want 11 (10 frames and "
+		        "a call that returned 30 ms after the stop)\n", rows);
+		return 1;
+	}
+	printf("late: a call returning 30 ms after the stop is in its session's calls file\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
 		fprintf(stderr, "usage: rel_gpu_loss DIR\n");
 		return 2;
 	}
-	int failed = check("skipped", argv[1], 40, 40, 0);
+	int failed = check_late(argv[1]);
+	failed |= check("skipped", argv[1], 40, 40, 0);
 	failed |= check("pending", argv[1], 40, 0, 5);
 	failed |= check("both", argv[1], 40, 35, 5);
 	return failed;

@@ -21,12 +21,16 @@ check_session() {
 	tag=$(file_tag "$1")
 	merged=$OUT/frames-merged-$tag.csv
 	[ -f "$merged" ] || fail "session $tag has no merged file"
-	rm -f "$XRLM_TEST_WORK/remerge.csv"
+	rm -f "$XRLM_TEST_WORK/remerge.csv" "$XRLM_TEST_WORK/remerge.functions.csv"
 	"$XRLM_TEST_XRLM" merge "$1" "$OUT/frames-$tag-post.csv" -o "$XRLM_TEST_WORK/remerge.csv" \
 		>"$XRLM_TEST_WORK/remerge.log" 2>&1 ||
 		fail "xrlm merge of session $tag failed: $(cat "$XRLM_TEST_WORK/remerge.log")"
 	cmp -s "$merged" "$XRLM_TEST_WORK/remerge.csv" ||
 		fail "session $tag: the layer's merged file differs from xrlm merge's"
+	# The per-function table, where the layer wrote one (both calls files).
+	functions=$OUT/functions-merged-$tag.csv
+	[ ! -f "$functions" ] || cmp -s "$functions" "$XRLM_TEST_WORK/remerge.functions.csv" ||
+		fail "session $tag: the layer's functions file differs from xrlm merge's"
 }
 
 # Checks every session in $OUT; prints how many there were.

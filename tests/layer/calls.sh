@@ -1,0 +1,70 @@
+#!/bin/sh
+# The calls files (calls-<tag>-<side>.csv): through pre:target:post with the
+# test app, each side's file has the frames file's header lines without
+# fn=, the column header, one row per call of every function, rows in
+# t_entry order, and the footer; pre and post list the same calls (the
+# synthetic target forwards every one); xrEndFrame's rows are exactly the
+# frames file's (thread_id, t_entry, t_exit); frame ids count xrWaitFrame
+# (each xrWaitFrame starts the next id, every call carries the id current
+# when it began); results are the XrResult as a number (xrPollEvent's
+# XR_EVENT_UNAVAILABLE = 4).
+# Usage: calls.sh headless|vulkan2
+. "$(dirname "$0")/lib.sh"
+graphics=$1
+setup
+export XRTEST_FRAME_RATE=0 XRLM_RECORD=1 XRLM_RECORD_FRAMES=200
+run_app --graphics "$graphics" --frames 250
+
+for side in pre post; do
+	calls=$(ls "$OUT"/calls-*-$side.csv 2>/dev/null) || fail "no $side calls file"
+	frames=$(ls "$OUT"/frames-*-$side.csv)
+	tag=$(basename "$calls" | sed "s/^calls-//; s/-$side\.csv\$//")
+	# The frames file's "#" lines, without fn=, then the columns.
+	grep '^#' "$frames" | grep -v '^# fn=\|^# session_end' >"$XRLM_TEST_WORK/want.head"
+	sed -n '/^fn,/q; p' "$calls" >"$XRLM_TEST_WORK/got.head"
+	cmp -s "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head" ||
+		fail "$side calls file's header lines differ from the frames file's: $(diff "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head")"
+	grep -q "^# session=$tag\$" "$calls" || fail "$side calls file lacks # session=$tag"
+	[ "$(grep -v '^#' "$calls" | head -n 1)" = "fn,thread_id,t_entry,t_exit,frame_id,result" ] ||
+		fail "$side calls file's column header is wrong"
+	[ "$(tail -n 1 "$calls")" = "# session_end dropped_queue_full=0" ] ||
+		fail "$side calls file's footer is missing or counts drops: $(tail -n 1 "$calls")"
+	data_rows "$calls" >"$XRLM_TEST_WORK/$side.rows"
+	cut -d, -f1 "$XRLM_TEST_WORK/$side.rows" | sort | uniq -c >"$XRLM_TEST_WORK/$side.counts"
+
+	# xrEndFrame's rows are the frames file's rows.
+	grep '^xrEndFrame,' "$XRLM_TEST_WORK/$side.rows" | cut -d, -f2-4 >"$XRLM_TEST_WORK/$side.ef"
+	data_rows "$frames" | cut -d, -f2-4 >"$XRLM_TEST_WORK/$side.frames"
+	[ "$(wc -l <"$XRLM_TEST_WORK/$side.ef")" -eq 200 ] ||
+		fail "$side calls file has $(wc -l <"$XRLM_TEST_WORK/$side.ef") xrEndFrame rows, not 200"
+	cmp -s "$XRLM_TEST_WORK/$side.ef" "$XRLM_TEST_WORK/$side.frames" ||
+		fail "$side: the calls file's xrEndFrame rows differ from the frames file's"
+
+	# Order, frame ids, results.
+	awk -F, -v side="$side" '
+		function bad(msg) { print side ": line " NR ": " msg ": " $0 > "/dev/stderr"; failed = 1; exit 1 }
+		$4 < $3 { bad("t_exit before t_entry") }
+		$3 < last { bad("rows not in t_entry order") }
+		{ last = $3 }
+		$1 == "xrWaitFrame" {
+			if (waits && $5 != id + 1) bad("xrWaitFrame does not start the next frame id")
+			id = $5; waits++; next
+		}
+		waits && $5 != id { bad("frame id is not the latest xrWaitFrame'"'"'s") }
+		$1 == "xrPollEvent" && $6 != 0 && $6 != 4 { bad("xrPollEvent result neither 0 nor 4") }
+		$1 == "xrPollEvent" && $6 == 4 { unavailable++ }
+		$1 != "xrPollEvent" && $6 != 0 { bad("non-zero result") }
+		END { if (!failed && (waits < 150 || !unavailable)) { print side ": " waits " xrWaitFrame rows, " unavailable " XR_EVENT_UNAVAILABLE" > "/dev/stderr"; exit 1 } }
+	' "$XRLM_TEST_WORK/$side.rows" || fail "$side calls file: see above"
+done
+cmp -s "$XRLM_TEST_WORK/pre.counts" "$XRLM_TEST_WORK/post.counts" ||
+	fail "pre and post recorded different calls: $(diff "$XRLM_TEST_WORK/pre.counts" "$XRLM_TEST_WORK/post.counts")"
+for fn in xrWaitFrame xrBeginFrame xrEndFrame xrPollEvent; do
+	grep -q " $fn\$" "$XRLM_TEST_WORK/pre.counts" || fail "no $fn recorded"
+done
+if [ "$graphics" != headless ]; then
+	for fn in xrLocateViews xrAcquireSwapchainImage xrWaitSwapchainImage xrReleaseSwapchainImage; do
+		grep -q " $fn\$" "$XRLM_TEST_WORK/pre.counts" || fail "no $fn recorded"
+	done
+fi
+note "calls files ($graphics): $(awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }' "$XRLM_TEST_WORK/pre.counts")"
