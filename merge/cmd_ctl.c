@@ -94,7 +94,9 @@ static int exchange(struct ctl_conn *c, const char *request, int timeout_ms,
 		if (on_data)
 			on_data(line, ctx);
 	}
-	snprintf(status, status_size, "%s", line);
+	/* A longer status line is cut: its start says what happened. */
+	if (snprintf(status, status_size, "%s", line) >= (int)status_size)
+		status[status_size - 1] = '\0';
 	if (strncmp(status, "OK", 2) == 0)
 		return 0;
 	u_ctl_unescape_display(status);
