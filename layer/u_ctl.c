@@ -113,20 +113,43 @@ static int hex_digit(char c)
 	return -1;
 }
 
+/* Whether @p p starts with "\\xHH"; the byte it stands for in *@p c. */
+static bool escaped_byte(const char *p, unsigned char *c)
+{
+	int hi, lo;
+
+	if (p[0] != '\\' || p[1] != 'x' || (hi = hex_digit(p[2])) < 0 || (lo = hex_digit(p[3])) < 0)
+		return false;
+	*c = (unsigned char)(hi << 4 | lo);
+	return true;
+}
+
+void u_ctl_unescape(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < size) {
+		unsigned char c;
+		if (escaped_byte(s, &c)) {
+			out[n++] = (char)c;
+			s += 4;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = '\0';
+}
+
 void u_ctl_unescape_display(char *s)
 {
 	char *o = s;
 
 	for (const char *p = s; *p;) {
-		int hi, lo;
 		unsigned char c = (unsigned char)*p;
-		if (c == '\\' && p[1] == 'x' && (hi = hex_digit(p[2])) >= 0 &&
-		    (lo = hex_digit(p[3])) >= 0) {
-			c = (unsigned char)(hi << 4 | lo);
+		if (escaped_byte(p, &c))
 			p += 4;
-		} else {
+		else
 			p++;
-		}
 		*o++ = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
 	}
 	*o = '\0';

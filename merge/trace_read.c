@@ -6,6 +6,7 @@
 #include "csvr.h"
 #include "side_cpu.h"
 #include "side_gpu.h"
+#include "u_ctl.h"
 #include "u_parse.h"
 
 #include <math.h>
@@ -66,36 +67,6 @@ static bool word_value(const char *text, const char *key, uint64_t *out)
 	return false;
 }
 
-/* The value of hex digit @p c, or -1. */
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Undoes the mark's escaping (each "\xHH" is that byte) into @p out. */
-static void unescape_mark(const char *s, char *out, size_t size)
-{
-	size_t n = 0;
-
-	while (*s && n + 1 < size) {
-		int hi, lo;
-		if (s[0] == '\\' && s[1] == 'x' && (hi = hex_value(s[2])) >= 0 &&
-		    (lo = hex_value(s[3])) >= 0) {
-			out[n++] = (char)(hi * 16 + lo);
-			s += 4;
-		} else {
-			out[n++] = *s++;
-		}
-	}
-	out[n] = '\0';
-}
-
 /* "# mark t=<ns> [key=value ...] text=<escaped>": a user's mark (README, control socket). */
 static int frames_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
@@ -110,7 +81,7 @@ static int frames_comment(void *ctx, const char *text, bool in_header, char *msg
 		snprintf(msg, msg_size, "mark line without t= and text=");
 		return -1;
 	}
-	unescape_mark(body + 6, mark, sizeof(mark));
+	u_ctl_unescape(body + 6, mark, sizeof(mark));
 	if (r->mark_fn)
 		r->mark_fn(r->ctx, (int64_t)t, mark);
 	return 0;
