@@ -141,21 +141,37 @@ static int fifo_push(struct thread_calls *t, const struct open_call *c)
 /*
  * The durations of the calls nested directly inside the FIFO's head: those
  * after it that it holds, less the ones held by another of them. They are
- * still in the FIFO (behind the head, which is finalized first).
+ * still in the FIFO (behind the head, which is finalized first). Their
+ * number goes to *@p count.
  */
-static int64_t nested_ns(const struct thread_calls *t)
+static int64_t nested_ns(const struct thread_calls *t, int64_t *count)
 {
 	const struct open_call *c = &t->calls[t->head];
 	int64_t covered_until = c->t_entry, sum = 0;
 
+	*count = 0;
 	for (size_t i = t->head + 1; i < t->tail && t->calls[i].t_entry < c->t_exit; i++) {
 		const struct open_call *n = &t->calls[i];
 		if (n->t_exit > c->t_exit || n->t_entry < covered_until)
 			continue;
 		sum += n->t_exit - n->t_entry;
+		(*count)++;
 		covered_until = n->t_exit;
 	}
 	return sum;
+}
+
+/*
+ * What the clock reads add to @p c's bracket beyond the target's time:
+ * half of bracket_correction_ns (one read) for P's own two reads, whose
+ * outer halves fall inside its bracket, and one more for each bracket
+ * inside it (a post call or a nested app call), whose outer halves fall
+ * outside that bracket but inside P's. A forwarded call (one post call)
+ * gets the whole correction, exactly as the frames merge's target_us.
+ */
+static int64_t reads_ns(const struct sweep *s, const struct open_call *c, int64_t nested)
+{
+	return (1 + (int64_t)c->npost + nested) * s->bracket_ns / 2;
 }
 
 /*
@@ -229,8 +245,9 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	struct calls_result *r = s->r;
 	const struct open_call *c = &t->calls[t->head];
 	struct calls_fn *fn = &r->fns[c->fn];
-	int64_t excl = (c->t_exit - c->t_entry) - nested_ns(t) - c->post_ns -
-	               (int64_t)c->npost * s->bracket_ns;
+	int64_t nested;
+	int64_t excl = (c->t_exit - c->t_entry) - nested_ns(t, &nested) - c->post_ns;
+	excl -= reads_ns(s, c, nested);
 	struct calls_frame *f = frame_at(r, c->frame_id);
 
 	if (!f || qhist_add(&fn->excl, excl) != 0)

@@ -5,8 +5,11 @@
  *
  * For one pre call P on thread T, the post calls on T that lie inside P
  * ([t_entry, t_exit] within P's) are the target's calls down the chain:
- *   exclusive(P) = dur(P) - sum(dur(Q) + bracket) over those post calls Q
- *                  - dur of pre calls nested inside P (their own account).
+ *   exclusive(P) = dur(P) - sum dur(Q) over those post calls Q
+ *                  - dur of pre calls N nested inside P (their own account)
+ *                  - (1 + #Q + #N) * bracket / 2
+ * (bracket / 2 is one clock read: P's own reads leave one inside its
+ * bracket, and each bracket inside P one outside itself but inside P's).
  * A pre call with no post call inside is self-answered (all target time).
  * The first post call of P's own function is the forwarded one; every other
  * post call inside is "induced" (counted per function). A post call inside

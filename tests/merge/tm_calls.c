@@ -148,16 +148,18 @@ static void test_sandwich_kinds(void **state)
 	assert_int_equal(wait->total_ns, 2 * (1000 - 800 - 10));
 	assert_int_equal(wait->forwarded_calls, 2);
 	assert_int_equal(wait->phase, U_PHASE_WAIT);
-	/* Self-answered: all of it. */
+	/* Self-answered: all of it but its own clock reads' share (half the
+	 * correction: one read). */
 	const struct calls_fn *lv = find_fn(&r, "xrLocateViews");
-	assert_int_equal(lv->total_ns, 1000);
+	assert_int_equal(lv->total_ns, 1000 - 5);
 	assert_int_equal(lv->forwarded_calls, 0);
-	/* Induced: the runtime's time in them is not the target's, and one
-	 * correction per post call inside. */
+	/* Induced: the runtime's time in them is not the target's; one read
+	 * (half the correction) for the call's own reads and one per post
+	 * call inside. */
 	const struct calls_fn *end = find_fn(&r, "xrEndFrame");
-	assert_int_equal(end->total_ns, (2000 - 1000 - 10) + (2000 - 1150 - 30));
+	assert_int_equal(end->total_ns, (2000 - 1000 - 10) + (2000 - 1150 - 4 * 5));
 	assert_int_equal(end->excl.max, 990);
-	assert_int_equal(end->excl.min, 820);
+	assert_int_equal(end->excl.min, 830);
 	const struct calls_fn *ls = find_fn(&r, "xrLocateSpace");
 	assert_int_equal(ls->calls, 0);
 	assert_int_equal(ls->induced_calls, 2);
@@ -210,21 +212,21 @@ static void test_merge_with_calls(void **state)
 	assert_string_equal(rows_of(got),
 	                    /* no frame before the first: app_cpu blank */
 	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,,"
-	                    "0.190,0.190,0.990,1.000,0.000,0.000,0.000,2.370,1.000,,2.500,2.000\n"
+	                    "0.190,0.190,0.990,0.995,0.000,0.000,0.000,2.365,1.000,,2.500,2.000\n"
 	                    /* app_cpu: 12000 -> 15000 plus 16000 -> 17000 */
 	                    "2000,7,,2.000,1.000,0.990,,,,,"
-	                    "0.190,0.190,0.820,0.000,0.190,0.000,0.000,1.390,1.000,4.000,2.500,2.000\n");
+	                    "0.190,0.190,0.830,0.000,0.190,0.000,0.000,1.400,1.000,4.000,2.500,2.000\n");
 	free(got);
 
 	got = tm_file_read(s.functions);
 	assert_non_null(got);
 	assert_string_equal(got,
 	                    "# frame_count=2\n" FUNCTIONS_HEADER "\n"
-	                    "xrEndFrame,end,2,1.0000,1.810,0.905,0.905,0.988,0.990,48.1383,0,0,0.000,0.000\n"
-	                    "xrLocateViews,locate_views,1,0.5000,1.000,1.000,1.000,1.000,1.000,26.5957,0,0,0.000,0.000\n"
-	                    "xrBeginFrame,begin,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.1064,0,0,0.000,0.000\n"
-	                    "xrWaitFrame,wait,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.1064,0,0,0.000,0.000\n"
-	                    "xrSyncActions,sync_actions,1,0.5000,0.190,0.190,0.190,0.190,0.190,5.0532,0,0,0.000,0.000\n"
+	                    "xrEndFrame,end,2,1.0000,1.820,0.910,0.910,0.988,0.990,48.3400,0,0,0.000,0.000\n"
+	                    "xrLocateViews,locate_views,1,0.5000,0.995,0.995,0.995,0.995,0.995,26.4276,0,0,0.000,0.000\n"
+	                    "xrBeginFrame,begin,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.0930,0,0,0.000,0.000\n"
+	                    "xrWaitFrame,wait,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.0930,0,0,0.000,0.000\n"
+	                    "xrSyncActions,sync_actions,1,0.5000,0.190,0.190,0.190,0.190,0.190,5.0465,0,0,0.000,0.000\n"
 	                    "xrLocateSpace,other,0,0.0000,,,,,,,2,1,0.150,0.100\n"
 	                    "xrPollEvent,other,0,0.0000,,,,,,,0,1,0.000,0.100\n");
 	free(got);

@@ -63,7 +63,7 @@ for f in range(1, FRAMES + 1):
         if fn == "xrEndFrame":
             target = (exit_ - entry) - below - CORRECTION
             if extra:
-                target -= 10_000 + CORRECTION
+                target -= 10_000 + CORRECTION // 2  # one read per extra post bracket
             end_target_ns += target
             dt = t + 11_000_000
             frames["pre"].append((dt, tid, entry, exit_))
