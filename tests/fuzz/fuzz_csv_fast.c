@@ -1,8 +1,9 @@
 /*
  * Fuzz entry point: the fast path for plain rows against libcsv alone.
- * The first byte picks the column kinds (CPU, GPU, merged file, or text
- * cells as in functions-merged files), the rest is the file. It is read twice by the generic engine, with and without the
- * fast path; every callback (comment text, row values, which cells were
+ * The first byte picks the column kinds (CPU, GPU, merged file, text
+ * cells as in functions-merged files, or a calls file's), the rest is the
+ * file. It is read twice by the generic engine, with and without the fast
+ * path; every callback (comment text, row values, which cells were
  * present), message and return value must be the same both times, which is
  * what keeps libcsv the parser of record.
  */
@@ -75,6 +76,10 @@ static const struct csvr_format formats[] = {
 	{.header = "a,b,c,d", .ncols = 4,
 	 .kinds = {CSVR_TEXT, CSVR_TEXT, CSVR_U64, CSVR_F64_OPT},
 	 .names = {"a", "b", "c", "d"}, .comment = on_comment, .row = on_row},
+	/* The calls files' kinds: a function name, then numbers. */
+	{.header = "a,b,c,d,e,f", .ncols = 6,
+	 .kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_I64, CSVR_U64, CSVR_I64},
+	 .names = {"a", "b", "c", "d", "e", "f"}, .comment = on_comment, .row = on_row},
 };
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
 
