@@ -83,16 +83,6 @@ static int session_merge(struct session *s, struct merge_summary *sum, struct tm
 	return merge_files(&paths, sib.merged_csv, sum, tm_log_fn, log);
 }
 
-/* The part of a merged file after the column header. */
-static const char *rows_of(const char *text)
-{
-	const char *h = strstr(text, "\ndisplay_time,thread_id,");
-	assert_non_null(h);
-	h = strchr(h + 1, '\n');
-	assert_non_null(h);
-	return h + 1;
-}
-
 static const struct calls_fn *find_fn(const struct calls_result *r, const char *name)
 {
 	for (size_t i = 0; i < r->fn_count; i++)
@@ -209,7 +199,7 @@ static void test_merge_with_calls(void **state)
 	                            "app_submit_us\n"));
 	/* No GPU sample: the GPU statistics are empty, not 0. */
 	assert_non_null(strstr(got, "\n# target_gpu_ms_mean=\n"));
-	assert_string_equal(rows_of(got),
+	assert_string_equal(tm_rows_of(got),
 	                    /* no frame before the first: app_cpu blank */
 	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,,"
 	                    "0.190,0.190,0.990,0.995,0.000,0.000,0.000,2.365,1.000,,2.500,2.000\n"
@@ -392,7 +382,7 @@ static void test_frames_that_map_to_nothing(void **state)
 	assert_int_equal(sum.rows_without_calls, 1);
 	char *got = tm_file_read(s.merged);
 	assert_non_null(strstr(got, "\n# calls_frames_unmapped=1\n# rows_without_calls=1\n"));
-	assert_string_equal(rows_of(got),
+	assert_string_equal(tm_rows_of(got),
 	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,,"
 	                    "0.000,0.000,0.200,0.000,0.000,0.000,0.000,0.200,,,,1.000\n"
 	                    "300,1,,1.000,0.800,0.200,,,,,,,,,,,,,,,,\n");

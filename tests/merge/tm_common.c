@@ -63,6 +63,14 @@ int tm_dir_count(const char *dir)
 	return n;
 }
 
+const char *tm_rows_of(const char *text)
+{
+	const char *h = strstr(text, "\ndisplay_time,thread_id,");
+	if (h)
+		h = strchr(h + 1, '\n');
+	return h ? h + 1 : "(no column header in the merged file)";
+}
+
 char *tm_file_read(const char *path)
 {
 	FILE *f = fopen(path, "rb");

@@ -29,6 +29,12 @@ int tm_dir_count(const char *dir);
 /* Whole file as a NUL-terminated malloc'ed string, or NULL. */
 char *tm_file_read(const char *path);
 
+/*
+ * The part of merged CSV text @p text after its column header; a text no
+ * expected rows can equal when it has no header.
+ */
+const char *tm_rows_of(const char *text);
+
 /* Writes @p text to @p path; returns 0 on success. */
 int tm_file_write(const char *path, const char *text);
 

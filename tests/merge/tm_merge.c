@@ -373,16 +373,6 @@ static int merge_data(const char *dir, const char *pre, const char *post, const 
 	return merge_files(&p, out, s, tm_log_fn, log);
 }
 
-/* The part of a merged file after the column header. */
-static const char *rows_of(const char *text)
-{
-	const char *h = strstr(text, "\ndisplay_time,thread_id,");
-	assert_non_null(h);
-	h = strchr(h + 1, '\n');
-	assert_non_null(h);
-	return h + 1;
-}
-
 static void test_merge_exact_file(void **state)
 {
 	(void)state;
@@ -446,7 +436,7 @@ static void test_merge_join(void **state)
 	                            &log, out, sizeof(out)),
 	                 0);
 	char *got = tm_file_read(out);
-	assert_string_equal(rows_of(got),
+	assert_string_equal(tm_rows_of(got),
 	                    /* the interval runs to the session's next frame,
 	                     * whatever thread ends it */
 	                    "100,1,5.000,100.000,60.000,40.000,800.0000,,,\n"
@@ -479,7 +469,7 @@ static void test_merge_gpu_rules(void **state)
 	                            "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
 	char *got = tm_file_read(out);
-	assert_string_equal(rows_of(got),
+	assert_string_equal(tm_rows_of(got),
 	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n" /* valid */
 	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* pre valid=0 */
 	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* periods differ */
@@ -531,7 +521,7 @@ static void test_merge_gpu_bracket(void **state)
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
 	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"));
 	assert_non_null(strstr(got, ",app_submit_us,target_gpu_raw_us\n"));
-	assert_string_equal(rows_of(got),
+	assert_string_equal(tm_rows_of(got),
 	                    /* 2.0 read, 2.5 bracket: a frame with nothing of the target's */
 	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,0,,,,,,,,,,,,,2.000\n"
 	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
