@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,23 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", path);
 	else
 		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
+	unlink(tmp);
+	return -1;
+}
+
+int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_size)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		snprintf(msg, msg_size, "%s: error: exists and is not a regular file of this user; "
+		         "not replacing it", path);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) == 0)
+		return 0;
+	snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(errno));
 	unlink(tmp);
 	return -1;
 }
