@@ -32,18 +32,15 @@ struct report_args {
 
 static int parse_report_args(int argc, char **argv, struct report_args *a)
 {
+	static const char *const names[] = {"-o", "--output", "--functions"};
+	const char **const slots[] = {&a->out, &a->out, &a->functions};
+
 	for (int i = 0; i < argc; i++) {
-		const char *v = NULL;
-		int m;
-		if ((m = cmd_option_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (m = cmd_option_value(argc, argv, &i, "--output", &v)) != 0) {
-			if (m < 0)
-				return cmd_usage_error("option needs a value", "-o");
-			a->out = v;
-		} else if ((m = cmd_option_value(argc, argv, &i, "--functions", &v)) != 0) {
-			if (m < 0)
-				return cmd_usage_error("option needs a value", "--functions");
-			a->functions = v;
+		int m = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
+		if (m == CMD_EXIT_USAGE)
+			return m;
+		if (m) {
+			continue;
 		} else if (strcmp(argv[i], "--no-functions") == 0) {
 			a->no_functions = true;
 		} else if (cmd_is_option(argv[i])) {

@@ -434,6 +434,24 @@ bad_args)
 	expect_error 2 "unexpected argument"
 	run stats
 	expect_error 2 "stats needs MERGED.csv"
+	# An option given twice is refused by every subcommand, not last-wins.
+	while IFS='|' read -r words option; do
+		eval "run $words"
+		expect_error 2 "option given twice: $option"
+	done <<-EOF
+	merge a-pre.csv b-post.csv -o x.csv -o y.csv|-o
+	merge a-pre.csv b-post.csv -o x.csv --output=y.csv|--output
+	merge a-pre.csv b-post.csv --gpu-pre a.csv --gpu-pre=b.csv|--gpu-pre
+	xlsx m.csv --rows-per-sheet 5 --rows-per-sheet 6|--rows-per-sheet
+	report m.csv -o a.html -o b.html|-o
+	report m.csv --functions a.csv --functions b.csv|--functions
+	compare a.csv b.csv --seed 1 --seed 2|--seed
+	compare a.csv b.csv --fail-above 1 --fail-above 2|--fail-above
+	trace s.csv --from 1 --from 2|--from
+	trace s.csv -o a.json --output b.json|--output
+	ctl watch 1 --count 1 --count 2|--count
+	EOF
+	[ ! -e x.csv ] && [ ! -e y.csv ] || fail "a refused command wrote a file"
 	;;
 ls_sessions)
 	# One line per session, oldest first (not in name order), with the
