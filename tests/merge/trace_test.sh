@@ -166,6 +166,13 @@ errors)
 	run trace "$work/frames-A1-pre.csv" -o "$work/t.json"
 	expect_error 1 "has no post file"
 	[ ! -e "$work/t.json" ] || fail "a failed trace left a file"
+	# A window that holds nothing: --from after --to (seconds or frame ids).
+	gen "$work" W1 5
+	for w in "--from 2 --to 1" "--from f4 --to f2"; do
+		run trace "$work/frames-W1-pre.csv" -o "$work/t.json" $w
+		expect_error 2 "--from is after --to"
+		[ ! -e "$work/t.json" ] || fail "an empty window wrote a file"
+	done
 	;;
 write_limit)
 	# A spool (post's calls or GPU rows) or the output past a file size
