@@ -298,6 +298,13 @@ calls_table)
 		fail "no every-function columns"
 	grep -q "^# induced_calls=0$" "$m" || fail "no calls counts"
 	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
+	# Calls a ring had no room for reach the summary from the calls files' footers.
+	grep -q "^# calls_dropped_queue_full_pre=0$" "$m" || fail "no calls_dropped_queue_full_pre line"
+	sed 's/^# session_end dropped_queue_full=.*/# session_end dropped_queue_full=7/' \
+		"$data/calls-s1-post.csv" >"$work/calls-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/d.csv"
+	grep -q "^# calls_dropped_queue_full_post=7$" "$work/d.csv" || fail "calls lost on post's ring not counted"
+	cp "$data/calls-s1-post.csv" "$work/"
 	[ "$(grep -c '^xr' "$f")" -eq 18 ] || fail "functions file has not 18 rows"
 	grep -q "^per function (.*; 15 of 18 functions, most time first; --all for every one):$" \
 		"$work/out" || fail "no per-function table heading"
