@@ -32,6 +32,15 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
  */
 int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_size);
 
+/*
+ * Removes the temporary files out_file_create_tmp() made for @p path that
+ * their process left when it died (a merge cut short by a kill): regular
+ * files named ".<name>.tmp-<pid>-<n>" beside @p path whose <pid> no longer
+ * exists. A live process's file is its work in progress, left alone.
+ * Returns how many were removed.
+ */
+unsigned out_file_remove_stale(const char *path);
+
 /* The directory part of @p path into @p dir ("." when it has none, "/" for the root). */
 void out_file_dir_of(const char *path, char *dir, size_t size);
 

@@ -494,11 +494,20 @@ merge_dir)
 	# Every unmerged session with both sides and no running writer is
 	# merged; a bad one is reported and the rest still merged; status 1.
 	make_sessions "$work/d"
+	# A merge a kill cut short left its temporary file (its process is
+	# gone): removed. A live process's (this shell's) is left alone.
+	dead=$(sh -c 'echo $$')
+	echo partial >"$work/d/.frames-merged-$B.csv.tmp-$dead-1f"
+	echo partial >"$work/d/.functions-merged-$B.csv.tmp-$dead-2f"
+	echo partial >"$work/d/.frames-merged-$E.csv.tmp-$$-3f"
 	run merge "$work/d"
 	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (one session failed)"
 	stderr_once "frames-$D-pre.csv:9: error"
+	[ -e "$work/d/.frames-merged-$E.csv.tmp-$$-3f" ] || fail "a live process's temporary file was removed"
+	rm "$work/d/.frames-merged-$E.csv.tmp-$$-3f"
 	cat >"$work/want" <<-END
 		$R: merged 3 frames into $work/d/frames-merged-$R.csv
+		$B: removed 2 temporary files of a merge cut short
 		$B: merged 3 frames into $work/d/frames-merged-$B.csv
 		$C: skipped: no post file
 		$E: merged 6 frames into $work/d/frames-merged-$E.csv
