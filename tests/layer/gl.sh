@@ -14,6 +14,12 @@
 #                   measurements of a gap, not errors, and the tail is shown.
 #                   With "egl", the app is the test app on a surfaceless EGL
 #                   context (XR_MNDX_egl_enable) instead of hello_xr on GLX.
+#   not-current     the test app (EGL) calls every 10th xrEndFrame with no GL
+#                   context current (an application bug): every frame still
+#                   runs and is recorded, those frames get no GPU value, and
+#                   each side's log counts exactly them as skipped (context
+#                   not current); the other frames are measured as usual,
+#                   and the GL state the app sees stays as it was.
 #   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
@@ -21,7 +27,7 @@
 #
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
-# Usage: gl.sh accuracy DRAWS [egl] | gl.sh no-timer-query
+# Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh no-timer-query
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 
@@ -51,6 +57,15 @@ check_run() {
 	fi
 }
 
+# The test app's GL state check (tests/app/app_gl_state.h): every frame's
+# xrEndFrame left the bindings it can see as they were (a buffer bound to
+# GL_QUERY_BUFFER among them), no query active and no GL error (the app
+# exits non-zero at the first difference, naming it).
+app_gl_state() {
+	grep -q "^gl_state frames=$FRAMES changed=0 query_buffer=bound$" "$1" ||
+		fail "the app's GL state check did not cover every frame: $(grep '^gl_state' "$1")"
+}
+
 case $1 in
 accuracy)
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
@@ -77,6 +92,25 @@ accuracy)
 	tol=$(awk -v t="$truth" 'BEGIN { print 0.02 * t + 50 }')
 	note "$APP, $2 draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
 	near "$error" 0 "$tol" || fail "target_gpu_us is off the target's own time by ${error} us (median)"
+	if [ "$APP" = egl ]; then
+		app_gl_state "$XRLM_TEST_WORK/run/app.log"
+	fi
+	;;
+not-current)
+	EVERY=10
+	run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/run" "$FRAMES" --gl-uncurrent-every $EVERY
+	check_run
+	skipped=$((FRAMES / EVERY))
+	for side in pre post; do
+		grep -q "frames stamped, .* $skipped skipped (context not current)" "$OUT/xrlm-$side.log" ||
+			fail "$side did not count $skipped frames without the context: $(grep -h 'skipped (context' "$OUT/xrlm-$side.log")"
+	done
+	blank=$(data_rows "$merged" | cut -d, -f8 | grep -c '^$' || true)
+	[ "$blank" -ge "$skipped" ] || fail "only $blank blank target_gpu_us cells for $skipped frames without the context"
+	awk -v g="$gpu" -v f="$n" -v s="$skipped" 'BEGIN { exit !(g >= 0.95 * (f - s)) }' ||
+		fail "only $gpu of the $n - $skipped frames with the context current have a GPU value"
+	app_gl_state "$XRLM_TEST_WORK/run/app.log"
+	note "$n frames, $skipped called without the context: counted by both sides, $blank blank GPU cells, $gpu with GPU values"
 	;;
 no-timer-query)
 	# Mesa's own switches: the driver itself reports the extension missing.

@@ -30,12 +30,18 @@ foreach(draws 4 16 40)
 endforeach()
 xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
 # XR_MNDX_egl_enable: the test app on Mesa's surfaceless EGL, with no X
-# display at all (DISPLAY removed, no Xvfb), through the same accuracy check.
-add_test(NAME layer_gl_accuracy_egl_16draws
-  COMMAND env -u DISPLAY sh ${CMAKE_CURRENT_SOURCE_DIR}/gl.sh accuracy 16 egl)
-set_tests_properties(layer_gl_accuracy_egl_16draws PROPERTIES
-  ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/gl_accuracy_egl_16draws"
-  TIMEOUT 180 PROCESSORS 2)
+# display at all (DISPLAY removed, no Xvfb).
+function(xrlm_layer_egl_test name)
+  add_test(NAME layer_${name}
+    COMMAND env -u DISPLAY sh ${CMAKE_CURRENT_SOURCE_DIR}/gl.sh ${ARGN})
+  set_tests_properties(layer_${name} PROPERTIES
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name}"
+    TIMEOUT 180 PROCESSORS 2)
+endfunction()
+# The same accuracy check as GLX's.
+xrlm_layer_egl_test(gl_accuracy_egl_16draws accuracy 16 egl)
+# xrEndFrame without the context current (the app's bug).
+xrlm_layer_egl_test(gl_not_current not-current)
 # The accuracy runs compare GPU times, and llvmpipe's GPU is the CPU.
 set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
   layer_gl_accuracy_40draws layer_gl_accuracy_egl_16draws PROPERTIES RUN_SERIAL TRUE)
