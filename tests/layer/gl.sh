@@ -12,6 +12,8 @@
 #                   preempted frame thread delays post's timestamp on an idle
 #                   GPU (llvmpipe idles at once): such frames are real
 #                   measurements of a gap, not errors, and the tail is shown.
+#                   xrlm trace's GPU track has the frames' target GPU
+#                   slices where pre's timestamp was issued (gpu_trace).
 #                   With "egl", the app is the test app on a surfaceless EGL
 #                   context (XR_MNDX_egl_enable) instead of hello_xr on GLX.
 #   not-current     the test app (EGL) calls every 10th xrEndFrame with no GL
@@ -66,6 +68,22 @@ app_gl_state() {
 		fail "the app's GL state check did not cover every frame: $(grep '^gl_state' "$1")"
 }
 
+# xrlm trace's GPU track (README, "Timeline view"): the target GPU slices of
+# >= 95 % of the frames, >= 95 % of them placed by the GL calibration where
+# pre issued the frame's timestamp, at its xrEndFrame bracket in pre's frames
+# file (tests/layer/gl_trace_check.py).
+gpu_trace() {
+	"$XRLM_TEST_XRLM" trace "$OUT" -o "$XRLM_TEST_WORK/trace.json" >/dev/null ||
+		fail "xrlm trace failed"
+	placement=$(python3 "$(dirname "$0")/gl_trace_check.py" "$XRLM_TEST_WORK/trace.json" \
+		"$OUT"/frames-*-pre.csv) ||
+		fail "gl_trace_check.py failed"
+	slices=${placement% *} placed=${placement#* }
+	awk -v s="$slices" -v p="$placed" -v f="$n" 'BEGIN { exit !(s >= 0.95 * f && p >= 0.95 * s) }' ||
+		fail "xrlm trace: $slices target GPU slices for $n frames, $placed at their frame's pre xrEndFrame"
+	note "xrlm trace: $slices target GPU slices, $placed at their frame's pre xrEndFrame on the CPU timeline"
+}
+
 case $1 in
 accuracy)
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
@@ -92,6 +110,10 @@ accuracy)
 	tol=$(awk -v t="$truth" 'BEGIN { print 0.02 * t + 50 }')
 	note "$APP, $2 draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
 	near "$error" 0 "$tol" || fail "target_gpu_us is off the target's own time by ${error} us (median)"
+	# The workload is really there: llvmpipe takes ~45 us a draw here.
+	awk -v t="$truth" -v d="$2" 'BEGIN { exit !(t >= 10 * d) }' ||
+		fail "the target's own GL time is only ${truth} us for $2 draws"
+	gpu_trace
 	if [ "$APP" = egl ]; then
 		app_gl_state "$XRLM_TEST_WORK/run/app.log"
 	fi
