@@ -22,6 +22,11 @@
 #                   each side's log counts exactly them as skipped (context
 #                   not current); the other frames are measured as usual,
 #                   and the GL state the app sees stays as it was.
+#   glx-unset       hello_xr's GLX binding reaches the chain with visualid
+#                   and glxFBConfig cleared (XRLM_TEST_GLX_UNSET_SHIM, as
+#                   some apps leave them): the runtime says it got neither,
+#                   GPU values for >= 95 % of the frames, core_validation
+#                   silent.
 #   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
@@ -29,7 +34,7 @@
 #
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
-# Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh no-timer-query
+# Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset | gl.sh no-timer-query
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 
@@ -133,6 +138,19 @@ not-current)
 		fail "only $gpu of the $n - $skipped frames with the context current have a GPU value"
 	app_gl_state "$XRLM_TEST_WORK/run/app.log"
 	note "$n frames, $skipped called without the context: counted by both sides, $blank blank GPU cells, $gpu with GPU values"
+	;;
+glx-unset)
+	XRLM_TEST_HELLO_PRELOAD="${XRLM_TEST_HELLO_PRELOAD:-} ${XRLM_TEST_GLX_UNSET_SHIM:?}"
+	export XRTEST_TARGET_GL_DRAWS=8
+	run_hello_xr OpenGL "$PRE:$TARGET:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/run"
+	log=$XRLM_TEST_WORK/run/hello_xr.log
+	grep -q "visualid and glxFBConfig cleared" "$log" || fail "the shim did not clear the binding"
+	grep -q "OpenGL session (GLX): .*(no visualid or glxFBConfig: not needed)" "$log" ||
+		fail "the runtime got a visualid or glxFBConfig"
+	check_run
+	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' ||
+		fail "only $gpu of $n frames have a GPU value"
+	note "binding without visualid and glxFBConfig: $gpu of $n frames with GPU values, core_validation silent"
 	;;
 no-timer-query)
 	# Mesa's own switches: the driver itself reports the extension missing.

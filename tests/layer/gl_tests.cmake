@@ -9,12 +9,18 @@ if(XRLM_SANITIZE STREQUAL "address")
     OUTPUT_VARIABLE gl_hello_preload OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 
+# Some apps leave the GLX binding's visualid and glxFBConfig unset: this
+# shim (tl_glx_unset_shim.c) clears them in hello_xr's xrCreateSession.
+add_library(xrlm_test_glx_unset_shim MODULE tl_glx_unset_shim.c)
+set_target_properties(xrlm_test_glx_unset_shim PROPERTIES C_VISIBILITY_PRESET hidden)
+target_link_libraries(xrlm_test_glx_unset_shim PRIVATE OpenXR::headers ${CMAKE_DL_LIBS})
+
 function(xrlm_layer_gl_test name script)
   add_test(NAME layer_${name}
     COMMAND ${PROJECT_SOURCE_DIR}/tests/common/with_xvfb.sh
       sh ${CMAKE_CURRENT_SOURCE_DIR}/${script} ${ARGN})
   set_tests_properties(layer_${name} PROPERTIES
-    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload}"
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload};XRLM_TEST_GLX_UNSET_SHIM=$<TARGET_FILE:xrlm_test_glx_unset_shim>"
     TIMEOUT 180
     # llvmpipe renders on every core.
     PROCESSORS 2)
@@ -29,6 +35,7 @@ foreach(draws 4 16 40)
   xrlm_layer_gl_test(gl_accuracy_${draws}draws gl.sh accuracy ${draws})
 endforeach()
 xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
+xrlm_layer_gl_test(gl_glx_unset gl.sh glx-unset)
 # XR_MNDX_egl_enable: the test app on Mesa's surfaceless EGL, with no X
 # display at all (DISPLAY removed, no Xvfb).
 function(xrlm_layer_egl_test name)
