@@ -27,6 +27,13 @@
 #                   some apps leave them): the runtime says it got neither,
 #                   GPU values for >= 95 % of the frames, core_validation
 #                   silent.
+#   no-gl-elsewhere neither layer library needs a GL, EGL or X library
+#                   (readelf -d; the same filter finds libGL in the test
+#                   runtime's), and on Vulkan and headless sessions (the
+#                   test app, LD_DEBUG=bindings,files) the layers look up no
+#                   gl*/glX*/egl* symbol and load no library, while on
+#                   hello_xr's GLX session the same filter finds both
+#                   layers' glXGetProcAddressARB lookup.
 #   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
@@ -34,7 +41,8 @@
 #
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
-# Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset | gl.sh no-timer-query
+# Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
+#        gl.sh no-gl-elsewhere | gl.sh no-timer-query
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 
@@ -87,6 +95,20 @@ gpu_trace() {
 	awk -v s="$slices" -v p="$placed" -v f="$n" 'BEGIN { exit !(s >= 0.95 * f && p >= 0.95 * s) }' ||
 		fail "xrlm trace: $slices target GPU slices for $n frames, $placed at their frame's pre xrEndFrame"
 	note "xrlm trace: $slices target GPU slices, $placed at their frame's pre xrEndFrame on the CPU timeline"
+}
+
+# The GL, GLX, EGL and X libraries among the NEEDED entries of library $1.
+gl_needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+		grep -E '^lib(GL|GLX|EGL|OpenGL|GLdispatch|GLES|X11|xcb|gbm|wayland)' || true
+}
+
+# What the monitor's layers looked up or loaded of GL in LD_DEBUG=bindings,files
+# output files $@: gl*/glX*/egl* symbols they bound, libraries they loaded.
+layer_gl_use() {
+	cat "$@" | sed 's/^ *[0-9]*:[[:space:]]*//' |
+		grep -E "^binding file [^ ]*libXrApiLayer_xrlm_monitor_(pre|post)\.so .*symbol .(gl|glX|egl)[A-Z]|dynamically loaded by [^ ]*libXrApiLayer_xrlm_monitor_" |
+		sort -u || true
 }
 
 case $1 in
@@ -151,6 +173,39 @@ glx-unset)
 	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' ||
 		fail "only $gpu of $n frames have a GPU value"
 	note "binding without visualid and glxFBConfig: $gpu of $n frames with GPU values, core_validation silent"
+	;;
+no-gl-elsewhere)
+	for lib in ${XRLM_TEST_LAYER_LIBS:?}; do
+		[ -z "$(gl_needed "$lib")" ] || fail "$lib needs $(gl_needed "$lib" | tr '\n' ' ')"
+	done
+	runtime_lib=$(sed -n 's/.*"library_path": *"\(.*\)".*/\1/p' "$XRLM_TEST_RUNTIME_JSON")
+	gl_needed "$runtime_lib" | grep -q '^libGL' || fail "the NEEDED filter misses the test runtime's libGL"
+	# libGLX preloaded (the app links only libEGL and libOpenGL), so that a
+	# glX* lookup would succeed and show as a binding; LD_DEBUG names who
+	# asked only for lookups that succeed. ASan wants to come first: told not to check.
+	export XRTEST_FRAME_RATE=0
+	for graphics in vulkan2 headless; do
+		rm -rf "$OUT"/* && mkdir -p "$XRLM_TEST_WORK/ld-$graphics"
+		env LD_DEBUG=bindings,files LD_DEBUG_OUTPUT="$XRLM_TEST_WORK/ld-$graphics/ld" \
+			LD_PRELOAD=libGLX.so.0 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$XRLM_TEST_APP" --graphics $graphics --frames 30 >"$XRLM_TEST_WORK/app.log" 2>&1 ||
+			fail "xrlm-test-app --graphics $graphics failed: $(tail -n 5 "$XRLM_TEST_WORK/app.log")"
+		[ -n "$(merged_files)" ] || fail "the $graphics session was not recorded"
+		used=$(layer_gl_use "$XRLM_TEST_WORK/ld-$graphics"/ld.*)
+		[ -z "$used" ] || fail "on a $graphics session the layers touched GL: $used"
+	done
+	# The filter's control: a GLX session's lookups are found.
+	export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=30
+	mkdir -p "$XRLM_TEST_WORK/ld-glx"
+	export LD_DEBUG=bindings,files LD_DEBUG_OUTPUT="$XRLM_TEST_WORK/ld-glx/ld"
+	run_hello_xr OpenGL "$PRE:$TARGET:$POST:XR_APILAYER_LUNARG_core_validation" "$XRLM_TEST_WORK/glx"
+	unset LD_DEBUG LD_DEBUG_OUTPUT
+	for side in pre post; do
+		layer_gl_use "$XRLM_TEST_WORK/ld-glx"/ld.* |
+			grep -q "monitor_$side\.so .*glXGetProcAddressARB" ||
+			fail "the filter did not find $side's glXGetProcAddressARB on a GLX session"
+	done
+	note "layers link no GL; Vulkan and headless sessions: no GL lookup, nothing loaded; GLX: $(layer_gl_use "$XRLM_TEST_WORK/ld-glx"/ld.* | grep -c .) lookups"
 	;;
 no-timer-query)
 	# Mesa's own switches: the driver itself reports the extension missing.

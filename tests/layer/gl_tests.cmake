@@ -20,7 +20,7 @@ function(xrlm_layer_gl_test name script)
     COMMAND ${PROJECT_SOURCE_DIR}/tests/common/with_xvfb.sh
       sh ${CMAKE_CURRENT_SOURCE_DIR}/${script} ${ARGN})
   set_tests_properties(layer_${name} PROPERTIES
-    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload};XRLM_TEST_GLX_UNSET_SHIM=$<TARGET_FILE:xrlm_test_glx_unset_shim>"
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload};XRLM_TEST_GLX_UNSET_SHIM=$<TARGET_FILE:xrlm_test_glx_unset_shim>;XRLM_TEST_LAYER_LIBS=$<TARGET_FILE:XrApiLayer_xrlm_monitor_pre> $<TARGET_FILE:XrApiLayer_xrlm_monitor_post>"
     TIMEOUT 180
     # llvmpipe renders on every core.
     PROCESSORS 2)
@@ -36,6 +36,7 @@ foreach(draws 4 16 40)
 endforeach()
 xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
 xrlm_layer_gl_test(gl_glx_unset gl.sh glx-unset)
+xrlm_layer_gl_test(gl_none_elsewhere gl.sh no-gl-elsewhere)
 # XR_MNDX_egl_enable: the test app on Mesa's surfaceless EGL, with no X
 # display at all (DISPLAY removed, no Xvfb).
 function(xrlm_layer_egl_test name)
