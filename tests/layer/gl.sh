@@ -34,6 +34,11 @@
 #                   gl*/glX*/egl* symbol and load no library, while on
 #                   hello_xr's GLX session the same filter finds both
 #                   layers' glXGetProcAddressARB lookup.
+#   modes           the test app (EGL) with XRLM_GPU_MODE=gated: one loud
+#                   line that GL has no gated mode, the plain sandwich
+#                   (# gpu_mode=sandwich) with GPU values for >= 95 % of the
+#                   frames; with XRLM_GPU_MODE=off: no GL timestamps at all
+#                   (no GPU file, blank GPU cells), CPU columns as usual.
 #   no-timer-query  Mesa is told to hide GL_ARB_timer_query (keeping GL 4.5
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
@@ -42,7 +47,7 @@
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
 # Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
-#        gl.sh no-gl-elsewhere | gl.sh no-timer-query
+#        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 
@@ -121,6 +126,14 @@ accuracy)
 		fail "only $gpu of $n frames have a GPU value"
 	grep -q '^# gpu_clock=opengl$' "$OUT"/gpu-*-pre.csv || fail "the GPU file is not marked opengl"
 	grep -q '^# calibration gpu_ticks=' "$OUT"/gpu-*-pre.csv || fail "no calibration line"
+	# The Vulkan path's schema: GL's nanoseconds as ticks of 1 ns, valid 0 or 1.
+	for side in pre post; do
+		file=$(ls "$OUT"/gpu-*-$side.csv)
+		[ "$(grep -v '^#' "$file" | head -n 1)" = display_time,gpu_ticks,gpu_period_ns,valid ] ||
+			fail "$file does not have the GPU file's header"
+		odd=$(data_rows "$file" | awk -F, '$3 != 1 || ($4 != 0 && $4 != 1)' | wc -l)
+		[ "$odd" = 0 ] || fail "$odd rows of $file have gpu_period_ns != 1 or valid not 0/1"
+	done
 	# Each frame's target_gpu_us next to the target's own time for it (us).
 	data_rows "$merged" | awk -F, '$8 != "" { print $1 "," $8 }' | sort -t, -k1,1 \
 		>"$XRLM_TEST_WORK/measured"
@@ -207,6 +220,28 @@ no-gl-elsewhere)
 	done
 	note "layers link no GL; Vulkan and headless sessions: no GL lookup, nothing loaded; GLX: $(layer_gl_use "$XRLM_TEST_WORK/ld-glx"/ld.* | grep -c .) lookups"
 	;;
+modes)
+	FRAMES=100
+	XRLM_GPU_MODE=gated run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/gated" $FRAMES
+	merged=$(merged_files)
+	n=$(header_value "$merged" frame_count) gpu=$(header_value "$merged" gpu_frame_count)
+	[ "$n" = $FRAMES ] || fail "gated: $n merged frames of $FRAMES"
+	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' || fail "gated: only $gpu of $n frames have a GPU value"
+	grep -q '^# gpu_mode=sandwich$' "$OUT"/gpu-*-pre.csv || fail "gated: the GPU file does not say sandwich"
+	lines=$(grep -c "XRLM_GPU_MODE=gated is not possible for an OpenGL session" "$OUT/xrlm-pre.log" || true)
+	[ "$lines" = 1 ] || fail "gated: pre said $lines times that GL has no gated mode"
+	grep -q "XRLM_GPU_MODE=gated is not possible" "$XRLM_TEST_WORK/gated/app.log" ||
+		fail "gated: the line is not on stderr"
+	rm -rf "$OUT" && mkdir -p "$OUT"
+	XRLM_GPU_MODE=off run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/off" $FRAMES
+	merged=$(merged_files)
+	[ "$(header_value "$merged" frame_count)" = $FRAMES ] || fail "off: not $FRAMES merged frames"
+	[ -z "$(ls "$OUT"/gpu-*.csv 2>/dev/null)" ] || fail "off: a GPU file was written"
+	[ "$(data_rows "$merged" | cut -d, -f8 | grep -c . || true)" = 0 ] || fail "off: GPU cells are filled"
+	[ "$(data_rows "$merged" | cut -d, -f6 | grep -c . || true)" = $FRAMES ] || fail "off: CPU cells are blank"
+	! grep -q "OpenGL session" "$OUT/xrlm-pre.log" || fail "off: the GL timestamps were set up"
+	note "gated: sandwich, $gpu of $n frames with GPU values, one line; off: no GPU file, blank GPU cells"
+	;;
 no-timer-query)
 	# Mesa's own switches: the driver itself reports the extension missing.
 	export MESA_EXTENSION_OVERRIDE=-GL_ARB_timer_query MESA_GL_VERSION_OVERRIDE=4.5
@@ -215,6 +250,8 @@ no-timer-query)
 	[ "$gpu" = 0 ] || fail "$gpu frames have a GPU value without timer queries"
 	blank=$(data_rows "$merged" | cut -d, -f8 | grep -c . || true)
 	[ "$blank" = 0 ] || fail "$blank target_gpu_us cells are filled"
+	cpu=$(data_rows "$merged" | cut -d, -f6 | grep -c . || true)
+	[ "$cpu" = "$n" ] || fail "only $cpu of $n rows have a target_us: the CPU columns suffered"
 	grep -q "\[xrlm-test-runtime\] $FRAMES frames done" "$XRLM_TEST_WORK/run/hello_xr.log" ||
 		fail "hello_xr did not run all $FRAMES frames"
 	for side in pre post; do

@@ -50,6 +50,8 @@ endfunction()
 xrlm_layer_egl_test(gl_accuracy_egl_16draws accuracy 16 egl)
 # xrEndFrame without the context current (the app's bug).
 xrlm_layer_egl_test(gl_not_current not-current)
+# XRLM_GPU_MODE=gated (no such mode for GL: the sandwich) and off.
+xrlm_layer_egl_test(gl_modes modes)
 # The accuracy runs compare GPU times, and llvmpipe's GPU is the CPU.
 set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
   layer_gl_accuracy_40draws layer_gl_accuracy_egl_16draws PROPERTIES RUN_SERIAL TRUE)
