@@ -13,7 +13,7 @@
 #                   GPU (llvmpipe idles at once): such frames are real
 #                   measurements of a gap, not errors, and the tail is shown.
 #                   xrlm trace's GPU track has the frames' target GPU
-#                   slices where pre's timestamp was issued (gpu_trace).
+#                   slices where pre issued their timestamps (gpu_trace).
 #                   With "egl", the app is the test app on a surfaceless EGL
 #                   context (XR_MNDX_egl_enable) instead of hello_xr on GLX.
 #   not-current     the test app (EGL) calls every 10th xrEndFrame with no GL
@@ -88,33 +88,20 @@ app_gl_state() {
 }
 
 # xrlm trace's GPU track (README, "Timeline view"): the target GPU slices of
-# >= 95 % of the frames, >= 95 % of them placed by the GL calibration where
-# pre issued the frame's timestamp, at its xrEndFrame bracket in pre's frames
-# file (tests/layer/gl_trace_check.py).
+# >= 95 % of the frames, placed by the GL calibration where pre issued the
+# frame's timestamp or later (>= 95 % of them no earlier than 1 ms before
+# pre's t_entry for that display_time), typically at once (median within
+# 5 ms of it): tests/layer/gl_trace_check.py.
 gpu_trace() {
 	"$XRLM_TEST_XRLM" trace "$OUT" -o "$XRLM_TEST_WORK/trace.json" >/dev/null ||
 		fail "xrlm trace failed"
 	placement=$(python3 "$(dirname "$0")/gl_trace_check.py" "$XRLM_TEST_WORK/trace.json" \
-		"$OUT"/frames-*-pre.csv) ||
-		fail "gl_trace_check.py failed"
-	slices=${placement% *} placed=${placement#* }
-	awk -v s="$slices" -v p="$placed" -v f="$n" 'BEGIN { exit !(s >= 0.95 * f && p >= 0.95 * s) }' ||
-		fail "xrlm trace: $slices target GPU slices for $n frames, $placed at their frame's pre xrEndFrame"
-	note "xrlm trace: $slices target GPU slices, $placed at their frame's pre xrEndFrame on the CPU timeline"
-}
-
-# The GL, GLX, EGL and X libraries among the NEEDED entries of library $1.
-gl_needed() {
-	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
-		grep -E '^lib(GL|GLX|EGL|OpenGL|GLdispatch|GLES|X11|xcb|gbm|wayland)' || true
-}
-
-# What the monitor's layers looked up or loaded of GL in LD_DEBUG=bindings,files
-# output files $@: gl*/glX*/egl* symbols they bound, libraries they loaded.
-layer_gl_use() {
-	cat "$@" | sed 's/^ *[0-9]*:[[:space:]]*//' |
-		grep -E "^binding file [^ ]*libXrApiLayer_xrlm_monitor_(pre|post)\.so .*symbol .(gl|glX|egl)[A-Z]|dynamically loaded by [^ ]*libXrApiLayer_xrlm_monitor_" |
-		sort -u || true
+		"$OUT"/frames-*-pre.csv) || fail "gl_trace_check.py failed"
+	set -- $placement
+	note "xrlm trace: $1 target GPU slices, $2 not before pre issued them, median $3 ms after pre's t_entry"
+	awk -v s="$1" -v c="$2" -v m="$3" -v f="$n" \
+		'BEGIN { exit !(s >= 0.95 * f && c >= 0.95 * s && m >= -1 && m <= 5) }' ||
+		fail "xrlm trace's GPU slices are missing or misplaced"
 }
 
 case $1 in
