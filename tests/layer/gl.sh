@@ -104,6 +104,20 @@ gpu_trace() {
 		fail "xrlm trace's GPU slices are missing or misplaced"
 }
 
+# The GL, GLX, EGL and X libraries among the NEEDED entries of library $1.
+gl_needed() {
+	readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+		grep -E '^lib(GL|GLX|EGL|OpenGL|GLdispatch|GLES|X11|xcb|gbm|wayland)' || true
+}
+
+# What the monitor's layers looked up or loaded of GL in LD_DEBUG=bindings,files
+# output files $@: gl*/glX*/egl* symbols they bound, libraries they loaded.
+layer_gl_use() {
+	cat "$@" | sed 's/^ *[0-9]*:[[:space:]]*//' |
+		grep -E "^binding file [^ ]*libXrApiLayer_xrlm_monitor_(pre|post)\.so .*symbol .(gl|glX|egl)[A-Z]|dynamically loaded by [^ ]*libXrApiLayer_xrlm_monitor_" |
+		sort -u || true
+}
+
 case $1 in
 accuracy)
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
