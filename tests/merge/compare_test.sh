@@ -195,7 +195,7 @@ bad_input)
 	printf 'target_us,frame_interval_us\n1,x\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"
 	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
-	grep -q "bad.csv:2: error: column frame_interval_us: not a number" "$work/err" || fail "bad number message"
+	grep -q "bad.csv:2: error: column 2 (frame_interval_us) is not a number" "$work/err" || fail "bad number message"
 	;;
 *)
 	fail "unknown case"
