@@ -1,7 +1,7 @@
 #!/bin/sh
 # Tests of `xrlm compare` on synthetic merged files with known shifts:
 #   compare_test.sh XRLM GEN_MERGED CASE
-# GEN_MERGED is tests/merge/gen_merged.c (autocorrelated, long-tailed
+# GEN_MERGED is tests/merge/tm_gen_merged.c (autocorrelated, long-tailed
 # frame times). Each case exits non-zero with a line saying why.
 set -u
 xrlm=$1

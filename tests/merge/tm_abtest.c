@@ -3,7 +3,6 @@
  * block bootstrap and the Mann–Whitney U test (abtest.h), the reader by
  * column name (ncsv.h) and the JSON writer's escaping (jsonw.h).
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
