@@ -7,7 +7,6 @@
  * thread saw; the longest of as many frames before it is this machine's
  * noise.
  */
-#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "bx_bench.h"
 
 #include "bx_proc.h"

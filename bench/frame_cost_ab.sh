@@ -6,7 +6,11 @@
 # difference to the same build's "none" run of the same repetition, halved
 # (per side), as in frame_cost.sh; median and p25-p75 over repetitions.
 #
-#   WORK=... bench/frame_cost_ab.sh BUILD_A BUILD_B [REPS]
+#   WORK=... [AB_FUNCTIONS=LIST] bench/frame_cost_ab.sh BUILD_A BUILD_B [REPS]
+#
+# AB_FUNCTIONS, if set, is XRLM_FUNCTIONS for both builds' runs (a build
+# older than the every-function recording ignores it): AB_FUNCTIONS=end
+# records xrEndFrame alone, as such a build does, so the two compare alike.
 set -eu
 bench=$(cd "$(dirname "$0")" && pwd)
 a=$1 b=$2 reps=${3:-15}
@@ -18,6 +22,7 @@ while [ "$i" -lt "$reps" ]; do
 	for tree in A B; do
 		BUILD=$([ $tree = A ] && echo "$a" || echo "$b")
 		. "$bench/lib.sh"
+		if [ -n "${AB_FUNCTIONS:-}" ]; then export XRLM_FUNCTIONS="$AB_FUNCTIONS"; fi
 		for cfg in none idle rec; do
 			out=$(with_config $cfg "$FRAMES_BIN" $args 2>/dev/null)
 			echo "$i $tree $cfg $(echo "$out" | field p50) $(echo "$out" | field p10)" >>"$WORK/ab"

@@ -142,7 +142,7 @@ FILE *xl_files_create(int dir_fd, const char *name)
 		errno = saved;
 		return NULL;
 	}
-	/* Rows are flushed by the writer every 0.5 s (xl_writer.c), not per line. */
+	/* Rows are flushed by the writer every 0.5 s (xl_writer_files.c), not per line. */
 	setvbuf(f, NULL, _IOFBF, 1 << 16);
 	return f;
 }

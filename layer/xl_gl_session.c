@@ -9,11 +9,12 @@
 /* How long xrDestroySession waits for the last timestamps and the writer. */
 #define FINISH_NS 100000000ull
 
-void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding)
+void xl_gl_session_start(struct xl_instance *in, XrSession session,
+                         const XrBaseInStructure *binding)
 {
 	char why[160];
 
-	if (atomic_load(&xl_inst.gpu.gpu) || atomic_load(&xl_inst.gpu.gl)) {
+	if (atomic_load(&in->gpu.gpu) || atomic_load(&in->gpu.gl)) {
 		xl_log("GPU: a second concurrent session is not measured on the GPU");
 		return;
 	}
@@ -22,37 +23,37 @@ void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding)
 		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank", why);
 		return;
 	}
-	if (xl_side.index == XL_SIDE_PRE && xl_inst.settings.gpu_mode == XL_GPU_GATED)
+	if (xl_side.index == XL_SIDE_PRE && in->settings.gpu_mode == XL_GPU_GATED)
 		xl_log_loud("XRLM_GPU_MODE=gated is not possible for an OpenGL session (GL cannot "
 		            "hold the target's work behind a gate); using the plain sandwich");
-	pthread_mutex_lock(&xl_inst.gpu.lock);
-	atomic_store(&xl_inst.gpu.gl, gl);
-	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	pthread_mutex_lock(&in->gpu.lock);
+	atomic_store(&in->gpu.gl, gl);
+	pthread_mutex_unlock(&in->gpu.lock);
 	xl_log("GPU timestamps: OpenGL session (%s context %p), GL_TIMESTAMP queries in "
 	       "xrEndFrame, created on the first recorded frame", gl->window_system, gl->context);
 }
 
 /* Takes the GL state out of the holder, so the writer lets go of it. */
-static struct xl_gl *take(void)
+static struct xl_gl *take(struct xl_instance *in)
 {
-	pthread_mutex_lock(&xl_inst.gpu.lock);
-	struct xl_gl *gl = atomic_exchange(&xl_inst.gpu.gl, NULL);
-	pthread_mutex_unlock(&xl_inst.gpu.lock);
+	pthread_mutex_lock(&in->gpu.lock);
+	struct xl_gl *gl = atomic_exchange(&in->gpu.gl, NULL);
+	pthread_mutex_unlock(&in->gpu.lock);
 	return gl;
 }
 
-void xl_gl_session_end(XrSession session)
+void xl_gl_session_end(struct xl_instance *in, XrSession session)
 {
-	struct xl_gl *gl = atomic_load(&xl_inst.gpu.gl);
+	struct xl_gl *gl = atomic_load(&in->gpu.gl);
 	if (!gl || gl->session != session)
 		return;
 	xl_gl_finish(gl, FINISH_NS);
-	xl_gl_destroy(take());
+	xl_gl_destroy(take(in));
 }
 
-void xl_gl_session_abandon(void)
+void xl_gl_session_abandon(struct xl_instance *in)
 {
-	struct xl_gl *gl = take();
+	struct xl_gl *gl = take(in);
 	if (!gl)
 		return;
 	xl_log("xrDestroyInstance with an OpenGL session still alive: its query objects are "

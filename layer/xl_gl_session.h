@@ -7,20 +7,23 @@
 
 #include "xl_gl.h"
 
+struct xl_instance;
+
 /*
- * xrCreateSession succeeded with an OpenGL @p binding: sets up the side's
- * GL timestamps for @p session, or logs why not.
+ * xrCreateSession succeeded with an OpenGL @p binding: sets up the GL
+ * timestamps of side instance @p in for @p session, or logs why not.
  */
-void xl_gl_session_start(XrSession session, const XrBaseInStructure *binding);
+void xl_gl_session_start(struct xl_instance *in, XrSession session,
+                         const XrBaseInStructure *binding);
 
 /*
  * xrDestroySession, before forwarding: if @p session has GL timestamps,
  * reads back the last ones, deletes the queries, lets the writer drain and
  * frees them.
  */
-void xl_gl_session_end(XrSession session);
+void xl_gl_session_end(struct xl_instance *in, XrSession session);
 
-/* xrDestroyInstance with a session still alive: lets go of its GL state. */
-void xl_gl_session_abandon(void);
+/* xrDestroyInstance with a session still alive: @p in lets go of its GL state. */
+void xl_gl_session_abandon(struct xl_instance *in);
 
 #endif /* XL_GL_SESSION_H */

@@ -67,7 +67,7 @@ void xl_side_before_destroy(struct xl_instance *in);
 void xl_side_end(struct xl_instance *in);
 
 /* The session-closed hook for the writer (post: merge), or NULL. */
-void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag);
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd);
 
 /* Answers side-private names in xrGetInstanceProcAddr; false if @p name is not one. */
 bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function);

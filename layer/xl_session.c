@@ -104,7 +104,7 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
 	const XrBaseInStructure *gl_binding = binding ? NULL : xl_gl_find_binding(info);
 	if (gl_binding)
-		xl_gl_session_start(*session, gl_binding);
+		xl_gl_session_start(in, *session, gl_binding);
 	else if (!binding)
 		xl_log("session without a Vulkan or OpenGL binding: GPU columns stay blank");
 	if (!binding)
@@ -136,13 +136,13 @@ XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 		xl_gpu_drain(gpu, DRAIN_NS);
 		xl_gpu_destroy(take_gpu(in, session));
 	}
-	xl_gl_session_end(session);
+	xl_gl_session_end(in, session);
 	return xl_next_xrDestroySession(session);
 }
 
 void xl_session_abandon_gpu(struct xl_instance *in)
 {
-	xl_gl_session_abandon();
+	xl_gl_session_abandon(in);
 	struct xl_gpu *gpu = take_gpu(in, XR_NULL_HANDLE);
 	if (!gpu)
 		return;

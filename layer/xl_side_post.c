@@ -123,8 +123,11 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
 	return xl_thread_wait(pre_finished, &ctx, PRE_FINISH_TIMEOUT_NS, 2000000);
 }
 
-/* Merges session @p id's per-side files; false (logged) when it could not. */
-static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag)
+/*
+ * Merges session @p id's per-side files in the output directory @p dir_fd
+ * (the writer's); false (logged) when it could not.
+ */
+static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag, int dir_fd)
 {
 	char pre[MERGE_PATH_MAX];
 	struct merge_siblings sib;
@@ -137,8 +140,8 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	/* Every path goes through the directory descriptor post's writer holds:
 	 * a symlink planted in the directory's path since is not followed. */
 	char via[32] = "";
-	if (xl_inst.writer.dir_fd >= 0)
-		snprintf(via, sizeof(via), "/proc/self/fd/%d", xl_inst.writer.dir_fd);
+	if (dir_fd >= 0)
+		snprintf(via, sizeof(via), "/proc/self/fd/%d", dir_fd);
 	struct merge_dir dir = {tag, via, ctl->output_dir};
 	if (!via[0] || access(via, X_OK) != 0)
 		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
@@ -162,15 +165,15 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
  * Writer hook: the session's post file is complete; merge it with pre's,
  * and say how it went for pre's control thread (a `stop` waits for it).
  */
-static void merge_session(void *ctx, uint32_t id, const char *tag)
+static void merge_session(void *ctx, uint32_t id, const char *tag, int dir_fd)
 {
 	struct xl_control *ctl = ctx;
-	bool ok = merge_session_files(ctl, id, tag);
+	bool ok = merge_session_files(ctl, id, tag, dir_fd);
 	atomic_store_explicit(&xl_control_session(ctl, id)->merge_state,
 	                      ok ? XL_MERGE_DONE : XL_MERGE_FAILED, memory_order_release);
 }
 
-void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd)
 {
 	return merge_session;
 }

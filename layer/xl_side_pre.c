@@ -99,7 +99,7 @@ void xl_side_end(struct xl_instance *in)
 	ctl_server = NULL;
 }
 
-void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag)
+void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd)
 {
 	return NULL;
 }

@@ -49,7 +49,7 @@ static void run_session_closed(struct xl_writer *w, uint32_t id)
 	set_policy(pthread_self(), SCHED_IDLE);
 	if (atomic_load(&w->stop))
 		set_policy(pthread_self(), SCHED_OTHER);
-	w->cfg.session_closed(w->cfg.ctx, id, w->open_tag);
+	w->cfg.session_closed(w->cfg.ctx, id, w->open_tag, w->dir_fd);
 	set_policy(pthread_self(), SCHED_OTHER);
 	malloc_trim(0);
 }

@@ -29,10 +29,11 @@ struct xl_writer_config {
 	struct xl_gpu_holder *gpu; /* this side's GPU timestamps, if any */
 	/*
 	 * Called on the writer thread after this side closed the files of
-	 * session @p id (tag @p tag) that held at least one row. The post side
-	 * merges here. May be NULL.
+	 * session @p id (tag @p tag) that held at least one row, with the
+	 * writer's own copy of the output directory @p dir_fd (-1: none). The
+	 * post side merges here. May be NULL.
 	 */
-	void (*session_closed)(void *ctx, uint32_t id, const char *tag);
+	void (*session_closed)(void *ctx, uint32_t id, const char *tag, int dir_fd);
 	void *ctx;
 	int dir_fd; /* the output directory (the writer takes a copy), or -1 */
 	struct xl_trace_ident trace_id; /* xrlm:init's fields (strings outlive the writer) */

@@ -40,15 +40,11 @@ static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, cha
 		snprintf(msg, msg_size, "column 1 (fn) is not a function name");
 		return -1;
 	}
-	if (!side_file_ticks_to_ns(v[2].i, r->meta->clock_freq, &c->t_entry_ns) ||
-	    !side_file_ticks_to_ns(v[3].i, r->meta->clock_freq, &c->t_exit_ns)) {
-		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+	struct side_times t;
+	if (side_file_row_times(r->meta, v[2].i, v[3].i, true, &t, msg, msg_size) != 0)
 		return -1;
-	}
-	if (c->t_exit_ns < c->t_entry_ns) {
-		snprintf(msg, msg_size, "t_exit is before t_entry");
-		return -1;
-	}
+	c->t_entry_ns = t.entry_ns;
+	c->t_exit_ns = t.exit_ns;
 	strcpy(c->fn, v[0].s);
 	c->thread_id = v[1].u;
 	c->frame_id = v[4].u;

@@ -23,6 +23,8 @@
 struct engine {
 	const struct csvr_format *fmt;
 	int ncols; /* the columns of this file's header (see csvr_format.min_cols) */
+	enum csvr_kind kinds[CSVR_MAX_COLS]; /* theirs: the format's, or header_line's */
+	const char *names[CSVR_MAX_COLS];
 	void *ctx;
 	const char *path;
 	struct csvr_diag *diag;
@@ -136,7 +138,7 @@ static enum u_parse_result parse_value(struct engine *e, int c, const char *s, s
 {
 	union csvr_value *v = &e->values[c];
 
-	switch (e->fmt->kinds[c]) {
+	switch (e->kinds[c]) {
 	case CSVR_I64: return u_parse_span_i64(s, len, &v->i);
 	case CSVR_U64:
 	case CSVR_U64_OPT: return u_parse_span_u64(s, len, &v->u);
@@ -154,7 +156,7 @@ static enum u_parse_result parse_value(struct engine *e, int c, const char *s, s
 static void parse_field(struct engine *e, const char *s, size_t len)
 {
 	int c = e->field;
-	enum csvr_kind kind = e->fmt->kinds[c];
+	enum csvr_kind kind = e->kinds[c];
 
 	if (len == 0 && is_optional(kind))
 		return; /* blank cell: not present */
@@ -169,10 +171,10 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 		quote_field(q, sizeof(q), s, len);
 		if (r == U_PARSE_NEGATIVE || r == U_PARSE_OUT_OF_RANGE)
 			snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) %s (expected %s): \"%s\"",
-			         c + 1, e->fmt->names[c], u_parse_result_str(r), kind_name(kind), q);
+			         c + 1, e->names[c], u_parse_result_str(r), kind_name(kind), q);
 		else
 			snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) is not %s: \"%s\"",
-			         c + 1, e->fmt->names[c], kind_name(kind), q);
+			         c + 1, e->names[c], kind_name(kind), q);
 		e->bad = true;
 		e->bad_col = c;
 		e->bad_cut = number_chars(s, len);
@@ -352,6 +354,42 @@ static int header_columns(const struct csvr_format *fmt, const char *line, size_
 }
 
 /*
+ * The columns of the header @p line (@p len bytes) into e->ncols, e->kinds
+ * and e->names; false after reporting a wrong header.
+ */
+static bool take_header(struct engine *e, const char *line, size_t len, uint64_t lineno)
+{
+	const struct csvr_format *fmt = e->fmt;
+
+	if (fmt->header_line) {
+		char msg[CSVR_BAD_MAX] = "";
+		e->ncols = fmt->header_line(e->ctx, line, len, e->kinds, e->names, msg, sizeof(msg));
+		if (e->ncols < 1 || e->ncols > CSVR_MAX_COLS) {
+			diag_error(e->diag, e->path, lineno, "%s", msg[0] ? msg : "bad column header");
+			return false;
+		}
+		return true;
+	}
+	e->ncols = header_columns(fmt, line, len);
+	if (e->ncols == 0) {
+		char q[64];
+		quote_field(q, sizeof(q), line, len);
+		diag_error(e->diag, e->path, lineno, "wrong column header \"%s\" (expected \"%s\")", q,
+		           fmt->header);
+		return false;
+	}
+	memcpy(e->kinds, fmt->kinds, sizeof(e->kinds));
+	memcpy(e->names, fmt->names, sizeof(e->names));
+	return true;
+}
+
+/* The header a message says was expected: the format's, or any line of names. */
+static const char *expected_header(const struct csvr_format *fmt)
+{
+	return fmt->header ? fmt->header : "column names";
+}
+
+/*
  * Handles the lines before the column header in @p buf[0..*len): comments
  * and the header itself. Returns 1 when the header was found (the bytes
  * after it are moved to the front, *len updated), 0 when more input is
@@ -371,7 +409,7 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 		size_t end = nl ? (size_t)(nl - buf) : *len;
 		if (!nl && end == pos) {
 			diag_error(e->diag, e->path, e->lines_done ? e->lines_done : 1,
-			           "no column header (expected \"%s\")", e->fmt->header);
+			           "no column header (expected \"%s\")", expected_header(e->fmt));
 			return -1;
 		}
 		char *line = buf + pos;
@@ -393,14 +431,8 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 				return -1;
 			continue;
 		}
-		e->ncols = header_columns(e->fmt, line, line_len);
-		if (e->ncols == 0) {
-			char q[64];
-			quote_field(q, sizeof(q), line, line_len);
-			diag_error(e->diag, e->path, lineno,
-			           "wrong column header \"%s\" (expected \"%s\")", q, e->fmt->header);
+		if (!take_header(e, line, line_len, lineno))
 			return -1;
-		}
 		if (e->fmt->columns)
 			e->fmt->columns(e->ctx, e->ncols);
 		memmove(buf, buf + pos, *len - pos);
@@ -443,7 +475,7 @@ static int read_header(struct engine *e, int fd, char *buf, size_t *len, bool *e
 		if (got == 0) {
 			if (*len == 0 && e->lines_done == 0) {
 				diag_error(e->diag, e->path, 0, "empty file (expected \"%s\")",
-				           e->fmt->header);
+				           expected_header(e->fmt));
 				return -1;
 			}
 			*eof = true;
@@ -499,7 +531,7 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
  */
 static bool fast_field(struct engine *e, int c, const char **pp, char sep)
 {
-	enum csvr_kind kind = e->fmt->kinds[c];
+	enum csvr_kind kind = e->kinds[c];
 	const char *s = *pp;
 	const char *end = plain_field_end(s, kind);
 	size_t len = (size_t)(end - s);

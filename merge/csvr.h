@@ -87,6 +87,17 @@ struct csvr_format {
 	int (*row)(void *ctx, const union csvr_value *values, uint32_t present, char *msg, size_t msg_size);
 	/* May be NULL. Called once the header is read: the columns this file has (see min_cols). */
 	void (*columns)(void *ctx, int ncols);
+	/*
+	 * May be NULL. For files whose columns are named by their header
+	 * rather than fixed here (ncsv.h): @p header, @p ncols, @p min_cols,
+	 * @p kinds and @p names are then unused, and this is called with the
+	 * column header line instead (@p len bytes, no line end). It returns
+	 * the file's number of columns (1 to CSVR_MAX_COLS) after filling in
+	 * their @p kinds and @p names (valid until the read ends), or 0 after
+	 * setting @p msg.
+	 */
+	int (*header_line)(void *ctx, const char *line, size_t len, enum csvr_kind *kinds,
+	                   const char **names, char *msg, size_t msg_size);
 };
 
 /*

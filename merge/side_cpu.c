@@ -11,14 +11,12 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 {
 	struct side_reader *c = ctx;
 	struct side_cpu_file *f = c->file;
-	int64_t entry, exit;
+	struct side_times t;
 	(void)present;
 
-	if (!side_file_ticks_to_ns(v[2].i, f->meta.clock_freq, &entry) ||
-	    !side_file_ticks_to_ns(v[3].i, f->meta.clock_freq, &exit)) {
-		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+	/* Unordered: the merge has always taken a frame's bracket as it is. */
+	if (side_file_row_times(&f->meta, v[2].i, v[3].i, false, &t, msg, msg_size) != 0)
 		return -1;
-	}
 	if (side_file_grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
@@ -26,8 +24,8 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	struct side_cpu_row *r = &f->rows[f->count++];
 	r->display_time = v[0].i;
 	r->thread_id = v[1].u;
-	r->t_entry_ns = entry;
-	r->dur_ns = exit - entry;
+	r->t_entry_ns = t.entry_ns;
+	r->dur_ns = t.exit_ns - t.entry_ns;
 	return 0;
 }
 

@@ -187,7 +187,8 @@ void side_file_stream_close(struct side_stream *s)
 	s->csv = NULL;
 }
 
-bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
+/* Clock ticks at @p freq per second (0: ns) in ns; false outside ±SIDE_TIME_NS_MAX. */
+static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 {
 	__int128 v = ticks;
 
@@ -197,6 +198,21 @@ bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 		return false;
 	*ns = (int64_t)v;
 	return true;
+}
+
+int side_file_row_times(const struct side_meta *meta, int64_t t_entry, int64_t t_exit, bool ordered,
+                        struct side_times *out, char *msg, size_t msg_size)
+{
+	if (!ticks_to_ns(t_entry, meta->clock_freq, &out->entry_ns) ||
+	    !ticks_to_ns(t_exit, meta->clock_freq, &out->exit_ns)) {
+		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
+		return -1;
+	}
+	if (ordered && out->exit_ns < out->entry_ns) {
+		snprintf(msg, msg_size, "t_exit is before t_entry");
+		return -1;
+	}
+	return 0;
 }
 
 void side_meta_destroy(struct side_meta *m)

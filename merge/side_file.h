@@ -47,12 +47,22 @@ struct side_meta {
  */
 #define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
 
+/* A row's bracket, in nanoseconds. */
+struct side_times {
+	int64_t entry_ns;
+	int64_t exit_ns;
+};
+
 /*
- * Converts clock ticks at @p freq per second (0: ns) to nanoseconds, exact
- * for the usual 1 GHz clock. Returns false when the result lies outside
- * ±SIDE_TIME_NS_MAX.
+ * The one check of a row's t_entry and t_exit, for every reader of them
+ * (frames and calls files, `xrlm merge` and `xrlm trace`): @p t_entry and
+ * @p t_exit are in ticks of the file's clock (@p meta->clock_freq per
+ * second; 0: ns), converted into @p out exactly for the usual 1 GHz clock.
+ * Both must lie within ±SIDE_TIME_NS_MAX, and with @p ordered t_exit must
+ * not be before t_entry. Returns 0, or -1 with the reason in @p msg.
  */
-bool side_file_ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns);
+int side_file_row_times(const struct side_meta *meta, int64_t t_entry, int64_t t_exit, bool ordered,
+                        struct side_times *out, char *msg, size_t msg_size);
 
 /* Frees what @p m owns (the gate trips). */
 void side_meta_destroy(struct side_meta *m);

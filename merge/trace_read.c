@@ -29,28 +29,17 @@ struct reader {
 /* Largest |time| accepted, as the merge's readers. */
 #define TIME_MAX SIDE_TIME_NS_MAX
 
-static int check_times(int64_t entry, int64_t exit, char *msg, size_t msg_size)
-{
-	if (entry >= TIME_MAX || entry <= -TIME_MAX || exit >= TIME_MAX || exit <= -TIME_MAX) {
-		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");
-		return -1;
-	}
-	if (exit < entry) {
-		snprintf(msg, msg_size, "t_exit is before t_entry");
-		return -1;
-	}
-	return 0;
-}
-
 static int frames_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
                       size_t msg_size)
 {
 	struct reader *r = ctx;
-	struct trace_call c = {"xrEndFrame", v[1].u, v[2].i, v[3].i, ++r->rows, v[0].i, 0};
+	struct side_times t;
 	(void)present;
 
-	if (check_times(c.t_entry, c.t_exit, msg, msg_size) != 0)
+	/* In ticks of the file's clock, as a calls file's (calls_read.c). */
+	if (side_file_row_times(r->side.meta, v[2].i, v[3].i, true, &t, msg, msg_size) != 0)
 		return -1;
+	struct trace_call c = {"xrEndFrame", v[1].u, t.entry_ns, t.exit_ns, ++r->rows, v[0].i, 0};
 	return r->call_fn ? r->call_fn(r->ctx, &c, msg, msg_size) : 0;
 }
 

@@ -1,7 +1,6 @@
 /*
  * In-memory input files and the private output directory; see fuzz_io.h.
  */
-#define _GNU_SOURCE
 #include "fuzz_io.h"
 
 #include <dirent.h>

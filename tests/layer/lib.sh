@@ -9,6 +9,8 @@ PRE=XR_APILAYER_XRLM_monitor_pre
 POST=XR_APILAYER_XRLM_monitor_post
 TARGET=XR_APILAYER_XRLM_test_target
 SYSTEM_LAYERS=/usr/share/openxr/1/api_layers/explicit.d
+# Percentiles the way xrlm computes them (one method everywhere; see the script).
+PCT_AWK=$(dirname "$0")/../../bench/pct.awk
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -59,8 +61,9 @@ data_rows() {
 
 # Median of column N (1-based) over the data rows of a CSV; blank cells skipped.
 column_median() {
-	data_rows "$1" | cut -d, -f"$2" | grep -v '^$' | sort -g |
-		awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	_median=$(data_rows "$1" | cut -d, -f"$2" | grep -v '^$' | sort -g |
+		awk -v q=0.5 -v empty=none -f "$PCT_AWK")
+	[ "$_median" != none ] && echo "$_median"
 }
 
 # True when |a - b| <= tol (floating point).

@@ -5,7 +5,6 @@
  * monitor must need only the display, the drawable and the context
  * (README, GPU cost, "OpenGL"); the test runtime logs that it got neither.
  */
-#define _GNU_SOURCE
 #include <GL/glx.h>
 #define XR_USE_PLATFORM_XLIB
 #define XR_USE_GRAPHICS_API_OPENGL

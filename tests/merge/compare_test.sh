@@ -1,7 +1,7 @@
 #!/bin/sh
 # Tests of `xrlm compare` on synthetic merged files with known shifts:
 #   compare_test.sh XRLM GEN_MERGED CASE
-# GEN_MERGED is tests/merge/gen_merged.c (autocorrelated, long-tailed
+# GEN_MERGED is tests/merge/tm_gen_merged.c (autocorrelated, long-tailed
 # frame times). Each case exits non-zero with a line saying why.
 set -u
 xrlm=$1
@@ -195,7 +195,7 @@ bad_input)
 	printf 'target_us,frame_interval_us\n1,x\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"
 	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
-	grep -q "bad.csv:2: error: column frame_interval_us: not a number" "$work/err" || fail "bad number message"
+	grep -q "bad.csv:2: error: column 2 (frame_interval_us) is not a number" "$work/err" || fail "bad number message"
 	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
 	printf 'target_us,frame_interval_us\n1,2\n"3,4\n5,6\n7,8\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"

@@ -4,7 +4,6 @@
  * two threads), the every-function columns, the functions file, frames
  * that map to nothing, bad rows, and the bounded-memory percentiles.
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

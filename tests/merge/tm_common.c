@@ -1,7 +1,6 @@
 /*
  * Helpers shared by the merge unit tests; see tm_common.h.
  */
-#define _GNU_SOURCE
 #include "tm_common.h"
 
 #include <dirent.h>

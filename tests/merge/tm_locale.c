@@ -4,7 +4,6 @@
  * by the merge_locale_setup test into $LOCPATH) and compares the bytes with
  * the C-locale golden file. Fails, never skips, when the locale is missing.
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

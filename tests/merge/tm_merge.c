@@ -2,7 +2,6 @@
  * Unit tests of the merge: number formatting, statistics, the per-side CSV
  * reader, the join, the GPU rules and the merged file's exact format.
  */
-#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -14,6 +14,7 @@
 #   errors      bad arguments and sessions: one line, non-zero, no file
 #   write_limit past `ulimit -f` (the spools of either pass, the output): one line, no file
 #   other_session files whose # session= lines differ: refused, no file
+#   clock_freq  frames files counting in 2 GHz ticks: the same trace as in ns
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -83,6 +84,37 @@ frames)
 	sum=$(grep -v '^#' "$work/m.csv" | tail -n +2 | awk -F, '{ s += $6 } END { printf "%.3f", s }')
 	awk -v a="$sum" -v b="$(stat 5)" 'BEGIN { d = a - b; exit !(d < 0.2 && d > -0.2) }' ||
 		fail "target_us sums to $(stat 5) in the trace, $sum in the merge"
+	;;
+clock_freq)
+	# A frames file's times are in ticks of its "# clock_freq", converted
+	# as the merge and a calls file convert them: the same session written
+	# at 2 GHz (every t_entry and t_exit doubled) gives the same trace.
+	gen "$work" C1 300
+	rm "$work"/calls-C1-*
+	mkdir "$work/ghz" || fail "mkdir"
+	cp "$work"/gpu-C1-* "$work/ghz/" || fail "cp"
+	python3 - "$work" <<'PY' || fail "rescaling the frames files failed"
+import sys
+for side in ("pre", "post"):
+    name = "/frames-C1-%s.csv" % side
+    with open(sys.argv[1] + name) as src, open(sys.argv[1] + "/ghz" + name, "w") as dst:
+        for line in src:
+            f = line.rstrip("\n").split(",")
+            if line.startswith("# clock_freq="):
+                line = "# clock_freq=2000000000\n"
+            elif not line.startswith("#") and f[0] != "display_time":
+                line = ",".join(f[:2] + [str(2 * int(f[2])), str(2 * int(f[3]))]) + "\n"
+            dst.write(line)
+PY
+	grep -q '^# clock_freq=2000000000$' "$work/ghz/frames-C1-pre.csv" || fail "no 2 GHz header"
+	run trace "$work/frames-C1-pre.csv" -o "$work/ns.json"
+	[ "$rc" = 0 ] || fail "status $rc in ns"
+	run trace "$work/ghz/frames-C1-pre.csv" -o "$work/ghz.json"
+	[ "$rc" = 0 ] || fail "status $rc at 2 GHz: $(cat "$work/err")"
+	check "$work/ghz.json"
+	[ "$(stat 3)" = 300 ] || fail "target slices $(stat 3), 300 frames"
+	cmp -s "$work/ns.json" "$work/ghz.json" ||
+		fail "a 2 GHz frames file gives another trace than the same times in ns"
 	;;
 empty)
 	gen "$work" E1 0

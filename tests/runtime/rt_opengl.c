@@ -12,7 +12,6 @@
  * glxFBConfig unset). Every binding the app can see (the texture target's
  * binding) is restored after use.
  */
-#define _GNU_SOURCE
 /* Before rt_internal.h: its openxr_platform.h then has the Xlib binding. */
 #include <GL/gl.h>
 #include <GL/glext.h>

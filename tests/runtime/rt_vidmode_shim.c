@@ -9,7 +9,6 @@
  * and accepts mode switches to it; where the display has it, every call goes
  * to the real libXxf86vm.
  */
-#define _GNU_SOURCE
 #include <X11/Xlib.h>
 
 #include <dlfcn.h>

@@ -1,7 +1,6 @@
 /*
  * The synthetic target's OpenGL work; see tt_gl.h.
  */
-#define _GNU_SOURCE
 #include <EGL/egl.h>
 #include <GL/gl.h>
 #include <GL/glext.h>

@@ -3,7 +3,6 @@
  * condition variable with a CLOCK_MONOTONIC deadline, so stopping it wakes
  * it at once instead of after up to a whole period.
  */
-#define _GNU_SOURCE /* pthread_setname_np */
 #include "tt_thread.h"
 
 #include "tt_burn.h"

@@ -1,7 +1,6 @@
 /*
  * Run-time access to the application's libvulkan.
  */
-#define _GNU_SOURCE
 #include "tt_vk.h"
 
 #include "tt_log.h"

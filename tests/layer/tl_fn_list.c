@@ -1,5 +1,5 @@
 /*
- * fn_list_check: the generated OpenXR function list (layer/gen/
+ * tl_fn_list (program fn_list_check): the generated OpenXR function list (layer/gen/
  * xl_gen_functions.py over the installed 1.0.20 headers) against what those
  * headers are known to hold: the number of functions, and the platform
  * guard of a few. The list is included three times, with more guards
