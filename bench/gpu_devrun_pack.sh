@@ -1,12 +1,14 @@
 #!/bin/sh
-# Packs what bench/gpu_sweep.sh needs to run on a machine without this
-# build's paths or libraries (a lent GPU machine): BUILD_DIR's layers,
-# manifests, test runtime, target and app, xrlm, the bench scripts, and the
+# Packs what the bench scripts need to run on a machine without this
+# build's paths or libraries (a lent GPU machine, or one with free cores):
+# BUILD_DIR's layers, manifests, test runtime, target and app, xrlm, the
+# frame-loop bench program when BUILD_DIR has it, the bench scripts, and the
 # shared libraries they load on this Debian 12 machine (Debian's own
 # packages' files: the OpenXR and Vulkan loaders, glvnd, libcsv, ...).
 #
 # Usage: bench/gpu_devrun_pack.sh BUILD_DIR DEST
 # There: LD_LIBRARY_PATH=DEST/lib sh DEST/bench/gpu_sweep.sh DEST/build
+#    or: LD_LIBRARY_PATH=DEST/lib BUILD=DEST/build WORK=... sh DEST/bench/stall_mem.sh 3
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
@@ -14,7 +16,7 @@ dest=$2
 rm -rf "$dest"
 mkdir -p "$dest/build/layer" "$dest/build/manifests" "$dest/build/tests/manifests" \
 	"$dest/build/tests/runtime" "$dest/build/tests/target" "$dest/build/merge" \
-	"$dest/bench" "$dest/lib"
+	"$dest/build/bench" "$dest/bench" "$dest/lib"
 cp "$build"/layer/*.so "$dest/build/layer/"
 cp "$build"/manifests/*.json "$dest/build/manifests/"
 cp "$build"/tests/manifests/*.json "$dest/build/tests/manifests/"
@@ -23,10 +25,23 @@ cp "$build"/tests/runtime/xrlm_test_runtime.json "$build"/tests/runtime/libxrlm_
 cp "$build"/tests/target/*.so "$dest/build/tests/target/"
 cp "$build"/tests/xrlm-test-app "$dest/build/tests/"
 cp "$build"/merge/xrlm "$dest/build/merge/"
-cp "$top"/bench/gpu_sweep.sh "$top"/bench/pct.awk "$dest/bench/"
+cp "$top"/bench/*.sh "$top"/bench/pct.awk "$dest/bench/"
+bins="$dest/build/tests/xrlm-test-app $dest/build/merge/xrlm"
+if [ -x "$build/bench/xrlm-bench-frames" ]; then
+	cp "$build/bench/xrlm-bench-frames" "$dest/build/bench/"
+	bins="$bins $dest/build/bench/xrlm-bench-frames"
+fi
+# The manifests name libraries by this build's absolute paths: make them
+# relative to the manifest (the loader resolves such a path from the
+# manifest's directory), so the pack runs wherever it is unpacked.
+for f in "$dest"/build/manifests/*.json "$dest"/build/tests/manifests/*.json \
+	"$dest"/build/tests/runtime/*.json; do
+	up=$(dirname "${f#"$dest"/build/}" | sed 's|[^/][^/]*|..|g')
+	sed -i "s|\"$build/|\"$up/|" "$f"
+done
 # Every library they load but the C and C++ run-times the other machine has.
 for f in "$dest"/build/layer/*.so "$dest"/build/tests/runtime/*.so "$dest"/build/tests/target/*.so \
-	"$dest"/build/tests/xrlm-test-app "$dest"/build/merge/xrlm; do
+	$bins; do
 	ldd "$f" | awk '$3 ~ /^\// { print $3 }'
 done | sort -u | grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
 	while read -r lib; do cp -L "$lib" "$dest/lib/"; done

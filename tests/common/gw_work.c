@@ -9,6 +9,10 @@
 
 /* Big enough that one fill is far longer than a command's overhead. */
 #define GW_BUFFER_SIZE (16u << 20)
+/* A frame's work in at most this many fills (see fit_fill_buffer)... */
+#define GW_MAX_FILLS 16
+/* ... unless that needs a buffer larger than this. */
+#define GW_MAX_BUFFER_SIZE (1ull << 30)
 /* Destruction waits this long for our own work before giving up. */
 #define GW_DESTROY_TIMEOUT_NS 5000000000ull
 /* The synchronous submissions of creation and destruction, likewise. */
@@ -71,11 +75,45 @@ static bool create_buffer(struct gw_work *w, VkPhysicalDevice pd, VkDeviceSize s
 }
 
 /* The fills' target: device-local where there is such memory. */
-static bool create_fill_buffer(struct gw_work *w, VkPhysicalDevice pd)
+static bool create_fill_buffer(struct gw_work *w, VkPhysicalDevice pd, VkDeviceSize size)
 {
-	w->buffer_size = GW_BUFFER_SIZE;
-	return create_buffer(w, pd, GW_BUFFER_SIZE, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-	                     &w->buffer, &w->memory);
+	w->buffer_size = size;
+	return create_buffer(w, pd, size, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &w->buffer,
+	                     &w->memory);
+}
+
+static void destroy_fill_buffer(struct gw_work *w)
+{
+	if (w->buffer)
+		w->vk.vkDestroyBuffer(w->device, w->buffer, NULL);
+	if (w->memory)
+		w->vk.vkFreeMemory(w->device, w->memory, NULL);
+	w->buffer = VK_NULL_HANDLE;
+	w->memory = VK_NULL_HANDLE;
+}
+
+/*
+ * Grows the fill buffer after calibration so that @p bytes (and the
+ * controller's headroom above it) take at most GW_MAX_FILLS fills. A fast
+ * GPU needs gigabytes of fills for a few milliseconds: at 16 MiB a fill,
+ * recording them (hundreds of fills and barriers, re-recorded whenever the
+ * controller changes the size) costs the CPU hundreds of µs before the
+ * submission, which a plain sandwich rightly reads as GPU time while the
+ * GPU waits for it. The work must be GPU work, not CPU time. The queue is
+ * idle here: calibration waited for each of its runs.
+ */
+static bool fit_fill_buffer(struct gw_work *w, VkPhysicalDevice pd, uint64_t bytes)
+{
+	uint64_t want = bytes / (GW_MAX_FILLS / 2);
+	if (want <= w->buffer_size)
+		return true;
+	want = want > GW_MAX_BUFFER_SIZE ? GW_MAX_BUFFER_SIZE : (want + 0xfffff) & ~(uint64_t)0xfffff;
+	destroy_fill_buffer(w);
+	if (create_fill_buffer(w, pd, want))
+		return true;
+	/* Not that much device memory: the small one, more fills. */
+	destroy_fill_buffer(w);
+	return create_fill_buffer(w, pd, GW_BUFFER_SIZE);
 }
 
 /*
@@ -208,9 +246,10 @@ bool gw_work_create(const struct gw_work_info *info, struct gw_work **out)
 	}
 	w->vk.vkGetDeviceQueue(info->device, info->queue_family, info->queue_index, &w->queue);
 	uint64_t bytes;
-	if (!create_fill_buffer(w, info->physical_device) || !create_timestamps(w, info) ||
-	    !create_ring(w, info->queue_family) ||
-	    !gw_work_calibrate(w, info->target_us, &bytes) || !reset_queries(w)) {
+	if (!create_fill_buffer(w, info->physical_device, GW_BUFFER_SIZE) ||
+	    !create_timestamps(w, info) || !create_ring(w, info->queue_family) ||
+	    !gw_work_calibrate(w, info->target_us, &bytes) ||
+	    !fit_fill_buffer(w, info->physical_device, bytes) || !reset_queries(w)) {
 		gw_work_destroy(&w);
 		return false;
 	}
@@ -383,10 +422,7 @@ void gw_work_destroy(struct gw_work **work)
 	/* Freeing mapped memory unmaps it. */
 	if (w->ts_memory)
 		vk->vkFreeMemory(w->device, w->ts_memory, NULL);
-	if (w->buffer)
-		vk->vkDestroyBuffer(w->device, w->buffer, NULL);
-	if (w->memory)
-		vk->vkFreeMemory(w->device, w->memory, NULL);
+	destroy_fill_buffer(w);
 	free(w);
 }
 
