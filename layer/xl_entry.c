@@ -36,7 +36,9 @@ static int open_output_dir(char *dir, size_t dir_size)
 	char why[512], resolved[XL_PATH_MAX];
 
 	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));
-	xl_log_open(dir_fd, xl_side.name);
+	char log_why[256];
+	if (!xl_log_open(dir_fd, xl_side.name, log_why, sizeof(log_why)))
+		xl_log_loud("log file in %s cannot be used: %s; log lines go to stderr", dir, log_why);
 	if (dir_fd < 0) {
 		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded", dir,
 		            why);

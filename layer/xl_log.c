@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,28 +17,52 @@ static int log_fd = -1;
 static char log_side[8] = "?";
 static atomic_bool once_done[XL_ONCE_COUNT];
 
-static int open_log_file(int dir_fd)
+/*
+ * Opens "xrlm-<side>.log" in @p dir_fd for appending. The log is the one file
+ * opened without O_EXCL (it outlives sessions), so what is already there must
+ * be this user's regular file: a FIFO planted in a shared directory would
+ * block the open (O_NONBLOCK: ENXIO instead), and another user's file must
+ * not receive our lines. Returns the descriptor, or -1 with @p why said.
+ */
+static int open_log_file(int dir_fd, char *why, size_t why_size)
 {
+	const int flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 	char name[32];
+	struct stat st;
 
+	snprintf(why, why_size, "no output directory");
 	if (dir_fd < 0)
 		return -1;
 	snprintf(name, sizeof(name), "xrlm-%s.log", log_side);
-	return openat(dir_fd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = openat(dir_fd, name, flags, 0644);
+	if (fd < 0) {
+		snprintf(why, why_size, "%s: %s", name,
+		         errno == ENXIO ? "not a regular file" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		snprintf(why, why_size, "%s: %s", name,
+		         !S_ISREG(st.st_mode) ? "not a regular file" : "owned by another user");
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
-void xl_log_open(int dir_fd, const char *side)
+bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size)
 {
 	xl_log_close();
 	snprintf(log_side, sizeof(log_side), "%s", side);
 	for (int i = 0; i < XL_ONCE_COUNT; i++)
 		atomic_store(&once_done[i], false);
-	log_fd = open_log_file(dir_fd);
+	log_fd = open_log_file(dir_fd, why, why_size);
+	return log_fd >= 0 || dir_fd < 0;
 }
 
 void xl_log_reopen(int dir_fd)
 {
-	int fd = open_log_file(dir_fd);
+	char why[128];
+	int fd = open_log_file(dir_fd, why, sizeof(why));
 	if (fd < 0)
 		return;
 	/* dup3 swaps the file under the same number: a concurrent line lands in one of the two. */

@@ -10,6 +10,7 @@
 #define XL_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Which one-time warnings have already been written (see xl_log_once). */
 enum xl_log_once_id {
@@ -25,10 +26,12 @@ enum xl_log_once_id {
 
 /*
  * Opens "xrlm-<side>.log" in the directory @p dir_fd (created 0644,
- * appended, no symlink followed); -1: no log file. On failure lines go to
- * stderr only. Safe to call again: reopens, and the one-time warnings rearm.
+ * appended, no symlink followed, only this user's regular file); -1: no log
+ * file. Without a log file lines go to stderr only. Returns false, with the
+ * reason in @p why, when @p dir_fd is a directory but the log in it cannot be
+ * used. Safe to call again: reopens, and the one-time warnings rearm.
  */
-void xl_log_open(int dir_fd, const char *side);
+bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size);
 
 /*
  * Moves an open log to "xrlm-<side>.log" in @p dir_fd (the output directory

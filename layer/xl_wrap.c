@@ -38,8 +38,9 @@
 		if (!xl_call_selected(&xl_inst, XL_FN_##name) ||                               \
 		    !xl_call_claim(&xl_inst, &xl_c, XL_FN_##name, xl_sid))                     \
 			return callee cargs;                                                   \
+		__typeof__(callee) xl_next = callee; /* its cache miss before the bracket */  \
 		uint64_t xl_t0 = xl_clock_mono_ns();                                           \
-		ret xl_r = callee cargs;                                                       \
+		ret xl_r = xl_next cargs;                                                      \
 		uint64_t xl_t1 = xl_clock_mono_ns();                                           \
 		xl_call_publish(&xl_c, xl_t0, xl_t1, xl_r, 0);                                 \
 		return xl_r;                                                                   \

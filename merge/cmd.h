@@ -46,7 +46,8 @@ int cmd_option_value(int argc, char **argv, int *i, const char *name, const char
  * Matches argv[*i] against the @p n value options @p names (each as
  * cmd_option_value() takes it), storing a value in *@p slots[k]. Returns 1
  * on a match, 0 when argv[*i] is none of them, or CMD_EXIT_USAGE after
- * the usage error for a missing value.
+ * the usage error for a missing value or a slot already set (an option
+ * given twice; slots that share a value, -o and --output, count as one).
  */
 int cmd_options(int argc, char **argv, int *i, const char *const *names, const char **const *slots,
                 size_t n);

@@ -43,11 +43,17 @@ int cmd_options(int argc, char **argv, int *i, const char *const *names, const c
                 size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
-		int matched = cmd_option_value(argc, argv, i, names[k], slots[k]);
+		const char *value = NULL;
+		int matched = cmd_option_value(argc, argv, i, names[k], &value);
 		if (matched < 0)
 			return cmd_usage_error("option needs a value", names[k]);
-		if (matched)
-			return 1;
+		if (!matched)
+			continue;
+		/* A second value would silently win over the first. */
+		if (*slots[k])
+			return cmd_usage_error("option given twice", names[k]);
+		*slots[k] = value;
+		return 1;
 	}
 	return 0;
 }

@@ -59,17 +59,21 @@ static const char *const verdict_unsure = "no significant change";
 
 static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 {
-	int positional = 0;
+	int positional = 0, seed_given = 0;
 
 	a->seed = COMPARE_DEFAULT_SEED;
 	for (int i = 0; i < argc; i++) {
 		const char *v = NULL;
 		int m;
 		if ((m = cmd_option_value(argc, argv, &i, "--fail-above", &v)) != 0) {
+			if (a->has_fail_above)
+				return cmd_usage_error("option given twice", "--fail-above");
 			if (m < 0 || u_parse_double(v, 0, 1e9, &a->fail_above_pct) != U_PARSE_OK)
 				return cmd_usage_error("--fail-above needs a percentage >= 0", v);
 			a->has_fail_above = true;
 		} else if ((m = cmd_option_value(argc, argv, &i, "--seed", &v)) != 0) {
+			if (seed_given++)
+				return cmd_usage_error("option given twice", "--seed");
 			if (m < 0 || u_parse_u64(v, 0, UINT64_MAX, &a->seed) != U_PARSE_OK)
 				return cmd_usage_error("--seed needs an integer 0..2^64-1", v);
 		} else if (strcmp(argv[i], "--json") == 0) {

@@ -18,6 +18,7 @@
 #include "functions_read.h"
 #include "merge.h"
 #include "ncsv.h"
+#include "out_file.h"
 #include "report_html.h"
 
 #ifndef XRLM_VERSION
@@ -31,18 +32,15 @@ struct report_args {
 
 static int parse_report_args(int argc, char **argv, struct report_args *a)
 {
+	static const char *const names[] = {"-o", "--output", "--functions"};
+	const char **const slots[] = {&a->out, &a->out, &a->functions};
+
 	for (int i = 0; i < argc; i++) {
-		const char *v = NULL;
-		int m;
-		if ((m = cmd_option_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (m = cmd_option_value(argc, argv, &i, "--output", &v)) != 0) {
-			if (m < 0)
-				return cmd_usage_error("option needs a value", "-o");
-			a->out = v;
-		} else if ((m = cmd_option_value(argc, argv, &i, "--functions", &v)) != 0) {
-			if (m < 0)
-				return cmd_usage_error("option needs a value", "--functions");
-			a->functions = v;
+		int m = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
+		if (m == CMD_EXIT_USAGE)
+			return m;
+		if (m) {
+			continue;
 		} else if (strcmp(argv[i], "--no-functions") == 0) {
 			a->no_functions = true;
 		} else if (cmd_is_option(argv[i])) {
@@ -70,37 +68,35 @@ static char *sibling_functions(const char *merged)
 	return functions_read_sibling(merged, path, sizeof(path)) ? strdup(path) : NULL;
 }
 
-/* Writes the page to a temporary file beside @p out, then renames it. */
+/* Writes the page to a temporary file beside @p out, then renames it (out_file.h). */
 static int write_page(const char *out, const struct report_html_input *in)
 {
-	char *tmp = malloc(strlen(out) + 32);
-	if (!tmp) {
-		cmd_log(NULL, "error: out of memory");
+	char tmp[MERGE_PATH_MAX], msg[2 * MERGE_PATH_MAX];
+	int fd = out_file_create_tmp(out, tmp, sizeof(tmp), msg, sizeof(msg));
+
+	if (fd < 0) {
+		cmd_log(NULL, msg);
 		return CMD_EXIT_INPUT;
 	}
-	sprintf(tmp, "%s.tmp-%ld", out, (long)getpid());
-	FILE *f = fopen(tmp, "wx");
-	if (!f) {
-		fprintf(stderr, "xrlm: %s: error: cannot create: %s\n", tmp, strerror(errno));
-		free(tmp);
-		return CMD_EXIT_INPUT;
-	}
-	const char *why = NULL;
-	if (report_html_write(f, in) != 0)
+	FILE *f = fdopen(fd, "w");
+	const char *why = f ? NULL : strerror(errno);
+	if (f && report_html_write(f, in) != 0)
 		why = "out of memory";
-	else if (ferror(f))
+	else if (f && ferror(f))
 		why = strerror(errno ? errno : EIO);
-	if (fclose(f) != 0 && !why)
+	if (f && fclose(f) != 0 && !why)
 		why = strerror(errno);
-	if (!why && rename(tmp, out) != 0)
-		why = strerror(errno);
+	if (!f)
+		close(fd);
 	if (why) {
 		fprintf(stderr, "xrlm: %s: error: cannot write: %s\n", out, why);
 		unlink(tmp);
-		free(tmp);
 		return CMD_EXIT_INPUT;
 	}
-	free(tmp);
+	if (out_file_replace(tmp, out, msg, sizeof(msg)) != 0) {
+		cmd_log(NULL, msg);
+		return CMD_EXIT_INPUT;
+	}
 	return 0;
 }
 
@@ -170,7 +166,8 @@ const struct cmd cmd_report = {
 	        "frame-by-frame charts with zoom and pan, histograms and percentile\n"
 	        "curves with p50/p95/p99 marked, and the per-phase and per-function\n"
 	        "breakdowns when the file has them. Default OUT: MERGED with .html\n"
-	        "for .csv (replaced if it exists). The sibling functions-merged-<tag>.csv\n"
-	        "is shown when it exists (or F with --functions).\n",
+	        "for .csv (replaced if it is the user's own regular file). The sibling\n"
+	        "functions-merged-<tag>.csv is shown when it exists (or F with\n"
+	        "--functions).\n",
 	.run = run_report,
 };

@@ -14,6 +14,7 @@
 #include "csvr.h"
 #include "merge.h"
 #include "merged_read.h"
+#include "out_file.h"
 #include "sessions.h"
 #include "side_cpu.h"
 
@@ -178,6 +179,12 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e)
 		fprintf(stderr, "xrlm: %s: error: path too long\n", s->dir);
 		return -1;
 	}
+	/* What a merge the kill cut short left behind goes first. */
+	unsigned stale = out_file_remove_stale(sib.merged_csv) +
+	                 (sib.functions_csv[0] ? out_file_remove_stale(sib.functions_csv) : 0);
+	if (stale)
+		printf("%s: removed %u temporary file%s of a merge cut short\n", e->tag, stale,
+		       stale == 1 ? "" : "s");
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	paths.post_csv = post;

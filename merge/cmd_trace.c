@@ -208,7 +208,12 @@ static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *
 	int ret = find_session(a->in, j);
 	if (ret)
 		return ret;
-	return trace_cpu_window(j) == 0 ? 0 : CMD_EXIT_INPUT;
+	if (trace_cpu_window(j) != 0)
+		return CMD_EXIT_INPUT;
+	/* An empty window would write a trace with nothing in it, silently. */
+	if (a->from && a->to && j->from_ns > j->to_ns)
+		return cmd_usage_error("--from is after --to: the window is empty", a->from);
+	return 0;
 }
 
 static int run_trace(int argc, char **argv)

@@ -95,6 +95,9 @@ struct merge_summary {
 	uint64_t own_thread_calls;      /* post calls inside no pre call of their thread */
 	uint64_t calls_frames_unmapped; /* pre's frames (frame ids) no merged row maps to */
 	uint64_t rows_without_calls;    /* merged rows whose xrEndFrame is not in the calls file */
+	/* Calls a side's ring had no room for (its calls file's footer). */
+	uint64_t calls_dropped_queue_full_pre;
+	uint64_t calls_dropped_queue_full_post;
 };
 
 /*

@@ -197,6 +197,8 @@ int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s)
 	s->induced_calls = r->induced_calls;
 	s->own_thread_calls = r->own_thread_calls;
 	s->rows_without_calls = mc->rows_without_calls;
+	s->calls_dropped_queue_full_pre = r->pre_meta.dropped_queue_full;
+	s->calls_dropped_queue_full_post = r->post_meta.dropped_queue_full;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
 	s->calls_frames_unmapped = 0;
 	for (uint64_t id = r->frames.min_id; r->frames.any && id <= r->frames.max_id; id++) {

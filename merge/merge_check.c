@@ -32,7 +32,7 @@ bool merge_check_same_session(const struct merge_check_file *ref,
 	if (alen == blen && memcmp(a, b, (size_t)alen) == 0)
 		return true;
 	snprintf(msg, msg_size, "%s: error: is of session %.*s (%s), but %s is of session %.*s: "
-	         "not merging files of different sessions", other->path, blen > 96 ? 96 : blen, b,
+	         "files of different sessions are not used together", other->path, blen > 96 ? 96 : blen, b,
 	         how, ref->path, alen > 96 ? 96 : alen, a);
 	return false;
 }

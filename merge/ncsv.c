@@ -261,6 +261,11 @@ static bool read_lines(struct reader *r, struct csv_parser *p, FILE *f)
 		unterminated = line[len - 1] != '\n';
 		feed(r, p, line, (size_t)len);
 		between = r->records != before;
+		/* A whole line that ended no record has a '"' left open: our
+		 * files never put a line break inside a field (as csvr.c). */
+		if (!between && !unterminated && !r->failed)
+			fail(r, r->line, "a field opened by '\"' runs over the end of its line "
+			     "(stray quote?)");
 	}
 	if (!r->failed && ferror(f))
 		fail(r, 0, "cannot read: %s", strerror(errno));

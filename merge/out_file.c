@@ -3,10 +3,16 @@
  */
 #include "out_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,6 +83,59 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
 	unlink(tmp);
 	return -1;
+}
+
+int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_size)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		snprintf(msg, msg_size, "%s: error: exists and is not a regular file of this user; "
+		         "not replacing it", path);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) == 0)
+		return 0;
+	snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(errno));
+	unlink(tmp);
+	return -1;
+}
+
+/* True when process @p pid no longer exists (EPERM: it does, another user's). */
+static bool pid_gone(long pid)
+{
+	return pid > 0 && pid <= INT_MAX && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+unsigned out_file_remove_stale(const char *path)
+{
+	char dir[4096], prefix[512];
+	const char *name = base_name(path);
+	unsigned removed = 0;
+	struct dirent *d;
+	struct stat st;
+
+	out_file_dir_of(path, dir, sizeof(dir));
+	int n = snprintf(prefix, sizeof(prefix), ".%s.tmp-", name);
+	DIR *h = opendir(dir);
+	if (n < 0 || (size_t)n >= sizeof(prefix) || !h) {
+		if (h)
+			closedir(h);
+		return 0;
+	}
+	while ((d = readdir(h)) != NULL) {
+		char *end;
+		if (strncmp(d->d_name, prefix, (size_t)n) != 0)
+			continue;
+		long pid = strtol(d->d_name + n, &end, 10);
+		if (*end != '-' || !pid_gone(pid) ||
+		    fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		removed += unlinkat(dirfd(h), d->d_name, 0) == 0;
+	}
+	closedir(h);
+	return removed;
 }
 
 void out_file_dir_of(const char *path, char *dir, size_t size)

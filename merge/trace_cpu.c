@@ -12,6 +12,7 @@
 
 #include "calls_join.h"
 #include "calls_read.h"
+#include "merge_check.h"
 #include "trace_job.h"
 
 int trace_report_read(int rc, const struct csvr_diag *d)
@@ -21,6 +22,33 @@ int trace_report_read(int rc, const struct csvr_diag *d)
 	if (rc != 0)
 		fprintf(stderr, "xrlm: %s\n", d->error);
 	return rc;
+}
+
+/* The session check of trace_read_done(); also for a meta the caller frees. */
+static int same_session(struct trace_job *j, const char *path, const struct side_meta *meta)
+{
+	char msg[2 * MERGE_PATH_MAX + 256];
+
+	if (!j->ref_path[0]) {
+		snprintf(j->ref_path, sizeof(j->ref_path), "%s", path);
+		snprintf(j->ref_session, sizeof(j->ref_session), "%s", meta->session);
+		return 0;
+	}
+	const struct merge_check_file ref = {j->ref_path, j->ref_session};
+	const struct merge_check_file other = {path, meta->session};
+	if (merge_check_same_session(&ref, &other, msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "xrlm: %s\n", msg);
+	return -1;
+}
+
+int trace_read_done(struct trace_job *j, int rc, const struct csvr_diag *d, const char *path,
+                    struct side_meta *meta)
+{
+	if (trace_report_read(rc, d) == 0)
+		rc = same_session(j, path, meta);
+	side_meta_destroy(meta);
+	return rc != 0 ? -1 : 0;
 }
 
 /* A calls file's row as trace_call. */
@@ -68,8 +96,7 @@ int trace_cpu_window(struct trace_job *j)
 		rc = calls_read(j->cpu[0], U_NAMES_PRE, &meta, &d, window_row, j);
 	else
 		rc = trace_read_frames(j->cpu[0], U_NAMES_PRE, &meta, &d, window_call, NULL, j);
-	side_meta_destroy(&meta);
-	if (trace_report_read(rc, &d) != 0)
+	if (trace_read_done(j, rc, &d, j->cpu[0], &meta) != 0)
 		return -1;
 	if (j->from.set && !j->from.frame)
 		j->from_ns = j->first_ns + (int64_t)(j->from.seconds * 1e9);
@@ -182,21 +209,21 @@ static int run_calls(struct trace_job *j)
 	int rc = calls_read(j->cpu[1], U_NAMES_POST, &meta, &d, post_calls_row, j);
 	keep_names(j, 1, &meta);
 	int64_t correction = correction_of(&meta);
-	side_meta_destroy(&meta);
-	if (trace_report_read(rc, &d) != 0)
+	if (trace_read_done(j, rc, &d, j->cpu[1], &meta) != 0)
 		return -1;
 	rc = calls_join_each(j->cpu[0], j->cpu[1], correction, NULL, joined_call, j, &r);
 	keep_names(j, 0, &r.pre_meta);
 	trace_report_read(0, &r.pre_diag);
 	if (rc != 0)
 		fprintf(stderr, "xrlm: %s\n", r.pre_diag.failed ? r.pre_diag.error : r.post_diag.error);
+	else if (same_session(j, j->cpu[0], &r.pre_meta) != 0)
+		rc = -1;
 	calls_result_destroy(&r);
 	if (rc != 0 || !j->frames_pre[0])
 		return rc;
 	/* The marks are in pre's frames file. */
 	rc = trace_read_frames(j->frames_pre, U_NAMES_PRE, &meta, &d, NULL, mark, j);
-	side_meta_destroy(&meta);
-	return trace_report_read(rc, &d);
+	return trace_read_done(j, rc, &d, j->frames_pre, &meta);
 }
 
 /* --- frames files only --- */
@@ -244,20 +271,17 @@ static int run_frames(struct trace_job *j)
 	int rc = trace_read_frames(j->cpu[1], U_NAMES_POST, &meta, &d, post_frame, NULL, j);
 	keep_names(j, 1, &meta);
 	int64_t correction = correction_of(&meta);
-	side_meta_destroy(&meta);
-	if (trace_report_read(rc, &d) != 0 || trace_spool_rewind(&j->spool) != 0) {
-		if (rc == 0)
-			fprintf(stderr, "xrlm: writing a temporary file failed\n");
+	if (trace_read_done(j, rc, &d, j->cpu[1], &meta) != 0 ||
+	    trace_spool_rewind(&j->spool) != 0) {
 		trace_spool_destroy(&j->spool);
 		return -1;
 	}
 	trace_target_init(&j->target, &j->spool, correction, paired_frame, j);
 	rc = trace_read_frames(j->cpu[0], U_NAMES_PRE, &meta, &d, pre_frame, mark, j);
 	keep_names(j, 0, &meta);
-	side_meta_destroy(&meta);
 	trace_target_finish(&j->target);
 	trace_spool_destroy(&j->spool);
-	return trace_report_read(rc, &d);
+	return trace_read_done(j, rc, &d, j->cpu[0], &meta);
 }
 
 int trace_cpu_run(struct trace_job *j)

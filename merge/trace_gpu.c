@@ -61,8 +61,7 @@ static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
 	struct side_meta meta;
 
 	int rc = trace_read_gpu(j->gpu[side], side ? U_NAMES_POST : U_NAMES_PRE, &meta, &d, fn, j);
-	side_meta_destroy(&meta);
-	return trace_report_read(rc, &d);
+	return trace_read_done(j, rc, &d, j->gpu[side], &meta);
 }
 
 int trace_gpu_run(struct trace_job *j)

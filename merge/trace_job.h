@@ -38,10 +38,21 @@ struct trace_job {
 	uint64_t slices, target_slices, marks;
 	int64_t first_ns; /* window resolution: the session's first call */
 	bool have_first;
+	/* The first file read, whose session every other file must share. */
+	char ref_path[MERGE_PATH_MAX];
+	char ref_session[SIDE_TEXT_MAX];
 };
 
 /* Prints a reader's warnings, or its error (returning -1). */
 int trace_report_read(int rc, const struct csvr_diag *d);
+
+/*
+ * Ends the read of @p path (status @p rc): says its warnings or error, checks
+ * that it is of the session of the first file read (merge_check.h), and
+ * frees @p meta. 0, or -1 with the error said.
+ */
+int trace_read_done(struct trace_job *j, int rc, const struct csvr_diag *d, const char *path,
+                    struct side_meta *meta);
 
 /* Turns the window's bounds into times (a pass over pre's file when needed). 0 or -1. */
 int trace_cpu_window(struct trace_job *j);

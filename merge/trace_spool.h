@@ -18,7 +18,7 @@ struct trace_spool_rec {
 
 struct trace_spool {
 	FILE *f;
-	bool failed;
+	int error; /* errno of the first failed write; 0 when none failed */
 };
 
 /* Creates an empty spool. 0, or -1 with errno. */
@@ -27,7 +27,10 @@ int trace_spool_create(struct trace_spool *s);
 /* Appends @p r. */
 void trace_spool_add(struct trace_spool *s, const struct trace_spool_rec *r);
 
-/* Ends writing and starts reading from the first record. 0, or -1 when writing failed. */
+/*
+ * Ends writing and starts reading from the first record. 0, or -1 when
+ * writing failed (EFBIG past `ulimit -f`, ENOSPC), said on stderr.
+ */
 int trace_spool_rewind(struct trace_spool *s);
 
 /* The next record into @p r; false at the end. */

@@ -32,6 +32,7 @@ static void usage(void)
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
+	       "                     [--gl-uncurrent-every N]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -46,7 +47,9 @@ static void usage(void)
 	       "  --calls C      full: actions, spaces, views, swapchain, events every frame\n"
 	       "                 (default); frame: only the frame loop's own calls\n"
 	       "  --vk-1.0       create the Vulkan instance for API 1.0, as hello_xr does\n"
-	       "                 (default 1.1)\n");
+	       "                 (default 1.1)\n"
+	       "  --gl-uncurrent-every N  (egl) call every Nth xrEndFrame with no GL context\n"
+	       "                 current, an application bug the layers must survive\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -102,6 +105,8 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_calls(value, &o->calls);
 	if (strcmp(opt, "--toggle-every") == 0)
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->toggle_every);
+	if (strcmp(opt, "--gl-uncurrent-every") == 0)
+		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->gl_uncurrent_every);
 	if (strcmp(opt, "--cycles") == 0) {
 		if (!parse_number(opt, value, 1, APP_MAX_CYCLES, &n))
 			return false;
@@ -119,7 +124,8 @@ static bool takes_value(const char *opt)
 	return strcmp(opt, "--frames") == 0 || strcmp(opt, "--warmup") == 0 ||
 	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
 	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0 ||
-	       strcmp(opt, "--gpu-us") == 0 || strcmp(opt, "--calls") == 0;
+	       strcmp(opt, "--gpu-us") == 0 || strcmp(opt, "--calls") == 0 ||
+	       strcmp(opt, "--gl-uncurrent-every") == 0;
 }
 
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)
@@ -170,6 +176,11 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	}
 	if (o->gpu_us && (o->graphics == APP_GRAPHICS_HEADLESS || o->graphics == APP_GRAPHICS_EGL)) {
 		app_error("--gpu-us needs a Vulkan session, not --graphics %s",
+		          app_graphics_name(o->graphics));
+		return APP_ARGS_BAD;
+	}
+	if (o->gl_uncurrent_every && o->graphics != APP_GRAPHICS_EGL) {
+		app_error("--gl-uncurrent-every needs --graphics egl, not --graphics %s",
 		          app_graphics_name(o->graphics));
 		return APP_ARGS_BAD;
 	}

@@ -3,7 +3,8 @@
  *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
- *                 [--gpu-us N] [--calls full|frame]
+ *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
+ *                 [--gl-uncurrent-every N]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -37,6 +38,7 @@ struct app_options {
 	uint64_t gpu_us; /* the app's own GPU load per frame (app_load.c); 0 = none */
 	enum app_calls calls;
 	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */
+	uint64_t gl_uncurrent_every; /* egl: every Nth xrEndFrame without a current context; 0 = never */
 };
 
 enum app_args_result {

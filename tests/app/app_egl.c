@@ -93,11 +93,12 @@ bool app_egl_create(struct app_egl *egl, XrInstance xr, XrSystemId system)
 	    !resolve())
 		return false;
 	gen_framebuffers(1, &egl->framebuffer);
-	return true;
+	return app_gl_check_create(&egl->check);
 }
 
 void app_egl_destroy(struct app_egl *egl)
 {
+	app_gl_check_destroy(&egl->check);
 	if (egl->framebuffer)
 		delete_framebuffers(1, &egl->framebuffer);
 	if (egl->context != EGL_NO_CONTEXT) {
@@ -119,6 +120,26 @@ void app_egl_binding(const struct app_egl *egl, void *out)
 		.context = egl->context,
 	};
 	memcpy(out, &b, sizeof(b));
+}
+
+bool app_egl_before_end_frame(struct app_egl *egl, bool release, struct app_gl_state *saved)
+{
+	app_gl_check_save(&egl->check, saved);
+	if (release && !eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)) {
+		app_error("EGL: releasing the context failed (error 0x%x)", eglGetError());
+		return false;
+	}
+	return true;
+}
+
+bool app_egl_after_end_frame(struct app_egl *egl, bool released, const struct app_gl_state *saved)
+{
+	if (released &&
+	    !eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, egl->context)) {
+		app_error("EGL: making the context current again failed (error 0x%x)", eglGetError());
+		return false;
+	}
+	return app_gl_check_same(&egl->check, saved);
 }
 
 bool app_egl_render(struct app_egl *egl, uint32_t texture, uint32_t layers, uint64_t frame)

@@ -5,7 +5,8 @@
  * With --calls full the frame also reads input (before xrWaitFrame, as
  * engines poll their actions) and locates hands, head and stage (after
  * xrBeginFrame, at the predicted display time), and locates the views
- * even when it does not render.
+ * even when it does not render. With EGL the GL state the app can see is
+ * saved before and compared after xrEndFrame, outside the CPU bracket.
  */
 #include "app.h"
 
@@ -68,10 +69,17 @@ static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 		return false;
 	if (app->has_vk && !app_gpu_mark_before(&app->gpu))
 		return false;
+	uint64_t every = app->opts.gl_uncurrent_every;
+	bool uncurrent = every && (app->frames_done + 1) % every == 0;
+	struct app_gl_state gl_state;
+	if (app->has_gl && !app_egl_before_end_frame(&app->egl, uncurrent, &gl_state))
+		return false;
 	uint64_t entry = app_now_ns();
 	XrResult r = xrEndFrame(app->session, info);
 	uint64_t exit = app_now_ns();
 	if (!app_xr_ok(r, "xrEndFrame"))
+		return false;
+	if (app->has_gl && !app_egl_after_end_frame(&app->egl, uncurrent, &gl_state))
 		return false;
 	if (app->has_vk && !app_gpu_mark_after(&app->gpu))
 		return false;

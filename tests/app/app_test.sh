@@ -99,6 +99,8 @@ bad_args() {
 	bad_one --graphics opengl
 	bad_one --graphics egl --threads 2
 	bad_one --graphics egl --gpu-us 100
+	bad_one --gl-uncurrent-every 5
+	bad_one --graphics egl --gl-uncurrent-every 0
 	bad_one --threads 3
 	bad_one --calls all
 	bad_one --calls

@@ -9,12 +9,18 @@ if(XRLM_SANITIZE STREQUAL "address")
     OUTPUT_VARIABLE gl_hello_preload OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 
+# Some apps leave the GLX binding's visualid and glxFBConfig unset: this
+# shim (tl_glx_unset_shim.c) clears them in hello_xr's xrCreateSession.
+add_library(xrlm_test_glx_unset_shim MODULE tl_glx_unset_shim.c)
+set_target_properties(xrlm_test_glx_unset_shim PROPERTIES C_VISIBILITY_PRESET hidden)
+target_link_libraries(xrlm_test_glx_unset_shim PRIVATE OpenXR::headers ${CMAKE_DL_LIBS})
+
 function(xrlm_layer_gl_test name script)
   add_test(NAME layer_${name}
     COMMAND ${PROJECT_SOURCE_DIR}/tests/common/with_xvfb.sh
       sh ${CMAKE_CURRENT_SOURCE_DIR}/${script} ${ARGN})
   set_tests_properties(layer_${name} PROPERTIES
-    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload}"
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name};XRLM_TEST_VIDMODE_SHIM=$<TARGET_FILE:xrlm_test_vidmode_shim>;XRLM_TEST_HELLO_PRELOAD=${gl_hello_preload};XRLM_TEST_GLX_UNSET_SHIM=$<TARGET_FILE:xrlm_test_glx_unset_shim>;XRLM_TEST_LAYER_LIBS=$<TARGET_FILE:XrApiLayer_xrlm_monitor_pre> $<TARGET_FILE:XrApiLayer_xrlm_monitor_post>"
     TIMEOUT 180
     # llvmpipe renders on every core.
     PROCESSORS 2)
@@ -29,13 +35,23 @@ foreach(draws 4 16 40)
   xrlm_layer_gl_test(gl_accuracy_${draws}draws gl.sh accuracy ${draws})
 endforeach()
 xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
+xrlm_layer_gl_test(gl_glx_unset gl.sh glx-unset)
+xrlm_layer_gl_test(gl_none_elsewhere gl.sh no-gl-elsewhere)
 # XR_MNDX_egl_enable: the test app on Mesa's surfaceless EGL, with no X
-# display at all (DISPLAY removed, no Xvfb), through the same accuracy check.
-add_test(NAME layer_gl_accuracy_egl_16draws
-  COMMAND env -u DISPLAY sh ${CMAKE_CURRENT_SOURCE_DIR}/gl.sh accuracy 16 egl)
-set_tests_properties(layer_gl_accuracy_egl_16draws PROPERTIES
-  ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/gl_accuracy_egl_16draws"
-  TIMEOUT 180 PROCESSORS 2)
+# display at all (DISPLAY removed, no Xvfb).
+function(xrlm_layer_egl_test name)
+  add_test(NAME layer_${name}
+    COMMAND env -u DISPLAY sh ${CMAKE_CURRENT_SOURCE_DIR}/gl.sh ${ARGN})
+  set_tests_properties(layer_${name} PROPERTIES
+    ENVIRONMENT "${layer_test_env};XRLM_TEST_WORK=${CMAKE_CURRENT_BINARY_DIR}/work/${name}"
+    TIMEOUT 180 PROCESSORS 2)
+endfunction()
+# The same accuracy check as GLX's.
+xrlm_layer_egl_test(gl_accuracy_egl_16draws accuracy 16 egl)
+# xrEndFrame without the context current (the app's bug).
+xrlm_layer_egl_test(gl_not_current not-current)
+# XRLM_GPU_MODE=gated (no such mode for GL: the sandwich) and off.
+xrlm_layer_egl_test(gl_modes modes)
 # The accuracy runs compare GPU times, and llvmpipe's GPU is the CPU.
 set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
   layer_gl_accuracy_40draws layer_gl_accuracy_egl_16draws PROPERTIES RUN_SERIAL TRUE)

@@ -46,6 +46,11 @@ if [ -s "$XRLM_TEST_WORK/monitored/errors" ]; then
 	head -n 5 "$XRLM_TEST_WORK/monitored/errors" >&2
 	fail "core_validation reported errors with the monitor in the chain"
 fi
+# OpenGL has no known false positive: core_validation says nothing at all.
+if [ "$graphics" = OpenGL ] && [ -s "$XRLM_TEST_WORK/monitored/core_validation.txt" ]; then
+	head -n 5 "$XRLM_TEST_WORK/monitored/core_validation.txt" >&2
+	fail "core_validation reported something with the monitor in the chain"
+fi
 
 # The same chain without the monitor reports the same findings (none).
 export XRTEST_EXIT_AFTER_FRAMES=30

@@ -34,4 +34,7 @@ for v in XRLM_RECORD_FRAMES XRLM_RECORD_S XRLM_RECORD_DELAY_S; do
 	grep "setting ignored: $v=" "$OUT/xrlm-pre.log" | grep -q "using the default: unset (no " ||
 		fail "the line for bad $v does not say what its default means: $(grep "$v=" "$OUT/xrlm-pre.log")"
 done
+# A negative number is called negative, not "not a number".
+grep -q 'setting ignored: XRLM_RECORD_FRAMES="-5" is negative' "$OUT/xrlm-pre.log" ||
+	fail "-5 is not called negative: $(grep "XRLM_RECORD_FRAMES=" "$OUT/xrlm-pre.log")"
 note "bad settings logged, defaults used, app unaffected"

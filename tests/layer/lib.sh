@@ -130,11 +130,13 @@ validation_errors() {
 
 # Runs the test app on OpenGL through EGL (--graphics egl, surfaceless: no X
 # display) for $3 frames with layers $1 into directory $2 (its output in
-# $2/app.log). Debian's core_validation 1.0.20 is built without EGL and
+# $2/app.log); further arguments go to the app. Debian's core_validation 1.0.20 is built without EGL and
 # rejects XrGraphicsBindingEGLMNDX as an unknown structure: not enabled here.
 run_egl_app() {
 	mkdir -p "$2"
 	export XR_ENABLE_API_LAYERS=$1
-	"$XRLM_TEST_APP" --graphics egl --frames "$3" >"$2/app.log" 2>&1 ||
-		fail "xrlm-test-app --graphics egl failed: $(tail -n 20 "$2/app.log")"
+	egl_dir=$2 egl_frames=$3
+	shift 3
+	"$XRLM_TEST_APP" --graphics egl --frames "$egl_frames" "$@" >"$egl_dir/app.log" 2>&1 ||
+		fail "xrlm-test-app --graphics egl failed: $(tail -n 20 "$egl_dir/app.log")"
 }

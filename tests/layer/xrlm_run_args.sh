@@ -36,6 +36,8 @@ done <<EOF2
 --target $TARGET --out -x -- touch $marker|looks like an option
 --target $TARGET --out=--frames -- touch $marker|looks like an option
 --target $TARGET --out|--out needs a value
+--target -- touch $marker|--target needs a value
+--target $TARGET --frames -- touch $marker|--frames needs a value
 --target $TARGET --frames 5 --frames 6 -- touch $marker|--frames given twice
 --target $TARGET --target $TARGET -- touch $marker|--target given twice
 --target $TARGET --delay=1 --delay 2 -- touch $marker|--delay given twice

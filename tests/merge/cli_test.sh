@@ -298,6 +298,13 @@ calls_table)
 		fail "no every-function columns"
 	grep -q "^# induced_calls=0$" "$m" || fail "no calls counts"
 	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
+	# Calls a ring had no room for reach the summary from the calls files' footers.
+	grep -q "^# calls_dropped_queue_full_pre=0$" "$m" || fail "no calls_dropped_queue_full_pre line"
+	sed 's/^# session_end dropped_queue_full=.*/# session_end dropped_queue_full=7/' \
+		"$data/calls-s1-post.csv" >"$work/calls-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/d.csv"
+	grep -q "^# calls_dropped_queue_full_post=7$" "$work/d.csv" || fail "calls lost on post's ring not counted"
+	cp "$data/calls-s1-post.csv" "$work/"
 	[ "$(grep -c '^xr' "$f")" -eq 18 ] || fail "functions file has not 18 rows"
 	grep -q "^per function (.*; 15 of 18 functions, most time first; --all for every one):$" \
 		"$work/out" || fail "no per-function table heading"
@@ -434,6 +441,24 @@ bad_args)
 	expect_error 2 "unexpected argument"
 	run stats
 	expect_error 2 "stats needs MERGED.csv"
+	# An option given twice is refused by every subcommand, not last-wins.
+	while IFS='|' read -r words option; do
+		eval "run $words"
+		expect_error 2 "option given twice: $option"
+	done <<-EOF
+	merge a-pre.csv b-post.csv -o x.csv -o y.csv|-o
+	merge a-pre.csv b-post.csv -o x.csv --output=y.csv|--output
+	merge a-pre.csv b-post.csv --gpu-pre a.csv --gpu-pre=b.csv|--gpu-pre
+	xlsx m.csv --rows-per-sheet 5 --rows-per-sheet 6|--rows-per-sheet
+	report m.csv -o a.html -o b.html|-o
+	report m.csv --functions a.csv --functions b.csv|--functions
+	compare a.csv b.csv --seed 1 --seed 2|--seed
+	compare a.csv b.csv --fail-above 1 --fail-above 2|--fail-above
+	trace s.csv --from 1 --from 2|--from
+	trace s.csv -o a.json --output b.json|--output
+	ctl watch 1 --count 1 --count 2|--count
+	EOF
+	[ ! -e x.csv ] && [ ! -e y.csv ] || fail "a refused command wrote a file"
 	;;
 ls_sessions)
 	# One line per session, oldest first (not in name order), with the
@@ -469,11 +494,20 @@ merge_dir)
 	# Every unmerged session with both sides and no running writer is
 	# merged; a bad one is reported and the rest still merged; status 1.
 	make_sessions "$work/d"
+	# A merge a kill cut short left its temporary file (its process is
+	# gone): removed. A live process's (this shell's) is left alone.
+	dead=$(sh -c 'echo $$')
+	echo partial >"$work/d/.frames-merged-$B.csv.tmp-$dead-1f"
+	echo partial >"$work/d/.functions-merged-$B.csv.tmp-$dead-2f"
+	echo partial >"$work/d/.frames-merged-$E.csv.tmp-$$-3f"
 	run merge "$work/d"
 	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (one session failed)"
 	stderr_once "frames-$D-pre.csv:9: error"
+	[ -e "$work/d/.frames-merged-$E.csv.tmp-$$-3f" ] || fail "a live process's temporary file was removed"
+	rm "$work/d/.frames-merged-$E.csv.tmp-$$-3f"
 	cat >"$work/want" <<-END
 		$R: merged 3 frames into $work/d/frames-merged-$R.csv
+		$B: removed 2 temporary files of a merge cut short
 		$B: merged 3 frames into $work/d/frames-merged-$B.csv
 		$C: skipped: no post file
 		$E: merged 6 frames into $work/d/frames-merged-$E.csv

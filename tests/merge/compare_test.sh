@@ -196,6 +196,12 @@ bad_input)
 	compare "$work/a.csv" "$work/bad.csv"
 	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
 	grep -q "bad.csv:2: error: column frame_interval_us: not a number" "$work/err" || fail "bad number message"
+	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
+	printf 'target_us,frame_interval_us\n1,2\n"3,4\n5,6\n7,8\n' >"$work/bad.csv"
+	compare "$work/a.csv" "$work/bad.csv"
+	[ "$rc" -eq 1 ] || fail "stray quote: status $rc"
+	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "bad.csv:3: error: a field opened by '\"'" "$work/err" ||
+		fail "stray quote message: $(cat "$work/err")"
 	;;
 *)
 	fail "unknown case"

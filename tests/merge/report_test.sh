@@ -164,6 +164,45 @@ bad_input)
 		fail "-o failed"
 	[ -s "$work/x.html" ] || fail "-o file not written"
 	ls "$work" | grep -q tmp && fail "temporary file left behind"
+	# Made again, the page replaces the user's own file, and nothing else:
+	# not a link (nor what it points at), a FIFO, a device, another user's file.
+	"$xrlm" report "$work/frames-merged-x.csv" -o "$work/x.html" >"$work/out" 2>"$work/err" ||
+		fail "the user's own page was not replaced"
+	echo victim >"$work/victim"
+	ln -s "$work/victim" "$work/link.html"
+	mkfifo "$work/fifo.html"
+	# A device node of our own (as /dev/null would be, which a regression
+	# must not get to replace): root only.
+	dev=
+	mknod "$work/null.html" c 1 3 2>/dev/null && dev=$work/null.html
+	for o in "$work/link.html" "$work/fifo.html" $dev; do
+		"$xrlm" report "$work/frames-merged-x.csv" -o "$o" >"$work/out" 2>"$work/err"
+		[ $? -eq 1 ] || fail "-o $o: not status 1"
+		[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "$o: error: exists and is not a regular file of this user" "$work/err" ||
+			fail "-o $o: $(cat "$work/err")"
+	done
+	[ -z "$dev" ] || [ -c "$dev" ] || fail "a device node was replaced"
+	[ -L "$work/link.html" ] && [ -p "$work/fifo.html" ] && [ "$(cat "$work/victim")" = victim ] ||
+		fail "a link, a FIFO or its target was touched"
+	if [ "$(id -u)" -eq 0 ]; then
+		chown nobody "$work/x.html"
+		"$xrlm" report "$work/frames-merged-x.csv" -o "$work/x.html" >"$work/out" 2>"$work/err"
+		[ $? -eq 1 ] && [ "$(stat -c %U "$work/x.html")" = nobody ] || fail "another user's file was replaced"
+	fi
+	# Past a file size limit: one line, no file, no temporary file.
+	(ulimit -f 16 && exec "$xrlm" report "$work/frames-merged-x.csv" -o "$work/big.html") \
+		>"$work/out" 2>"$work/err"
+	[ $? -eq 1 ] || fail "past ulimit -f: not status 1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "big.html: error: cannot write: File too large" "$work/err" ||
+		fail "past ulimit -f: $(cat "$work/err")"
+	ls -a "$work" | grep -q "tmp\|big.html" && fail "a file left behind past ulimit -f"
+	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
+	sed '/^display_time,/{n;n;s/,/,"/}' "$work/frames-merged-x.csv" >"$work/quote.csv"
+	line=$(grep -n '"' "$work/quote.csv" | cut -d: -f1)
+	"$xrlm" report "$work/quote.csv" >"$work/out" 2>"$work/err"
+	[ $? -eq 1 ] || fail "stray quote: not status 1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "quote.csv:$line: error: a field opened by '\"'" "$work/err" ||
+		fail "stray quote at line $line: $(cat "$work/err")"
 	;;
 *)
 	fail "unknown case"

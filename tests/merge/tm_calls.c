@@ -190,6 +190,8 @@ static void test_merge_with_calls(void **state)
 	                            "# self_answered_calls=1\n# induced_calls=2\n"
 	                            "# own_thread_calls=2\n# calls_frames_unmapped=0\n"
 	                            "# rows_without_calls=0\n"
+	                            "# calls_dropped_queue_full_pre=0\n"
+	                            "# calls_dropped_queue_full_post=0\n"
 	                            "display_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
 	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"

@@ -12,6 +12,8 @@
 #   window      --from/--to in seconds and frame ids
 #   size        --max-size: a warning past it, and the whole file all the same
 #   errors      bad arguments and sessions: one line, non-zero, no file
+#   write_limit past `ulimit -f` (the spools of either pass, the output): one line, no file
+#   other_session files whose # session= lines differ: refused, no file
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -164,6 +166,43 @@ errors)
 	run trace "$work/frames-A1-pre.csv" -o "$work/t.json"
 	expect_error 1 "has no post file"
 	[ ! -e "$work/t.json" ] || fail "a failed trace left a file"
+	# A window that holds nothing: --from after --to (seconds or frame ids).
+	gen "$work" W1 5
+	for w in "--from 2 --to 1" "--from f4 --to f2"; do
+		run trace "$work/frames-W1-pre.csv" -o "$work/t.json" $w
+		expect_error 2 "--from is after --to"
+		[ ! -e "$work/t.json" ] || fail "an empty window wrote a file"
+	done
+	;;
+write_limit)
+	# A spool (post's calls or GPU rows) or the output past a file size
+	# limit: one line naming the error, status 1, nothing left behind.
+	"$gen_session" "$work" L1 20000 --calls 12 >/dev/null || fail "gen_session failed"
+	for f in calls frames; do
+		[ $f = frames ] && rm "$work"/calls-L1-*.csv
+		for kib in 64 4096; do
+			(ulimit -f $((kib * 2)) && exec "$xrlm" trace "$work/frames-L1-pre.csv" -o "$work/t.json") \
+				>"$work/out" 2>"$work/err"
+			rc=$?
+			expect_error 1 "File too large"
+			[ -z "$(ls -A "$work" | grep -v "L1-\\|^out$\\|^err$")" ] || fail "left behind: $(ls -A "$work")"
+		done
+	done
+	;;
+other_session)
+	# Files of one tag whose # session= lines name different sessions: refused.
+	gen "$work" S1 20
+	for f in calls-S1-pre frames-S1-pre gpu-S1-post; do
+		cp -r "$work" "$work.x"
+		sed -i 's/^# session=S1$/# session=S2/' "$work.x/$f.csv"
+		run trace "$work.x/frames-S1-pre.csv" -o "$work.x/t.json"
+		left=$(ls "$work.x" | grep -v "S1\|^gen.out$\|^out$\|^err$")
+		rm -rf "$work.x"
+		expect_error 1 "$f.csv: error: is of session S2 (by its # session= line), but .* is of session S1"
+		[ -z "$left" ] || fail "left behind: $left"
+	done
+	run trace "$work/frames-S1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc with one session"
 	;;
 *)
 	fail "unknown case"

@@ -65,8 +65,9 @@ as_daemon() {
 
 # Runs the app as nobody with XRLM_OUTPUT_DIR=$1; all frames, exit 0.
 run_nobody() {
-	XRLM_OUTPUT_DIR=$1 as_nobody "$T/bin/app" --graphics headless --frames 50 --stats \
-		>"$W/app.log" 2>&1 || { cat "$W/app.log" >&2; fail "the app failed with XRLM_OUTPUT_DIR=$1"; }
+	XRLM_OUTPUT_DIR=$1 timeout 120 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$T/bin/app" --graphics headless --frames 50 --stats \
+		>"$W/app.log" 2>&1 || { cat "$W/app.log" >&2; fail "the app failed (or hung) with XRLM_OUTPUT_DIR=$1"; }
 	ran=$(sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$W/app.log")
 	[ "${ran:-0}" -eq 50 ] || fail "the app ran ${ran:-no} frames, not 50"
 }
@@ -108,6 +109,19 @@ run_nobody "$SHARED/taken"
 for side in pre post; do
 	one_line "$W/app.log" "xrlm $side: output directory $SHARED/taken cannot be used: .*owned by another user"
 done
+
+# nobody's own directory that others may write in (sticky, as /tmp is for
+# root): daemon plants a FIFO as pre's log (opening it would block the app
+# for ever) and a file of its own as post's. Neither is used, one line per
+# side says why, and the session is recorded there all the same.
+as_nobody mkdir -m 1777 "$SHARED/open"
+as_daemon mkfifo -m 666 "$SHARED/open/xrlm-pre.log"
+as_daemon sh -c 'echo daemon >"$1" && chmod 666 "$1"' sh "$SHARED/open/xrlm-post.log"
+run_nobody "$SHARED/open"
+[ "$(cat "$SHARED/open/xrlm-post.log")" = daemon ] || fail "lines were written into daemon's file"
+one_line "$W/app.log" "xrlm pre: log file in $SHARED/open cannot be used: xrlm-pre.log: not a regular file"
+one_line "$W/app.log" "xrlm post: log file in $SHARED/open cannot be used: xrlm-post.log: owned by another user"
+ls "$SHARED/open"/frames-merged-*.csv >/dev/null 2>&1 || fail "nothing recorded beside the planted logs"
 
 # What is nobody's own works: a new directory, and one behind nobody's own
 # link (not the last component), whose resolved path the log names.

@@ -19,6 +19,14 @@ has() { printf '%s\n' "$1" | grep -qx "$2"; }
 for p in build-essential cmake python3 libopenxr-dev libcsv-dev libopenxr-utils openxr-layer-apidump mesa-vulkan-drivers; do
 	has "$demo" "$p" || fail "the demo set lacks $p"
 done
+# OpenGL sessions (README, GPU cost, "OpenGL"): built and run by the demo's
+# build, tested on a private Xvfb with core_validation.
+for p in libgl-dev libx11-dev libgl1-mesa-dri libglx-mesa0 libegl-dev libegl-mesa0; do
+	has "$demo" "$p" || fail "the demo set lacks $p"
+done
+for p in xvfb xauth; do
+	has "$test_set" "$p" || fail "the test set lacks $p"
+done
 for p in libcmocka-dev clang-14 valgrind strace openxr-layer-corevalidation vulkan-validationlayers; do
 	has "$demo" "$p" && fail "the demo set installs the test-only package $p"
 	has "$test_set" "$p" || fail "the test set lacks $p"

@@ -61,6 +61,7 @@
 	_(TexStorage2D, void, (GLenum, GLsizei, GLenum, GLsizei, GLsizei))                   \
 	_(DeleteTextures, void, (GLsizei, const GLuint *))                                   \
 	_(DrawArrays, void, (GLenum, GLint, GLsizei))                                        \
+	_(BindBuffer, void, (GLenum, GLuint))                                                \
 	_(GenQueries, void, (GLsizei, GLuint *))                                             \
 	_(DeleteQueries, void, (GLsizei, const GLuint *))                                    \
 	_(QueryCounter, void, (GLuint, GLenum))                                              \
@@ -86,6 +87,7 @@ struct tt_gl {
 	uint64_t draws;
 	const char *log_path;
 	bool ready;
+	bool query_buffer; /* GL 4.4: a buffer bound to GL_QUERY_BUFFER is stepped around */
 	GLuint program, vao, fbo, texture;
 	struct tt_gl_frame frames[TT_GL_FRAMES];
 	uint32_t head, tail;
@@ -242,6 +244,10 @@ static bool setup(struct tt_gl *gl)
 		tt_log("GL work: creating the shader program or the render target failed");
 		return false;
 	}
+	GLint major = 0, minor = 0;
+	fn->GetIntegerv(GL_MAJOR_VERSION, &major);
+	fn->GetIntegerv(GL_MINOR_VERSION, &minor);
+	gl->query_buffer = major > 4 || (major == 4 && minor >= 4);
 	fn->GenVertexArrays(1, &gl->vao);
 	for (uint32_t i = 0; i < TT_GL_FRAMES; i++)
 		fn->GenQueries(2, gl->frames[i].query);
@@ -249,8 +255,8 @@ static bool setup(struct tt_gl *gl)
 	return true;
 }
 
-/* Reads back finished frames, oldest first; waits for them when @p wait. */
-static void collect(struct tt_gl *gl, bool wait)
+/* collect()'s loop, with no buffer bound to GL_QUERY_BUFFER. */
+static void read_back(struct tt_gl *gl, bool wait)
 {
 	const struct tt_gl_fns *fn = &gl->fn;
 	while (gl->tail != gl->head) {
@@ -265,6 +271,22 @@ static void collect(struct tt_gl *gl, bool wait)
 		tt_samples_add(&gl->samples, (uint64_t)f->display_time, t[1] - t[0]);
 		gl->tail++;
 	}
+}
+
+/* Reads back finished frames, oldest first; waits for them when @p wait. */
+static void collect(struct tt_gl *gl, bool wait)
+{
+	const struct tt_gl_fns *fn = &gl->fn;
+	GLint bound = 0;
+	/* A buffer the app bound there would receive the results instead of t[]. */
+	if (gl->query_buffer) {
+		fn->GetIntegerv(GL_QUERY_BUFFER_BINDING, &bound);
+		if (bound)
+			fn->BindBuffer(GL_QUERY_BUFFER, 0);
+	}
+	read_back(gl, wait);
+	if (bound)
+		fn->BindBuffer(GL_QUERY_BUFFER, (GLuint)bound);
 }
 
 static void save_state(const struct tt_gl_fns *fn, struct tt_gl_state *s)
