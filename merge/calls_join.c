@@ -18,8 +18,8 @@
 
 #include "calls_queue.h"
 
-/* Frame ids further than this from the first one are a corrupt file. */
-#define FRAME_SPAN_MAX (UINT64_C(1) << 26)
+/* xrEndFrame calls held in memory before the rest go to a temporary file (32 bytes each). */
+#define ENDS_MEM 32768
 /* How far back from the latest candidate a nested container is looked for. */
 #define NEST_SCAN 8
 
@@ -53,7 +53,6 @@ struct sweep {
 	void *each_ctx;
 	bool have_frame;
 	uint64_t first_frame;
-	bool ends_sorted;
 };
 
 static uint64_t name_hash(const char *s)
@@ -198,30 +197,6 @@ static struct open_call *container(struct thread_calls *t, int64_t entry, int64_
 	return NULL;
 }
 
-/* The frame of @p id, growing the array (at either end) to hold it. */
-static struct calls_frame *frame_at(struct calls_result *r, uint64_t id)
-{
-	if (r->frame_count == 0)
-		r->frame_base = id;
-	if (id < r->frame_base) {
-		size_t shift = (size_t)(r->frame_base - id);
-		if (grow((void **)&r->frames, &r->frame_cap, r->frame_count + shift,
-		         sizeof(*r->frames)) != 0)
-			return NULL;
-		memmove(r->frames + shift, r->frames, r->frame_count * sizeof(*r->frames));
-		memset(r->frames, 0, shift * sizeof(*r->frames));
-		r->frame_count += shift;
-		r->frame_base = id;
-	}
-	size_t i = (size_t)(id - r->frame_base);
-	if (i >= r->frame_count) {
-		if (grow((void **)&r->frames, &r->frame_cap, i + 1, sizeof(*r->frames)) != 0)
-			return NULL;
-		r->frame_count = i + 1;
-	}
-	return &r->frames[i];
-}
-
 /* Records the frame-loop call @p c of @p phase in its frame (the first of each kind). */
 static void note_frame_call(struct calls_frame *f, enum u_phase phase, const struct open_call *c)
 {
@@ -248,7 +223,7 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	int64_t nested;
 	int64_t excl = (c->t_exit - c->t_entry) - nested_ns(t, &nested) - c->post_ns;
 	excl -= reads_ns(s, c, nested);
-	struct calls_frame *f = frame_at(r, c->frame_id);
+	struct calls_frame *f = calls_frames_at(&r->frames, c->frame_id);
 
 	if (!f || qhist_add(&fn->excl, excl) != 0)
 		return -1;
@@ -279,6 +254,17 @@ static int finalize_before(struct sweep *s, int64_t bound)
 		}
 	}
 	return 0;
+}
+
+/* Why a row could not be taken: memory, or a temporary file (calls_frames.h, spill.h). */
+static void say_failure(const struct sweep *s, char *msg, size_t msg_size)
+{
+	int err = s->r->frames.error ? s->r->frames.error : s->r->ends.error;
+
+	if (err)
+		snprintf(msg, msg_size, "cannot use a temporary file: %s", strerror(err));
+	else
+		snprintf(msg, msg_size, "out of memory");
 }
 
 /* Places post call @p q: inside a pre call of its thread, or the target's own. */
@@ -335,7 +321,7 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 	if (q && q->t_entry_ns - CALLS_JOIN_LAG_NS < bound)
 		bound = q->t_entry_ns - CALLS_JOIN_LAG_NS;
 	if (finalize_before(s, bound) != 0) {
-		snprintf(msg, msg_size, "out of memory");
+		say_failure(s, msg, msg_size);
 		return -1;
 	}
 	return 0;
@@ -343,17 +329,14 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 
 static int add_end(struct sweep *s, const struct calls_row *p)
 {
-	struct calls_result *r = s->r;
+	struct calls_end *e = spill_append(&s->r->ends);
 
-	if (grow((void **)&r->ends, &r->end_cap, r->end_count + 1, sizeof(*r->ends)) != 0)
+	if (!e)
 		return -1;
-	struct calls_end *e = &r->ends[r->end_count++];
 	e->t_entry_ns = p->t_entry_ns;
 	e->t_exit_ns = p->t_exit_ns;
 	e->thread_id = p->thread_id;
 	e->frame_id = p->frame_id;
-	if (r->end_count > 1 && e[-1].t_entry_ns > e->t_entry_ns)
-		s->ends_sorted = false;
 	return 0;
 }
 
@@ -364,7 +347,7 @@ static int check_frame_id(struct sweep *s, uint64_t id, char *msg, size_t msg_si
 		s->first_frame = id;
 	}
 	uint64_t span = id > s->first_frame ? id - s->first_frame : s->first_frame - id;
-	if (span <= FRAME_SPAN_MAX)
+	if (span <= CALLS_FRAME_SPAN)
 		return 0;
 	snprintf(msg, msg_size, "frame_id %llu is out of step with the first one (%llu)",
 	         (unsigned long long)id, (unsigned long long)s->first_frame);
@@ -384,7 +367,7 @@ static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_s
 	    intern_fn(s->r, p->fn, &c.fn, msg, msg_size) != 0)
 		return -1;
 	if (!t || (s->r->fns[c.fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
-		snprintf(msg, msg_size, "out of memory");
+		say_failure(s, msg, msg_size);
 		return -1;
 	}
 	if (fifo_push(t, &c) != 0) {
@@ -395,15 +378,6 @@ static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_s
 	if (p->t_entry_ns > s->newest_pre)
 		s->newest_pre = p->t_entry_ns;
 	return advance(s, s->newest_pre - CALLS_JOIN_LAG_NS, msg, msg_size);
-}
-
-static int cmp_end(const void *a, const void *b)
-{
-	const struct calls_end *x = a, *y = b;
-
-	if (x->t_entry_ns != y->t_entry_ns)
-		return x->t_entry_ns < y->t_entry_ns ? -1 : 1;
-	return x->thread_id < y->thread_id ? -1 : x->thread_id > y->thread_id;
 }
 
 static void sweep_destroy(struct sweep *s)
@@ -417,19 +391,23 @@ static void sweep_destroy(struct sweep *s)
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out)
 {
-	return calls_join_each(pre_path, post_path, bracket_ns, NULL, NULL, out);
+	return calls_join_each(pre_path, post_path, bracket_ns, NULL, NULL, NULL, out);
 }
 
 int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
-                    calls_join_call_fn each, void *ctx, struct calls_result *out)
+                    const char *tmp_dir, calls_join_call_fn each, void *ctx,
+                    struct calls_result *out)
 {
 	struct sweep s = {.r = out, .bracket_ns = bracket_ns, .newest_pre = INT64_MIN / 2,
-	                  .each = each, .each_ctx = ctx, .ends_sorted = true};
+	                  .each = each, .each_ctx = ctx};
 	char msg[CSVR_MSG_MAX / 2];
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (idmap_create(&out->fn_ids) != 0 || idmap_create(&s.thread_ids) != 0) {
+	out->frames.fd = out->ends.fd = -1;
+	if (idmap_create(&out->fn_ids) != 0 || idmap_create(&s.thread_ids) != 0 ||
+	    calls_frames_init(&out->frames, tmp_dir) != 0 ||
+	    spill_init(&out->ends, sizeof(struct calls_end), ENDS_MEM, tmp_dir) != 0) {
 		snprintf(out->pre_diag.error, sizeof(out->pre_diag.error), "%s: error: out of memory",
 		         pre_path);
 		out->pre_diag.failed = true;
@@ -452,8 +430,6 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	if (!out->pre_diag.failed || post_ret == 0 || s.post.done)
 		out->post_diag = s.post.diag;
 	out->post_meta = s.post.meta;
-	if (ret == 0 && !s.ends_sorted)
-		qsort(out->ends, out->end_count, sizeof(*out->ends), cmp_end);
 	sweep_destroy(&s);
 	return ret;
 }
@@ -463,34 +439,30 @@ void calls_result_destroy(struct calls_result *r)
 	for (size_t i = 0; i < r->fn_count; i++)
 		qhist_destroy(&r->fns[i].excl);
 	free(r->fns);
-	free(r->frames);
-	free(r->ends);
+	calls_frames_destroy(&r->frames);
+	spill_destroy(&r->ends);
 	idmap_destroy(&r->fn_ids);
 	side_meta_destroy(&r->pre_meta);
 	side_meta_destroy(&r->post_meta);
 	memset(r, 0, sizeof(*r));
+	r->frames.fd = r->ends.fd = -1;
 }
 
-uint32_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
+uint64_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
                           int64_t t_exit_ns)
 {
-	size_t lo = 0, hi = r->end_count;
+	struct calls_end block[256];
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->ends[mid].t_entry_ns < t_entry_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (uint64_t first = 0; first < r->ends.count; first += 256) {
+		size_t n = r->ends.count - first < 256 ? (size_t)(r->ends.count - first) : 256;
+		if (spill_read(&r->ends, first, n, block) != 0)
+			return CALLS_NO_FRAME;
+		for (size_t i = 0; i < n; i++)
+			if (block[i].thread_id == thread_id && block[i].t_entry_ns == t_entry_ns &&
+			    block[i].t_exit_ns == t_exit_ns)
+				return block[i].frame_id;
 	}
-	for (; lo < r->end_count && r->ends[lo].t_entry_ns == t_entry_ns; lo++) {
-		const struct calls_end *e = &r->ends[lo];
-		if (e->thread_id != thread_id || e->t_exit_ns != t_exit_ns)
-			continue;
-		uint64_t i = e->frame_id - r->frame_base;
-		return e->frame_id >= r->frame_base && i < r->frame_count ? (uint32_t)i : CALLS_NONE;
-	}
-	return CALLS_NONE;
+	return CALLS_NO_FRAME;
 }
 
 static int64_t non_negative(int64_t v)
@@ -498,30 +470,36 @@ static int64_t non_negative(int64_t v)
 	return v < 0 ? 0 : v;
 }
 
-void calls_frame_columns(const struct calls_result *r, uint32_t f, int64_t end_entry,
-                         int64_t end_exit, int64_t *out)
+int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, int64_t end_exit,
+                        int64_t *out)
 {
+	struct calls_frame fr, prev;
+
 	for (int i = 0; i < CALLS_COLS; i++)
 		out[i] = CALLS_BLANK;
-	if (f == CALLS_NONE)
-		return;
-	const struct calls_frame *fr = &r->frames[f];
-	const struct calls_frame *prev = f > 0 ? &r->frames[f - 1] : NULL;
+	if (f == CALLS_NO_FRAME)
+		return 0;
+	/* The frame before the first one has nothing (has == 0). */
+	if ((f > 0 && calls_frames_get(&r->frames, f - 1, &prev) != 0) ||
+	    calls_frames_get(&r->frames, f, &fr) != 0)
+		return -1;
+	if (f == 0)
+		memset(&prev, 0, sizeof(prev));
 	int64_t total = 0;
 	for (int i = 0; i < U_PHASE_COUNT; i++) {
-		out[i] = fr->phase_ns[i];
-		total += fr->phase_ns[i];
+		out[i] = fr.phase_ns[i];
+		total += fr.phase_ns[i];
 	}
 	out[CALLS_COL_TARGET_TOTAL] = total;
-	if (fr->has & CALLS_HAS_WAIT)
-		out[CALLS_COL_APP_WAIT] = fr->wait_exit - fr->wait_entry;
+	if (fr.has & CALLS_HAS_WAIT)
+		out[CALLS_COL_APP_WAIT] = fr.wait_exit - fr.wait_entry;
 	/* Overlapping frames (a pipelined app) leave the app no time between
 	 * them: a negative gap counts as 0. */
-	if ((fr->has & CALLS_HAS_WAIT) && (fr->has & CALLS_HAS_BEGIN) && prev &&
-	    (prev->has & CALLS_HAS_END))
-		out[CALLS_COL_APP_CPU] = non_negative(fr->wait_entry - prev->end_exit) +
-		                         non_negative(fr->begin_entry - fr->wait_exit);
-	if (fr->has & CALLS_HAS_BEGIN)
-		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr->begin_exit);
+	if ((fr.has & CALLS_HAS_WAIT) && (fr.has & CALLS_HAS_BEGIN) && (prev.has & CALLS_HAS_END))
+		out[CALLS_COL_APP_CPU] = non_negative(fr.wait_entry - prev.end_exit) +
+		                         non_negative(fr.begin_entry - fr.wait_exit);
+	if (fr.has & CALLS_HAS_BEGIN)
+		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr.begin_exit);
 	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
+	return 0;
 }

@@ -17,8 +17,10 @@
  *
  * Both files are read as streams (the post one on a thread, calls_queue.h);
  * each thread's pre calls are held only until no later row can fall inside
- * them (CALLS_JOIN_LAG_NS after the newest row read), so memory depends on
- * the threads, functions and frames, not on the number of calls.
+ * them (CALLS_JOIN_LAG_NS after the newest row read), and the per-frame
+ * totals and the xrEndFrame calls go to temporary files past a bound
+ * (calls_frames.h, spill.h), so memory depends on the threads and
+ * functions, not on the number of calls or frames.
  */
 #ifndef XRLM_CALLS_JOIN_H
 #define XRLM_CALLS_JOIN_H
@@ -27,9 +29,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "calls_frames.h"
 #include "calls_read.h"
 #include "idmap.h"
 #include "qhist.h"
+#include "spill.h"
 #include "u_phase.h"
 
 /*
@@ -40,8 +44,6 @@
  * this long after a later one of its file is still placed right.
  */
 #define CALLS_JOIN_LAG_NS INT64_C(1000000000)
-
-#define CALLS_NONE UINT32_MAX
 
 /* One function's totals. */
 struct calls_fn {
@@ -56,21 +58,6 @@ struct calls_fn {
 	uint64_t own_thread_calls; /* post calls inside no pre call of their thread */
 	int64_t own_thread_ns;     /* their durations */
 };
-
-/* One frame (a pre frame_id) as pre's calls saw it. */
-struct calls_frame {
-	int64_t phase_ns[U_PHASE_COUNT]; /* exclusive target time per phase */
-	int64_t wait_entry, wait_exit;   /* the first xrWaitFrame */
-	int64_t begin_entry, begin_exit; /* the first xrBeginFrame */
-	int64_t end_exit;                /* the first xrEndFrame */
-	uint8_t has;                     /* CALLS_HAS_* */
-	bool used;                       /* a merged row maps to it */
-};
-
-#define CALLS_HAS_ANY 1
-#define CALLS_HAS_WAIT 2
-#define CALLS_HAS_BEGIN 4
-#define CALLS_HAS_END 8
 
 /* An xrEndFrame call of pre: how a frames-file row finds its frame_id. */
 struct calls_end {
@@ -89,12 +76,8 @@ struct calls_result {
 	size_t fn_count, fn_cap;
 	struct idmap fn_ids; /* name hash -> fns index */
 
-	struct calls_frame *frames; /* frame_id - frame_base */
-	uint64_t frame_base;
-	size_t frame_count, frame_cap;
-
-	struct calls_end *ends; /* sorted by (t_entry, thread) */
-	size_t end_count, end_cap;
+	struct calls_frames frames; /* by frame id, in bounded memory */
+	struct spill ends;          /* struct calls_end, in pre's file order */
 
 	uint64_t pre_calls, post_calls;
 	uint64_t self_answered_calls; /* pre calls with no post call inside */
@@ -103,9 +86,10 @@ struct calls_result {
 
 /*
  * Runs the sandwich over @p pre_path and @p post_path; @p bracket_ns is
- * subtracted once per contained post call (see merge/README.md). Returns
- * 0, or -1 with the error in out->pre_diag or out->post_diag (checked in
- * that order). calls_result_destroy() must be called either way.
+ * subtracted once per contained post call (see merge/README.md). Its
+ * temporary files go to $TMPDIR (or /tmp). Returns 0, or -1 with the error
+ * in out->pre_diag or out->post_diag (checked in that order).
+ * calls_result_destroy() must be called either way.
  */
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out);
@@ -126,22 +110,28 @@ struct calls_join_call {
 typedef void (*calls_join_call_fn)(void *ctx, const struct calls_join_call *c);
 
 /*
- * As calls_join(), and calls @p each with @p ctx for every pre call when it
- * becomes final (per thread in order; threads interleaved), so that a
- * caller can stream them (`xrlm trace`'s target track).
+ * As calls_join(), with the temporary files in @p tmp_dir (NULL: $TMPDIR,
+ * else /tmp), and calls @p each (may be NULL) with @p ctx for every pre
+ * call when it becomes final (per thread in order; threads interleaved),
+ * so that a caller can stream them (`xrlm trace`'s target track).
  */
 int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
-                    calls_join_call_fn each, void *ctx, struct calls_result *out);
+                    const char *tmp_dir, calls_join_call_fn each, void *ctx,
+                    struct calls_result *out);
 
 /* Frees what @p r owns. */
 void calls_result_destroy(struct calls_result *r);
 
+#define CALLS_NO_FRAME UINT64_MAX
+
 /*
- * The frame (index into r->frames) whose xrEndFrame call is the frames-file
- * row (@p thread_id, @p t_entry_ns, @p t_exit_ns); CALLS_NONE when the
- * calls file has no such call.
+ * The frame id of the xrEndFrame call that is the frames-file row
+ * (@p thread_id, @p t_entry_ns, @p t_exit_ns); CALLS_NO_FRAME when the
+ * calls file has no such call. A walk over every xrEndFrame call: for a
+ * single lookup (the merge finds its rows' frames in one pass, see
+ * merge_calls.c).
  */
-uint32_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
+uint64_t calls_find_frame(const struct calls_result *r, uint64_t thread_id, int64_t t_entry_ns,
                           int64_t t_exit_ns);
 
 /* A per-frame value that does not exist (INT64_MIN). */
@@ -158,11 +148,12 @@ enum calls_col {
 };
 
 /*
- * The per-frame columns (ns, or CALLS_BLANK) of frame @p f (from
- * calls_find_frame(); CALLS_NONE: all blank), whose xrEndFrame ran from
- * @p end_entry to @p end_exit, into @p out[CALLS_COLS].
+ * The per-frame columns (ns, or CALLS_BLANK) of frame id @p f
+ * (CALLS_NO_FRAME: all blank), whose xrEndFrame ran from @p end_entry to
+ * @p end_exit, into @p out[CALLS_COLS]. Returns 0, or -1 when the
+ * temporary file cannot be read (r->frames.error).
  */
-void calls_frame_columns(const struct calls_result *r, uint32_t f, int64_t end_entry,
-                         int64_t end_exit, int64_t *out);
+int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, int64_t end_exit,
+                        int64_t *out);
 
 #endif /* XRLM_CALLS_JOIN_H */

@@ -210,7 +210,9 @@ struct rows_ctx {
 	const struct merge_calls *calls;
 };
 
-static void make_row(const struct rows_ctx *c, const struct join_rec *a, struct merged_row *r)
+/* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
+static void make_row(const struct rows_ctx *c, const struct join_rec *a, const int64_t *calls_cols,
+                     struct merged_row *r)
 {
 	r->display_time = a->display_time;
 	r->thread_id = a->thread_id;
@@ -223,7 +225,9 @@ static void make_row(const struct rows_ctx *c, const struct join_rec *a, struct 
 	r->has_gpu_raw = c->has_gpu_files;
 	r->gpu_raw_us = a->gpu_raw_us;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	merge_calls_row(c->calls, a->thread_id, a->t_entry_ns, a->pre_ns, r);
+	r->has_calls = c->calls->present;
+	if (r->has_calls)
+		memcpy(r->calls_ns, calls_cols, sizeof(r->calls_ns));
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -244,8 +248,9 @@ static void copy_text(char *dst, size_t size, const char *src)
 }
 
 /*
- * The values of every record, in order, into @p c; each row noted for the
- * calls counts. Returns 0, -1 (c->error or errno).
+ * The values of every record, in order, into @p c; each row's
+ * every-function columns found (and kept for the writers). Returns 0, -1
+ * (c->error or errno).
  */
 static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, struct columns *c)
 {
@@ -260,9 +265,13 @@ static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, stru
 		}
 		for (size_t i = 0; i < n; i++) {
 			struct merged_row r;
-			make_row(rc, &block[i], &r);
-			merge_calls_note_row(calls, block[i].thread_id, block[i].t_entry_ns,
-			                     block[i].pre_ns);
+			int64_t cols[CALLS_COLS];
+			if (merge_calls_next_row(calls, block[i].thread_id, block[i].t_entry_ns,
+			                         block[i].pre_ns, cols) != 0) {
+				c->error = errno;
+				return -1;
+			}
+			make_row(rc, &block[i], cols, &r);
 			/* Values as the text of the row reads back. */
 			double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
 			if (columns_add(c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
@@ -305,7 +314,8 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
-	merge_calls_summarize(calls, s);
+	if (merge_calls_summarize(calls, s) != 0)
+		return errno ? errno : EIO;
 	return 0;
 }
 
@@ -314,6 +324,7 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 {
 	struct rows_ctx *c = ctx;
 	struct join_rec block[MERGE_RECS_BLOCK];
+	int64_t cols[MERGE_RECS_BLOCK][CALLS_COLS];
 	char *p = buf;
 	size_t i = first;
 
@@ -322,13 +333,14 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 		size_t n = last - i < MERGE_RECS_BLOCK ? last - i : MERGE_RECS_BLOCK;
 		if (n > room)
 			n = room;
-		if (spill_read(c->recs, i, n, block) != 0) {
+		if (spill_read(c->recs, i, n, block) != 0 ||
+		    merge_calls_rows(c->calls, i, n, &cols[0][0]) != 0) {
 			c->read_error = errno ? errno : EIO;
 			break;
 		}
 		for (size_t k = 0; k < n; k++) {
 			struct merged_row r;
-			make_row(c, &block[k], &r);
+			make_row(c, &block[k], cols[k], &r);
 			p = merged_write_format_row(p, &r);
 		}
 		i += n;
@@ -509,7 +521,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	say_warnings(&post->gpu.diag, log, ctx);
 	/* The calls files after the frames files, as their errors come after. */
 	if (merge_calls_read(calls, paths, pre->cpu.meta.session,
-	                     (int64_t)post->cpu.meta.bracket_correction_ns, log, ctx) != 0)
+	                     (int64_t)post->cpu.meta.bracket_correction_ns, dir, log, ctx) != 0)
 		goto out;
 	say_one_gpu_file(pre, post, log, ctx);
 	if (merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
@@ -579,8 +591,10 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	}
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
-	struct merge_calls calls = {0};
+	struct merge_calls calls;
 	int ret = 0;
+
+	merge_calls_init(&calls);
 	/* The metadata of every file first: the checks need no rows. */
 	int pre_ok = open_side(&pre), post_ok = open_side(&post);
 	if (pre_ok != 0 || post_ok != 0) {

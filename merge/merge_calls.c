@@ -3,7 +3,9 @@
  */
 #include "merge_calls.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "functions_write.h"
@@ -41,12 +43,67 @@ static int check_sessions(const struct merge_calls *mc, const struct merge_paths
 	return 0;
 }
 
+/* Rows' columns held in memory before the rest go to a temporary file (96 bytes each). */
+#define COLS_MEM 32768
+
+/* ---- the window over pre's xrEndFrame calls ---- */
+
+static uint64_t end_hash(const void *row)
+{
+	const struct calls_end *e = row;
+
+	return (e->thread_id * 0x9e3779b97f4a7c15ull) ^ (uint64_t)e->t_entry_ns;
+}
+
+static bool end_same(const void *a, const void *b)
+{
+	const struct calls_end *x = a, *y = b;
+
+	return x->thread_id == y->thread_id && x->t_entry_ns == y->t_entry_ns &&
+	       x->t_exit_ns == y->t_exit_ns;
+}
+
+/* window_source's pull: the next batch of the sandwich's xrEndFrame calls. */
+static int pull_ends(void *ctx, const void **rows, size_t *n)
+{
+	struct merge_calls *mc = ctx;
+	uint64_t left = mc->r.ends.count - mc->ends_pulled;
+
+	*n = left < MERGE_CALLS_ENDS_BATCH ? (size_t)left : MERGE_CALLS_ENDS_BATCH;
+	*rows = mc->batch;
+	if (*n > 0 && spill_read(&mc->r.ends, mc->ends_pulled, *n, mc->batch) != 0)
+		return -1;
+	mc->ends_pulled += *n;
+	return mc->ends_pulled < mc->r.ends.count ? 1 : 0;
+}
+
+/* Prepares the rows' walk. Returns 0 or -1 (out of memory). */
+static int open_walk(struct merge_calls *mc, const char *dir)
+{
+	const struct window_source src = {.row_size = sizeof(struct calls_end), .hash = end_hash,
+	                                  .same = end_same, .pull = pull_ends, .ctx = mc};
+
+	mc->batch = malloc(MERGE_CALLS_ENDS_BATCH * sizeof(*mc->batch));
+	if (!mc->batch || spill_init(&mc->cols, CALLS_COLS * sizeof(int64_t), COLS_MEM, dir) != 0)
+		return -1;
+	if (window_init(&mc->ends, &src) != 0)
+		return -1;
+	mc->ends_open = true;
+	return 0;
+}
+
+void merge_calls_init(struct merge_calls *mc)
+{
+	memset(mc, 0, sizeof(*mc));
+	mc->cols.fd = mc->r.frames.fd = mc->r.ends.fd = -1;
+}
+
 int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
-                     const char *pre_session, int64_t bracket_ns, merge_log_fn log, void *ctx)
+                     const char *pre_session, int64_t bracket_ns, const char *dir,
+                     merge_log_fn log, void *ctx)
 {
 	char msg[1024];
 
-	memset(mc, 0, sizeof(*mc));
 	if (!paths->calls_pre_csv && !paths->calls_post_csv)
 		return 0;
 	if (!paths->calls_pre_csv || !paths->calls_post_csv) {
@@ -57,7 +114,8 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 		say(log, ctx, msg);
 		return 0;
 	}
-	int ret = calls_join(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns, &mc->r);
+	int ret = calls_join_each(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns, dir, NULL,
+	                          NULL, &mc->r);
 	say_warnings(&mc->r.pre_diag, log, ctx);
 	say_warnings(&mc->r.post_diag, log, ctx);
 	if (ret != 0) {
@@ -66,43 +124,73 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	}
 	if (check_sessions(mc, paths, pre_session, log, ctx) != 0)
 		return -1;
+	if (open_walk(mc, dir) != 0) {
+		snprintf(msg, sizeof(msg), "%s: error: out of memory", paths->calls_pre_csv);
+		say(log, ctx, msg);
+		return -1;
+	}
 	mc->present = true;
 	return 0;
 }
 
-void merge_calls_row(const struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                     int64_t dur_ns, struct merged_row *r)
+int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                         int64_t dur_ns, int64_t *cols)
 {
 	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
 	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
 
-	r->has_calls = mc->present;
+	for (int i = 0; i < CALLS_COLS; i++)
+		cols[i] = CALLS_BLANK;
 	if (!mc->present)
-		return;
-	int64_t t_exit_ns = t_entry_ns + dur_ns;
-	calls_frame_columns(&mc->r, calls_find_frame(&mc->r, thread_id, t_entry_ns, t_exit_ns),
-	                    t_entry_ns, t_exit_ns, r->calls_ns);
-}
-
-void merge_calls_note_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                          int64_t dur_ns)
-{
-	if (!mc->present)
-		return;
-	uint32_t f = calls_find_frame(&mc->r, thread_id, t_entry_ns, t_entry_ns + dur_ns);
-	if (f == CALLS_NONE)
+		return 0;
+	const struct calls_end key = {.thread_id = thread_id, .t_entry_ns = t_entry_ns,
+	                              .t_exit_ns = t_entry_ns + dur_ns};
+	const void *found;
+	uint64_t f = CALLS_NO_FRAME;
+	if (window_take(&mc->ends, &key, &found) != WINDOW_NONE)
+		f = ((const struct calls_end *)found)->frame_id;
+	else if (mc->ends.err) {
+		errno = mc->r.ends.error ? mc->r.ends.error : EIO;
+		return -1;
+	}
+	if (f == CALLS_NO_FRAME) {
 		mc->rows_without_calls++;
-	else
-		mc->r.frames[f].used = true;
+	} else {
+		struct calls_frame *fr = calls_frames_at(&mc->r.frames, f);
+		if (!fr)
+			goto frames_failed;
+		fr->used = true;
+		if (calls_frame_columns(&mc->r, f, key.t_entry_ns, key.t_exit_ns, cols) != 0)
+			goto frames_failed;
+	}
+	int64_t *kept = spill_append(&mc->cols);
+	if (!kept) {
+		errno = mc->cols.error ? mc->cols.error : ENOMEM;
+		return -1;
+	}
+	memcpy(kept, cols, CALLS_COLS * sizeof(*cols));
+	return 0;
+frames_failed:
+	errno = mc->r.frames.error ? mc->r.frames.error : EIO;
+	return -1;
 }
 
-void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s)
+int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols)
 {
-	const struct calls_result *r = &mc->r;
+	if (mc->present)
+		return spill_read(&mc->cols, first, n, cols);
+	for (size_t i = 0; i < n * CALLS_COLS; i++)
+		cols[i] = CALLS_BLANK;
+	return 0;
+}
+
+int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s)
+{
+	struct calls_result *r = &mc->r;
 
 	s->has_calls = mc->present;
 	if (!mc->present)
-		return;
+		return 0;
 	s->calls_pre = r->pre_calls;
 	s->calls_post = r->post_calls;
 	s->self_answered_calls = r->self_answered_calls;
@@ -113,8 +201,15 @@ void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s
 	s->calls_dropped_queue_full_post = r->post_meta.dropped_queue_full;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
 	s->calls_frames_unmapped = 0;
-	for (size_t i = 0; i < r->frame_count; i++)
-		s->calls_frames_unmapped += (r->frames[i].has & CALLS_HAS_ANY) && !r->frames[i].used;
+	for (uint64_t id = r->frames.min_id; r->frames.any && id <= r->frames.max_id; id++) {
+		struct calls_frame f;
+		if (calls_frames_get(&r->frames, id, &f) != 0) {
+			errno = r->frames.error;
+			return -1;
+		}
+		s->calls_frames_unmapped += (f.has & CALLS_HAS_ANY) && !f.used;
+	}
+	return 0;
 }
 
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,
@@ -133,6 +228,10 @@ int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t f
 
 void merge_calls_destroy(struct merge_calls *mc)
 {
+	if (mc->ends_open)
+		window_destroy(&mc->ends);
+	free(mc->batch);
+	spill_destroy(&mc->cols);
 	calls_result_destroy(&mc->r);
-	memset(mc, 0, sizeof(*mc));
+	merge_calls_init(mc);
 }

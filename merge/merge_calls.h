@@ -12,41 +12,61 @@
 #include "calls_join.h"
 #include "merge.h"
 #include "merged_write.h"
+#include "spill.h"
+#include "window.h"
+
+/* Pre's xrEndFrame calls read back from the sandwich's spill at a time. */
+#define MERGE_CALLS_ENDS_BATCH 512
 
 struct merge_calls {
 	bool present; /* both calls files were given and read */
 	struct calls_result r;
 	uint64_t rows_without_calls;
+	/* The rows' frames, found in one pass over the merged rows: a window
+	 * over pre's xrEndFrame calls (in the same order as the frames
+	 * file's rows, up to the writers' reordering), and each row's
+	 * columns kept for the writers. */
+	struct window ends;
+	bool ends_open;
+	uint64_t ends_pulled;
+	struct calls_end *batch;
+	struct spill cols; /* int64_t[CALLS_COLS] per merged row */
 };
+
+/* Empties @p mc (no files): merge_calls_destroy() may follow at once. */
+void merge_calls_init(struct merge_calls *mc);
 
 /*
  * Reads @p paths' calls files, if both are given, through the sandwich
- * (@p bracket_ns per contained post call), checking they are of the
- * session of @p pre_cpu_path / @p pre_session. With one only, warns and
- * leaves @p mc absent. Returns 0, or -1 after one error line to @p log.
- * merge_calls_destroy() must be called either way.
+ * (@p bracket_ns per contained post call; temporary files in @p dir),
+ * checking they are of the session of @p pre_cpu_path / @p pre_session.
+ * With one only, warns and leaves @p mc absent. Returns 0, or -1 after one
+ * error line to @p log, after merge_calls_init(). merge_calls_destroy()
+ * must be called either way.
  */
 int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
-                     const char *pre_session, int64_t bracket_ns, merge_log_fn log, void *ctx);
+                     const char *pre_session, int64_t bracket_ns, const char *dir,
+                     merge_log_fn log, void *ctx);
 
 /*
- * The every-function columns of the merged row whose pre frames row has
- * @p thread_id, @p t_entry_ns and duration @p dur_ns, into @p r.
- * Thread-safe (it only reads @p mc).
+ * The every-function columns of the next merged row, whose pre frames row
+ * has @p thread_id, @p t_entry_ns and duration @p dur_ns, into
+ * @p cols[CALLS_COLS] (all CALLS_BLANK without calls files), kept for
+ * merge_calls_rows(). Called once per row, in the rows' order, from one
+ * thread. Returns 0, or -1 (a temporary file or memory failed: errno set).
  */
-void merge_calls_row(const struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                     int64_t dur_ns, struct merged_row *r);
+int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
+                         int64_t dur_ns, int64_t *cols);
 
 /*
- * Notes that the merged row of that pre frames row is written (for the
- * unmapped counts): once per row, from one thread, before
- * merge_calls_summarize().
+ * The columns merge_calls_next_row() gave rows [@p first, @p first + @p n)
+ * into @p cols (@p n * CALLS_COLS values). Thread-safe once every row was
+ * given. Returns 0, or -1 on a read error (errno set).
  */
-void merge_calls_note_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                          int64_t dur_ns);
+int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols);
 
-/* The calls counts into @p s, after every row was noted. */
-void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);
+/* The calls counts into @p s, after every row was given. Returns 0, or -1 (errno set). */
+int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s);
 
 /* Writes the functions file @p path. Returns 0, or -1 after one error line to @p log. */
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,

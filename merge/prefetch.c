@@ -1,5 +1,5 @@
 /*
- * A window source read ahead on its own thread; see prefetch.h.
+ * Rows read ahead on a thread of their own; see prefetch.h.
  */
 #include "prefetch.h"
 
@@ -16,39 +16,64 @@ static int keep(struct prefetch_slot *s, const void *rows, size_t n, size_t row_
 		s->rows = p;
 		s->cap = n;
 	}
-	memcpy(s->rows, rows, n * row_size);
+	if (n)
+		memcpy(s->rows, rows, n * row_size);
 	s->n = n;
 	return 0;
+}
+
+/*
+ * The reader's side: waits for a free slot, copies the batch (@p r: what
+ * its pull returned) into it and hands it over. Returns 0, or -1 when the
+ * consumer stopped (nothing queued) or memory ran out (the error queued).
+ */
+static int hand_over(struct prefetch *p, const void *rows, size_t n, int r)
+{
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop && p->tail - p->head == PREFETCH_SLOTS)
+		pthread_cond_wait(&p->changed, &p->lock);
+	bool stop = p->stop;
+	struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
+	pthread_mutex_unlock(&p->lock);
+	if (stop)
+		return -1;
+
+	int ret = 0;
+	if (r >= 0 && keep(s, rows, n, p->src.row_size) != 0) {
+		p->out_of_memory = true;
+		s->n = 0;
+		r = ret = -1;
+	}
+	s->r = r;
+	pthread_mutex_lock(&p->lock);
+	p->tail++;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
+	return ret;
 }
 
 static void *reader_main(void *arg)
 {
 	struct prefetch *p = arg;
 
+	if (p->produce) {
+		int r = p->produce(p->produce_ctx, p);
+		hand_over(p, NULL, 0, r == 0 ? 0 : -1);
+		return NULL;
+	}
 	for (int r = 1; r > 0;) {
-		pthread_mutex_lock(&p->lock);
-		while (!p->stop && p->tail - p->head == PREFETCH_SLOTS)
-			pthread_cond_wait(&p->changed, &p->lock);
-		bool stop = p->stop;
-		struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
-		pthread_mutex_unlock(&p->lock);
-		if (stop)
-			break;
-
 		const void *rows;
 		size_t n;
 		r = p->src.pull(p->src.ctx, &rows, &n);
-		if (r >= 0 && keep(s, rows, n, p->src.row_size) != 0) {
-			p->out_of_memory = true;
-			r = -1;
-		}
-		s->r = r;
-		pthread_mutex_lock(&p->lock);
-		p->tail++;
-		pthread_cond_broadcast(&p->changed);
-		pthread_mutex_unlock(&p->lock);
+		if (hand_over(p, rows, n, r) != 0)
+			break;
 	}
 	return NULL;
+}
+
+int prefetch_put(struct prefetch *p, const void *rows, size_t n)
+{
+	return hand_over(p, rows, n, 1);
 }
 
 /* The window's pull: the next batch the thread read. */
@@ -72,25 +97,30 @@ static int pull_ahead(void *ctx, const void **rows, size_t *n)
 	return s->r;
 }
 
-void prefetch_start(struct prefetch *p, const struct window_source *src, struct window_source *out)
+/* Starts the reader thread; @p out becomes the queue's source. Returns 0 or -1. */
+static int start_thread(struct prefetch *p, struct window_source *out)
 {
-	memset(p, 0, sizeof(*p));
-	p->src = *src;
-	*out = *src;
 	if (pthread_mutex_init(&p->lock, NULL) != 0)
-		return;
+		return -1;
 	if (pthread_cond_init(&p->changed, NULL) != 0) {
 		pthread_mutex_destroy(&p->lock);
-		return;
+		return -1;
 	}
 	p->threaded = pthread_create(&p->thread, NULL, reader_main, p) == 0;
 	if (!p->threaded) {
 		pthread_cond_destroy(&p->changed);
 		pthread_mutex_destroy(&p->lock);
-		return;
+		return -1;
 	}
 	out->pull = pull_ahead;
 	out->ctx = p;
+	return 0;
+}
+
+void prefetch_start(struct prefetch *p, const struct window_source *src, struct window_source *out)
+{
+	prefetch_none(p, src, out);
+	start_thread(p, out);
 }
 
 void prefetch_none(struct prefetch *p, const struct window_source *src, struct window_source *out)
@@ -98,6 +128,17 @@ void prefetch_none(struct prefetch *p, const struct window_source *src, struct w
 	memset(p, 0, sizeof(*p));
 	p->src = *src;
 	*out = *src;
+}
+
+int prefetch_start_producer(struct prefetch *p, size_t row_size, prefetch_produce_fn produce,
+                            void *ctx, struct window_source *out)
+{
+	memset(p, 0, sizeof(*p));
+	memset(out, 0, sizeof(*out));
+	p->src.row_size = out->row_size = row_size;
+	p->produce = produce;
+	p->produce_ctx = ctx;
+	return start_thread(p, out);
 }
 
 void prefetch_stop(struct prefetch *p)

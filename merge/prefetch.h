@@ -1,9 +1,12 @@
 /*
- * Reads a window source ahead on a thread of its own: the batches its pull
- * function returns are copied into a small queue (PREFETCH_SLOTS batches),
- * so one side's file is parsed while the join works on the other. Used by
- * the streaming merge for post's CPU file and the GPU files; without a
- * thread (pthread_create failed) the source is pulled directly.
+ * Rows read ahead on a thread of their own: the one read-ahead queue of
+ * the merge. A reader thread hands batches of rows to a small queue
+ * (PREFETCH_SLOTS batches, copied), and the consumer pulls them as a
+ * window source, so one file is parsed while the caller works on
+ * another. The thread either pulls a window source (prefetch_start: post's
+ * CPU file and the GPU files of the streaming join) or runs a producer
+ * that pushes its batches (prefetch_start_producer: a calls file, read by
+ * calls_read()'s callback, see calls_queue.h).
  */
 #ifndef XRLM_PREFETCH_H
 #define XRLM_PREFETCH_H
@@ -22,8 +25,19 @@ struct prefetch_slot {
 	int r;         /* what the pull returned */
 };
 
+struct prefetch;
+
+/*
+ * Run on the reader thread by prefetch_start_producer(): hands its rows to
+ * prefetch_put() and returns 0 at the end of its input, -1 on error (or
+ * when prefetch_put() failed).
+ */
+typedef int (*prefetch_produce_fn)(void *ctx, struct prefetch *p);
+
 struct prefetch {
 	struct window_source src; /* the source read ahead */
+	prefetch_produce_fn produce; /* or the producer run */
+	void *produce_ctx;
 	pthread_t thread;
 	bool threaded;
 	pthread_mutex_t lock;
@@ -43,6 +57,22 @@ void prefetch_start(struct prefetch *p, const struct window_source *src, struct 
 
 /* As prefetch_start(), without a thread: @p out is @p src. */
 void prefetch_none(struct prefetch *p, const struct window_source *src, struct window_source *out);
+
+/*
+ * Starts a thread that runs @p produce(@p ctx, @p p); the rows it puts
+ * (of @p row_size bytes) come out of @p out's pull in order, then the end
+ * (0) or the error (-1) it returned. Returns 0, or -1 when no thread could
+ * be started (nothing to stop then).
+ */
+int prefetch_start_producer(struct prefetch *p, size_t row_size, prefetch_produce_fn produce,
+                            void *ctx, struct window_source *out);
+
+/*
+ * From the producer: queues a copy of @p n rows, waiting while the queue
+ * is full. Returns 0, or -1 when the consumer stopped or memory ran out
+ * (the producer should then return -1).
+ */
+int prefetch_put(struct prefetch *p, const void *rows, size_t n);
 
 /*
  * Stops the thread (it finishes the batch it is reading) and frees the

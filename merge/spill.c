@@ -31,42 +31,46 @@ void spill_destroy(struct spill *s)
 	s->fd = -1;
 }
 
-/* An unnamed file in the spill's directory: nobody else can open it, and it
- * is gone as soon as it is closed, also when the process is killed. */
-static int open_file(struct spill *s)
+int spill_open_file(const char *dir, int *fd, int *error)
 {
-	const char *dir = s->dir;
 	if (!dir || !dir[0])
 		dir = getenv("TMPDIR");
 	if (!dir || !dir[0])
 		dir = "/tmp";
 
-	s->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (s->fd >= 0)
+	*fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (*fd >= 0)
 		return 0;
 	/* File systems without O_TMPFILE: a private name, removed at once. */
 	char path[4096];
 	if (snprintf(path, sizeof(path), "%s/.xrlm-spill-XXXXXX", dir) >= (int)sizeof(path)) {
-		s->error = ENAMETOOLONG;
+		*error = ENAMETOOLONG;
 		return -1;
 	}
-	s->fd = mkostemp(path, O_CLOEXEC);
-	if (s->fd < 0) {
-		s->error = errno;
+	*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0) {
+		*error = errno;
 		return -1;
 	}
 	unlink(path);
 	return 0;
 }
 
-static int pwrite_all(struct spill *s, const char *p, size_t n, off_t off)
+static int open_file(struct spill *s)
 {
+	return spill_open_file(s->dir, &s->fd, &s->error);
+}
+
+int spill_pwrite_all(int fd, const void *data, size_t n, off_t off, int *error)
+{
+	const char *p = data;
+
 	while (n > 0) {
-		ssize_t w = pwrite(s->fd, p, n, off);
+		ssize_t w = pwrite(fd, p, n, off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			s->error = w < 0 ? errno : EIO;
+			*error = w < 0 ? errno : EIO;
 			return -1;
 		}
 		p += w;
@@ -74,6 +78,11 @@ static int pwrite_all(struct spill *s, const char *p, size_t n, off_t off)
 		off += w;
 	}
 	return 0;
+}
+
+static int pwrite_all(struct spill *s, const char *p, size_t n, off_t off)
+{
+	return spill_pwrite_all(s->fd, p, n, off, &s->error);
 }
 
 int spill_flush(struct spill *s)

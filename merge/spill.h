@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct spill {
 	size_t item_size;
@@ -33,6 +34,17 @@ struct spill {
  * else /tmp). Returns 0, or -1 when out of memory.
  */
 int spill_init(struct spill *s, size_t item_size, size_t mem_items, const char *dir);
+
+/*
+ * Opens an unnamed temporary file in @p dir (NULL: $TMPDIR, else /tmp):
+ * nobody else can open it, and it is gone as soon as it is closed, also
+ * when the process is killed (O_TMPFILE, or a name unlinked at once).
+ * Returns 0 with *@p fd set, or -1 with *@p error set.
+ */
+int spill_open_file(const char *dir, int *fd, int *error);
+
+/* Writes all @p n bytes of @p data at @p off of @p fd. Returns 0, or -1 with *@p error set. */
+int spill_pwrite_all(int fd, const void *data, size_t n, off_t off, int *error);
 
 /* Frees the memory and closes (so removes) the file. */
 void spill_destroy(struct spill *s);

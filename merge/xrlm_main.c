@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "heap.h"
 
 #ifndef XRLM_VERSION
 #define XRLM_VERSION "unknown"
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
 	const struct cmd *cmd = find_command(name);
 	if (!cmd)
 		return cmd_usage_error("unknown command", name);
+	heap_setup();
 	if (argc == 3 && is_help(argv[2])) {
 		printf("usage: xrlm %s %s\n\n", cmd->name, cmd->synopsis);
 		print_help(stdout, "", cmd->help, 0);

@@ -14,7 +14,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_accounting(const struct calls_result *r)
+static void check_accounting(struct calls_result *r)
 {
 	uint64_t pre = 0, post = 0, induced = 0, own = 0;
 
@@ -33,13 +33,16 @@ static void check_accounting(const struct calls_result *r)
 	if (pre != r->pre_calls || post != r->post_calls || induced != r->induced_calls ||
 	    own != r->own_thread_calls || r->self_answered_calls > r->pre_calls)
 		fuzz_fail("calls not accounted once each");
-	for (size_t i = 0; i < r->end_count; i++) {
-		const struct calls_end *e = &r->ends[i];
+	for (uint64_t i = 0; i < r->ends.count; i++) {
+		struct calls_end end, *e = &end;
 		int64_t cols[CALLS_COLS];
-		uint32_t f = calls_find_frame(r, e->thread_id, e->t_entry_ns, e->t_exit_ns);
-		if (f == CALLS_NONE)
+		if (spill_read(&r->ends, i, 1, e) != 0)
+			fuzz_fail("an xrEndFrame call cannot be read back");
+		uint64_t f = calls_find_frame(r, e->thread_id, e->t_entry_ns, e->t_exit_ns);
+		if (f == CALLS_NO_FRAME)
 			fuzz_fail("an xrEndFrame call without its frame");
-		calls_frame_columns(r, f, e->t_entry_ns, e->t_exit_ns, cols);
+		if (calls_frame_columns(r, f, e->t_entry_ns, e->t_exit_ns, cols) != 0)
+			fuzz_fail("a frame cannot be read back");
 		if (cols[CALLS_COL_APP_SUBMIT] != e->t_exit_ns - e->t_entry_ns)
 			fuzz_fail("app_submit is not the xrEndFrame call");
 	}

@@ -292,10 +292,10 @@ static void test_nested_pre_call(void **state)
 	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 500 - 1000);
 	assert_int_equal(r.induced_calls, 0);
 	assert_int_equal(r.own_thread_calls, 0);
-	uint32_t f = calls_find_frame(&r, 1, 10000, 20000);
-	assert_int_not_equal(f, CALLS_NONE);
+	uint64_t f = calls_find_frame(&r, 1, 10000, 20000);
+	assert_int_equal(f, 1);
 	int64_t cols[CALLS_COLS];
-	calls_frame_columns(&r, f, 10000, 20000, cols);
+	assert_int_equal(calls_frame_columns(&r, f, 10000, 20000, cols), 0);
 	assert_int_equal(cols[U_PHASE_END], 8500);
 	assert_int_equal(cols[U_PHASE_OTHER], 300);
 	assert_int_equal(cols[CALLS_COL_TARGET_TOTAL], 8800);
@@ -585,6 +585,51 @@ static void test_qhist_exact_then_bounded(void **state)
 	free(copy);
 }
 
+/*
+ * The per-frame totals past what memory holds: ids out of order, lower
+ * than the first, pages evicted to the temporary file and read back.
+ */
+static void test_frames_store_pages(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct calls_frames s;
+	const uint64_t first = 500000, n = 40 * CALLS_FRAMES_PAGE;
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(calls_frames_init(&s, dir), 0);
+	/* Ids from first - n/2 to first + n/2, in a scrambled order, each
+	 * touched twice (the second time after its page may have left memory). */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t id = first - n / 2 + (k * 7919) % n;
+			if (pass == 0 && k == 0)
+				id = first; /* the first id is not the lowest */
+			struct calls_frame *f = calls_frames_at(&s, id);
+			assert_non_null(f);
+			f->phase_ns[0] += (int64_t)id;
+			f->has |= CALLS_HAS_ANY;
+		}
+	}
+	assert_true(s.fd >= 0); /* more pages than memory holds */
+	assert_int_equal(s.min_id, first - n / 2);
+	assert_int_equal(s.max_id, first + n / 2 - 1);
+	for (uint64_t id = s.min_id; id <= s.max_id; id++) {
+		struct calls_frame f;
+		assert_int_equal(calls_frames_get(&s, id, &f), 0);
+		/* first was touched three times, the id k = 0 stood for once */
+		int64_t times = id == first ? 3 : id == first - n / 2 ? 1 : 2;
+		assert_int_equal(f.phase_ns[0], times * (int64_t)id);
+	}
+	struct calls_frame none;
+	assert_int_equal(calls_frames_get(&s, s.max_id + 1, &none), 0);
+	assert_int_equal(none.has, 0);
+	/* Beyond twice the span of the first id: refused, not a huge file. */
+	assert_null(calls_frames_at(&s, first + 4 * CALLS_FRAME_SPAN));
+	calls_frames_destroy(&s);
+	tm_dir_remove(dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -602,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
+		cmocka_unit_test(test_frames_store_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,147 @@
+/*
+ * Per-frame totals in a few pages over a sparse file; see calls_frames.h.
+ */
+#include "calls_frames.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spill.h"
+
+#define PAGE_BYTES (CALLS_FRAMES_PAGE * sizeof(struct calls_frame))
+
+int calls_frames_init(struct calls_frames *s, const char *dir)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->dir = dir;
+	if (idmap_create(&s->slots) != 0)
+		return -1;
+	for (int i = 0; i < CALLS_FRAMES_PAGES; i++) {
+		s->page[i].index = -1;
+		s->page[i].frames = malloc(PAGE_BYTES);
+		if (!s->page[i].frames) {
+			calls_frames_destroy(s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void calls_frames_destroy(struct calls_frames *s)
+{
+	for (int i = 0; i < CALLS_FRAMES_PAGES; i++)
+		free(s->page[i].frames);
+	idmap_destroy(&s->slots);
+	if (s->fd >= 0)
+		close(s->fd);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+/* Where page @p index lives in the file: a place given at its first use. */
+static int place_of(struct calls_frames *s, int64_t index, off_t *off)
+{
+	uint32_t slot;
+
+	if (idmap_get(&s->slots, (uint64_t)index, &slot, NULL) != 0) {
+		s->error = ENOMEM;
+		return -1;
+	}
+	*off = (off_t)((uint64_t)slot * PAGE_BYTES);
+	return 0;
+}
+
+/* Writes page @p p back to the file (opened the first time). Returns 0 or -1. */
+static int write_back(struct calls_frames *s, struct calls_frames_page *p)
+{
+	off_t off;
+
+	if (!p->dirty)
+		return 0;
+	if (s->fd < 0 && spill_open_file(s->dir, &s->fd, &s->error) != 0)
+		return -1;
+	if (place_of(s, p->index, &off) != 0)
+		return -1;
+	if (spill_pwrite_all(s->fd, p->frames, PAGE_BYTES, off, &s->error) != 0)
+		return -1;
+	p->dirty = false;
+	return 0;
+}
+
+/* Reads page @p index into @p p: what the file has of it, zeros past its end or in a hole. */
+static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t index)
+{
+	char *b = (char *)p->frames;
+	size_t got = 0;
+	off_t off = 0;
+
+	if (s->fd >= 0 && place_of(s, index, &off) != 0)
+		return -1;
+	while (s->fd >= 0 && got < PAGE_BYTES) {
+		ssize_t r = pread(s->fd, b + got, PAGE_BYTES - got, off + (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			s->error = errno;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	memset(b + got, 0, PAGE_BYTES - got);
+	p->index = index;
+	return 0;
+}
+
+/* The page holding slot @p slot, loaded. NULL on a file error. */
+static struct calls_frames_page *page_of(struct calls_frames *s, uint64_t slot)
+{
+	int64_t index = (int64_t)(slot / CALLS_FRAMES_PAGE);
+	struct calls_frames_page *p = &s->page[index % CALLS_FRAMES_PAGES];
+
+	if (p->index == index)
+		return p;
+	if (s->error || write_back(s, p) != 0 || load(s, p, index) != 0)
+		return NULL;
+	return p;
+}
+
+struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
+{
+	if (!s->any) {
+		/* Ids are within CALLS_FRAME_SPAN of the file's first one, so
+		 * within twice that of any of them, below or above. */
+		s->origin = id > 2 * CALLS_FRAME_SPAN ? id - 2 * CALLS_FRAME_SPAN : 0;
+		s->min_id = s->max_id = id;
+		s->any = true;
+	}
+	if (id < s->origin || id - s->origin > 4 * CALLS_FRAME_SPAN) {
+		s->error = ERANGE;
+		return NULL;
+	}
+	struct calls_frames_page *p = page_of(s, id - s->origin);
+	if (!p)
+		return NULL;
+	if (id < s->min_id)
+		s->min_id = id;
+	if (id > s->max_id)
+		s->max_id = id;
+	p->dirty = true;
+	return &p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
+}
+
+int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->any || id < s->min_id || id > s->max_id)
+		return 0;
+	struct calls_frames_page *p = page_of(s, id - s->origin);
+	if (!p)
+		return -1;
+	*out = p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
+	return 0;
+}

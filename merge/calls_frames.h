@@ -1,0 +1,77 @@
+/*
+ * The sandwich's per-frame totals (struct calls_frame), indexed by frame
+ * id, in bounded memory: pages of CALLS_FRAMES_PAGE frames, a few of them
+ * held (direct-mapped by page number, written back when evicted), the rest
+ * in an unnamed temporary file (as spill.h's), each page at the place it
+ * got when first used (a 12-byte map entry per page); a frame never
+ * touched reads as zeros. Frame ids lie within CALLS_FRAME_SPAN of the
+ * first one (a corrupt file is refused before), so ids may come in any
+ * order, higher or lower than the first.
+ */
+#ifndef XRLM_CALLS_FRAMES_H
+#define XRLM_CALLS_FRAMES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "idmap.h"
+#include "u_phase.h"
+
+/* Frame ids further than this from the first one are a corrupt file. */
+#define CALLS_FRAME_SPAN (UINT64_C(1) << 26)
+
+#define CALLS_FRAMES_PAGE 1024 /* frames per page */
+#define CALLS_FRAMES_PAGES 32  /* pages held (3 MB): a short session needs no file */
+
+/* One frame (a pre frame_id) as pre's calls saw it. */
+struct calls_frame {
+	int64_t phase_ns[U_PHASE_COUNT]; /* exclusive target time per phase */
+	int64_t wait_entry, wait_exit;   /* the first xrWaitFrame */
+	int64_t begin_entry, begin_exit; /* the first xrBeginFrame */
+	int64_t end_exit;                /* the first xrEndFrame */
+	uint8_t has;                     /* CALLS_HAS_* */
+	bool used;                       /* a merged row maps to it */
+};
+
+#define CALLS_HAS_ANY 1
+#define CALLS_HAS_WAIT 2
+#define CALLS_HAS_BEGIN 4
+#define CALLS_HAS_END 8
+
+struct calls_frames_page {
+	int64_t index; /* page number held, -1: none */
+	bool dirty;
+	struct calls_frame *frames;
+};
+
+struct calls_frames {
+	struct calls_frames_page page[CALLS_FRAMES_PAGES];
+	uint64_t origin;          /* the frame id at the file's start */
+	uint64_t min_id, max_id;  /* ids touched, when any */
+	bool any;
+	struct idmap slots;       /* page number -> its place in the file */
+	int fd;                   /* -1 until a page is first written back */
+	const char *dir;          /* where the file goes (borrowed); NULL: $TMPDIR or /tmp */
+	int error;                /* errno of the first failed file operation */
+};
+
+/* Prepares @p s, its file (when needed) in @p dir. Returns 0, or -1 when out of memory. */
+int calls_frames_init(struct calls_frames *s, const char *dir);
+
+/* Frees the pages and closes (so removes) the file. */
+void calls_frames_destroy(struct calls_frames *s);
+
+/*
+ * Frame @p id (within 2 * CALLS_FRAME_SPAN of the first id asked for), to
+ * change: valid until the next call. NULL on a file error (s->error set,
+ * ERANGE for an id out of that span).
+ */
+struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id);
+
+/*
+ * Frame @p id as it stands, into @p out (zeros for a frame never touched
+ * or out of the span). Returns 0, or -1 on a file error.
+ */
+int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *out);
+
+#endif /* XRLM_CALLS_FRAMES_H */
