@@ -48,6 +48,15 @@ row "3 stop stall: longest xrEndFrame from the stop of a 10^6-frame session unti
 	"$(us "$(med rec stall max_after_ns)") (range $(us "$1")–$(us "$2"), $reps reps, merge in place within the window in $(grep -c '^rec stall .*merged=1' "$WORK/stall"); merge took $(int "$(med rec stall after_ms)") ms, $(int "$(med rec stall after_frames)") frames)" \
 	"≤ 100 µs" "10–50 ms" \
 	"frame thread blocked (voluntary switches, max over reps): $(grep '^rec switches' "$WORK/stall" | field voluntary | sort -g | tail -n 1); preempted (involuntary, median): $(grep '^rec switches' "$WORK/stall" | field involuntary | quartiles | cut -d' ' -f1)"
+# Frames over 100 µs per million frames of the window, summed over reps.
+per_m() {
+	grep "^$1 stall " "$WORK/stall" | awk -v k="$2" -v f="$3" '{ for (i = 1; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == k) o += kv[2]; if (kv[1] == f) n += kv[2] } }
+		END { printf "%.1f per 10^6 frames (%d of %d)", n ? o * 1e6 / n : 0, o, n }'
+}
+row "3 stop stall, frames over 100 µs: after the stop / as many frames before it / no layers / idle" \
+	"$(per_m rec over_after after_frames) / $(per_m rec over_before before_frames) / $(per_m none over_after after_frames) / $(per_m idle over_after after_frames)" \
+	"—" "—" "how often, not the luck of one maximum: the same count with no layers is the machine's"
 row "3 control: longest of as many frames, no layers / idle / recording before the stop" \
 	"$(us "$(med none stall max_after_ns)") / $(us "$(med idle stall max_after_ns)") / $(us "$(med rec stall max_before_ns)")" \
 	"—" "—" "this machine's preemption noise"
