@@ -3,7 +3,12 @@
 # (XRTEST_TARGET_CPU_US_<function>) in one function; over 200 frames of the
 # test app (vulkan2, every per-frame call of an engine), the merged CSV's
 # column of that function's phase has its median within 1 µs + 1 % of K,
-# every other phase column within 1 µs of 0. K = 0, 50, 500 in turn.
+# every other phase column within 1 µs of 0, or 0.25 µs per call the phase
+# makes a frame where it makes more than four (a phase's column sums its
+# calls' exclusive times, and each carries its own bracket residual: five
+# calls of sync_actions read 1.02 µs once at load 2 with nothing burnt
+# there). A leak of K = 50 or 500 into another phase stays far outside.
+# K = 0, 50, 500 in turn.
 # Usage: accuracy_fn.sh FUNCTION PHASE
 . "$(dirname "$0")/lib.sh"
 fn=$1
@@ -13,6 +18,14 @@ PHASES="wait begin end locate_views sync_actions swapchain other"
 # Column number of $2 in the header of merged CSV $1.
 column_of() {
 	grep -v '^#' "$1" | head -n 1 | tr ',' '\n' | grep -nx "$2" | cut -d: -f1
+}
+
+# The tolerance of phase $2 at 0 µs: 1 µs, or 0.25 µs per call a frame of
+# the phase (the functions file beside merged CSV $1) where that is more.
+phase_calls_tol() {
+	f=$(dirname "$1")/$(basename "$1" | sed 's/^frames-merged-/functions-merged-/')
+	grep -v '^#' "$f" | awk -F, -v p="$2" 'NR > 1 && $2 == p { n += $4 }
+		END { t = 0.25 * n; print (t > 1 ? t : 1) }'
 }
 
 for K in 0 50 500; do
@@ -29,7 +42,7 @@ for K in 0 50 500; do
 			want=$K tol=$(awk -v k="$K" 'BEGIN { print 1 + 0.01 * k }')
 			note "$fn K=$K us: median target_${p}_us=$median (tolerance $tol us)"
 		else
-			want=0 tol=1
+			want=0 tol=$(phase_calls_tol "$merged" "$p")
 		fi
 		near "$median" "$want" "$tol" ||
 			fail "$fn K=$K: median target_${p}_us $median is not within $tol us of $want"
