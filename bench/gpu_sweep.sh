@@ -35,21 +35,20 @@ mkdir -p "$work"
 # The build's manifests name absolute library paths; when the build moved
 # (a copy carried to another machine), point them at where it is now. A
 # pack made by gpu_devrun_pack.sh has relative paths: used where it is.
-manifests=$work/manifests
-mkdir -p "$manifests"
 old=$(sed -n 's/.*"library_path": "\(\/.*\)\/layer\/libXrApiLayer_xrlm_monitor_pre.so".*/\1/p' \
 	"$build/manifests/XrApiLayer_xrlm_monitor_pre.json")
 if [ -n "$old" ]; then
+	manifests=$work/manifests
+	mkdir -p "$manifests"
 	for f in "$build"/manifests/*.json "$build"/tests/manifests/*.json; do
 		sed "s|$old|$build|g" "$f" >"$manifests/$(basename "$f")"
 	done
 	sed "s|$old|$build|g" "$build/tests/runtime/xrlm_test_runtime.json" >"$work/runtime.json"
+	export XR_RUNTIME_JSON=$work/runtime.json XR_API_LAYER_PATH=$manifests
 else
-	cp "$build"/manifests/*.json "$build"/tests/manifests/*.json "$manifests/"
-	sed 's|"\.\./\.\./|"'"$build"'/|' "$build/tests/runtime/xrlm_test_runtime.json" >"$work/runtime.json"
-	sed -i 's|"\.\./\.\./tests/|"'"$build"'/tests/|; s|"\.\./layer/|"'"$build"'/layer/|' "$manifests"/*.json
+	export XR_RUNTIME_JSON=$build/tests/runtime/xrlm_test_runtime.json \
+		XR_API_LAYER_PATH=$build/manifests:$build/tests/manifests
 fi
-export XR_RUNTIME_JSON=$work/runtime.json XR_API_LAYER_PATH=$manifests
 export XRTEST_FRAME_RATE=$rate XRTEST_TARGET_CPU_US=${SWEEP_TARGET_CPU_US:-0}
 app=$build/tests/xrlm-test-app
 PRE=XR_APILAYER_XRLM_monitor_pre POST=XR_APILAYER_XRLM_monitor_post

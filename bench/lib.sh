@@ -80,3 +80,19 @@ fmt_quartiles() {
 	set -- $(cat)
 	printf '%s ns (p25–p75 %s–%s, %s reps)' "$1" "$2" "$3" "$4"
 }
+
+# Starts this script's own LTTng session daemon (LTTNG_HOME in $WORK, killed
+# at exit) and a session named $1 recording xrlm:* into $WORK/trace; non-zero
+# when the daemon does not start.
+lttng_session_start() {
+	export LTTNG_HOME=$WORK/lttng-home
+	mkdir -p "$LTTNG_HOME"
+	if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidfile=$LTTNG_HOME/.lttng/lttng-sessiond.pid; fi
+	lttng-sessiond --daemonize >/dev/null 2>&1 || return 1
+	sessiond=$(cat "$pidfile")
+	trap 'kill "$sessiond" 2>/dev/null || true' EXIT
+	trap 'kill "$sessiond" 2>/dev/null; exit 1' INT TERM
+	lttng create "$1" --output="$WORK/trace" >/dev/null
+	lttng enable-event -u 'xrlm:*' >/dev/null
+	lttng start >/dev/null
+}

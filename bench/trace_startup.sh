@@ -44,16 +44,7 @@ while [ $i -lt "$reps" ]; do
 	one nodaemon
 	i=$((i + 1))
 done
-export LTTNG_HOME=$WORK/lttng-home
-mkdir -p "$LTTNG_HOME"
-if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidfile=$LTTNG_HOME/.lttng/lttng-sessiond.pid; fi
-if lttng-sessiond --daemonize >/dev/null 2>&1; then
-	sessiond=$(cat "$pidfile")
-	trap 'kill "$sessiond" 2>/dev/null || true' EXIT
-	trap 'kill "$sessiond" 2>/dev/null; exit 1' INT TERM
-	lttng create xrlm-startup --output="$WORK/trace" >/dev/null
-	lttng enable-event -u 'xrlm:*' >/dev/null
-	lttng start >/dev/null
+if lttng_session_start xrlm-startup; then
 	i=0
 	while [ $i -lt "$reps" ]; do
 		one daemon
