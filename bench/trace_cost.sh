@@ -15,16 +15,8 @@ set -eu
 reps=${1:-9}
 args="cost --frames 200000 --block 1000 --warmup 20000 --gap-ms 2"
 
-export LTTNG_HOME=$WORK/lttng-home
-mkdir -p "$LTTNG_HOME"
-if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid; else pidfile=$LTTNG_HOME/.lttng/lttng-sessiond.pid; fi
-lttng-sessiond --daemonize >/dev/null 2>&1 || { row "trace cost" "not measured: lttng-sessiond did not start" "—" "—" "—"; exit 0; }
-sessiond=$(cat "$pidfile")
-trap 'kill "$sessiond" 2>/dev/null || true' EXIT
-trap 'kill "$sessiond" 2>/dev/null; exit 1' INT TERM
-lttng create xrlm-bench --output="$WORK/trace" >/dev/null
-lttng enable-event -u 'xrlm:*' >/dev/null
-lttng start >/dev/null
+lttng_session_start xrlm-bench ||
+	{ row "trace cost" "not measured: lttng-sessiond did not start" "—" "—" "—"; exit 0; }
 
 : >"$WORK/tcost"
 drops=0
@@ -43,8 +35,9 @@ while [ "$i" -lt "$reps" ]; do
 			drops=$((drops + ${d:-0}))
 		fi
 		if [ $cfg = trace ]; then
-			# Each recorded xrEndFrame: one xrlm:call and two xrlm:frame_marker per side.
-			rows=$(cat "$WORK"/out/frames-*-pre.csv "$WORK"/out/frames-*-post.csv | grep -vc '^#')
+			# Each recorded call (every function now, not only xrEndFrame):
+			# one xrlm:call and two xrlm:frame_marker per side.
+			rows=$(cat "$WORK"/out/calls-*-pre.csv "$WORK"/out/calls-*-post.csv | grep -vc '^#')
 			expected=$((expected + 3 * (rows - 2)))
 		fi
 	done
