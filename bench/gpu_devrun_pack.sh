@@ -2,7 +2,7 @@
 # Packs what the bench scripts need to run on a machine without this
 # build's paths or libraries (a lent GPU machine, or one with free cores):
 # BUILD_DIR's layers, manifests, test runtime, target and app, xrlm, the
-# frame-loop bench program when BUILD_DIR has it, the bench scripts, and the
+# bench programs and the session generator when BUILD_DIR has them, the bench scripts, and the
 # shared libraries they load on this Debian 12 machine (Debian's own
 # packages' files: the OpenXR and Vulkan loaders, glvnd, libcsv, ...).
 #
@@ -27,10 +27,12 @@ cp "$build"/tests/xrlm-test-app "$dest/build/tests/"
 cp "$build"/merge/xrlm "$dest/build/merge/"
 cp "$top"/bench/*.sh "$top"/bench/pct.awk "$dest/bench/"
 bins="$dest/build/tests/xrlm-test-app $dest/build/merge/xrlm"
-if [ -x "$build/bench/xrlm-bench-frames" ]; then
-	cp "$build/bench/xrlm-bench-frames" "$dest/build/bench/"
-	bins="$bins $dest/build/bench/xrlm-bench-frames"
-fi
+for b in bench/xrlm-bench-frames bench/xrlm-bench-spawn tests/merge/xrlm_gen_session; do
+	[ -x "$build/$b" ] || continue
+	mkdir -p "$dest/build/$(dirname "$b")"
+	cp "$build/$b" "$dest/build/$b"
+	bins="$bins $dest/build/$b"
+done
 # The manifests name libraries by this build's absolute paths: make them
 # relative to the manifest (the loader resolves such a path from the
 # manifest's directory), so the pack runs wherever it is unpacked.

@@ -3,13 +3,14 @@
 #
 #   bench/merge_throughput.sh [BUILD_DIR] [--runs N] [--no-gpu] [--calls N] [--sizes "N ..."]
 #
-# BUILD_DIR (default build/) holds merge/xrlm and tests/merge/xrlm_gen_session.
-# Each size is generated once into a temporary directory (removed at the
-# end; needs ~1.7 GB free for 10^7 frames with GPU files), then merged N
-# times (default 5, -o into the same directory); the median wall time
-# (ns clock around /usr/bin/time -v), peak RSS and CPU time (user + system,
-# from time -v) are printed with frames/s and peak RSS per frame, next to the
-# target of 2 million frames/s. --calls N adds calls
+# BUILD_DIR (default build/) holds merge/xrlm, bench/xrlm-bench-spawn and
+# tests/merge/xrlm_gen_session. Each size is generated once into a
+# temporary directory (removed at the end; needs ~1.7 GB free for 10^7
+# frames with GPU files), then merged N times (default 5, -o into the same
+# directory) by xrlm-bench-spawn, which times each run from its spawn to its
+# exit: the process start is counted, and no wrapper's own start is. The
+# median wall time, CPU time (user + system) and peak RSS are printed with
+# frames/s, next to the target of 2 million frames/s. --calls N adds calls
 # files of N calls per frame (the every-function columns and the functions
 # file; the target does not apply to them: the calls files are N times the
 # frames files).
@@ -34,48 +35,34 @@ while [ $# -gt 0 ]; do
 done
 xrlm=$build/merge/xrlm
 gen=$build/tests/merge/xrlm_gen_session
-for f in "$xrlm" "$gen" /usr/bin/time; do
-	[ -x "$f" ] || { echo "merge_throughput: missing $f (build first; apt-get install time)" >&2; exit 1; }
+spawn=$build/bench/xrlm-bench-spawn
+for f in "$xrlm" "$gen" "$spawn"; do
+	[ -x "$f" ] || { echo "merge_throughput: missing $f (build first)" >&2; exit 1; }
 done
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-bench-XXXXXX")
 trap 'rm -rf "$dir"' EXIT INT TERM
 
-# Median of the numbers on stdin.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# The median of xrlm-bench-spawn's series NAME in file $1.
+p50() {
+	sed -n "s/^$2 .* p50=\([^ ]*\) .*/\1/p" "$1"
 }
 
 printf '%-10s %10s %14s %12s %12s %8s  %s\n' frames seconds frames/s peak_rss_MB bytes/frame cpu_s "target >= $target frames/s"
 for n in $sizes; do
 	# shellcheck disable=SC2086
 	"$gen" "$dir" "b$n" "$n" $gpu $calls
-	: >"$dir/wall" && : >"$dir/rss" && : >"$dir/cpu"
-	i=0
-	while [ "$i" -lt "$runs" ]; do
-		rm -f "$dir/out.csv" "$dir/out.functions.csv"
-		t0=$(date +%s%N)
-		/usr/bin/time -v "$xrlm" merge "$dir/frames-b$n-pre.csv" "$dir/frames-b$n-post.csv" \
-			-o "$dir/out.csv" >"$dir/stdout" 2>"$dir/time" ||
-			{ cat "$dir/time" >&2; exit 1; }
-		t1=$(date +%s%N)
-		# time -v prints the wall time in 10 ms steps: too coarse for the
-		# small sizes, so the wall time is taken around it in ns.
-		echo "$t0 $t1" | awk '{ printf "%.6f\n", ($2 - $1) / 1e9 }' >>"$dir/wall"
-		sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time" >>"$dir/rss"
-		# CPU time (user + system, every thread): what the merge costs
-		# whatever else the machine is running.
-		awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f\n", s }' "$dir/time" >>"$dir/cpu"
-		i=$((i + 1))
-	done
-	frames=$(sed -n 's/^matched frames: //p' "$dir/stdout")
-	secs=$(median <"$dir/wall")
-	rss_kb=$(median <"$dir/rss")
-	cpu=$(median <"$dir/cpu")
-	awk -v n="$frames" -v s="$secs" -v r="$rss_kb" -v c="$cpu" -v t="$target" 'BEGIN {
+	"$spawn" --runs "$runs" --rm "$dir/out.csv" --rm "$dir/out.functions.csv" -- \
+		"$xrlm" merge "$dir/frames-b$n-pre.csv" "$dir/frames-b$n-post.csv" -o "$dir/out.csv" \
+		>"$dir/spawn" 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
+	frames=$(sed -n 's/^matched frames: //p' "$dir/spawn" | head -n 1)
+	awk -v n="$frames" -v ms="$(p50 "$dir/spawn" wall_ms)" -v cms="$(p50 "$dir/spawn" cpu_ms)" \
+	    -v r="$(p50 "$dir/spawn" maxrss_kb)" -v t="$target" 'BEGIN {
+		s = ms / 1000
 		fps = s > 0 ? n / s : 0
-		printf "%-10d %10.3f %14.0f %12.1f %12.1f %8.2f  %s\n", n, s, fps, r / 1024, r * 1024 / n,
-		       c, (fps >= t ? "ok" : "BELOW")
+		printf "%-10d %10.4f %14.0f %12.1f %12.1f %8.3f  %s\n", n, s, fps, r / 1024, r * 1024 / n,
+		       cms / 1000, (fps >= t ? "ok" : "BELOW")
 	}'
+	grep '^wall_ms' "$dir/spawn" | sed 's/^/    /'
 	rm -f "$dir"/*
 done

@@ -2,6 +2,7 @@
  * Value columns for the statistics; see columns.h.
  */
 #include "columns.h"
+#include "workers.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -90,60 +91,69 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 	return c->error ? -1 : 0;
 }
 
-/* A share of the columns to summarize, possibly on another thread. */
+/* Above this many rows, the columns' selections run on threads of their own. */
+#define COLUMNS_THREADS_ROWS 2048
+
+/* One column to summarize, possibly on a thread of its own. */
 struct columns_job {
 	struct columns *c;
-	struct stats_summary *out[COLUMNS_COUNT];
-	int first, last; /* columns [first, last) */
+	int column;
+	struct stats_summary *out;
 	int ret;
 };
 
 static void *summarize_job(void *arg)
 {
 	struct columns_job *job = arg;
+	struct columns *c = job->c;
 
-	for (int i = job->first; i < job->last; i++) {
-		if (!job->c->streaming)
-			stats_compute(job->c->v[i], job->c->n[i], job->out[i]);
-		else if (stats_stream_compute(&job->c->s[i], job->out[i]) != 0)
-			job->ret = -1;
-	}
+	if (!c->streaming)
+		stats_compute(c->v[job->column], c->n[job->column], job->out);
+	else if (stats_stream_compute(&c->s[job->column], job->out) != 0)
+		job->ret = -1;
 	return NULL;
 }
 
 int columns_summarize(struct columns *c, struct merge_summary *s)
 {
-	struct columns_job job = {.c = c,
-	                       .out = {
-	                               [COLUMNS_CPU_US] = &s->target_cpu_us,
-	                               [COLUMNS_CPU_PCT] = &s->target_cpu_pct,
-	                               [COLUMNS_GPU_US] = &s->target_gpu_us,
-	                               [COLUMNS_GPU_PCT] = &s->target_gpu_pct,
-	                               [COLUMNS_INTERVAL_US] = &s->frame_interval_us,
-	                       }};
-	struct columns_job a = job, b = job;
-	pthread_t thread;
+	struct stats_summary *out[COLUMNS_COUNT] = {
+		[COLUMNS_CPU_US] = &s->target_cpu_us,
+		[COLUMNS_CPU_PCT] = &s->target_cpu_pct,
+		[COLUMNS_GPU_US] = &s->target_gpu_us,
+		[COLUMNS_GPU_PCT] = &s->target_gpu_pct,
+		[COLUMNS_INTERVAL_US] = &s->frame_interval_us,
+	};
+	struct columns_job job[COLUMNS_COUNT];
+	pthread_t thread[COLUMNS_COUNT];
+	bool threaded[COLUMNS_COUNT] = {false};
 
 	s->frame_count = c->rows;
 	s->gpu_frame_count = c->streaming ? c->s[COLUMNS_GPU_US].values.count : c->n[COLUMNS_GPU_US];
 	s->negative_target_frames = c->negative_cpu;
 
-	/* The selections are independent: split them over two threads for
-	 * large inputs (the results do not depend on the split). */
-	a.first = 0;
-	a.last = COLUMNS_GPU_US;
-	b.first = COLUMNS_GPU_US;
-	b.last = COLUMNS_COUNT;
-	bool threaded = c->rows > 100000 && pthread_create(&thread, NULL, summarize_job, &a) == 0;
-	if (!threaded)
-		summarize_job(&a);
-	summarize_job(&b);
-	if (threaded)
-		pthread_join(thread, NULL);
+	/* The selections are independent: for large inputs, the first
+	 * workers_max() - 1 columns go to threads and this one does the rest
+	 * (the results do not depend on the split). */
+	unsigned spare = c->rows > COLUMNS_THREADS_ROWS ? workers_max() - 1 : 0;
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
+		job[i] = (struct columns_job){.c = c, .column = i, .out = out[i]};
+		if ((unsigned)i < spare && i + 1 < COLUMNS_COUNT)
+			threaded[i] = pthread_create(&thread[i], NULL, summarize_job, &job[i]) == 0;
+	}
+	int ret = 0;
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
+		if (!threaded[i])
+			summarize_job(&job[i]);
+	}
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
+		if (threaded[i])
+			pthread_join(thread[i], NULL);
+		ret |= job[i].ret;
+	}
 
 	double median = s->frame_interval_us.median;
 	s->frame_rate_hz = median > 0 ? 1e6 / median : 0;
-	if (a.ret || b.ret) {
+	if (ret) {
 		for (int i = 0; i < COLUMNS_COUNT && c->streaming && !c->error; i++)
 			c->error = c->s[i].error;
 		return -1;

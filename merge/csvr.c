@@ -454,21 +454,48 @@ static int read_some(int fd, char *buf, size_t size, size_t *got)
 	return 0;
 }
 
-/* Reads until the column header is consumed; leaves the rest in buf. */
-static int read_header(struct engine *e, int fd, char *buf, size_t *len, bool *eof)
+/*
+ * Grows *@p buf (room for *@p cap bytes) so that a chunk fits after its
+ * first @p len bytes, up to CSVR_CHUNK. Returns 0, or -1 when out of memory.
+ */
+static int make_room(char **buf, size_t *cap, size_t len)
+{
+	if (len + CSVR_CHUNK_BYTES <= *cap || *cap == CSVR_CHUNK)
+		return 0;
+	size_t want = *cap * 2 > len + CSVR_CHUNK_BYTES ? *cap * 2 : len + CSVR_CHUNK_BYTES;
+	if (want > CSVR_CHUNK)
+		want = CSVR_CHUNK;
+	char *p = realloc(*buf, want);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = want;
+	return 0;
+}
+
+/*
+ * Reads until the column header is consumed; leaves the rest in *@p buf,
+ * which starts with room for a chunk and grows to CSVR_CHUNK for long
+ * metadata (a short file's reader then touches only what it needs).
+ */
+static int read_header(struct engine *e, int fd, char **buf, size_t *cap, size_t *len, bool *eof)
 {
 	for (;;) {
-		int r = scan_header(e, buf, len, *eof);
+		int r = scan_header(e, *buf, len, *eof);
 		if (r != 0)
 			return r;
 		if (*len == CSVR_CHUNK) {
 			diag_error(e->diag, e->path, e->lines_done + 1, "line too long");
 			return -1;
 		}
+		if (make_room(buf, cap, *len) != 0) {
+			diag_error(e->diag, e->path, 0, "out of memory");
+			return -1;
+		}
 		size_t got;
 		/* A chunk at a time: what follows the header is the first batch. */
-		size_t room = CSVR_CHUNK - *len;
-		if (read_some(fd, buf + *len, room < CSVR_CHUNK_BYTES ? room : CSVR_CHUNK_BYTES, &got) != 0) {
+		size_t room = *cap - *len;
+		if (read_some(fd, *buf + *len, room < CSVR_CHUNK_BYTES ? room : CSVR_CHUNK_BYTES, &got) != 0) {
 			diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(errno));
 			return -1;
 		}
@@ -622,6 +649,7 @@ struct csvr_stream {
 	bool parser_ready;
 	int fd;
 	char *buf;
+	size_t cap;  /* room in buf: CSVR_CHUNK_BYTES, more for long metadata */
 	size_t len;  /* bytes in buf not yet parsed (after the header) */
 	bool eof;
 	bool done;   /* csvr_stream_step() returned 0 or -1 */
@@ -702,7 +730,8 @@ int csvr_stream_open(struct csvr_stream **out, const char *path, const struct cs
 		s->ret = -1;
 		return -1;
 	}
-	s->buf = malloc(CSVR_CHUNK);
+	s->cap = CSVR_CHUNK_BYTES;
+	s->buf = malloc(s->cap);
 	if (!s->buf || csv_init(&s->p, CSV_REPALL_NL) != 0) {
 		diag_error(diag, path, 0, "out of memory");
 		s->done = true;
@@ -711,7 +740,7 @@ int csvr_stream_open(struct csvr_stream **out, const char *path, const struct cs
 	}
 	s->parser_ready = true;
 	posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	int ret = read_header(&s->e, s->fd, s->buf, &s->len, &s->eof);
+	int ret = read_header(&s->e, s->fd, &s->buf, &s->cap, &s->len, &s->eof);
 	if (ret <= 0) {
 		s->done = true;
 		s->ret = -1;

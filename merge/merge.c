@@ -37,10 +37,10 @@
 
 /* Records held in memory before the rest goes to a temporary file (48 bytes each). */
 #define MERGE_RECS_MEM (1u << 17)
-/* Above this size of pre's CPU file (~20 000 frames), post's files are read on threads. */
-#define MERGE_THREADS_BYTES (1u << 20)
-/* Records read back at a time while summarising and writing. */
-#define MERGE_RECS_BLOCK 512
+/* Above this size of pre's CPU file (~1 300 frames), the files are read on threads. */
+#define MERGE_THREADS_BYTES (64u << 10)
+/* Records read back at a time while summarising and writing (on the stack: small). */
+#define MERGE_RECS_BLOCK 64
 
 /* One side's files, read a chunk at a time. */
 struct input {
@@ -282,14 +282,23 @@ static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, stru
 	return 0;
 }
 
+/*
+ * The summary @p s of the records and the files' metadata. The rows writer
+ * @p rows formats the rows meanwhile: from the start without calls files,
+ * else once add_values() has kept their every-function columns (the
+ * spill it appends to is not read while it grows). Returns 0 or an errno.
+ */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, const char *dir, struct merge_summary *s)
+                     const struct input *post, const char *dir, struct merged_rows *rows,
+                     struct merge_summary *s)
 {
 	struct columns c;
 
 	if (columns_create_stream(&c, dir) != 0)
 		return ENOMEM;
-	if (add_values(rc, calls, &c) != 0 || columns_summarize(&c, s) != 0) {
+	int ret = add_values(rc, calls, &c);
+	merged_write_rows_ready(rows, (size_t)rc->recs->count);
+	if (ret != 0 || columns_summarize(&c, s) != 0) {
 		int err = c.error ? c.error : ENOMEM;
 		columns_destroy(&c);
 		return err;
@@ -350,34 +359,33 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 	return c->read_error ? last : i;
 }
 
-static int write_output(const char *out_path, const char *functions_path, struct rows_ctx *rows,
-                        const struct merge_summary *s, merge_log_fn log, void *ctx)
+/*
+ * Writes the merged file of @p s, whose rows @p rows was formatting, and
+ * the functions file; @p o is closed either way. Returns 0 or -1 (said).
+ */
+static int write_output(struct merged_writer *o, struct merged_rows *rows, const char *functions_path,
+                        struct rows_ctx *rc, const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
-	struct merged_writer o;
 
-	if (merged_write_open(&o, out_path, msg, sizeof(msg)) != 0) {
-		say(log, ctx, msg);
-		return -1;
-	}
-	merged_write_summary(&o, s);
-	merged_write_rows(&o, (size_t)rows->recs->count, fill_rows, rows);
-	if (rows->read_error) {
-		merged_write_abort(&o);
-		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", out_path,
-		     strerror(rows->read_error));
+	merged_write_summary(o, s);
+	merged_write_rows_finish(rows);
+	if (rc->read_error) {
+		merged_write_abort(o);
+		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", o->path,
+		     strerror(rc->read_error));
 		return -1;
 	}
 	/* Written while the merged file's writer keeps SIGXFSZ blocked. */
-	if (merge_calls_write(rows->calls, functions_path, s->frame_count, log, ctx) != 0) {
-		merged_write_abort(&o);
+	if (merge_calls_write(rc->calls, functions_path, s->frame_count, log, ctx) != 0) {
+		merged_write_abort(o);
 		return -1;
 	}
-	if (merged_write_commit(&o, msg, sizeof(msg)) != 0) {
+	if (merged_write_commit(o, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		/* The session is not merged: leave no functions file that would
 		 * stop the next try (files are never replaced). */
-		if (rows->calls->present)
+		if (rc->calls->present)
 			unlink(functions_path);
 		return -1;
 	}
@@ -408,16 +416,18 @@ static int pull_gpu(void *ctx, const void **rows, size_t *n)
 	return r;
 }
 
-/* Feeds every pre row to the join, a chunk at a time. Returns 0 or -1. */
-static int join_pre(struct input *pre, struct join *j)
+/* Feeds every pre row, pulled from @p src a chunk at a time, to the join. Returns 0 or -1. */
+static int join_pre(const struct window_source *src, struct join *j)
 {
 	int r;
 
 	do {
-		pre->cpu.count = 0;
-		r = side_file_stream_step(&pre->cpu_stream);
-		for (size_t i = 0; r >= 0 && i < pre->cpu.count; i++)
-			if (join_pre_row(j, &pre->cpu.rows[i]) != 0)
+		const void *rows;
+		size_t n = 0;
+		r = src->pull(src->ctx, &rows, &n);
+		const struct side_cpu_row *row = rows;
+		for (size_t i = 0; r >= 0 && i < n; i++)
+			if (join_pre_row(j, &row[i]) != 0)
 				return -1;
 	} while (r > 0);
 	return r < 0 ? -1 : 0;
@@ -440,30 +450,32 @@ static void say_join_failure(struct input *pre, struct input *post, const struct
 static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
                       const char *dir, merge_log_fn log, void *ctx)
 {
-	const struct window_source src[3] = {join_cpu_source(pull_cpu, post),
+	/* pre's CPU file first: it drives the join; the others fill windows. */
+	const struct window_source src[4] = {join_cpu_source(pull_cpu, pre),
+	                                     join_cpu_source(pull_cpu, post),
 	                                     join_gpu_source(pull_gpu, pre),
 	                                     join_gpu_source(pull_gpu, post)};
 	bool both_gpu = pre->gpu_path && post->gpu_path;
-	struct prefetch ahead[3];
-	struct window_source in[3];
+	int files = both_gpu ? 4 : 2;
+	struct prefetch ahead[4];
+	struct window_source in[4];
 
-	/* post's files are parsed on threads of their own while this one
-	 * parses pre's and joins; a short session is done before threads
-	 * would have started. */
+	/* Every file is parsed on a thread of its own while this one joins;
+	 * a very short session is done before threads would have started. */
 	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
-	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+	for (int i = 0; i < files; i++) {
 		if (threads)
 			prefetch_start(&ahead[i], &src[i], &in[i]);
 		else
 			prefetch_none(&ahead[i], &src[i], &in[i]);
 	}
-	int ret = join_init(j, &in[0], both_gpu ? &in[1] : NULL, both_gpu ? &in[2] : NULL, recs);
+	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs);
 	if (ret == 0)
-		ret = join_pre(pre, j);
+		ret = join_pre(&in[0], j);
 	if (ret == 0)
 		ret = join_finish(j);
 	/* The readers are stopped before anything else touches the files. */
-	for (int i = 0; i < (both_gpu ? 3 : 1); i++) {
+	for (int i = 0; i < files; i++) {
 		if (ahead[i].out_of_memory)
 			ret = -1;
 		prefetch_stop(&ahead[i]);
@@ -538,24 +550,37 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		goto out;
 	}
 
-	struct rows_ctx rows = {.recs = &recs, .gate = &gate,
-	                        .bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
-	                        .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
-	int err = summarize(&rows, calls, pre, post, dir, &s);
+	struct rows_ctx rc = {.recs = &recs, .gate = &gate,
+	                      .bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
+	                      .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
+	/* The rows are formatted on threads while the statistics are
+	 * computed, and written after the summary. */
+	char msg[MERGE_MSG_MAX];
+	struct merged_writer o;
+	struct merged_rows rows;
+	if (merged_write_open(&o, out_path, msg, sizeof(msg)) != 0) {
+		say(log, ctx, msg);
+		goto out;
+	}
+	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
+	                        fill_rows, &rc);
+	int err = summarize(&rc, calls, pre, post, dir, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
 	if (s.has_gpu_bracket)
 		s.gpu_bracket_ns = (uint64_t)llround(j.gpu_bracket_ns_sum / (double)j.gpu_bracket_frames);
-	if (err == ENOMEM) {
-		sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
-		goto out;
-	}
 	if (err) {
-		sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", dir, strerror(err));
+		merged_write_rows_cancel(&rows);
+		merged_write_abort(&o);
+		if (err == ENOMEM)
+			sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
+		else
+			sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", dir,
+			     strerror(err));
 		goto out;
 	}
-	if (write_output(out_path, functions_path, &rows, &s, log, ctx) != 0)
+	if (write_output(&o, &rows, functions_path, &rc, &s, log, ctx) != 0)
 		goto out;
 	if (summary)
 		*summary = s;

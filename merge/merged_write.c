@@ -18,6 +18,7 @@
 
 #include "fmt.h"
 #include "out_file.h"
+#include "workers.h"
 
 #define MERGED_BUF_SIZE (1u << 20)
 /* Items per block of merged_write_rows(), and the buffer a block is formatted in
@@ -25,6 +26,12 @@
  * in several pieces). */
 #define MERGED_BLOCK_ITEMS 16384
 #define MERGED_BLOCK_BUF (4u << 20)
+/* The smallest block: below, a block is not worth a thread's hand-over. */
+#define MERGED_BLOCK_MIN 512
+/* Rows that make another worker worth its start (a thread, a buffer). */
+#define MERGED_WORKER_ROWS 1024
+/* Bytes of buffer per row of a block: a plain row's length, rounded up. */
+#define MERGED_BLOCK_ROW_BYTES 128
 
 static void flush(struct merged_writer *o)
 {
@@ -304,86 +311,160 @@ static void write_all(struct merged_writer *o, const char *data, size_t len)
 	}
 }
 
-/* State shared by the two row writers. */
-struct rows_job {
-	struct merged_writer *o;
-	size_t count;
-	merged_write_fill_fn fill;
-	void *ctx;
-	pthread_mutex_t lock;
-	pthread_cond_t turn_changed;
-	size_t turn; /* the block whose bytes go to the file next */
-	size_t stride;
-};
+/* The next block to format, or r->blocks when none is left. */
+static size_t take_block(struct merged_rows *r)
+{
+	pthread_mutex_lock(&r->lock);
+	size_t b = r->next < r->blocks ? r->next++ : r->blocks;
+	pthread_mutex_unlock(&r->lock);
+	return b;
+}
 
-struct rows_worker {
-	struct rows_job *job;
-	size_t first_block;
-	bool out_of_memory;
-};
+/* Waits until rows [0, @p last) may be formatted. Returns false when cancelled. */
+static bool wait_ready(struct merged_rows *r, size_t last)
+{
+	pthread_mutex_lock(&r->lock);
+	while (r->ready < last && !r->cancelled)
+		pthread_cond_wait(&r->changed, &r->lock);
+	bool go = !r->cancelled;
+	pthread_mutex_unlock(&r->lock);
+	return go;
+}
 
-/* Formats every stride-th block; writes each when the file reaches it. */
+/* Waits for block @p b's turn at the file. Returns false when cancelled. */
+static bool wait_turn(struct merged_rows *r, size_t b)
+{
+	pthread_mutex_lock(&r->lock);
+	while (r->turn != b && !r->cancelled)
+		pthread_cond_wait(&r->changed, &r->lock);
+	bool go = !r->cancelled;
+	pthread_mutex_unlock(&r->lock);
+	return go;
+}
+
+static void pass_turn(struct merged_rows *r, size_t b)
+{
+	pthread_mutex_lock(&r->lock);
+	r->turn = b + 1;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * Takes blocks in order, formats each as soon as its rows are ready, and
+ * writes it when the file reaches it. Blocks are taken in increasing order
+ * and each taker writes its own, so however many workers run (one is
+ * enough) the file's turn always moves on.
+ */
 static void *rows_worker(void *arg)
 {
-	struct rows_worker *w = arg;
-	struct rows_job *job = w->job;
-	size_t blocks = (job->count + MERGED_BLOCK_ITEMS - 1) / MERGED_BLOCK_ITEMS;
-	char *buf = malloc(MERGED_BLOCK_BUF);
+	struct merged_rows *r = arg;
+	/* Room for a block of plain rows (longer rows go in several writes):
+	 * fresh memory is a large part of a short merge's cost. */
+	size_t cap = r->block_items * MERGED_BLOCK_ROW_BYTES + MERGED_ROW_MAX;
+	if (cap > MERGED_BLOCK_BUF)
+		cap = MERGED_BLOCK_BUF;
+	char *buf = malloc(cap);
 
-	w->out_of_memory = buf == NULL;
-	for (size_t b = w->first_block; b < blocks; b += job->stride) {
-		size_t item = b * MERGED_BLOCK_ITEMS;
-		size_t last = item + MERGED_BLOCK_ITEMS < job->count ? item + MERGED_BLOCK_ITEMS : job->count;
+	for (size_t b = take_block(r); b < r->blocks; b = take_block(r)) {
+		size_t item = b * r->block_items;
+		size_t last = item + r->block_items < r->count ? item + r->block_items : r->count;
 		size_t used = 0;
 
 		/* Format before taking the turn: that is the parallel part. */
+		if (!wait_ready(r, last))
+			break;
 		if (buf)
-			item = job->fill(job->ctx, item, last, buf, MERGED_BLOCK_BUF, &used);
-
-		pthread_mutex_lock(&job->lock);
-		while (job->turn != b)
-			pthread_cond_wait(&job->turn_changed, &job->lock);
-		pthread_mutex_unlock(&job->lock);
+			item = r->fill(r->ctx, item, last, buf, cap, &used);
+		if (!wait_turn(r, b))
+			break;
 
 		/* Only this thread touches the file until the turn moves on. */
 		if (buf) {
-			write_all(job->o, buf, used);
+			write_all(r->o, buf, used);
 			while (item < last) {
-				item = job->fill(job->ctx, item, last, buf, MERGED_BLOCK_BUF, &used);
-				write_all(job->o, buf, used);
+				item = r->fill(r->ctx, item, last, buf, cap, &used);
+				write_all(r->o, buf, used);
 			}
-		} else if (!job->o->error) {
-			job->o->error = ENOMEM;
+		} else if (!r->o->error) {
+			r->o->error = ENOMEM;
 		}
-
-		pthread_mutex_lock(&job->lock);
-		job->turn = b + 1;
-		pthread_cond_broadcast(&job->turn_changed);
-		pthread_mutex_unlock(&job->lock);
+		pass_turn(r, b);
 	}
 	free(buf);
 	return NULL;
 }
 
-void merged_write_rows(struct merged_writer *o, size_t count, merged_write_fill_fn fill, void *ctx)
+/*
+ * Rows per block for @p count rows over @p workers: MERGED_BLOCK_ITEMS, or
+ * less, so that each worker has two blocks (one formatted while another
+ * is written), down to MERGED_BLOCK_MIN.
+ */
+static size_t block_items(size_t count, size_t workers)
 {
-	struct rows_job job = {.o = o, .count = count, .fill = fill, .ctx = ctx, .stride = 2};
-	struct rows_worker a = {.job = &job, .first_block = 0};
-	struct rows_worker b = {.job = &job, .first_block = 1};
-	pthread_t thread;
+	size_t items = count / (2 * workers);
 
-	flush(o); /* the summary goes first */
-	pthread_mutex_init(&job.lock, NULL);
-	pthread_cond_init(&job.turn_changed, NULL);
-	if (count > MERGED_BLOCK_ITEMS && pthread_create(&thread, NULL, rows_worker, &b) == 0) {
-		rows_worker(&a);
-		pthread_join(thread, NULL);
-	} else {
-		job.stride = 1;
-		rows_worker(&a);
-	}
-	pthread_cond_destroy(&job.turn_changed);
-	pthread_mutex_destroy(&job.lock);
+	if (items > MERGED_BLOCK_ITEMS)
+		return MERGED_BLOCK_ITEMS;
+	return items < MERGED_BLOCK_MIN ? MERGED_BLOCK_MIN : items;
+}
+
+void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, size_t count,
+                             size_t ready, merged_write_fill_fn fill, void *ctx)
+{
+	size_t want = count / MERGED_WORKER_ROWS;
+
+	if (want > workers_max())
+		want = workers_max();
+	if (want < 1)
+		want = 1;
+	*r = (struct merged_rows){.o = o, .count = count, .ready = ready, .fill = fill, .ctx = ctx,
+	                          .turn = SIZE_MAX};
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->changed, NULL);
+	r->block_items = block_items(count, want);
+	r->blocks = (count + r->block_items - 1) / r->block_items;
+	/* The workers that start format ahead; this thread joins them in
+	 * merged_write_rows_finish() (and is the only one if none started). */
+	while (r->started < want && r->started < r->blocks &&
+	       pthread_create(&r->thread[r->started], NULL, rows_worker, r) == 0)
+		r->started++;
+}
+
+void merged_write_rows_ready(struct merged_rows *r, size_t ready)
+{
+	pthread_mutex_lock(&r->lock);
+	r->ready = ready;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Joins the workers and frees what the rows held. */
+static void rows_end(struct merged_rows *r)
+{
+	for (size_t i = 0; i < r->started; i++)
+		pthread_join(r->thread[i], NULL);
+	pthread_cond_destroy(&r->changed);
+	pthread_mutex_destroy(&r->lock);
+}
+
+void merged_write_rows_finish(struct merged_rows *r)
+{
+	flush(r->o); /* the summary goes first */
+	merged_write_rows_ready(r, r->count);
+	pass_turn(r, SIZE_MAX); /* block 0's turn */
+	if (r->started == 0)
+		rows_worker(r);
+	rows_end(r);
+}
+
+void merged_write_rows_cancel(struct merged_rows *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->cancelled = true;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+	rows_end(r);
 }
 
 int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)

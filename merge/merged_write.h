@@ -19,12 +19,14 @@
 #ifndef XRLM_MERGED_WRITE_H
 #define XRLM_MERGED_WRITE_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "merge.h"
+#include "workers.h"
 
 /* The column header line of the merged CSV (without newline). */
 #define MERGED_HEADER                                                                          \
@@ -124,12 +126,50 @@ typedef size_t (*merged_write_fill_fn)(void *ctx, size_t first, size_t last, cha
                                size_t *used);
 
 /*
- * Writes the rows of items [0, @p count) in order, formatting blocks of
- * items on two threads (when a second can be created) while the other
- * writes: the bytes are the same as a serial write. @p fill must be safe to
- * call from two threads at once on different ranges.
+ * Rows being written: blocks of items formatted on worker threads (up to
+ * workers_max(), fewer for a short file) while the caller still computes
+ * the summary, and written in order once it is in the buffer: the bytes
+ * are the same as a serial write. Each worker holds at most one formatted
+ * block (MERGED_BLOCK_BUF) while it waits.
  */
-void merged_write_rows(struct merged_writer *o, size_t count, merged_write_fill_fn fill, void *ctx);
+struct merged_rows {
+	struct merged_writer *o;
+	size_t count;
+	merged_write_fill_fn fill;
+	void *ctx;
+	size_t block_items; /* rows per block */
+	size_t blocks;
+	pthread_t thread[WORKERS_MAX];
+	size_t started;     /* workers running */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	size_t ready;       /* items [0, ready) may be formatted */
+	size_t next;        /* the next block a worker takes */
+	size_t turn;        /* the block whose bytes go to the file next; SIZE_MAX: the summary's */
+	bool cancelled;
+};
+
+/*
+ * Starts writing the rows of items [0, @p count) of @p o, the first
+ * @p ready of which may be formatted now. @p fill must be safe to call
+ * from several threads at once on different ranges. Nothing reaches the
+ * file before merged_write_rows_finish(); end with it or
+ * merged_write_rows_cancel().
+ */
+void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, size_t count,
+                             size_t ready, merged_write_fill_fn fill, void *ctx);
+
+/* Items [0, @p ready) may be formatted now. */
+void merged_write_rows_ready(struct merged_rows *r, size_t ready);
+
+/*
+ * Writes what o's buffer holds (the summary: merged_write_summary() first),
+ * then every row in order; returns when all are written (o->error says how).
+ */
+void merged_write_rows_finish(struct merged_rows *r);
+
+/* Stops the workers without writing more; then merged_write_abort(). */
+void merged_write_rows_cancel(struct merged_rows *r);
 
 /*
  * Flushes, closes and renames the file into place (never replacing an

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,30 @@ int spill_init(struct spill *s, size_t item_size, size_t mem_items, const char *
 	s->mem_items = mem_items ? mem_items : 1;
 	s->fd = -1;
 	s->dir = dir;
-	s->mem = malloc(s->mem_items * item_size);
+	/* Memory grows with what is appended: a short session touches little
+	 * (fresh memory costs a page fault per 4 KiB, or a 2 MiB clear). */
+	s->mem_cap = SPILL_FIRST_BYTES / item_size;
+	if (s->mem_cap == 0)
+		s->mem_cap = 1;
+	if (s->mem_cap > s->mem_items)
+		s->mem_cap = s->mem_items;
+	s->mem = malloc(s->mem_cap * item_size);
 	return s->mem ? 0 : -1;
+}
+
+/* Doubles the memory, up to mem_items. Returns false when it cannot grow. */
+static bool grow(struct spill *s)
+{
+	size_t cap = s->mem_cap * 2 < s->mem_items ? s->mem_cap * 2 : s->mem_items;
+
+	if (cap <= s->mem_cap)
+		return false;
+	char *mem = realloc(s->mem, cap * s->item_size);
+	if (!mem)
+		return false; /* the file takes the rest */
+	s->mem = mem;
+	s->mem_cap = cap;
+	return true;
 }
 
 void spill_destroy(struct spill *s)
@@ -91,7 +114,7 @@ int spill_flush(struct spill *s)
 
 	if (s->error)
 		return -1;
-	if (n == 0 || (s->fd < 0 && s->count < s->mem_items))
+	if (n == 0 || (s->fd < 0 && s->count < s->mem_cap))
 		return 0; /* all still fits in memory: no file */
 	if (s->fd < 0 && open_file(s) != 0)
 		return -1;
@@ -105,7 +128,7 @@ int spill_flush(struct spill *s)
 
 void *spill_append(struct spill *s)
 {
-	if (s->count - s->flushed == s->mem_items) {
+	if (s->count - s->flushed == s->mem_cap && !grow(s)) {
 		if (s->fd < 0 && open_file(s) != 0)
 			return NULL;
 		if (spill_flush(s) != 0)

@@ -16,7 +16,8 @@
 
 struct spill {
 	size_t item_size;
-	size_t mem_items;  /* capacity of mem, in items */
+	size_t mem_items;  /* most items held in memory */
+	size_t mem_cap;    /* items mem has room for now (grows to mem_items) */
 	char *mem;         /* items [flushed, count) */
 	uint64_t count;    /* items appended */
 	uint64_t flushed;  /* items [0, flushed) are in the file */
@@ -28,8 +29,11 @@ struct spill {
 	void *flush_ctx;
 };
 
+/* What a spill's memory starts with; it doubles as items come, up to its bound. */
+#define SPILL_FIRST_BYTES ((size_t)64 << 10)
+
 /*
- * Prepares @p s for items of @p item_size bytes, @p mem_items of them in
+ * Prepares @p s for items of @p item_size bytes, up to @p mem_items of them in
  * memory, the rest in a temporary file in @p dir (borrowed; NULL: $TMPDIR,
  * else /tmp). Returns 0, or -1 when out of memory.
  */

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "heap.h"
+#include "workers.h"
 
 #ifndef XRLM_VERSION
 #define XRLM_VERSION "unknown"
@@ -106,6 +107,9 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return cmd_usage_error("unknown command", name);
 	heap_setup();
+	/* A merge's parallel parts may use every CPU xrlm may run on (the
+	 * in-layer merge keeps the default, beside its host application). */
+	workers_set_max(workers_online_cpus());
 	if (argc == 3 && is_help(argv[2])) {
 		printf("usage: xrlm %s %s\n\n", cmd->name, cmd->synopsis);
 		print_help(stdout, "", cmd->help, 0);
