@@ -10,19 +10,21 @@
 #include "merge.h"
 #include "sessions.h"
 #include "table.h"
+#include "u_parse.h"
+#include "workers.h"
 
 struct merge_args {
-	const char *pre, *post, *gpu_pre, *gpu_post, *out;
+	const char *pre, *post, *gpu_pre, *gpu_post, *out, *threads;
 	bool no_gpu, no_calls, all;
 };
 
 static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 {
-	static const char *const names[] = {"--gpu-pre", "--gpu-post", "-o", "--output"};
+	static const char *const names[] = {"--gpu-pre", "--gpu-post", "-o", "--output", "--threads"};
 	int positional = 0;
 
 	for (int i = 0; i < argc; i++) {
-		const char **const slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out};
+		const char **const slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out, &a->threads};
 		int matched = cmd_options(argc, argv, &i, names, slots, sizeof(names) / sizeof(names[0]));
 		if (matched == CMD_EXIT_USAGE)
 			return matched;
@@ -50,6 +52,12 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 		return cmd_usage_error("merge needs PRE.csv and POST.csv, or a directory", NULL);
 	if (a->no_gpu && (a->gpu_pre || a->gpu_post))
 		return cmd_usage_error("--no-gpu conflicts with --gpu-pre/--gpu-post", NULL);
+	_Static_assert(WORKERS_MAX == 8, "the --threads message says 1 to 8");
+	uint64_t threads;
+	if (a->threads && u_parse_u64(a->threads, 1, WORKERS_MAX, &threads) != U_PARSE_OK)
+		return cmd_usage_error("--threads must be 1 to 8", a->threads);
+	if (a->threads)
+		workers_set_max((unsigned)threads);
 	return 0;
 }
 
@@ -104,7 +112,7 @@ static int run_merge(int argc, char **argv)
 const struct cmd cmd_merge = {
 	.name = "merge",
 	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [--no-calls] [--all] "
-	            "[-o OUT] | DIR",
+	            "[--threads N] [-o OUT] | DIR",
 	.help = "joins a session's per-side files (frames-<tag>-pre.csv and\n"
 	        "frames-<tag>-post.csv) into frames-merged-<tag>.csv next to PRE\n"
 	        "(or OUT; an existing file is never overwritten). The sibling\n"
@@ -117,6 +125,9 @@ const struct cmd cmd_merge = {
 	        "Prints count/mean/median/p95/p99/min/max of the target layer's CPU\n"
 	        "and GPU time, both in microseconds and as a share of the frame, then\n"
 	        "the 15 functions with the most target time (--all: every one).\n"
+	        "--threads N (1 to 8): threads for the parallel parts (formatting the\n"
+	        "rows, the statistics); default: the CPUs xrlm may run on, at most 8.\n"
+	        "The merged file's bytes do not depend on it.\n"
 	        "With DIR: merges every session there that has both per-side files,\n"
 	        "no merged file and no writer still running (what a kill leaves),\n"
 	        "one line each; exit status 1 if any failed.\n",

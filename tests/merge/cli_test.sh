@@ -386,6 +386,27 @@ calls_merge_dir)
 	grep -q -E ",app_submit_us(,target_gpu_raw_us)?$" "$work/frames-merged-$t.csv" ||
 		fail "no every-function columns"
 	;;
+threads)
+	# The merged and functions files have the same bytes whatever the
+	# threads: a session long enough for several reader threads, row
+	# blocks per writer and statistics threads, with GPU and calls files.
+	"$gen" "$work" t 40000 --calls 2 || fail "generator"
+	for n in 1 2 3 8; do
+		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" --threads "$n" -o "$work/m$n.csv"
+		[ "$rc" -eq 0 ] || fail "--threads $n: status $rc: $(cat "$work/err")"
+	done
+	for n in 2 3 8; do
+		cmp -s "$work/m1.csv" "$work/m$n.csv" || fail "--threads $n: other merged bytes than --threads 1"
+		cmp -s "$work/m1.functions.csv" "$work/m$n.functions.csv" ||
+			fail "--threads $n: other functions bytes than --threads 1"
+	done
+	[ "$(grep -c -v '^#' "$work/m1.csv")" -eq 40001 ] || fail "not 40000 rows"
+	for bad in 0 9 x -1; do
+		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" --threads "$bad" -o "$work/b.csv"
+		expect_error 2 "--threads must be 1 to 8"
+	done
+	[ ! -e "$work/b.csv" ] || fail "a refused command wrote a file"
+	;;
 missing_file)
 	copy_session s1
 	run merge "$work/frames-s1-pre.csv" "$work/nope-post.csv" -o "$work/m.csv"

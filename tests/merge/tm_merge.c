@@ -22,7 +22,10 @@
 #include "join.h"
 #include "merge.h"
 #include "merged_read.h"
+#include "merged_write.h"
+#include "spill.h"
 #include "stats.h"
+#include "workers.h"
 #include "tm_common.h"
 
 /* cmocka 1.1 has no assert_double_equal(). */
@@ -352,6 +355,131 @@ static void test_read_rejects_bad_numbers(void **state)
 		assert_non_null(strstr(f.diag.error, ":2: error:"));
 		side_cpu_destroy(&f);
 	}
+	tm_dir_remove(dir);
+}
+
+/* ---- spill ---- */
+
+/* Appends @p n items i (as uint64_t) to @p sp and reads them all back. */
+static void spill_round_trip(struct spill *sp, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t *slot = spill_append(sp);
+		assert_non_null(slot);
+		*slot = i * 2654435761u;
+	}
+	assert_int_equal(spill_flush(sp), 0);
+	uint64_t got[1000];
+	for (uint64_t first = 0; first < n; first += 1000) {
+		size_t k = n - first < 1000 ? (size_t)(n - first) : 1000;
+		assert_int_equal(spill_read(sp, first, k, got), 0);
+		for (size_t i = 0; i < k; i++)
+			assert_int_equal(got[i], (first + i) * 2654435761u);
+	}
+}
+
+/* Memory starts small and doubles up to the bound; past it, the file. */
+static void test_spill_grows(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct spill sp;
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(spill_init(&sp, sizeof(uint64_t), 100000, dir), 0);
+	assert_int_equal(sp.mem_cap, SPILL_FIRST_BYTES / sizeof(uint64_t));
+	spill_round_trip(&sp, 50000);
+	assert_int_equal(sp.mem_cap, 65536); /* 8192 doubled three times */
+	assert_int_equal(sp.fd, -1);         /* all in memory: no file */
+	spill_destroy(&sp);
+
+	assert_int_equal(spill_init(&sp, sizeof(uint64_t), 20000, dir), 0);
+	spill_round_trip(&sp, 123457);
+	assert_int_equal(sp.mem_cap, 20000); /* grown to the bound, not past it */
+	assert_true(sp.fd >= 0);
+	spill_destroy(&sp);
+	tm_dir_remove(dir);
+}
+
+/* ---- the rows writer ---- */
+
+/* What a test's fill sees: the rows it may format. */
+struct ready_fill {
+	size_t ready; /* set by the test, read by the workers: atomics */
+	int too_early; /* rows formatted before they were ready */
+	int calls;
+};
+
+/* merged_write_fill_fn: row i is "i\n"; counts rows asked for before they were ready. */
+static size_t ready_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	struct ready_fill *f = ctx;
+	char *p = buf;
+
+	__atomic_add_fetch(&f->calls, 1, __ATOMIC_SEQ_CST);
+	if (last > __atomic_load_n(&f->ready, __ATOMIC_SEQ_CST))
+		__atomic_add_fetch(&f->too_early, 1, __ATOMIC_SEQ_CST);
+	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
+		p += sprintf(p, "%zu\n", first);
+	*used = (size_t)(p - buf);
+	return first;
+}
+
+/*
+ * Rows are formatted only once ready, by any number of workers, and reach
+ * the file after the summary, in order; a cancelled writer stops without
+ * writing and without waiting for rows that never become ready.
+ */
+static void test_rows_writer(void **state)
+{
+	(void)state;
+	char dir[256], path[512], msg[256];
+	const size_t count = 20000;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rows.csv", dir);
+	for (unsigned threads = 1; threads <= 8; threads += 3) {
+		struct merged_writer o;
+		struct merged_rows rows;
+		struct ready_fill f = {0};
+
+		workers_set_max(threads);
+		unlink(path);
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		merged_write_rows_start(&rows, &o, count, 0, ready_fill, &f);
+		for (size_t r = 1000; r <= count; r += 1000) {
+			__atomic_store_n(&f.ready, r, __ATOMIC_SEQ_CST);
+			merged_write_rows_ready(&rows, r);
+			usleep(200);
+		}
+		o.len = (size_t)sprintf(o.buf, "# summary\n");
+		merged_write_rows_finish(&rows);
+		assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+		assert_int_equal(f.too_early, 0);
+
+		FILE *in = fopen(path, "r");
+		char line[64];
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_string_equal(line, "# summary\n");
+		for (size_t i = 0; i < count; i++) {
+			assert_non_null(fgets(line, sizeof(line), in));
+			assert_int_equal(strtoull(line, NULL, 10), i);
+		}
+		assert_null(fgets(line, sizeof(line), in));
+		fclose(in);
+
+		/* Cancelled with nothing ready: no fill, no file, no hang. */
+		struct ready_fill none = {0};
+		unlink(path);
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		merged_write_rows_start(&rows, &o, count, 0, ready_fill, &none);
+		merged_write_rows_cancel(&rows);
+		merged_write_abort(&o);
+		assert_int_equal(none.calls, 0);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	workers_set_max(WORKERS_DEFAULT);
 	tm_dir_remove(dir);
 }
 
@@ -810,6 +938,8 @@ int main(void)
 		cmocka_unit_test(test_read_truncated),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_read_rejects_bad_numbers),
+		cmocka_unit_test(test_spill_grows),
+		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
 		cmocka_unit_test(test_merge_gpu_rules),
