@@ -210,24 +210,21 @@ struct rows_ctx {
 	const struct merge_calls *calls;
 };
 
-/* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
-static void make_row(const struct rows_ctx *c, const struct join_rec *a, const int64_t *calls_cols,
-                     struct merged_row *r)
+/*
+ * The times and shares of merged row @p r, from record @p a less the
+ * bracket correction @p bracket_ns: what the statistics are computed over.
+ */
+static void row_times(uint64_t bracket_ns, const struct join_rec *a, struct merged_row *r)
 {
 	r->display_time = a->display_time;
 	r->thread_id = a->thread_id;
 	r->pre_ns = a->pre_ns;
 	r->post_ns = a->post_ns;
-	r->target_ns = a->pre_ns - a->post_ns - (int64_t)c->bracket_correction_ns;
+	r->target_ns = a->pre_ns - a->post_ns - (int64_t)bracket_ns;
 	r->has_interval = a->interval_ns != JOIN_NO_INTERVAL;
 	r->interval_ns = r->has_interval ? a->interval_ns : 0;
 	r->gpu_us = a->gpu_us;
-	r->has_gpu_raw = c->has_gpu_files;
 	r->gpu_raw_us = a->gpu_raw_us;
-	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	r->has_calls = c->calls->present;
-	if (r->has_calls)
-		memcpy(r->calls_ns, calls_cols, sizeof(r->calls_ns));
 
 	/* Percentages are rounded as written (see fmt.h) and need a positive
 	 * interval: a zero or backwards one has no meaningful share. */
@@ -236,6 +233,18 @@ static void make_row(const struct rows_ctx *c, const struct join_rec *a, const i
 	r->cpu_pct = has_share ? fmt_round((double)r->target_ns / (double)r->interval_ns * 100.0, 4) : NAN;
 	r->gpu_pct = has_share && !isnan(r->gpu_us) ? fmt_round(r->gpu_us / interval_us * 100.0, 4) : NAN;
 	r->gpu_pct = blank_if_infinite(r->gpu_pct);
+}
+
+/* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
+static void make_row(const struct rows_ctx *c, const struct join_rec *a, const int64_t *calls_cols,
+                     struct merged_row *r)
+{
+	row_times(c->bracket_correction_ns, a, r);
+	r->has_gpu_raw = c->has_gpu_files;
+	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
+	r->has_calls = c->calls->present;
+	if (r->has_calls)
+		memcpy(r->calls_ns, calls_cols, sizeof(r->calls_ns));
 }
 
 /* Copies @p src into @p dst, cut to its @p size. */
@@ -247,63 +256,64 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* What the join hands each final record to: the statistics' values. */
+struct values_ctx {
+	uint64_t bracket_correction_ns;
+	struct columns *columns;
+};
+
+/* join_final_fn: a record's values, as the text of its row reads back. */
+static int add_values(void *ctx, const struct join_rec *a)
+{
+	struct values_ctx *v = ctx;
+	struct merged_row r;
+
+	row_times(v->bracket_correction_ns, a, &r);
+	double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
+	return columns_add(v->columns, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
+	                   interval_us);
+}
+
 /*
- * The values of every record, in order, into @p c; each row's
- * every-function columns found (and kept for the writers). Returns 0, -1
- * (c->error or errno).
+ * With calls files: each record's every-function cells, found in order and
+ * kept for the writers. Returns 0 or an errno.
  */
-static int add_values(const struct rows_ctx *rc, struct merge_calls *calls, struct columns *c)
+static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
+	int64_t cols[CALLS_COLS];
 
-	for (uint64_t first = 0; first < rc->recs->count; first += MERGE_RECS_BLOCK) {
-		size_t n = rc->recs->count - first < MERGE_RECS_BLOCK ? (size_t)(rc->recs->count - first)
-		                                                      : MERGE_RECS_BLOCK;
-		if (spill_read(rc->recs, first, n, block) != 0) {
-			c->error = errno;
-			return -1;
-		}
-		for (size_t i = 0; i < n; i++) {
-			struct merged_row r;
-			int64_t cols[CALLS_COLS];
+	for (uint64_t first = 0; calls->present && first < recs->count; first += MERGE_RECS_BLOCK) {
+		size_t n = recs->count - first < MERGE_RECS_BLOCK ? (size_t)(recs->count - first)
+		                                                  : MERGE_RECS_BLOCK;
+		if (spill_read(recs, first, n, block) != 0)
+			return errno ? errno : EIO;
+		for (size_t i = 0; i < n; i++)
 			if (merge_calls_next_row(calls, block[i].thread_id, block[i].t_entry_ns,
-			                         block[i].pre_ns, cols) != 0) {
-				c->error = errno;
-				return -1;
-			}
-			make_row(rc, &block[i], cols, &r);
-			/* Values as the text of the row reads back. */
-			double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
-			if (columns_add(c, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
-			                interval_us) != 0)
-				return -1;
-		}
+			                         block[i].pre_ns, cols) != 0)
+				return errno ? errno : EIO;
 	}
 	return 0;
 }
 
 /*
- * The summary @p s of the records and the files' metadata. The rows writer
- * @p rows formats the rows meanwhile: from the start without calls files,
- * else once add_values() has kept their every-function columns (the
- * spill it appends to is not read while it grows). Returns 0 or an errno.
+ * The summary @p s of the values @p c the join collected and of the files'
+ * metadata. The rows writer @p rows formats the rows meanwhile: from the
+ * start without calls files, else once find_calls_cells() has kept their
+ * every-function cells (the spill it appends to is not read while it
+ * grows). Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, const char *dir, struct merged_rows *rows,
+                     const struct input *post, struct columns *c, struct merged_rows *rows,
                      struct merge_summary *s)
 {
-	struct columns c;
+	int err = find_calls_cells(rc->recs, calls);
 
-	if (columns_create_stream(&c, dir) != 0)
-		return ENOMEM;
-	int ret = add_values(rc, calls, &c);
 	merged_write_rows_ready(rows, (size_t)rc->recs->count);
-	if (ret != 0 || columns_summarize(&c, s) != 0) {
-		int err = c.error ? c.error : ENOMEM;
-		columns_destroy(&c);
+	if (err)
 		return err;
-	}
-	columns_destroy(&c);
+	if (columns_summarize(c, s) != 0)
+		return c->error ? c->error : ENOMEM;
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
@@ -433,23 +443,30 @@ static int join_pre(const struct window_source *src, struct join *j)
 	return r < 0 ? -1 : 0;
 }
 
-/* The join's failure, said: a file's error, or memory, or the temporary file. */
+/* The join's failure, said: a file's error, or memory, or a temporary file. */
 static void say_join_failure(struct input *pre, struct input *post, const struct spill *recs,
-                             const char *dir, merge_log_fn log, void *ctx)
+                             const struct columns *values, const char *dir, merge_log_fn log,
+                             void *ctx)
 {
 	if (finish_reading(pre, post, log, ctx))
 		return;
-	if (recs->error)
-		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
-		     strerror(recs->error));
+	int err = recs->error ? recs->error : values->error;
+	if (err)
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir, strerror(err));
 	else
 		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
 		     (unsigned long long)pre->cpu_rows);
 }
 
+/*
+ * Joins the files into records in @p recs; each final record's values go
+ * to @p values. Returns 0 or -1 (said).
+ */
 static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
-                      const char *dir, merge_log_fn log, void *ctx)
+                      struct columns *values, const char *dir, merge_log_fn log, void *ctx)
 {
+	struct values_ctx vc = {.bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
+	                        .columns = values};
 	/* pre's CPU file first: it drives the join; the others fill windows. */
 	const struct window_source src[4] = {join_cpu_source(pull_cpu, pre),
 	                                     join_cpu_source(pull_cpu, post),
@@ -469,7 +486,8 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 		else
 			prefetch_none(&ahead[i], &src[i], &in[i]);
 	}
-	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs);
+	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs,
+	                    add_values, &vc);
 	if (ret == 0)
 		ret = join_pre(&in[0], j);
 	if (ret == 0)
@@ -492,7 +510,7 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 		ret = pre->gpu.diag.failed || post->gpu.diag.failed ? -1 : 0;
 	}
 	if (ret != 0) {
-		say_join_failure(pre, post, recs, dir, log, ctx);
+		say_join_failure(pre, post, recs, values, dir, log, ctx);
 		return -1;
 	}
 	return 0;
@@ -514,6 +532,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 {
 	char dir[MERGE_PATH_MAX];
 	struct spill recs;
+	struct columns values;
 	struct join j;
 	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
@@ -524,7 +543,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;
 	}
-	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
+	if (columns_create_stream(&values, dir) != 0) {
+		spill_destroy(&recs);
+		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
+		return -1;
+	}
+	if (join_sides(pre, post, &j, &recs, &values, dir, log, ctx) != 0)
 		goto out;
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
@@ -564,7 +588,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	}
 	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
 	                        fill_rows, &rc);
-	int err = summarize(&rc, calls, pre, post, dir, &rows, &s);
+	int err = summarize(&rc, calls, pre, post, &values, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
@@ -588,6 +612,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 out:
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
+	columns_destroy(&values);
 	spill_destroy(&recs);
 	return ret;
 }
