@@ -4,6 +4,7 @@
 #include "columns.h"
 #include "workers.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -94,12 +95,22 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 /* Above this many rows, the columns' selections run on threads of their own. */
 #define COLUMNS_THREADS_ROWS 2048
 
-/* One column to summarize, possibly on a thread of its own. */
+int columns_push(struct columns *c, enum columns_id id, double v)
+{
+	if (isnan(v))
+		return 0;
+	return stats_stream_add(&c->s[id], v);
+}
+
+/* Columns to fill and summarize together, possibly on a thread of their own. */
 struct columns_job {
 	struct columns *c;
-	int column;
-	struct stats_summary *out;
+	unsigned mask; /* the columns: bit i is column i */
+	columns_fill_fn fill;
+	void *fill_ctx;
+	struct stats_summary **out;
 	int ret;
+	int error; /* errno of a failed fill */
 };
 
 static void *summarize_job(void *arg)
@@ -107,14 +118,29 @@ static void *summarize_job(void *arg)
 	struct columns_job *job = arg;
 	struct columns *c = job->c;
 
-	if (!c->streaming)
-		stats_compute(c->v[job->column], c->n[job->column], job->out);
-	else if (stats_stream_compute(&c->s[job->column], job->out) != 0)
+	if (job->fill && job->fill(job->fill_ctx, c, job->mask) != 0) {
+		job->error = errno ? errno : EIO;
 		job->ret = -1;
+		return NULL;
+	}
+	for (int i = 0; i < COLUMNS_COUNT; i++) {
+		if (!(job->mask & (1u << i)))
+			continue;
+		if (!c->streaming)
+			stats_compute(c->v[i], c->n[i], job->out[i]);
+		else if (stats_stream_compute(&c->s[i], job->out[i]) != 0)
+			job->ret = -1;
+	}
 	return NULL;
 }
 
 int columns_summarize(struct columns *c, struct merge_summary *s)
+{
+	return columns_fill_summarize(c, NULL, NULL, s);
+}
+
+int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
+                           struct merge_summary *s)
 {
 	struct stats_summary *out[COLUMNS_COUNT] = {
 		[COLUMNS_CPU_US] = &s->target_cpu_us,
@@ -127,29 +153,34 @@ int columns_summarize(struct columns *c, struct merge_summary *s)
 	pthread_t thread[COLUMNS_COUNT];
 	bool threaded[COLUMNS_COUNT] = {false};
 
+	/* The fills and selections of the columns are independent: for large
+	 * inputs they are dealt to up to workers_max() groups, one thread
+	 * each (this one takes the first); a group's fill is one pass over
+	 * the rows. The results do not depend on the split. */
+	unsigned groups = c->rows > COLUMNS_THREADS_ROWS ? workers_max() : 1;
+	if (groups > COLUMNS_COUNT)
+		groups = COLUMNS_COUNT;
+	for (unsigned g = 0; g < groups; g++)
+		job[g] = (struct columns_job){.c = c, .fill = fill, .fill_ctx = ctx, .out = out};
+	for (int i = 0; i < COLUMNS_COUNT; i++)
+		job[(unsigned)i % groups].mask |= 1u << i;
+	for (unsigned g = 1; g < groups; g++)
+		threaded[g] = pthread_create(&thread[g], NULL, summarize_job, &job[g]) == 0;
+	int ret = 0;
+	for (unsigned g = 0; g < groups; g++) {
+		if (!threaded[g])
+			summarize_job(&job[g]);
+	}
+	for (unsigned g = 0; g < groups; g++) {
+		if (threaded[g])
+			pthread_join(thread[g], NULL);
+		ret |= job[g].ret;
+		if (job[g].error && !c->error)
+			c->error = job[g].error;
+	}
 	s->frame_count = c->rows;
 	s->gpu_frame_count = c->streaming ? c->s[COLUMNS_GPU_US].values.count : c->n[COLUMNS_GPU_US];
 	s->negative_target_frames = c->negative_cpu;
-
-	/* The selections are independent: for large inputs, the first
-	 * workers_max() - 1 columns go to threads and this one does the rest
-	 * (the results do not depend on the split). */
-	unsigned spare = c->rows > COLUMNS_THREADS_ROWS ? workers_max() - 1 : 0;
-	for (int i = 0; i < COLUMNS_COUNT; i++) {
-		job[i] = (struct columns_job){.c = c, .column = i, .out = out[i]};
-		if ((unsigned)i < spare && i + 1 < COLUMNS_COUNT)
-			threaded[i] = pthread_create(&thread[i], NULL, summarize_job, &job[i]) == 0;
-	}
-	int ret = 0;
-	for (int i = 0; i < COLUMNS_COUNT; i++) {
-		if (!threaded[i])
-			summarize_job(&job[i]);
-	}
-	for (int i = 0; i < COLUMNS_COUNT; i++) {
-		if (threaded[i])
-			pthread_join(thread[i], NULL);
-		ret |= job[i].ret;
-	}
 
 	double median = s->frame_interval_us.median;
 	s->frame_rate_hz = median > 0 ? 1e6 / median : 0;

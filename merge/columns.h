@@ -58,6 +58,30 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
                 double gpu_pct, double interval_us);
 
 /*
+ * Adds value @p v of column @p id of streaming columns (NAN: a blank cell,
+ * skipped). Safe from one thread per column at once. Returns 0, or -1
+ * when the stream could not be written (its error set).
+ */
+int columns_push(struct columns *c, enum columns_id id, double v);
+
+/*
+ * Fills the columns of streaming columns @p c whose bits are set in
+ * @p mask (bit i: column i): adds each one's value of every row, in order,
+ * with columns_push() (and, with COLUMNS_CPU_US, counts negative_cpu).
+ * Returns 0, or -1 with errno set.
+ */
+typedef int (*columns_fill_fn)(void *ctx, struct columns *c, unsigned mask);
+
+/*
+ * As columns_summarize(), the columns first filled by @p fill(@p ctx, ...)
+ * (NULL: none) on the threads that summarize them: for large inputs, up
+ * to workers_max() groups of columns, a thread and one fill each. c->rows
+ * must hold the rows the fills add.
+ */
+int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
+                           struct merge_summary *s);
+
+/*
  * Fills the row counts and statistics of @p s (other fields untouched).
  * Reorders the arrays: call it once, after the last columns_add().
  * Returns 0, or -1 when a streaming column could not be read back or

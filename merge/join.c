@@ -47,13 +47,10 @@ struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
 /* ---- join ---- */
 
 int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
-              const struct window_source *gpu_post, struct spill *recs, join_final_fn on_final,
-              void *final_ctx)
+              const struct window_source *gpu_post, struct spill *recs)
 {
 	memset(j, 0, sizeof(*j));
 	j->recs = recs;
-	j->on_final = on_final;
-	j->final_ctx = final_ctx;
 	j->has_gpu = gpu_pre && gpu_post;
 	j->last_rec = WINDOW_NONE;
 	if (window_init(&j->post, post) != 0)
@@ -125,30 +122,16 @@ static void join_gpu(struct join *j, int64_t display_time, struct join_rec *r, i
 	}
 }
 
-/* The previous row's record is final: handed to on_final. */
-static int finalize(struct join *j)
-{
-	if (j->last_rec == WINDOW_NONE || !j->on_final)
-		return 0;
-	return j->on_final(j->final_ctx, &j->last);
-}
-
 /* Sets the interval of the previous row's record, now that the next frame is known. */
-static int link_frame(struct join *j, const struct side_cpu_row *row, uint64_t rec,
-                      const struct join_rec *r)
+static int link_frame(struct join *j, const struct side_cpu_row *row, uint64_t rec)
 {
 	if (j->last_rec != WINDOW_NONE) {
 		int64_t interval = row->t_entry_ns - j->last_t_entry;
 		if (spill_patch(j->recs, j->last_rec, offsetof(struct join_rec, interval_ns), &interval,
 		                sizeof(interval)) != 0)
 			return -1;
-		j->last.interval_ns = interval;
-		if (finalize(j) != 0)
-			return -1;
 	}
 	j->last_rec = rec;
-	if (r)
-		j->last = *r;
 	j->last_t_entry = row->t_entry_ns;
 	return 0;
 }
@@ -158,13 +141,12 @@ int join_pre_row(struct join *j, const struct side_cpu_row *row)
 	const void *found = NULL;
 	uint64_t m = window_take(&j->post, row, &found);
 	uint64_t rec = WINDOW_NONE;
-	struct join_rec r;
 	int err = j->post.err;
 
 	j->pre_rows++;
 	if (m != WINDOW_NONE) {
 		const struct side_cpu_row *b = found;
-		r = (struct join_rec){
+		struct join_rec r = {
 			.display_time = row->display_time,
 			.thread_id = row->thread_id,
 			.t_entry_ns = row->t_entry_ns,
@@ -184,15 +166,11 @@ int join_pre_row(struct join *j, const struct side_cpu_row *row)
 	}
 	if (err)
 		return -1;
-	return link_frame(j, row, rec, rec == WINDOW_NONE ? NULL : &r);
+	return link_frame(j, row, rec);
 }
 
 int join_finish(struct join *j)
 {
-	/* The last record's interval stays JOIN_NO_INTERVAL. */
-	if (finalize(j) != 0)
-		return -1;
-	j->last_rec = WINDOW_NONE;
 	if (window_drain(&j->post) != 0)
 		return -1;
 	if (j->has_gpu && (window_drain(&j->gpu[0]) != 0 || window_drain(&j->gpu[1]) != 0))

@@ -38,21 +38,11 @@ struct join_rec {
 	double gpu_raw_us;   /* the same before the correction */
 };
 
-/*
- * Called with each record once it is final (its interval known: when the
- * next pre row arrives, or at join_finish() for the last), in order.
- * Returns 0, or -1 to fail the join.
- */
-typedef int (*join_final_fn)(void *ctx, const struct join_rec *r);
-
 struct join {
 	struct window post;    /* post's CPU rows */
 	struct window gpu[2];  /* pre's and post's GPU rows, when has_gpu */
 	bool has_gpu;
 	uint64_t last_rec;     /* the previous pre row's record, WINDOW_NONE: none */
-	struct join_rec last;  /* a copy of it, until it is final */
-	join_final_fn on_final; /* may be NULL */
-	void *final_ctx;
 	int64_t last_t_entry;  /* its t_entry */
 	struct spill *recs;
 	uint64_t pre_rows;
@@ -83,13 +73,11 @@ double join_gpu_correct(double raw_us, double bracket_ns);
 
 /*
  * Prepares @p j: post's CPU rows from @p post, the GPU rows from @p gpu_pre
- * and @p gpu_post when both are non-NULL; records go to @p recs, and to
- * @p on_final(@p final_ctx, ...) once final (may be NULL).
+ * and @p gpu_post when both are non-NULL; records go to @p recs.
  * Returns 0, or -1 when out of memory (join_destroy() either way).
  */
 int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
-              const struct window_source *gpu_post, struct spill *recs, join_final_fn on_final,
-              void *final_ctx);
+              const struct window_source *gpu_post, struct spill *recs);
 
 /*
  * Joins pre's next CPU row. Returns 0, or -1 when a source failed, memory

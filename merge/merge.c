@@ -211,6 +211,18 @@ struct rows_ctx {
 };
 
 /*
+ * @p value (in ns / @p unit) as a share of the frame interval (percent,
+ * rounded as written: see fmt.h), or NAN: it needs a value and a positive
+ * interval (a zero or backwards one has no meaningful share).
+ */
+static double share_of(double value, bool has_interval, int64_t interval_ns, double unit)
+{
+	if (!has_interval || interval_ns <= 0 || isnan(value))
+		return NAN;
+	return blank_if_infinite(fmt_round(value / ((double)interval_ns / unit) * 100.0, 4));
+}
+
+/*
  * The times and shares of merged row @p r, from record @p a less the
  * bracket correction @p bracket_ns: what the statistics are computed over.
  */
@@ -225,14 +237,8 @@ static void row_times(uint64_t bracket_ns, const struct join_rec *a, struct merg
 	r->interval_ns = r->has_interval ? a->interval_ns : 0;
 	r->gpu_us = a->gpu_us;
 	r->gpu_raw_us = a->gpu_raw_us;
-
-	/* Percentages are rounded as written (see fmt.h) and need a positive
-	 * interval: a zero or backwards one has no meaningful share. */
-	bool has_share = r->has_interval && r->interval_ns > 0;
-	double interval_us = (double)r->interval_ns / 1000.0;
-	r->cpu_pct = has_share ? fmt_round((double)r->target_ns / (double)r->interval_ns * 100.0, 4) : NAN;
-	r->gpu_pct = has_share && !isnan(r->gpu_us) ? fmt_round(r->gpu_us / interval_us * 100.0, 4) : NAN;
-	r->gpu_pct = blank_if_infinite(r->gpu_pct);
+	r->cpu_pct = share_of((double)r->target_ns, r->has_interval, r->interval_ns, 1.0);
+	r->gpu_pct = share_of(r->gpu_us, r->has_interval, r->interval_ns, 1000.0);
 }
 
 /* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
@@ -256,22 +262,51 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* What the join hands each final record to: the statistics' values. */
-struct values_ctx {
-	uint64_t bracket_correction_ns;
-	struct columns *columns;
-};
-
-/* join_final_fn: a record's values, as the text of its row reads back. */
-static int add_values(void *ctx, const struct join_rec *a)
+/* Column @p id's value of record @p a (NAN: blank), as the text of its row reads back. */
+static double column_value(uint64_t bracket_ns, const struct join_rec *a, enum columns_id id)
 {
-	struct values_ctx *v = ctx;
-	struct merged_row r;
+	int64_t target_ns = a->pre_ns - a->post_ns - (int64_t)bracket_ns;
+	bool has_interval = a->interval_ns != JOIN_NO_INTERVAL;
 
-	row_times(v->bracket_correction_ns, a, &r);
-	double interval_us = r.has_interval ? fmt_ns_as_us_value(r.interval_ns) : NAN;
-	return columns_add(v->columns, fmt_ns_as_us_value(r.target_ns), r.cpu_pct, r.gpu_us, r.gpu_pct,
-	                   interval_us);
+	switch (id) {
+	case COLUMNS_CPU_US: return fmt_ns_as_us_value(target_ns);
+	case COLUMNS_CPU_PCT: return share_of((double)target_ns, has_interval, a->interval_ns, 1.0);
+	case COLUMNS_GPU_US: return a->gpu_us;
+	case COLUMNS_GPU_PCT: return share_of(a->gpu_us, has_interval, a->interval_ns, 1000.0);
+	default: return has_interval ? fmt_ns_as_us_value(a->interval_ns) : NAN;
+	}
+}
+
+/*
+ * columns_fill_fn: the values of the columns in @p mask of every record, in
+ * order, read back from the records (on the statistics' threads: the
+ * join's thread does none of this work). Returns 0, or -1 with errno set.
+ */
+static int fill_columns(void *ctx, struct columns *c, unsigned mask)
+{
+	const struct rows_ctx *rc = ctx;
+	struct join_rec block[MERGE_RECS_BLOCK];
+
+	for (uint64_t first = 0; first < rc->recs->count; first += MERGE_RECS_BLOCK) {
+		size_t n = rc->recs->count - first < MERGE_RECS_BLOCK ? (size_t)(rc->recs->count - first)
+		                                                      : MERGE_RECS_BLOCK;
+		if (spill_read(rc->recs, first, n, block) != 0)
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			for (int id = 0; id < COLUMNS_COUNT; id++) {
+				if (!(mask & (1u << id)))
+					continue;
+				double v = column_value(rc->bracket_correction_ns, &block[i], id);
+				if (id == COLUMNS_CPU_US && v < 0)
+					c->negative_cpu++;
+				if (columns_push(c, id, v) != 0) {
+					errno = c->s[id].error ? c->s[id].error : EIO;
+					return -1;
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 /*
@@ -297,23 +332,32 @@ static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 }
 
 /*
- * The summary @p s of the values @p c the join collected and of the files'
- * metadata. The rows writer @p rows formats the rows meanwhile: from the
- * start without calls files, else once find_calls_cells() has kept their
- * every-function cells (the spill it appends to is not read while it
- * grows). Returns 0 or an errno.
+ * The summary @p s of the records and the files' metadata, the values of
+ * the statistics read back from the records on a thread per column. The
+ * rows writer @p rows formats the rows meanwhile: from the start without
+ * calls files, else once find_calls_cells() has kept their every-function
+ * cells (the spill it appends to is not read while it grows). Returns 0
+ * or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, struct columns *c, struct merged_rows *rows,
+                     const struct input *post, const char *dir, struct merged_rows *rows,
                      struct merge_summary *s)
 {
+	struct columns c;
 	int err = find_calls_cells(rc->recs, calls);
 
 	merged_write_rows_ready(rows, (size_t)rc->recs->count);
 	if (err)
 		return err;
-	if (columns_summarize(c, s) != 0)
-		return c->error ? c->error : ENOMEM;
+	if (columns_create_stream(&c, dir) != 0)
+		return ENOMEM;
+	c.rows = rc->recs->count;
+	if (columns_fill_summarize(&c, fill_columns, (void *)rc, s) != 0) {
+		err = c.error ? c.error : ENOMEM;
+		columns_destroy(&c);
+		return err;
+	}
+	columns_destroy(&c);
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
@@ -443,30 +487,24 @@ static int join_pre(const struct window_source *src, struct join *j)
 	return r < 0 ? -1 : 0;
 }
 
-/* The join's failure, said: a file's error, or memory, or a temporary file. */
+/* The join's failure, said: a file's error, or memory, or the temporary file. */
 static void say_join_failure(struct input *pre, struct input *post, const struct spill *recs,
-                             const struct columns *values, const char *dir, merge_log_fn log,
-                             void *ctx)
+                             const char *dir, merge_log_fn log, void *ctx)
 {
 	if (finish_reading(pre, post, log, ctx))
 		return;
-	int err = recs->error ? recs->error : values->error;
-	if (err)
-		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir, strerror(err));
+	if (recs->error)
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
+		     strerror(recs->error));
 	else
 		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
 		     (unsigned long long)pre->cpu_rows);
 }
 
-/*
- * Joins the files into records in @p recs; each final record's values go
- * to @p values. Returns 0 or -1 (said).
- */
+/* Joins the files into records in @p recs. Returns 0 or -1 (said). */
 static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
-                      struct columns *values, const char *dir, merge_log_fn log, void *ctx)
+                      const char *dir, merge_log_fn log, void *ctx)
 {
-	struct values_ctx vc = {.bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
-	                        .columns = values};
 	/* pre's CPU file first: it drives the join; the others fill windows. */
 	const struct window_source src[4] = {join_cpu_source(pull_cpu, pre),
 	                                     join_cpu_source(pull_cpu, post),
@@ -486,8 +524,7 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 		else
 			prefetch_none(&ahead[i], &src[i], &in[i]);
 	}
-	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs,
-	                    add_values, &vc);
+	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs);
 	if (ret == 0)
 		ret = join_pre(&in[0], j);
 	if (ret == 0)
@@ -510,7 +547,7 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 		ret = pre->gpu.diag.failed || post->gpu.diag.failed ? -1 : 0;
 	}
 	if (ret != 0) {
-		say_join_failure(pre, post, recs, values, dir, log, ctx);
+		say_join_failure(pre, post, recs, dir, log, ctx);
 		return -1;
 	}
 	return 0;
@@ -532,7 +569,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 {
 	char dir[MERGE_PATH_MAX];
 	struct spill recs;
-	struct columns values;
 	struct join j;
 	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
@@ -543,12 +579,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;
 	}
-	if (columns_create_stream(&values, dir) != 0) {
-		spill_destroy(&recs);
-		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
-		return -1;
-	}
-	if (join_sides(pre, post, &j, &recs, &values, dir, log, ctx) != 0)
+	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
 		goto out;
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
@@ -588,7 +619,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	}
 	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
 	                        fill_rows, &rc);
-	int err = summarize(&rc, calls, pre, post, &values, &rows, &s);
+	int err = summarize(&rc, calls, pre, post, dir, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
@@ -612,7 +643,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 out:
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
-	columns_destroy(&values);
 	spill_destroy(&recs);
 	return ret;
 }

@@ -29,7 +29,7 @@
 /* The smallest block: below, a block is not worth a thread's hand-over. */
 #define MERGED_BLOCK_MIN 512
 /* Rows that make another worker worth its start (a thread, a buffer). */
-#define MERGED_WORKER_ROWS 1024
+#define MERGED_WORKER_ROWS 4096
 /* Bytes of buffer per row of a block: a plain row's length, rounded up. */
 #define MERGED_BLOCK_ROW_BYTES 128
 
