@@ -7,6 +7,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -551,14 +552,98 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 }
 
 /*
+ * How many of the 8 bytes at @p s are leading ASCII digits. Per byte: the
+ * high nibble must be 3, and adding 6 must leave it 3 (only '0'..'9' do);
+ * a carry out of a byte >= 0xFA reaches later bytes only, past the first
+ * non-digit, whose position is all this tells.
+ */
+static unsigned leading_digits8(uint64_t w)
+{
+	uint64_t high = (w & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
+	uint64_t low = ((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
+	uint64_t other = high | low;
+
+	return other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+}
+
+/*
+ * The value of the @p k (1..8) leading digits of the 8 bytes @p w: shifted
+ * to the top with zeros before them, then combined pairwise (the bytes
+ * after them borrow, if at all, from later bytes only, shifted out).
+ */
+static uint64_t digits8_value(uint64_t w, unsigned k)
+{
+	w = (w - 0x3030303030303030ull) << (8 * (8 - k));
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+	        (((w >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+}
+
+/*
+ * An integer field at *@p pp: [-]digits (the sign for CSVR_I64 only), at
+ * most 19 of them, then @p sep, 8 bytes read at a time; a blank optional
+ * cell too. Scanning and converting in one pass is most of what reading a
+ * per-side file costs. Returns false for anything else, and near the
+ * buffer's @p end (8-byte reads), without having reported anything: the
+ * general path then decides.
+ */
+static bool fast_integer(struct engine *e, int c, const char **pp, const char *end, char sep)
+{
+	static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+	                                  100000000};
+	enum csvr_kind kind = e->kinds[c];
+	const char *s = *pp;
+	bool neg = kind == CSVR_I64 && *s == '-';
+	uint64_t v = 0;
+	unsigned n = 0, k;
+
+	s += neg;
+	do {
+		uint64_t w;
+		if (end - s < 8)
+			return false;
+		memcpy(&w, s, sizeof(w));
+		k = leading_digits8(w);
+		if (k)
+			v = v * pow10[k] + digits8_value(w, k);
+		n += k;
+		s += k;
+		if (n > 19)
+			return false;
+	} while (k == 8);
+	if (*s != sep)
+		return false;
+	if (n == 0) {
+		if (neg || !is_optional(kind))
+			return false;
+		*pp = s + 1;
+		return true; /* blank cell: not present */
+	}
+	if (kind == CSVR_I64) {
+		if (v > (uint64_t)INT64_MAX + neg)
+			return false;
+		e->values[c].i = neg ? (int64_t)(0 - v) : (int64_t)v;
+	} else {
+		e->values[c].u = v;
+	}
+	e->present |= 1u << c;
+	*pp = s + 1;
+	return true;
+}
+
+/*
  * Parses column @p c at *@p pp without libcsv, when the field is plain:
  * only the characters of a number, then @p sep. Such a field is exactly
  * what libcsv would hand to parse_field() (no quote, blank or line end in
  * it). Returns false for anything else, without having reported anything.
  */
-static bool fast_field(struct engine *e, int c, const char **pp, char sep)
+static bool fast_field(struct engine *e, int c, const char **pp, const char *buf_end, char sep)
 {
 	enum csvr_kind kind = e->kinds[c];
+	if ((kind == CSVR_I64 || kind == CSVR_U64 || kind == CSVR_U64_OPT) &&
+	    fast_integer(e, c, pp, buf_end, sep))
+		return true;
+
 	const char *s = *pp;
 	const char *end = plain_field_end(s, kind);
 	size_t len = (size_t)(end - s);
@@ -579,13 +664,13 @@ static bool fast_field(struct engine *e, int c, const char **pp, char sep)
  * delivers it and moves *@p pp past its newline. Returns false, with
  * nothing delivered or reported, for any other line.
  */
-static bool fast_row(struct engine *e, const char **pp)
+static bool fast_row(struct engine *e, const char **pp, const char *buf_end)
 {
 	const char *p = *pp;
 	int n = e->ncols;
 
 	for (int c = 0; c < n; c++) {
-		if (!fast_field(e, c, &p, c == n - 1 ? '\n' : ',')) {
+		if (!fast_field(e, c, &p, buf_end, c == n - 1 ? '\n' : ',')) {
 			reset_record(e);
 			return false;
 		}
@@ -626,7 +711,7 @@ static int parse_buffer(struct engine *e, struct csv_parser *p, const char *buf,
 	const char *s = buf;
 
 	while (last_nl && s <= last_nl) {
-		if (e->clean && !e->pending && fast_row(e, &s)) {
+		if (e->clean && !e->pending && fast_row(e, &s, end)) {
 			if (e->stop)
 				return -1;
 			continue;

@@ -358,6 +358,96 @@ static void test_read_rejects_bad_numbers(void **state)
 	tm_dir_remove(dir);
 }
 
+/* A random integer's text of 1..20 digits (leading zeros at times), and its value. */
+static void random_digits(char *text, unsigned *seed, uint64_t limit, uint64_t *value)
+{
+	unsigned len = 1 + (unsigned)(rand_r(seed) % 20);
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < len; i++) {
+		unsigned d = (unsigned)(rand_r(seed) % 10);
+		if (v > (limit - d) / 10)
+			break; /* past the limit: stop before it */
+		v = v * 10 + d;
+		*text++ = (char)('0' + d);
+	}
+	if (v == 0 && text[-1] != '0')
+		*text++ = '0';
+	*text = '\0';
+	*value = v;
+}
+
+/*
+ * The integer fields of a per-side file read the same whichever way the
+ * reader takes them (8 digits at a time, or byte by byte near the end of a
+ * read chunk): random values of 1 to 20 digits, signs, leading zeros, the
+ * limits; and one past a limit is refused.
+ */
+static void test_read_integers(void **state)
+{
+	(void)state;
+	enum { ROWS = 20000 };
+	static int64_t want_time[ROWS];
+	static uint64_t want_ticks[ROWS];
+	char dir[256], path[512];
+	unsigned seed = 12345;
+	size_t size = ROWS * 64 + 256, used = 0;
+	char *text = malloc(size);
+
+	assert_non_null(text);
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/gpu-x-pre.csv", dir);
+	used += (size_t)sprintf(text, "display_time,gpu_ticks,gpu_period_ns,valid\n");
+	for (int i = 0; i < ROWS; i++) {
+		char a[32], b[32];
+		uint64_t mag;
+		bool neg = rand_r(&seed) % 3 == 0;
+		random_digits(a, &seed, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &mag);
+		want_time[i] = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+		random_digits(b, &seed, UINT64_MAX, &want_ticks[i]);
+		if (i == 0) { /* the limits */
+			strcpy(a, "-9223372036854775808");
+			want_time[i] = INT64_MIN;
+			strcpy(b, "18446744073709551615");
+			want_ticks[i] = UINT64_MAX;
+		} else if (i == 1) {
+			strcpy(a, "-0000000000000000009");
+			want_time[i] = -9;
+			strcpy(b, "00000000000000000000");
+			want_ticks[i] = 0;
+		}
+		used += (size_t)sprintf(text + used, "%s%s,%s,1,1\n", neg && i > 0 ? "-" : "", a, b);
+	}
+	assert_int_equal(tm_file_write(path, text), 0);
+	struct side_gpu_file f;
+	if (side_gpu_read(path, NULL, &f) != 0)
+		fail_msg("%s", f.diag.error);
+	assert_int_equal(f.count, ROWS);
+	for (int i = 0; i < ROWS; i++) {
+		if (f.rows[i].display_time != want_time[i] || f.rows[i].ticks != want_ticks[i])
+			fail_msg("row %d: %lld,%llu read as %lld,%llu", i + 2, (long long)want_time[i],
+			         (unsigned long long)want_ticks[i], (long long)f.rows[i].display_time,
+			         (unsigned long long)f.rows[i].ticks);
+	}
+	side_gpu_destroy(&f);
+
+	static const char *const past[] = {"9223372036854775808,1,1,1", "-9223372036854775809,1,1,1",
+	                                   "1,18446744073709551616,1,1", "1,-1,1,1", "-,1,1,1",
+	                                   "1,123456789012345678901,1,1"};
+	for (size_t i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
+		/* Rows after it, so that it is not near the end of the file. */
+		snprintf(text, size, "display_time,gpu_ticks,gpu_period_ns,valid\n%s\n%s", past[i],
+		         "5,5,1,1\n5,5,1,1\n5,5,1,1\n5,5,1,1\n");
+		assert_int_equal(tm_file_write(path, text), 0);
+		if (side_gpu_read(path, NULL, &f) != -1)
+			fail_msg("row \"%s\" was accepted", past[i]);
+		assert_non_null(strstr(f.diag.error, ":2: error:"));
+		side_gpu_destroy(&f);
+	}
+	free(text);
+	tm_dir_remove(dir);
+}
+
 /* ---- spill ---- */
 
 /* Appends @p n items i (as uint64_t) to @p sp and reads them all back. */
@@ -938,6 +1028,7 @@ int main(void)
 		cmocka_unit_test(test_read_truncated),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_read_rejects_bad_numbers),
+		cmocka_unit_test(test_read_integers),
 		cmocka_unit_test(test_spill_grows),
 		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_merge_exact_file),
