@@ -97,6 +97,12 @@ static double percentile_from(double *v, size_t n, size_t from, double p)
 	return stats_between(n, k, frac, v[k], min_of(v, k + 1, n));
 }
 
+double stats_select(double *values, size_t n, size_t k)
+{
+	select_kth(values, 0, n - 1, k);
+	return values[k];
+}
+
 double stats_percentile(double *values, size_t n, double p)
 {
 	if (n == 0)

@@ -40,6 +40,12 @@ void stats_compute(double *values, size_t n, struct stats_summary *out);
 double stats_percentile(double *values, size_t n, double p);
 
 /*
+ * The @p k-th smallest (0-based) of @p values[0..n-1], k < n, by selection
+ * (linear time); reorders @p values.
+ */
+double stats_select(double *values, size_t n, size_t k);
+
+/*
  * The method's arithmetic, for callers that find order statistics another
  * way (stats_stream.h): the rank k = floor(h) and fraction h - k of the
  * @p p percentile of @p n values, and the value from the k-th and

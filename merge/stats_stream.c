@@ -97,8 +97,8 @@ struct target {
 	bool done;
 	uint64_t key;    /* the answer, when done */
 	uint32_t *counts;
-	uint64_t *keys;
-	size_t nkeys;
+	double *vals;    /* the collected bucket's values */
+	size_t nvals;
 };
 
 static bool in_bucket(const struct target *t, uint64_t k)
@@ -124,12 +124,6 @@ static void choose(struct target *t, const uint32_t *counts, int shift)
 	t->collect = counts[d] <= STATS_STREAM_COLLECT;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* One pass over the spilled values for every target not done. */
 static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 {
@@ -137,12 +131,12 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 		if (t[i].done)
 			continue;
 		if (t[i].collect)
-			t[i].keys = malloc(STATS_STREAM_COLLECT * sizeof(*t[i].keys));
+			t[i].vals = malloc(STATS_STREAM_COLLECT * sizeof(*t[i].vals));
 		else
 			t[i].counts = calloc(DIGITS, sizeof(*t[i].counts));
-		if (!t[i].keys && !t[i].counts)
+		if (!t[i].vals && !t[i].counts)
 			return -1;
-		t[i].nkeys = 0;
+		t[i].nvals = 0;
 	}
 	for (uint64_t first = 0; first < s->values.count; first += READ_BLOCK) {
 		size_t n = s->values.count - first < READ_BLOCK ? (size_t)(s->values.count - first) : READ_BLOCK;
@@ -154,7 +148,7 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 				if (t[i].done || !in_bucket(&t[i], k))
 					continue;
 				if (t[i].collect)
-					t[i].keys[t[i].nkeys++] = k;
+					t[i].vals[t[i].nvals++] = buf[j];
 				else
 					t[i].counts[(k >> (48 - t[i].bits)) & 0xffff]++;
 			}
@@ -164,16 +158,15 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 		if (t[i].done)
 			continue;
 		if (t[i].collect) {
-			/* At most STATS_STREAM_COLLECT keys: sorting them is cheap. */
-			qsort(t[i].keys, t[i].nkeys, sizeof(*t[i].keys), cmp_u64);
-			t[i].key = t[i].keys[t[i].rank];
+			/* At most STATS_STREAM_COLLECT values: selected in linear time. */
+			t[i].key = key_of(stats_select(t[i].vals, t[i].nvals, (size_t)t[i].rank));
 			t[i].done = true;
 		} else {
 			choose(&t[i], t[i].counts, 48 - t[i].bits);
 		}
-		free(t[i].keys);
+		free(t[i].vals);
 		free(t[i].counts);
-		t[i].keys = NULL;
+		t[i].vals = NULL;
 		t[i].counts = NULL;
 	}
 	return 0;
@@ -198,7 +191,7 @@ static int select_ranks(struct stats_stream *s, const uint64_t *ranks, int nt, d
 			ret = pass(s, t, nt, buf);
 	}
 	for (int i = 0; i < nt; i++) {
-		free(t[i].keys);
+		free(t[i].vals);
 		free(t[i].counts);
 		out[i] = value_of(t[i].key);
 	}

@@ -25,6 +25,7 @@
 #include "merged_write.h"
 #include "spill.h"
 #include "stats.h"
+#include "stats_stream.h"
 #include "workers.h"
 #include "tm_common.h"
 
@@ -163,6 +164,47 @@ static void test_stats_random_against_sort(void **state)
 		free(v);
 		free(w);
 	}
+}
+
+/*
+ * A column too long for memory (spilled to a file, percentiles by radix
+ * selection over it) gives the very summary of the same values in memory:
+ * wide and narrow spreads (a bucket collected and selected, or narrowed
+ * digit by digit), duplicates, negatives, both zeros.
+ */
+static void test_stats_stream_against_compute(void **state)
+{
+	(void)state;
+	const size_t n = 3 * STATS_STREAM_MEM + 12345;
+	double *v = malloc(n * sizeof(*v));
+	char dir[256];
+
+	assert_non_null(v);
+	tm_dir_create(dir, sizeof(dir));
+	srand(11);
+	for (int round = 0; round < 4; round++) {
+		struct stats_stream st;
+		struct stats_summary a, b;
+		assert_int_equal(stats_stream_init(&st, dir), 0);
+		for (size_t i = 0; i < n; i++) {
+			int r = rand();
+			switch (round) {
+			case 0: v[i] = (double)(r % 2000001 - 1000000) / 1000.0; break; /* wide */
+			case 1: v[i] = 11111.111 + (double)(r % 7) * 0.001; break;      /* one bucket */
+			case 2: v[i] = r % 3 ? 24.41 : (double)(r % 100000) / 1000.0; break;
+			default: v[i] = r % 2 ? 0.0 : -0.0; break;
+			}
+			assert_int_equal(stats_stream_add(&st, v[i]), 0);
+		}
+		assert_int_equal(stats_stream_compute(&st, &a), 0);
+		assert_true(st.values.fd >= 0); /* it did spill */
+		stats_compute(v, n, &b);
+		assert_true(a.count == b.count && a.mean == b.mean && a.median == b.median &&
+		            a.p95 == b.p95 && a.p99 == b.p99 && a.min == b.min && a.max == b.max);
+		stats_stream_destroy(&st);
+	}
+	free(v);
+	tm_dir_remove(dir);
 }
 
 /* ---- reader ---- */
@@ -1020,6 +1062,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_round_reads_back),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_random_against_sort),
+		cmocka_unit_test(test_stats_stream_against_compute),
 		cmocka_unit_test(test_read_cpu_valid),
 		cmocka_unit_test(test_read_cpu_mixed_large),
 		cmocka_unit_test(test_read_cpu_other_clock_freq),
