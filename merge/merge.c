@@ -581,6 +581,9 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	}
 	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
 		goto out;
+	/* The windows' memory is reused by what comes next (the statistics,
+	 * the row blocks): fresh memory is what a short merge pays most for. */
+	join_destroy(&j);
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
 	say_warnings(&pre->gpu.diag, log, ctx);
