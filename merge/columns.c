@@ -92,6 +92,9 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 	return c->error ? -1 : 0;
 }
 
+/* Fewest groups that a fill is split into: below, one group fills every column. */
+#define COLUMNS_MIN_FILL_GROUPS 2
+
 /* Above this many rows, the columns' selections run on threads of their own. */
 #define COLUMNS_THREADS_ROWS 2048
 
@@ -160,6 +163,10 @@ int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
 	unsigned groups = c->rows > COLUMNS_THREADS_ROWS ? workers_max() : 1;
 	if (groups > COLUMNS_COUNT)
 		groups = COLUMNS_COUNT;
+	/* With a fill, each group reads every row: on two CPUs (the row
+	 * writers run meanwhile) a second reading costs more than it saves. */
+	if (fill && groups <= COLUMNS_MIN_FILL_GROUPS)
+		groups = 1;
 	for (unsigned g = 0; g < groups; g++)
 		job[g] = (struct columns_job){.c = c, .fill = fill, .fill_ctx = ctx, .out = out};
 	for (int i = 0; i < COLUMNS_COUNT; i++)
