@@ -579,6 +579,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;
 	}
+	/* The calls files are read beside the frames files. */
+	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir);
 	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
 		goto out;
 	/* The windows' memory is reused by what comes next (the statistics,
@@ -644,6 +646,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		*summary = s;
 	ret = 0;
 out:
+	merge_calls_stop(calls); /* it borrows dir */
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
 	spill_destroy(&recs);

@@ -98,6 +98,46 @@ void merge_calls_init(struct merge_calls *mc)
 	mc->cols.fd = mc->r.frames.fd = mc->r.ends.fd = -1;
 }
 
+static void *join_main(void *arg)
+{
+	struct merge_calls *mc = arg;
+
+	mc->join_ret = calls_join_each(mc->join_pre_csv, mc->join_post_csv, mc->join_bracket_ns,
+	                               mc->join_dir, NULL, NULL, &mc->r);
+	return NULL;
+}
+
+void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
+                       const char *dir)
+{
+	if (!paths->calls_pre_csv || !paths->calls_post_csv)
+		return;
+	mc->join_pre_csv = paths->calls_pre_csv;
+	mc->join_post_csv = paths->calls_post_csv;
+	mc->join_bracket_ns = bracket_ns;
+	mc->join_dir = dir;
+	mc->joining = pthread_create(&mc->thread, NULL, join_main, mc) == 0;
+}
+
+void merge_calls_stop(struct merge_calls *mc)
+{
+	if (!mc->joining)
+		return;
+	pthread_join(mc->thread, NULL);
+	mc->joining = false;
+}
+
+/* The sandwich's result: from the thread merge_calls_start() started, or run here. */
+static int join_calls(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
+                      const char *dir)
+{
+	if (!mc->joining)
+		return calls_join_each(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns, dir,
+		                       NULL, NULL, &mc->r);
+	merge_calls_stop(mc);
+	return mc->join_ret;
+}
+
 int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
                      const char *pre_session, int64_t bracket_ns, const char *dir,
                      merge_log_fn log, void *ctx)
@@ -114,8 +154,7 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 		say(log, ctx, msg);
 		return 0;
 	}
-	int ret = calls_join_each(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns, dir, NULL,
-	                          NULL, &mc->r);
+	int ret = join_calls(mc, paths, bracket_ns, dir);
 	say_warnings(&mc->r.pre_diag, log, ctx);
 	say_warnings(&mc->r.post_diag, log, ctx);
 	if (ret != 0) {
@@ -228,6 +267,7 @@ int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t f
 
 void merge_calls_destroy(struct merge_calls *mc)
 {
+	merge_calls_stop(mc);
 	if (mc->ends_open)
 		window_destroy(&mc->ends);
 	free(mc->batch);

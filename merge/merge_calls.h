@@ -7,6 +7,7 @@
 #ifndef XRLM_MERGE_CALLS_H
 #define XRLM_MERGE_CALLS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "calls_join.h"
@@ -31,10 +32,29 @@ struct merge_calls {
 	uint64_t ends_pulled;
 	struct calls_end *batch;
 	struct spill cols; /* int64_t[CALLS_COLS] per merged row */
+	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
+	pthread_t thread;
+	bool joining;      /* the thread runs (or has run) and is not joined yet */
+	int join_ret;      /* what calls_join_each() returned there */
+	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */
+	int64_t join_bracket_ns;
 };
 
 /* Empties @p mc (no files): merge_calls_destroy() may follow at once. */
 void merge_calls_init(struct merge_calls *mc);
+
+/*
+ * Starts the sandwich of @p paths' calls files, if both are given, on a
+ * thread of its own (@p bracket_ns and @p dir as for merge_calls_read(),
+ * which takes its result; @p paths and @p dir are borrowed until then, or
+ * until merge_calls_stop()): the calls files are read while the frames
+ * files are. Without a thread, merge_calls_read() runs it.
+ */
+void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
+                       const char *dir);
+
+/* Waits for what merge_calls_start() started, if anything, and drops its result. */
+void merge_calls_stop(struct merge_calls *mc);
 
 /*
  * Reads @p paths' calls files, if both are given, through the sandwich
