@@ -333,7 +333,8 @@ static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 
 /*
  * The summary @p s of the records and the files' metadata, the values of
- * the statistics read back from the records on a thread per column. The
+ * the statistics read back from the records by up to workers_max()
+ * threads (a group of columns each: columns_fill_summarize()). The
  * rows writer @p rows formats the rows meanwhile: from the start without
  * calls files, else once find_calls_cells() has kept their every-function
  * cells (the spill it appends to is not read while it grows). Returns 0
