@@ -21,7 +21,7 @@
 #include "workers.h"
 
 #define MERGED_BUF_SIZE (1u << 20)
-/* Items per block of merged_write_rows(), and the buffer a block is formatted in
+/* Most items per block of the row writers, and the largest buffer a block is formatted in
  * (a normal row is under 150 bytes; a block that does not fit is written
  * in several pieces). */
 #define MERGED_BLOCK_ITEMS 16384
