@@ -45,8 +45,18 @@ static void drop_before(struct window *w, uint64_t keep)
 	w->len -= n;
 	memmove(w->rows, w->rows + n * w->src.row_size, w->len * w->src.row_size);
 	memmove(w->used, w->used + n, w->len);
-	memmove(w->chain, w->chain + n, w->len * sizeof(*w->chain));
+	w->hashed = w->hashed > n ? w->hashed - n : 0;
+	memmove(w->chain, w->chain + n, w->hashed * sizeof(*w->chain));
 	w->base = keep;
+}
+
+/* Adds row @p k (index - base) to its bucket. */
+static void index_row(struct window *w, size_t k)
+{
+	size_t h = w->src.hash(w->rows + k * w->src.row_size) & w->head_mask;
+
+	w->chain[k] = w->heads[h];
+	w->heads[h] = w->base + k + 1;
 }
 
 /*
@@ -63,11 +73,8 @@ static int rehash(struct window *w, size_t cap)
 	free(w->heads);
 	w->heads = heads;
 	w->head_mask = size - 1;
-	for (size_t k = 0; k < w->len; k++) {
-		size_t h = w->src.hash(w->rows + k * w->src.row_size) & w->head_mask;
-		w->chain[k] = w->heads[h];
-		w->heads[h] = w->base + k + 1;
-	}
+	for (size_t k = 0; k < w->hashed; k++)
+		index_row(w, k);
 	return 0;
 }
 
@@ -99,12 +106,8 @@ static int append(struct window *w, const void *row)
 		else if (grow(w) != 0)
 			return -1;
 	}
-	uint64_t i = w->base + w->len;
-	size_t h = w->src.hash(row) & w->head_mask;
 	memcpy(w->rows + w->len * w->src.row_size, row, w->src.row_size);
 	w->used[w->len] = 0;
-	w->chain[w->len] = w->heads[h];
-	w->heads[h] = i + 1;
 	w->len++;
 	return 0;
 }
@@ -138,8 +141,11 @@ static bool is_used(const struct window *w, uint64_t i)
 }
 
 /* The earliest unused row with @p key in the window, through the bucket chain. */
-static uint64_t lookup(const struct window *w, const void *key)
+static uint64_t lookup(struct window *w, const void *key)
 {
+	for (; w->hashed < w->len; w->hashed++)
+		index_row(w, w->hashed);
+
 	uint64_t link = w->heads ? w->heads[w->src.hash(key) & w->head_mask] : 0;
 	uint64_t found = WINDOW_NONE;
 

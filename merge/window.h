@@ -3,7 +3,8 @@
  * pulled from their file a batch at a time and kept only while they can
  * still be matched. Rows are looked up by key the way the whole-file join
  * did (first the next JOIN_SCAN rows after the cursor, then the earliest
- * unused row with the key through a hash index), within the rows held:
+ * unused row with the key through a hash index, built only when a lookup
+ * needs it: rows in order are found by the scan), within the rows held:
  * from WINDOW_BEHIND rows before the cursor to WINDOW_AHEAD rows after it.
  * The per-side files are written in the same order on both sides, up to
  * local reordering by the writer's queue, so a partner is always that
@@ -41,6 +42,7 @@ struct window {
 	uint8_t *used;
 	uint64_t *chain;  /* per row: the previous row (index + 1) of its hash bucket, 0: none */
 	size_t len, cap;
+	size_t hashed;    /* rows [base, base + hashed) are in the hash index */
 	uint64_t base;
 	uint64_t *heads;  /* per bucket: its newest row (index + 1), 0: none */
 	size_t head_mask;

@@ -28,6 +28,7 @@
 #include "stats_stream.h"
 #include "workers.h"
 #include "tm_common.h"
+#include "window.h"
 
 /* cmocka 1.1 has no assert_double_equal(). */
 #define assert_double_equal(a, b, eps) assert_near((a), (b), (eps), __FILE__, __LINE__)
@@ -511,6 +512,92 @@ static void spill_round_trip(struct spill *sp, uint64_t n)
 }
 
 /* Memory starts small and doubles up to the bound; past it, the file. */
+/* ---- the join's window ---- */
+
+struct tw_row {
+	uint64_t key;
+	uint64_t pos; /* place in the source */
+};
+
+struct tw_source {
+	const struct tw_row *rows;
+	size_t n, next, batch;
+};
+
+static uint64_t tw_hash(const void *row)
+{
+	return ((const struct tw_row *)row)->key * 0x9e3779b97f4a7c15ull;
+}
+
+static bool tw_same(const void *a, const void *b)
+{
+	return ((const struct tw_row *)a)->key == ((const struct tw_row *)b)->key;
+}
+
+static int tw_pull(void *ctx, const void **rows, size_t *n)
+{
+	struct tw_source *s = ctx;
+
+	*n = s->n - s->next < s->batch ? s->n - s->next : s->batch;
+	*rows = s->rows + s->next;
+	s->next += *n;
+	return s->next < s->n ? 1 : 0;
+}
+
+/*
+ * Rows far out of order (whole blocks of 1500 reversed: up to 1499 rows
+ * from their place, beyond the scan ahead of the cursor, within the
+ * window) are all found through the index, the earliest of a repeated key
+ * first; a key the source lacks is not found; and rows well behind the
+ * cursor are dropped, so memory stays bounded, without losing any that
+ * can still match.
+ */
+static void test_window_far_rows(void **state)
+{
+	(void)state;
+	enum { N = 30000, BLOCK = 1500 };
+	struct tw_row *rows = malloc(N * sizeof(*rows));
+	assert_non_null(rows);
+	for (size_t i = 0; i < N; i++) {
+		size_t b = i / BLOCK * BLOCK, k = b + (BLOCK - 1 - i % BLOCK);
+		/* Every 100th key is written twice, in neighbouring places. */
+		rows[i].key = k % 100 == 1 ? k - 1 : k;
+		rows[i].pos = i;
+	}
+	struct tw_source src = {.rows = rows, .n = N, .batch = 333};
+	const struct window_source ws = {.row_size = sizeof(struct tw_row), .hash = tw_hash,
+	                                 .same = tw_same, .pull = tw_pull, .ctx = &src};
+	struct window w;
+	assert_int_equal(window_init(&w, &ws), 0);
+
+	for (uint64_t key = 0; key < N; key++) {
+		const struct tw_row k = {.key = key}, *got;
+		const void *found;
+		bool twice = key % 100 == 0, absent = key % 100 == 1;
+		uint64_t m = window_take(&w, &k, &found);
+		if (absent) {
+			assert_int_equal(m, WINDOW_NONE);
+			continue;
+		}
+		assert_int_not_equal(m, WINDOW_NONE);
+		got = found;
+		assert_int_equal(got->key, key);
+		assert_int_equal(m, got->pos);
+		if (!twice)
+			continue;
+		/* The two rows of the key: the earlier one came first. */
+		uint64_t m2 = window_take(&w, &k, &found);
+		assert_int_not_equal(m2, WINDOW_NONE);
+		assert_true(m < m2);
+		assert_int_equal(((const struct tw_row *)found)->key, key);
+	}
+	assert_int_equal(window_drain(&w), 0);
+	assert_int_equal(w.total, N);
+	assert_true(w.cap <= 4 * (WINDOW_AHEAD + WINDOW_BEHIND));
+	window_destroy(&w);
+	free(rows);
+}
+
 static void test_spill_grows(void **state)
 {
 	(void)state;
@@ -1073,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_read_rejects_bad_numbers),
 		cmocka_unit_test(test_read_integers),
 		cmocka_unit_test(test_spill_grows),
+		cmocka_unit_test(test_window_far_rows),
 		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
