@@ -4,9 +4,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "cmd_sessions.h"
+#include "heap.h"
 #include "merge.h"
 #include "sessions.h"
 #include "table.h"
@@ -61,6 +63,39 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 	return 0;
 }
 
+/*
+ * The heap a merge of @p p's files is expected to use: about 1.5 times its
+ * input plus its fixed buffers, up to what the windows, spills and row
+ * writers reach on long sessions (they are bounded: the merge streams).
+ */
+static size_t expected_heap(const struct merge_paths *p)
+{
+	const char *files[] = {p->pre_csv, p->post_csv, p->gpu_pre_csv, p->gpu_post_csv,
+	                       p->calls_pre_csv, p->calls_post_csv};
+	size_t input = 0, fixed = (size_t)4 << 20;
+	size_t bound = ((size_t)16 << 20) + ((size_t)4 << 20) * workers_max();
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (files[i] && stat(files[i], &st) == 0 && st.st_size > 0)
+			input += (size_t)st.st_size;
+	if (input > bound)
+		return bound;
+	size_t heap = fixed + input + input / 2;
+	return heap < bound ? heap : bound;
+}
+
+/* Merges @p paths into @p out, the heap's fresh pages faulted in beside it. */
+static int merge_prefaulted(const struct merge_paths *paths, const char *out, struct merge_summary *s)
+{
+	unsigned cpus = workers_max();
+
+	heap_prefault_start(expected_heap(paths), cpus > 1 ? cpus - 1 : 0);
+	int ret = merge_files(paths, out, s, cmd_log, NULL);
+	heap_prefault_finish();
+	return ret;
+}
+
 static int run_merge(int argc, char **argv)
 {
 	struct merge_args a = {0};
@@ -96,7 +131,7 @@ static int run_merge(int argc, char **argv)
 	}
 	const char *out = a.out ? a.out : sib.merged_csv;
 
-	if (merge_files(&paths, out, &s, cmd_log, NULL) != 0)
+	if (merge_prefaulted(&paths, out, &s) != 0)
 		return CMD_EXIT_INPUT;
 	table_print(stdout, &s);
 	char functions[MERGE_PATH_MAX];

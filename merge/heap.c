@@ -4,6 +4,8 @@
 #include "heap.h"
 
 #include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -17,6 +19,19 @@
 #define PAGE ((uintptr_t)4096)
 /* glibc's default number of mmap()ed buffers at once. */
 #define HEAP_MMAP_MAX 65536
+#define PREFAULT_THREADS_MAX 4
+
+/* The block heap_setup() laid out: the heap's first HEAP_RESERVE bytes. */
+static char *heap_base;
+
+/* The prefault threads and the huge pages they share out. */
+static struct {
+	pthread_t thread[PREFAULT_THREADS_MAX];
+	unsigned count;
+	char *start;
+	size_t pages;
+	atomic_size_t next; /* the next page to fault in */
+} prefault;
 
 /* Advises the whole 2 MiB pages inside [p, p + n). */
 static void advise_huge(void *p, size_t n)
@@ -55,5 +70,51 @@ void heap_setup(void)
 	if (!block)
 		return;
 	advise_huge(block, HEAP_RESERVE);
+	heap_base = block;
 	free(block);
+}
+
+/* Faults in the pages in turn, lowest first: malloc hands out the lowest first. */
+static void *prefault_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&prefault.next, 1);
+		if (i >= prefault.pages)
+			break;
+		if (madvise(prefault.start + i * HUGE_PAGE, HUGE_PAGE, MADV_POPULATE_WRITE) != 0) {
+			/* An old kernel (EINVAL): the others would fail the same way. */
+			atomic_store(&prefault.next, prefault.pages);
+			break;
+		}
+	}
+	return NULL;
+}
+
+void heap_prefault_start(size_t bytes, unsigned threads)
+{
+	if (!heap_base || prefault.count > 0)
+		return;
+	/* Whole huge pages above the base's (malloc's first header is below it). */
+	char *start = (char *)(((uintptr_t)heap_base + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	size_t room = HEAP_RESERVE - (size_t)(start - heap_base);
+	if (bytes > room)
+		bytes = room;
+	prefault.start = start;
+	prefault.pages = bytes / HUGE_PAGE;
+	atomic_store(&prefault.next, 0);
+	if (threads > PREFAULT_THREADS_MAX)
+		threads = PREFAULT_THREADS_MAX;
+	if (threads > prefault.pages)
+		threads = (unsigned)prefault.pages;
+	while (prefault.count < threads &&
+	       pthread_create(&prefault.thread[prefault.count], NULL, prefault_main, NULL) == 0)
+		prefault.count++;
+}
+
+void heap_prefault_finish(void)
+{
+	for (unsigned i = 0; i < prefault.count; i++)
+		pthread_join(prefault.thread[i], NULL);
+	prefault.count = 0;
 }
