@@ -1,8 +1,8 @@
 /*
  * The nested-call sandwich; see calls_join.h.
  *
- * The walk: pre rows are read on this thread (csvr pushes them), post rows
- * come from calls_queue. Each pre call waits in its thread's FIFO (in
+ * The walk: pre's and post's rows come from a calls_queue each (read on
+ * their own threads, functions named by ids). Each pre call waits in its thread's FIFO (in
  * t_entry order, whatever order the rows came in); a post row is placed
  * once every pre row that could hold it has been read (its t_entry is
  * CALLS_JOIN_LAG_NS behind the newest pre row), and a pre call is final
@@ -35,6 +35,12 @@ struct open_call {
 	bool forwarded;
 };
 
+/* A file's function ids (calls_queue.h) to r->fns indices + 1 (0: unknown yet). */
+struct fn_map {
+	uint32_t *index;
+	size_t cap;
+};
+
 /* One thread's pre calls in t_entry order, [head, tail) of calls. */
 struct thread_calls {
 	struct open_call *calls;
@@ -44,7 +50,8 @@ struct thread_calls {
 struct sweep {
 	struct calls_result *r;
 	int64_t bracket_ns;
-	struct calls_queue post;
+	struct calls_queue pre, post;
+	struct fn_map pre_fns, post_fns;
 	struct idmap thread_ids;
 	struct thread_calls *threads;
 	size_t thread_cap;
@@ -54,15 +61,6 @@ struct sweep {
 	bool have_frame;
 	uint64_t first_frame;
 };
-
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -84,23 +82,41 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 static int intern_fn(struct calls_result *r, const char *name, uint32_t *out, char *msg,
                      size_t msg_size)
 {
-	int is_new;
+	uint32_t known = calls_names_count(&r->fn_names);
 
-	if (idmap_get(&r->fn_ids, name_hash(name), out, &is_new) != 0 ||
-	    (is_new && grow((void **)&r->fns, &r->fn_cap, r->fn_count + 1, sizeof(*r->fns)) != 0)) {
-		snprintf(msg, msg_size, "out of memory");
+	if (calls_names_intern(&r->fn_names, name, out, msg, msg_size) != 0)
 		return -1;
-	}
-	if (!is_new) {
-		if (strcmp(r->fns[*out].name, name) == 0)
-			return 0;
-		snprintf(msg, msg_size, "function names %s and %s have the same hash", name,
-		         r->fns[*out].name);
+	if (*out < known)
+		return 0;
+	if (grow((void **)&r->fns, &r->fn_cap, r->fn_count + 1, sizeof(*r->fns)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
 	struct calls_fn *f = &r->fns[r->fn_count++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->phase = u_phase_of(name);
+	return 0;
+}
+
+/*
+ * The index in r->fns of row @p q's function, through @p m (its file's
+ * ids, calls_queue.h, to indices + 1; 0: not seen yet): names are
+ * compared once per function and file, not once per row.
+ */
+static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_row *q, uint32_t *out,
+                 char *msg, size_t msg_size)
+{
+	if (q->fn_id < m->cap && m->index[q->fn_id]) {
+		*out = m->index[q->fn_id] - 1;
+		return 0;
+	}
+	if (grow((void **)&m->index, &m->cap, (size_t)q->fn_id + 1, sizeof(*m->index)) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	if (intern_fn(r, q->fn, out, msg, msg_size) != 0)
+		return -1;
+	m->index[q->fn_id] = *out + 1;
 	return 0;
 }
 
@@ -279,7 +295,7 @@ static int place_post(struct sweep *s, const struct calls_row *q, char *msg, siz
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	if (intern_fn(r, q->fn, &fn, msg, msg_size) != 0)
+	if (fn_of(r, &s->post_fns, q, &fn, msg, msg_size) != 0)
 		return -1;
 	r->post_calls++;
 	struct open_call *c = container(t, q->t_entry_ns, q->t_exit_ns);
@@ -340,31 +356,15 @@ static int add_end(struct sweep *s, const struct calls_row *p)
 	return 0;
 }
 
-static int check_frame_id(struct sweep *s, uint64_t id, char *msg, size_t msg_size)
+/* Takes pre's row @p p. Returns 0, or -1 with the reason in @p msg. */
+static int pre_row(struct sweep *s, const struct calls_row *p, char *msg, size_t msg_size)
 {
-	if (!s->have_frame) {
-		s->have_frame = true;
-		s->first_frame = id;
-	}
-	uint64_t span = id > s->first_frame ? id - s->first_frame : s->first_frame - id;
-	if (span <= CALLS_FRAME_SPAN)
-		return 0;
-	snprintf(msg, msg_size, "frame_id %llu is out of step with the first one (%llu)",
-	         (unsigned long long)id, (unsigned long long)s->first_frame);
-	return -1;
-}
-
-/* calls_read_fn for pre's rows. */
-static int pre_row(void *ctx, const struct calls_row *p, char *msg, size_t msg_size)
-{
-	struct sweep *s = ctx;
 	struct open_call c = {.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
 	                      .frame_id = p->frame_id, .thread_id = p->thread_id,
 	                      .result = p->result};
 	struct thread_calls *t = thread_of(s, p->thread_id);
 
-	if (check_frame_id(s, p->frame_id, msg, msg_size) != 0 ||
-	    intern_fn(s->r, p->fn, &c.fn, msg, msg_size) != 0)
+	if (fn_of(s->r, &s->pre_fns, p, &c.fn, msg, msg_size) != 0)
 		return -1;
 	if (!t || (s->r->fns[c.fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
 		say_failure(s, msg, msg_size);
@@ -385,7 +385,73 @@ static void sweep_destroy(struct sweep *s)
 	for (size_t i = 0; i < s->thread_cap; i++)
 		free(s->threads[i].calls);
 	free(s->threads);
+	free(s->pre_fns.index);
+	free(s->post_fns.index);
 	idmap_destroy(&s->thread_ids);
+}
+
+/* Sets @p d's error to "@p path: error: @p msg" (a failure of the sandwich, not of a line). */
+static void fail(struct csvr_diag *d, const char *path, const char *msg)
+{
+	snprintf(d->error, sizeof(d->error), "%s: error: %s", path, msg);
+	d->failed = true;
+}
+
+/*
+ * Takes pre's rows as its reader hands them over, up to its end or its
+ * error. Returns 0, or -1 with the reason in @p msg.
+ */
+static int walk(struct sweep *s, char *msg, size_t msg_size)
+{
+	const struct calls_row *p;
+
+	while ((p = calls_queue_peek(&s->pre))) {
+		if (pre_row(s, p, msg, msg_size) != 0)
+			return -1;
+		calls_queue_pop(&s->pre);
+	}
+	return 0;
+}
+
+/*
+ * Both files, each read on a thread (calls_queue.h), through the sandwich.
+ * Returns 0, or -1 with out->pre_diag or out->post_diag set. pre's own
+ * read error comes after its good rows, so a failure of the sandwich,
+ * which stops the reading, is always the earlier one.
+ */
+static int run(struct sweep *s, const char *pre_path, const char *post_path,
+               struct calls_result *out)
+{
+	char msg[CSVR_MSG_MAX / 2];
+	int ret = -1;
+
+	if (calls_queue_start(&s->pre, pre_path, "pre", true) != 0) {
+		calls_queue_finish(&s->pre);
+		out->pre_diag = s->pre.diag;
+		return -1;
+	}
+	if (calls_queue_start(&s->post, post_path, "post", false) != 0) {
+		calls_queue_finish(&s->pre); /* stopped: its rows and messages are moot */
+	} else if (walk(s, msg, sizeof(msg)) != 0) {
+		calls_queue_finish(&s->pre);
+		out->pre_diag = s->pre.diag;
+		fail(&out->pre_diag, pre_path, msg);
+	} else if (calls_queue_finish(&s->pre) != 0) {
+		out->pre_diag = s->pre.diag;
+	} else {
+		out->pre_diag = s->pre.diag; /* its warnings */
+		if (advance(s, INT64_MAX, msg, sizeof(msg)) != 0)
+			fail(&out->pre_diag, pre_path, msg);
+		else
+			ret = 0;
+	}
+	/* A failed pre read stops the post reader; its own error is the one then. */
+	int post_ret = calls_queue_finish(&s->post);
+	if (ret == 0 && post_ret != 0)
+		ret = -1;
+	if (!out->pre_diag.failed || post_ret == 0)
+		out->post_diag = s->post.diag;
+	return ret;
 }
 
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
@@ -400,35 +466,19 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 {
 	struct sweep s = {.r = out, .bracket_ns = bracket_ns, .newest_pre = INT64_MIN / 2,
 	                  .each = each, .each_ctx = ctx};
-	char msg[CSVR_MSG_MAX / 2];
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->frames.fd = out->ends.fd = -1;
-	if (idmap_create(&out->fn_ids) != 0 || idmap_create(&s.thread_ids) != 0 ||
+	if (calls_names_create(&out->fn_names) != 0 || idmap_create(&s.thread_ids) != 0 ||
 	    calls_frames_init(&out->frames, tmp_dir) != 0 ||
 	    spill_init(&out->ends, sizeof(struct calls_end), ENDS_MEM, tmp_dir) != 0) {
-		snprintf(out->pre_diag.error, sizeof(out->pre_diag.error), "%s: error: out of memory",
-		         pre_path);
-		out->pre_diag.failed = true;
+		fail(&out->pre_diag, pre_path, "out of memory");
 		sweep_destroy(&s);
 		return -1;
 	}
-	if (calls_queue_start(&s.post, post_path, "post") == 0) {
-		ret = calls_read(pre_path, "pre", &out->pre_meta, &out->pre_diag, pre_row, &s);
-		if (ret == 0 && advance(&s, INT64_MAX, msg, sizeof(msg)) != 0) {
-			snprintf(out->pre_diag.error, sizeof(out->pre_diag.error), "%s: error: %s",
-			         pre_path, msg);
-			out->pre_diag.failed = true;
-			ret = -1;
-		}
-	}
-	/* A failed pre read stops the post reader; its own error is the one then. */
-	int post_ret = calls_queue_finish(&s.post);
-	if (ret == 0 && post_ret != 0)
-		ret = -1;
-	if (!out->pre_diag.failed || post_ret == 0 || s.post.done)
-		out->post_diag = s.post.diag;
+	ret = run(&s, pre_path, post_path, out);
+	out->pre_meta = s.pre.meta;
 	out->post_meta = s.post.meta;
 	sweep_destroy(&s);
 	return ret;
@@ -441,7 +491,7 @@ void calls_result_destroy(struct calls_result *r)
 	free(r->fns);
 	calls_frames_destroy(&r->frames);
 	spill_destroy(&r->ends);
-	idmap_destroy(&r->fn_ids);
+	calls_names_destroy(&r->fn_names);
 	side_meta_destroy(&r->pre_meta);
 	side_meta_destroy(&r->post_meta);
 	memset(r, 0, sizeof(*r));

@@ -15,7 +15,7 @@
  * post call inside is "induced" (counted per function). A post call inside
  * no pre call of its thread is an own-thread call of the target.
  *
- * Both files are read as streams (the post one on a thread, calls_queue.h);
+ * Both files are read as streams, each on a thread of its own (calls_queue.h);
  * each thread's pre calls are held only until no later row can fall inside
  * them (CALLS_JOIN_LAG_NS after the newest row read), and the per-frame
  * totals and the xrEndFrame calls go to temporary files past a bound
@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "calls_frames.h"
+#include "calls_names.h"
 #include "calls_read.h"
 #include "idmap.h"
 #include "qhist.h"
@@ -74,7 +75,7 @@ struct calls_result {
 
 	struct calls_fn *fns;
 	size_t fn_count, fn_cap;
-	struct idmap fn_ids; /* name hash -> fns index */
+	struct calls_names fn_names; /* name -> fns index */
 
 	struct calls_frames frames; /* by frame id, in bounded memory */
 	struct spill ends;          /* struct calls_end, in pre's file order */

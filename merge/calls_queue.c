@@ -7,13 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calls_frames.h"
+
+static int check_frame_id(struct calls_queue *q, uint64_t id, char *msg, size_t msg_size)
+{
+	if (!q->have_frame) {
+		q->have_frame = true;
+		q->first_frame = id;
+	}
+	uint64_t span = id > q->first_frame ? id - q->first_frame : q->first_frame - id;
+	if (span <= CALLS_FRAME_SPAN)
+		return 0;
+	snprintf(msg, msg_size, "frame_id %llu is out of step with the first one (%llu)",
+	         (unsigned long long)id, (unsigned long long)q->first_frame);
+	return -1;
+}
+
 /* calls_read_fn on the reader thread: rows gathered into a batch, handed over when full. */
 static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t msg_size)
 {
 	struct calls_queue *q = ctx;
+	struct calls_row *c = &q->fill[q->fill_len];
 
-	q->fill[q->fill_len++] = *row;
-	if (q->fill_len < CALLS_QUEUE_BLOCK)
+	if (q->check_frames && check_frame_id(q, row->frame_id, msg, msg_size) != 0)
+		return -1;
+	*c = *row;
+	if (calls_names_intern(&q->names, row->fn, &c->fn_id, msg, msg_size) != 0)
+		return -1;
+	if (++q->fill_len < CALLS_QUEUE_BLOCK)
 		return 0;
 	q->fill_len = 0;
 	if (prefetch_put(&q->ahead, q->fill, CALLS_QUEUE_BLOCK) != 0) {
@@ -36,13 +57,14 @@ static int reader(void *ctx, struct prefetch *p)
 	return ret;
 }
 
-int calls_queue_start(struct calls_queue *q, const char *path, const char *side)
+int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames)
 {
 	memset(q, 0, sizeof(*q));
 	q->path = path;
 	q->side = side;
+	q->check_frames = check_frames;
 	q->fill = malloc(CALLS_QUEUE_BLOCK * sizeof(*q->fill));
-	if (!q->fill) {
+	if (!q->fill || calls_names_create(&q->names) != 0) {
 		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: out of memory", path);
 		q->diag.failed = true;
 		return -1;
@@ -87,6 +109,7 @@ int calls_queue_finish(struct calls_queue *q)
 	}
 	free(q->fill);
 	q->fill = NULL;
+	calls_names_destroy(&q->names);
 	q->cur = NULL;
 	q->cur_len = q->cur_pos = 0;
 	return q->diag.failed ? -1 : q->ret;

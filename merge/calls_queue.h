@@ -1,14 +1,17 @@
 /*
  * A calls file read on a thread of its own (the merge's read-ahead queue,
- * prefetch.h), row by row: the sandwich (calls_join.h) walks the post file
- * in step with the pre file while each is read by csvr's push parser, and
- * memory stays at the queue's fixed size whatever the file's length.
+ * prefetch.h), row by row: the sandwich (calls_join.h) walks both files
+ * while each is read by csvr's push parser on its own thread, and memory
+ * stays at the queue's fixed size whatever the file's length. The reader
+ * also gives each row's function its id in the file (calls_names.h), so
+ * that the sandwich's thread maps ids, not names.
  */
 #ifndef XRLM_CALLS_QUEUE_H
 #define XRLM_CALLS_QUEUE_H
 
 #include <stdbool.h>
 
+#include "calls_names.h"
 #include "calls_read.h"
 #include "prefetch.h"
 
@@ -29,17 +32,23 @@ struct calls_queue {
 	bool done; /* the reader's calls_read() returned (its result is below) */
 	const char *path;
 	const char *side;
+	struct calls_names names; /* the reader's: row.fn_id */
+	bool check_frames;        /* see calls_queue_start() */
+	bool have_frame;
+	uint64_t first_frame;
 	struct side_meta meta;
 	struct csvr_diag diag;
 	int ret;
 };
 
 /*
- * Starts reading @p path (of side @p side) on a new thread. Returns 0, or
- * -1 with q->diag.error set (out of memory, no thread). Call
- * calls_queue_finish() either way.
+ * Starts reading @p path (of side @p side) on a new thread. With
+ * @p check_frames, the file's frame ids index the per-frame totals
+ * (calls_frames.h): a row's more than CALLS_FRAME_SPAN from the first
+ * row's is an error at its line. Returns 0, or -1 with q->diag.error set
+ * (out of memory, no thread). Call calls_queue_finish() either way.
  */
-int calls_queue_start(struct calls_queue *q, const char *path, const char *side);
+int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames);
 
 /* The next row in file order, waiting for the reader; NULL at the end (or after an error). */
 const struct calls_row *calls_queue_peek(struct calls_queue *q);

@@ -1,0 +1,65 @@
+/*
+ * Interned function names; see calls_names.h.
+ */
+#include "calls_names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a: names are short and few; the table checks every first match. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+int calls_names_create(struct calls_names *t)
+{
+	memset(t, 0, sizeof(*t));
+	return idmap_create(&t->ids);
+}
+
+void calls_names_destroy(struct calls_names *t)
+{
+	idmap_destroy(&t->ids);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Room for id @p id. Returns 0 or -1. */
+static int reserve(struct calls_names *t, uint32_t id)
+{
+	if (id < t->cap)
+		return 0;
+	size_t n = t->cap ? t->cap * 2 : 32;
+	void *p = realloc(t->names, n * sizeof(*t->names));
+	if (!p)
+		return -1;
+	t->names = p;
+	t->cap = n;
+	return 0;
+}
+
+int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
+                       size_t msg_size)
+{
+	int is_new;
+
+	if (idmap_get(&t->ids, name_hash(name), id, &is_new) != 0 ||
+	    (is_new && reserve(t, *id) != 0)) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	if (is_new) {
+		snprintf(t->names[*id], CALLS_FN_MAX, "%s", name);
+		return 0;
+	}
+	if (strcmp(t->names[*id], name) == 0)
+		return 0;
+	snprintf(msg, msg_size, "function names %s and %s have the same hash", name, t->names[*id]);
+	return -1;
+}
