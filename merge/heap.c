@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -24,10 +25,15 @@
 /* The block heap_setup() laid out: the heap's first HEAP_RESERVE bytes. */
 static char *heap_base;
 
-/* The prefault threads and the huge pages they share out. */
+/*
+ * The prefault threads and the huge pages they share out. The first
+ * thread starts the others, so the caller pays for one thread's start.
+ */
 static struct {
-	pthread_t thread[PREFAULT_THREADS_MAX];
-	unsigned count;
+	pthread_t first;
+	bool started;
+	pthread_t others[PREFAULT_THREADS_MAX - 1];
+	unsigned other_count, threads;
 	char *start;
 	size_t pages;
 	atomic_size_t next; /* the next page to fault in */
@@ -75,7 +81,7 @@ void heap_setup(void)
 }
 
 /* Faults in the pages in turn, lowest first: malloc hands out the lowest first. */
-static void *prefault_main(void *arg)
+static void *prefault_work(void *arg)
 {
 	(void)arg;
 	for (;;) {
@@ -91,9 +97,22 @@ static void *prefault_main(void *arg)
 	return NULL;
 }
 
+/* The first thread: starts the others, works, and joins them. */
+static void *prefault_first(void *arg)
+{
+	while (prefault.other_count + 1 < prefault.threads &&
+	       pthread_create(&prefault.others[prefault.other_count], NULL, prefault_work, NULL) == 0)
+		prefault.other_count++;
+	prefault_work(arg);
+	for (unsigned i = 0; i < prefault.other_count; i++)
+		pthread_join(prefault.others[i], NULL);
+	prefault.other_count = 0;
+	return NULL;
+}
+
 void heap_prefault_start(size_t bytes, unsigned threads)
 {
-	if (!heap_base || prefault.count > 0)
+	if (!heap_base || prefault.started)
 		return;
 	/* Whole huge pages above the base's (malloc's first header is below it). */
 	char *start = (char *)(((uintptr_t)heap_base + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
@@ -107,14 +126,16 @@ void heap_prefault_start(size_t bytes, unsigned threads)
 		threads = PREFAULT_THREADS_MAX;
 	if (threads > prefault.pages)
 		threads = (unsigned)prefault.pages;
-	while (prefault.count < threads &&
-	       pthread_create(&prefault.thread[prefault.count], NULL, prefault_main, NULL) == 0)
-		prefault.count++;
+	prefault.threads = threads;
+	prefault.other_count = 0;
+	prefault.started = threads > 0 &&
+	                   pthread_create(&prefault.first, NULL, prefault_first, NULL) == 0;
 }
 
 void heap_prefault_finish(void)
 {
-	for (unsigned i = 0; i < prefault.count; i++)
-		pthread_join(prefault.thread[i], NULL);
-	prefault.count = 0;
+	if (!prefault.started)
+		return;
+	pthread_join(prefault.first, NULL);
+	prefault.started = false;
 }
