@@ -99,12 +99,12 @@ static int intern_fn(struct calls_result *r, const char *name, uint32_t *out, ch
 }
 
 /*
- * The index in r->fns of row @p q's function, through @p m (its file's
- * ids, calls_queue.h, to indices + 1; 0: not seen yet): names are
+ * The index in r->fns of row @p q's function, through @p m (the ids of
+ * its file, read by @p from, to indices + 1; 0: not seen yet): names are
  * compared once per function and file, not once per row.
  */
-static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_row *q, uint32_t *out,
-                 char *msg, size_t msg_size)
+static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_queue *from,
+                 const struct calls_qrow *q, uint32_t *out, char *msg, size_t msg_size)
 {
 	if (q->fn_id < m->cap && m->index[q->fn_id]) {
 		*out = m->index[q->fn_id] - 1;
@@ -114,7 +114,7 @@ static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_ro
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	if (intern_fn(r, q->fn, out, msg, msg_size) != 0)
+	if (intern_fn(r, calls_queue_fn(from, q->fn_id), out, msg, msg_size) != 0)
 		return -1;
 	m->index[q->fn_id] = *out + 1;
 	return 0;
@@ -284,7 +284,7 @@ static void say_failure(const struct sweep *s, char *msg, size_t msg_size)
 }
 
 /* Places post call @p q: inside a pre call of its thread, or the target's own. */
-static int place_post(struct sweep *s, const struct calls_row *q, char *msg, size_t msg_size)
+static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, size_t msg_size)
 {
 	struct calls_result *r = s->r;
 	struct thread_calls *t = thread_of(s, q->thread_id);
@@ -295,7 +295,7 @@ static int place_post(struct sweep *s, const struct calls_row *q, char *msg, siz
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	if (fn_of(r, &s->post_fns, q, &fn, msg, msg_size) != 0)
+	if (fn_of(r, &s->post_fns, &s->post, q, &fn, msg, msg_size) != 0)
 		return -1;
 	r->post_calls++;
 	struct open_call *c = container(t, q->t_entry_ns, q->t_exit_ns);
@@ -326,7 +326,7 @@ static int place_post(struct sweep *s, const struct calls_row *q, char *msg, siz
  */
 static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size)
 {
-	const struct calls_row *q;
+	const struct calls_qrow *q;
 
 	while ((q = calls_queue_peek(&s->post)) && q->t_entry_ns < frontier) {
 		if (place_post(s, q, msg, msg_size) != 0)
@@ -343,7 +343,7 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 	return 0;
 }
 
-static int add_end(struct sweep *s, const struct calls_row *p)
+static int add_end(struct sweep *s, const struct calls_qrow *p)
 {
 	struct calls_end *e = spill_append(&s->r->ends);
 
@@ -357,14 +357,14 @@ static int add_end(struct sweep *s, const struct calls_row *p)
 }
 
 /* Takes pre's row @p p. Returns 0, or -1 with the reason in @p msg. */
-static int pre_row(struct sweep *s, const struct calls_row *p, char *msg, size_t msg_size)
+static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_t msg_size)
 {
 	struct open_call c = {.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
 	                      .frame_id = p->frame_id, .thread_id = p->thread_id,
 	                      .result = p->result};
 	struct thread_calls *t = thread_of(s, p->thread_id);
 
-	if (fn_of(s->r, &s->pre_fns, p, &c.fn, msg, msg_size) != 0)
+	if (fn_of(s->r, &s->pre_fns, &s->pre, p, &c.fn, msg, msg_size) != 0)
 		return -1;
 	if (!t || (s->r->fns[c.fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
 		say_failure(s, msg, msg_size);
@@ -403,7 +403,7 @@ static void fail(struct csvr_diag *d, const char *path, const char *msg)
  */
 static int walk(struct sweep *s, char *msg, size_t msg_size)
 {
-	const struct calls_row *p;
+	const struct calls_qrow *p;
 
 	while ((p = calls_queue_peek(&s->pre))) {
 		if (pre_row(s, p, msg, msg_size) != 0)

@@ -26,22 +26,20 @@ int calls_names_create(struct calls_names *t)
 void calls_names_destroy(struct calls_names *t)
 {
 	idmap_destroy(&t->ids);
-	free(t->names);
+	for (size_t i = 0; i < CALLS_NAMES_CHUNKS; i++)
+		free(t->chunk[i]);
 	memset(t, 0, sizeof(*t));
 }
 
 /* Room for id @p id. Returns 0 or -1. */
 static int reserve(struct calls_names *t, uint32_t id)
 {
-	if (id < t->cap)
+	size_t c = id / CALLS_NAMES_CHUNK;
+
+	if (t->chunk[c])
 		return 0;
-	size_t n = t->cap ? t->cap * 2 : 32;
-	void *p = realloc(t->names, n * sizeof(*t->names));
-	if (!p)
-		return -1;
-	t->names = p;
-	t->cap = n;
-	return 0;
+	t->chunk[c] = malloc(CALLS_NAMES_CHUNK * sizeof(*t->chunk[c]));
+	return t->chunk[c] ? 0 : -1;
 }
 
 int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
@@ -49,17 +47,25 @@ int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, ch
 {
 	int is_new;
 
-	if (idmap_get(&t->ids, name_hash(name), id, &is_new) != 0 ||
-	    (is_new && reserve(t, *id) != 0)) {
+	if (idmap_get(&t->ids, name_hash(name), id, &is_new) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
+	if (is_new && *id >= CALLS_NAMES_MAX) {
+		snprintf(msg, msg_size, "more than %d different function names", CALLS_NAMES_MAX);
+		return -1;
+	}
+	if (is_new && reserve(t, *id) != 0) {
+		snprintf(msg, msg_size, "out of memory");
+		return -1;
+	}
+	char *stored = t->chunk[*id / CALLS_NAMES_CHUNK][*id % CALLS_NAMES_CHUNK];
 	if (is_new) {
-		snprintf(t->names[*id], CALLS_FN_MAX, "%s", name);
+		snprintf(stored, CALLS_FN_MAX, "%s", name);
 		return 0;
 	}
-	if (strcmp(t->names[*id], name) == 0)
+	if (strcmp(stored, name) == 0)
 		return 0;
-	snprintf(msg, msg_size, "function names %s and %s have the same hash", name, t->names[*id]);
+	snprintf(msg, msg_size, "function names %s and %s have the same hash", name, stored);
 	return -1;
 }

@@ -3,7 +3,9 @@
  * sight, so that per-function state lives in plain arrays: the sandwich's
  * totals (calls_join.h), and each calls file's reader thread
  * (calls_queue.h), which names every row's function by its id so that the
- * sandwich's thread does not hash names.
+ * sandwich's thread neither hashes names nor receives them row by row.
+ * A name, once stored, never moves: a thread that was handed an id
+ * (through a lock) may read its name while the owner adds more.
  */
 #ifndef XRLM_CALLS_NAMES_H
 #define XRLM_CALLS_NAMES_H
@@ -14,10 +16,14 @@
 #include "calls_read.h"
 #include "idmap.h"
 
+#define CALLS_NAMES_CHUNK 256 /* names stored together */
+#define CALLS_NAMES_CHUNKS 256
+/* More different names than this in one file is an error (OpenXR has under a thousand functions). */
+#define CALLS_NAMES_MAX (CALLS_NAMES_CHUNK * CALLS_NAMES_CHUNKS)
+
 struct calls_names {
-	struct idmap ids;            /* name hash -> id */
-	char (*names)[CALLS_FN_MAX]; /* by id */
-	size_t cap;
+	struct idmap ids; /* name hash -> id */
+	char (*chunk[CALLS_NAMES_CHUNKS])[CALLS_FN_MAX];
 };
 
 /* Makes an empty table. Returns 0, -1 on ENOMEM. */
@@ -29,8 +35,8 @@ void calls_names_destroy(struct calls_names *t);
 /*
  * The id of @p name (shorter than CALLS_FN_MAX) into *@p id, the next one
  * (calls_names_count() before the call) when new. Returns 0, or -1 with
- * the reason in @p msg: out of memory, or two names of the same hash
- * (the table is then only fit for calls_names_destroy()).
+ * the reason in @p msg: out of memory, too many names, or two names of the
+ * same hash (the table is then only fit for calls_names_destroy()).
  */
 int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
                        size_t msg_size);
@@ -39,6 +45,12 @@ int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, ch
 static inline uint32_t calls_names_count(const struct calls_names *t)
 {
 	return t->ids.count;
+}
+
+/* The name of id @p id (below calls_names_count()). */
+static inline const char *calls_names_get(const struct calls_names *t, uint32_t id)
+{
+	return t->chunk[id / CALLS_NAMES_CHUNK][id % CALLS_NAMES_CHUNK];
 }
 
 #endif /* XRLM_CALLS_NAMES_H */

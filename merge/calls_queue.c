@@ -27,13 +27,17 @@ static int check_frame_id(struct calls_queue *q, uint64_t id, char *msg, size_t 
 static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t msg_size)
 {
 	struct calls_queue *q = ctx;
-	struct calls_row *c = &q->fill[q->fill_len];
+	struct calls_qrow *c = &q->fill[q->fill_len];
 
 	if (q->check_frames && check_frame_id(q, row->frame_id, msg, msg_size) != 0)
 		return -1;
-	*c = *row;
 	if (calls_names_intern(&q->names, row->fn, &c->fn_id, msg, msg_size) != 0)
 		return -1;
+	c->thread_id = row->thread_id;
+	c->t_entry_ns = row->t_entry_ns;
+	c->t_exit_ns = row->t_exit_ns;
+	c->frame_id = row->frame_id;
+	c->result = row->result;
 	if (++q->fill_len < CALLS_QUEUE_BLOCK)
 		return 0;
 	q->fill_len = 0;
@@ -69,7 +73,7 @@ int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
 		q->diag.failed = true;
 		return -1;
 	}
-	if (prefetch_start_producer(&q->ahead, sizeof(struct calls_row), reader, q, &q->src) != 0) {
+	if (prefetch_start_producer(&q->ahead, sizeof(struct calls_qrow), reader, q, &q->src) != 0) {
 		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: cannot start its reader "
 		         "thread", path);
 		q->diag.failed = true;
@@ -79,7 +83,7 @@ int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
 	return 0;
 }
 
-const struct calls_row *calls_queue_peek(struct calls_queue *q)
+const struct calls_qrow *calls_queue_peek(struct calls_queue *q)
 {
 	while (q->cur_pos == q->cur_len) {
 		if (q->at_end)

@@ -17,14 +17,24 @@
 
 #define CALLS_QUEUE_BLOCK 1024 /* rows per batch handed over */
 
+/* A row as the queue hands it over: its function by id (calls_queue_fn()). */
+struct calls_qrow {
+	uint64_t thread_id;
+	int64_t t_entry_ns;
+	int64_t t_exit_ns;
+	uint64_t frame_id;
+	int64_t result;
+	uint32_t fn_id;
+};
+
 /* Owns its reader thread and batches; see calls_queue_start(). */
 struct calls_queue {
 	struct prefetch ahead;
 	struct window_source src; /* the queue's batches */
-	struct calls_row *fill;   /* the reader's batch being filled */
+	struct calls_qrow *fill;  /* the reader's batch being filled */
 	size_t fill_len;
 
-	const struct calls_row *cur; /* the consumer's batch */
+	const struct calls_qrow *cur; /* the consumer's batch */
 	size_t cur_len, cur_pos;
 	bool at_end;
 
@@ -51,7 +61,13 @@ struct calls_queue {
 int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames);
 
 /* The next row in file order, waiting for the reader; NULL at the end (or after an error). */
-const struct calls_row *calls_queue_peek(struct calls_queue *q);
+const struct calls_qrow *calls_queue_peek(struct calls_queue *q);
+
+/* The name of function @p id, of a row calls_queue_peek() returned. */
+static inline const char *calls_queue_fn(const struct calls_queue *q, uint32_t id)
+{
+	return calls_names_get(&q->names, id);
+}
 
 /* Consumes the row calls_queue_peek() returned. */
 void calls_queue_pop(struct calls_queue *q);

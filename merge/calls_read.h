@@ -29,7 +29,6 @@ struct calls_row {
 	int64_t t_exit_ns;
 	uint64_t frame_id;
 	int64_t result;
-	uint32_t fn_id; /* fn's id in its file (calls_queue.h); 0 from calls_read() */
 	char fn[CALLS_FN_MAX];
 };
 

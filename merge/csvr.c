@@ -523,6 +523,16 @@ static int feed(struct engine *e, struct csv_parser *p, const char *buf, size_t 
 
 /* ---- the fast path ---- */
 
+/*
+ * Where a plain text field ends: libcsv hands the bytes before these over
+ * as they are; a quote, CR, '#' (a comment line), or a blank (libcsv trims
+ * blanks around unquoted fields) is left to libcsv.
+ */
+static const bool text_stop[256] = {
+	[','] = true, ['\n'] = true, ['"'] = true, ['\r'] = true, ['#'] = true, [' '] = true,
+	['\t'] = true,
+};
+
 /* End of the plain field at @p s: the first byte that cannot be in a number of @p kind. */
 static const char *plain_field_end(const char *s, enum csvr_kind kind)
 {
@@ -536,11 +546,7 @@ static const char *plain_field_end(const char *s, enum csvr_kind kind)
 			s++;
 		return s;
 	case CSVR_TEXT:
-		/* libcsv hands such bytes over as they are; a quote, CR,
-		 * '#' (a comment line), or a blank (libcsv trims blanks
-		 * around unquoted fields) is left to libcsv. */
-		while (*s != ',' && *s != '\n' && *s != '"' && *s != '\r' && *s != '#' &&
-		       *s != ' ' && *s != '\t')
+		while (!text_stop[(unsigned char)*s])
 			s++;
 		return s;
 	default:
