@@ -29,7 +29,7 @@
 /* The smallest block: below, a block is not worth a thread's hand-over. */
 #define MERGED_BLOCK_MIN 512
 /* Rows that make another worker worth its start (a thread, a buffer). */
-#define MERGED_WORKER_ROWS 4096
+#define MERGED_WORKER_ROWS 1024
 /* Bytes of buffer per row of a block: a plain row's length, rounded up. */
 #define MERGED_BLOCK_ROW_BYTES 128
 
@@ -409,6 +409,24 @@ static size_t block_items(size_t count, size_t workers)
 	return items < MERGED_BLOCK_MIN ? MERGED_BLOCK_MIN : items;
 }
 
+/*
+ * The first worker: starts the others (so the caller pays for one thread's
+ * start, not for each), works beside them and joins them.
+ */
+static void *rows_first(void *arg)
+{
+	struct merged_rows *r = arg;
+	size_t others = 0;
+
+	while (1 + others < r->want &&
+	       pthread_create(&r->thread[1 + others], NULL, rows_worker, r) == 0)
+		others++;
+	rows_worker(r);
+	for (size_t i = 0; i < others; i++)
+		pthread_join(r->thread[1 + i], NULL);
+	return NULL;
+}
+
 void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, size_t count,
                              size_t ready, merged_write_fill_fn fill, void *ctx)
 {
@@ -424,11 +442,10 @@ void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, siz
 	pthread_cond_init(&r->changed, NULL);
 	r->block_items = block_items(count, want);
 	r->blocks = (count + r->block_items - 1) / r->block_items;
-	/* The workers that start format ahead; this thread joins them in
-	 * merged_write_rows_finish() (and is the only one if none started). */
-	while (r->started < want && r->started < r->blocks &&
-	       pthread_create(&r->thread[r->started], NULL, rows_worker, r) == 0)
-		r->started++;
+	r->want = want < r->blocks ? want : r->blocks;
+	/* The workers format ahead; this thread joins the first in
+	 * merged_write_rows_finish() (and does the work if it did not start). */
+	r->started = pthread_create(&r->thread[0], NULL, rows_first, r) == 0;
 }
 
 void merged_write_rows_ready(struct merged_rows *r, size_t ready)
@@ -442,8 +459,8 @@ void merged_write_rows_ready(struct merged_rows *r, size_t ready)
 /* Joins the workers and frees what the rows held. */
 static void rows_end(struct merged_rows *r)
 {
-	for (size_t i = 0; i < r->started; i++)
-		pthread_join(r->thread[i], NULL);
+	if (r->started)
+		pthread_join(r->thread[0], NULL);
 	pthread_cond_destroy(&r->changed);
 	pthread_mutex_destroy(&r->lock);
 }
@@ -453,7 +470,7 @@ void merged_write_rows_finish(struct merged_rows *r)
 	flush(r->o); /* the summary goes first */
 	merged_write_rows_ready(r, r->count);
 	pass_turn(r, SIZE_MAX); /* block 0's turn */
-	if (r->started == 0)
+	if (!r->started)
 		rows_worker(r);
 	rows_end(r);
 }

@@ -139,8 +139,9 @@ struct merged_rows {
 	void *ctx;
 	size_t block_items; /* rows per block */
 	size_t blocks;
-	pthread_t thread[WORKERS_MAX];
-	size_t started;     /* workers running */
+	pthread_t thread[WORKERS_MAX]; /* [0]: the caller's; the others: thread[0]'s */
+	size_t want;        /* workers to run */
+	bool started;       /* thread[0] runs (and starts the others) */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	size_t ready;       /* items [0, ready) may be formatted */
