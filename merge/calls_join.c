@@ -5,10 +5,10 @@
  * their own threads, functions named by ids). Each pre call waits in its thread's FIFO (in
  * t_entry order, whatever order the rows came in); a post row is placed
  * once every pre row that could hold it has been read (its t_entry is
- * CALLS_JOIN_LAG_NS behind the newest pre row), and a pre call is final
- * once no post row still to come can lie inside it. Nested pre calls are
- * subtracted from their container when it is final: they are behind it in
- * its FIFO then.
+ * below the lowest a pre row still to come may have: struct order), and a
+ * pre call is final once no post row still to come can lie inside it.
+ * Nested pre calls are subtracted from their container when it is final:
+ * they are behind it in its FIFO then.
  */
 #include "calls_join.h"
 
@@ -22,6 +22,42 @@
 #define ENDS_MEM 32768
 /* How far back from the latest candidate a nested container is looked for. */
 #define NEST_SCAN 8
+
+#define ORDER_STAMPS (CALLS_JOIN_LAG_ROWS / CALLS_JOIN_STAMP_ROWS + 1)
+
+/*
+ * What a file's rows so far say about those still to come (calls_join.h):
+ * none has a t_entry below the newest one's less CALLS_JOIN_LAG_NS, nor
+ * below the newest one CALLS_JOIN_LAG_ROWS rows back.
+ */
+struct order {
+	int64_t newest;               /* the newest t_entry so far */
+	uint64_t rows;                /* rows so far */
+	int64_t stamp[ORDER_STAMPS];  /* newest as of rows k * STAMP_ROWS, by k % ORDER_STAMPS */
+};
+
+/* Takes a row of t_entry @p t. */
+static void order_note(struct order *o, int64_t t)
+{
+	if (t > o->newest)
+		o->newest = t;
+	if (++o->rows % CALLS_JOIN_STAMP_ROWS == 0)
+		o->stamp[(o->rows / CALLS_JOIN_STAMP_ROWS) % ORDER_STAMPS] = o->newest;
+}
+
+/* The lowest t_entry a row still to come may have after those in @p o. */
+static int64_t order_floor(const struct order *o)
+{
+	int64_t floor = o->newest - CALLS_JOIN_LAG_NS;
+
+	if (o->rows >= CALLS_JOIN_LAG_ROWS) {
+		/* The last stamp at least LAG_ROWS rows back (a bound that is lower is still a bound). */
+		uint64_t k = (o->rows - CALLS_JOIN_LAG_ROWS) / CALLS_JOIN_STAMP_ROWS;
+		if (k > 0 && o->stamp[k % ORDER_STAMPS] > floor)
+			floor = o->stamp[k % ORDER_STAMPS];
+	}
+	return floor;
+}
 
 /* A pre call not yet final. */
 struct open_call {
@@ -55,7 +91,9 @@ struct sweep {
 	struct idmap thread_ids;
 	struct thread_calls *threads;
 	size_t thread_cap;
-	int64_t newest_pre;
+	struct order pre_order, post_order; /* pre's rows read, post's placed */
+	int64_t placed_until; /* every post row before it is placed */
+	int64_t final_until;  /* every pre call ending before it is final */
 	calls_join_call_fn each; /* may be NULL */
 	void *each_ctx;
 	bool have_frame;
@@ -298,6 +336,9 @@ static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, si
 	if (fn_of(r, &s->post_fns, &s->post, q, &fn, msg, msg_size) != 0)
 		return -1;
 	r->post_calls++;
+	/* Its pre call may be final already: it is placed in whatever is still open. */
+	if (q->t_entry_ns < s->final_until)
+		r->late_calls++;
 	struct open_call *c = container(t, q->t_entry_ns, q->t_exit_ns);
 	struct calls_fn *f = &r->fns[fn];
 	if (!c) {
@@ -320,6 +361,21 @@ static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, si
 }
 
 /*
+ * The lowest t_entry a post row still to come may have, @p q being the
+ * next one (NULL: none is left).
+ */
+static int64_t post_floor(const struct sweep *s, const struct calls_qrow *q)
+{
+	if (!q)
+		return INT64_MAX;
+	/* As order_floor() on the rows placed, with q among them for the time bound. */
+	int64_t floor = q->t_entry_ns - CALLS_JOIN_LAG_NS, by_rows = order_floor(&s->post_order);
+	if (by_rows > floor)
+		floor = by_rows;
+	return floor < q->t_entry_ns ? floor : q->t_entry_ns;
+}
+
+/*
  * Places every post row that no pre row still to come can hold (before
  * @p frontier), then finalizes the pre calls no post row still to come can
  * fall into.
@@ -331,11 +387,16 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 	while ((q = calls_queue_peek(&s->post)) && q->t_entry_ns < frontier) {
 		if (place_post(s, q, msg, msg_size) != 0)
 			return -1;
+		order_note(&s->post_order, q->t_entry_ns);
 		calls_queue_pop(&s->post);
 	}
-	int64_t bound = frontier;
-	if (q && q->t_entry_ns - CALLS_JOIN_LAG_NS < bound)
-		bound = q->t_entry_ns - CALLS_JOIN_LAG_NS;
+	if (frontier > s->placed_until)
+		s->placed_until = frontier;
+	int64_t bound = post_floor(s, q);
+	if (frontier < bound)
+		bound = frontier;
+	if (bound > s->final_until)
+		s->final_until = bound;
 	if (finalize_before(s, bound) != 0) {
 		say_failure(s, msg, msg_size);
 		return -1;
@@ -375,9 +436,11 @@ static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_
 		return -1;
 	}
 	s->r->pre_calls++;
-	if (p->t_entry_ns > s->newest_pre)
-		s->newest_pre = p->t_entry_ns;
-	return advance(s, s->newest_pre - CALLS_JOIN_LAG_NS, msg, msg_size);
+	/* Post calls inside it may have been placed elsewhere already. */
+	if (p->t_entry_ns < s->placed_until)
+		s->r->late_calls++;
+	order_note(&s->pre_order, p->t_entry_ns);
+	return advance(s, order_floor(&s->pre_order), msg, msg_size);
 }
 
 static void sweep_destroy(struct sweep *s)
@@ -464,7 +527,9 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
                     const char *tmp_dir, calls_join_call_fn each, void *ctx,
                     struct calls_result *out)
 {
-	struct sweep s = {.r = out, .bracket_ns = bracket_ns, .newest_pre = INT64_MIN / 2,
+	struct sweep s = {.r = out, .bracket_ns = bracket_ns,
+	                  .pre_order.newest = INT64_MIN / 2, .post_order.newest = INT64_MIN / 2,
+	                  .placed_until = INT64_MIN, .final_until = INT64_MIN,
 	                  .each = each, .each_ctx = ctx};
 	int ret = -1;
 

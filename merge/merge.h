@@ -98,6 +98,8 @@ struct merge_summary {
 	/* Calls a side's ring had no room for (its calls file's footer). */
 	uint64_t calls_dropped_queue_full_pre;
 	uint64_t calls_dropped_queue_full_post;
+	/* Calls out of order in their file past the sandwich's bounds (merge/README.md "Calls"). */
+	uint64_t calls_late;
 };
 
 /*

@@ -163,6 +163,14 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	}
 	if (check_sessions(mc, paths, pre_session, log, ctx) != 0)
 		return -1;
+	if (mc->r.late_calls > 0) {
+		snprintf(msg, sizeof(msg), "%s: warning: %llu calls came later in their file than "
+		         "the sandwich waits (more than %lld ms or %d rows after a later call); "
+		         "their target time may be counted in another call (calls_late)",
+		         paths->calls_pre_csv, (unsigned long long)mc->r.late_calls,
+		         (long long)(CALLS_JOIN_LAG_NS / 1000000), CALLS_JOIN_LAG_ROWS);
+		say(log, ctx, msg);
+	}
 	if (open_walk(mc, dir) != 0) {
 		snprintf(msg, sizeof(msg), "%s: error: out of memory", paths->calls_pre_csv);
 		say(log, ctx, msg);
@@ -238,6 +246,7 @@ int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s)
 	s->rows_without_calls = mc->rows_without_calls;
 	s->calls_dropped_queue_full_pre = r->pre_meta.dropped_queue_full;
 	s->calls_dropped_queue_full_post = r->post_meta.dropped_queue_full;
+	s->calls_late = r->late_calls;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
 	s->calls_frames_unmapped = 0;
 	for (uint64_t id = r->frames.min_id; r->frames.any && id <= r->frames.max_id; id++) {

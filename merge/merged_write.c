@@ -189,6 +189,7 @@ const struct merged_count merged_calls_counts[MERGED_CALLS_COUNTS] = {
 	CALLS_COUNT(rows_without_calls),
 	CALLS_COUNT(calls_dropped_queue_full_pre),
 	CALLS_COUNT(calls_dropped_queue_full_post),
+	CALLS_COUNT(calls_late),
 };
 
 /* The counts of the nested-call sandwich (merge/README.md "Calls"). */

@@ -191,6 +191,7 @@ static void test_merge_with_calls(void **state)
 	                            "# rows_without_calls=0\n"
 	                            "# calls_dropped_queue_full_pre=0\n"
 	                            "# calls_dropped_queue_full_post=0\n"
+	                            "# calls_late=0\n"
 	                            "display_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
 	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"
@@ -630,6 +631,120 @@ static void test_frames_store_pages(void **state)
 	tm_dir_remove(dir);
 }
 
+/* ---- rows out of order past the sandwich's bounds: counted, never silent ---- */
+
+/* A pre call that comes more than 1 s after a later one: its post call was placed already. */
+static const char late_time_pre[] = "xrWaitFrame,7,1000,2000,1,0\n"
+                                    "xrWaitFrame,7,3000000000,3000001000,2,0\n"
+                                    "xrLocateViews,7,5000,9000,1,0\n";
+static const char late_time_post[] = "xrWaitFrame,7,1100,1900,1,0\n"
+                                     "xrLocateViews,7,6000,7000,1,0\n"
+                                     "xrWaitFrame,7,3000000100,3000000900,2,0\n";
+
+static void test_late_pre_by_time(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL, late_time_pre, late_time_post);
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.late_calls, 1);
+	/* Its post call went where the sandwich could put it: the target's own. */
+	assert_int_equal(r.own_thread_calls, 1);
+	assert_int_equal(r.self_answered_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/* A post call that comes 3 s after a later one: its pre call was final already. */
+static void test_late_post_by_time(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL,
+	              "xrLocateViews,7,1000,9000,1,0\nxrWaitFrame,7,3000000000,3000001000,2,0\n",
+	              "xrWaitFrame,7,3000000100,3000000900,2,0\nxrLocateViews,7,2000,3000,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.late_calls, 1);
+	assert_int_equal(r.self_answered_calls, 1);
+	assert_int_equal(r.own_thread_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * @p early calls of 10 ns, 100 ns apart (7 ms in all: the time bound never
+ * passes), then an xrWaitFrame from before all of them, whose post call
+ * comes first in post's file.
+ */
+static char *rows_then_late_call(int early)
+{
+	size_t size = (size_t)early * 48 + 64;
+	char *text = malloc(size), *p = text;
+
+	assert_non_null(text);
+	for (int i = 0; i < early; i++)
+		p += sprintf(p, "xrLocateViews,7,%d,%d,1,0\n", 1000000 + i * 100, 1000000 + i * 100 + 10);
+	sprintf(p, "xrWaitFrame,7,500,900,1,0\n");
+	return text;
+}
+
+/*
+ * The row bound: a call CALLS_JOIN_LAG_ROWS rows late is counted (the
+ * sandwich held the calls for that many rows, not for a second of a fast
+ * app's calls); one less late than that is placed exactly.
+ */
+static void test_late_pre_by_rows(void **state)
+{
+	(void)state;
+	const int early[] = {CALLS_JOIN_LAG_ROWS + 2 * CALLS_JOIN_STAMP_ROWS,
+	                     CALLS_JOIN_LAG_ROWS - CALLS_JOIN_STAMP_ROWS};
+
+	for (int k = 0; k < 2; k++) {
+		struct session s;
+		struct calls_result r;
+		char *pre = rows_then_late_call(early[k]);
+		session_write(&s, "", "", NULL, pre, "xrWaitFrame,7,600,800,1,0\n");
+		assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+		if (k == 0) {
+			assert_int_equal(r.late_calls, 1);
+			assert_int_equal(r.own_thread_calls, 1);
+			assert_int_equal(r.self_answered_calls, (uint64_t)early[k] + 1);
+		} else {
+			assert_int_equal(r.late_calls, 0);
+			assert_int_equal(r.own_thread_calls, 0);
+			assert_int_equal(find_fn(&r, "xrWaitFrame")->forwarded_calls, 1);
+			assert_int_equal(r.self_answered_calls, (uint64_t)early[k]);
+		}
+		calls_result_destroy(&r);
+		free(pre);
+		tm_dir_remove(s.dir);
+	}
+}
+
+/* The merge says so: a warning naming the count, and the summary's calls_late. */
+static void test_late_calls_reported(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "100,7,10000,12000\n", "100,7,10500,11500\n", NULL, late_time_pre,
+	              late_time_post);
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(sum.calls_late, 1);
+	assert_non_null(strstr(log.all, "calls-1-pre.csv: warning: 1 calls came later in their file"));
+	char *got = tm_file_read(s.merged);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\n# calls_late=1\n"));
+	free(got);
+	tm_dir_remove(s.dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -648,6 +763,10 @@ int main(void)
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
 		cmocka_unit_test(test_frames_store_pages),
+		cmocka_unit_test(test_late_pre_by_time),
+		cmocka_unit_test(test_late_post_by_time),
+		cmocka_unit_test(test_late_pre_by_rows),
+		cmocka_unit_test(test_late_calls_reported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
