@@ -535,7 +535,7 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 
 	memset(out, 0, sizeof(*out));
 	out->frames.fd = out->ends.fd = -1;
-	if (calls_names_create(&out->fn_names) != 0 || idmap_create(&s.thread_ids) != 0 ||
+	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 || idmap_create(&s.thread_ids) != 0 ||
 	    calls_frames_init(&out->frames, tmp_dir) != 0 ||
 	    spill_init(&out->ends, sizeof(struct calls_end), ENDS_MEM, tmp_dir) != 0) {
 		fail(&out->pre_diag, pre_path, "out of memory");

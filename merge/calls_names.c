@@ -17,9 +17,10 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-int calls_names_create(struct calls_names *t)
+int calls_names_create(struct calls_names *t, uint32_t max)
 {
 	memset(t, 0, sizeof(*t));
+	t->max = max < CALLS_NAMES_MAX ? max : CALLS_NAMES_MAX;
 	return idmap_create(&t->ids);
 }
 
@@ -51,8 +52,8 @@ int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, ch
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
-	if (is_new && *id >= CALLS_NAMES_MAX) {
-		snprintf(msg, msg_size, "more than %d different function names", CALLS_NAMES_MAX);
+	if (is_new && *id >= t->max) {
+		snprintf(msg, msg_size, "more than %u different function names", (unsigned)t->max);
 		return -1;
 	}
 	if (is_new && reserve(t, *id) != 0) {

@@ -18,16 +18,23 @@
 
 #define CALLS_NAMES_CHUNK 256 /* names stored together */
 #define CALLS_NAMES_CHUNKS 256
-/* More different names than this in one file is an error (OpenXR has under a thousand functions). */
+/* The most names a table can hold. */
 #define CALLS_NAMES_MAX (CALLS_NAMES_CHUNK * CALLS_NAMES_CHUNKS)
+/*
+ * More different names than this in one calls file is an error (OpenXR
+ * has under a thousand functions); the sandwich's table, which holds both
+ * files' names, has room for twice as many.
+ */
+#define CALLS_NAMES_FILE_MAX (CALLS_NAMES_MAX / 2)
 
 struct calls_names {
 	struct idmap ids; /* name hash -> id */
+	uint32_t max;     /* names allowed */
 	char (*chunk[CALLS_NAMES_CHUNKS])[CALLS_FN_MAX];
 };
 
-/* Makes an empty table. Returns 0, -1 on ENOMEM. */
-int calls_names_create(struct calls_names *t);
+/* Makes an empty table for up to @p max (at most CALLS_NAMES_MAX) names. Returns 0, -1 on ENOMEM. */
+int calls_names_create(struct calls_names *t, uint32_t max);
 
 /* Frees what @p t owns. */
 void calls_names_destroy(struct calls_names *t);

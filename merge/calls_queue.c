@@ -68,7 +68,7 @@ int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
 	q->side = side;
 	q->check_frames = check_frames;
 	q->fill = malloc(CALLS_QUEUE_BLOCK * sizeof(*q->fill));
-	if (!q->fill || calls_names_create(&q->names) != 0) {
+	if (!q->fill || calls_names_create(&q->names, CALLS_NAMES_FILE_MAX) != 0) {
 		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: out of memory", path);
 		q->diag.failed = true;
 		return -1;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "calls_join.h"
+#include "calls_names.h"
 #include "functions_read.h"
 #include "merge.h"
 #include "merged_read.h"
@@ -482,6 +483,35 @@ static void test_bad_calls_files(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/*
+ * More different function names than a file may have
+ * (CALLS_NAMES_FILE_MAX; OpenXR has under a thousand): an error at the
+ * first name too many, in either file, not a crash or a silent merge.
+ */
+static void test_too_many_names(void **state)
+{
+	(void)state;
+	size_t size = (size_t)(CALLS_NAMES_FILE_MAX + 1) * 40 + 1;
+	char *rows = malloc(size), *p = rows;
+
+	assert_non_null(rows);
+	for (int i = 0; i <= CALLS_NAMES_FILE_MAX; i++)
+		p += sprintf(p, "f%d,1,%d,%d,1,0\n", i, 1000 + 10 * i, 1005 + 10 * i);
+	for (int post = 0; post < 2; post++) {
+		struct tm_log log;
+		struct session s;
+		char want[128];
+		assert_int_equal(merge_bad(post, post ? post_head : pre_head, rows, &log, &s), -1);
+		/* Two header lines, the column header, then the rows. */
+		snprintf(want, sizeof(want), "calls-1-%s.csv:%d: error: more than %d different function names",
+		         post ? "post" : "pre", CALLS_NAMES_FILE_MAX + 3 + 1, CALLS_NAMES_FILE_MAX);
+		if (!strstr(log.last, want))
+			fail_msg("%s", log.last);
+		tm_dir_remove(s.dir);
+	}
+	free(rows);
+}
+
 /* A killed writer's cut last row: skipped with a warning, counted. */
 static void test_truncated_calls_row(void **state)
 {
@@ -759,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_frames_that_map_to_nothing),
 		cmocka_unit_test(test_bad_calls_rows),
 		cmocka_unit_test(test_bad_calls_files),
+		cmocka_unit_test(test_too_many_names),
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
