@@ -2,11 +2,12 @@
  * The nested-call sandwich; see calls_join.h.
  *
  * The walk: pre's and post's rows come from a calls_queue each (read on
- * their own threads, functions named by ids). Each pre call waits in its thread's FIFO (in
- * t_entry order, whatever order the rows came in); a post row is placed
- * once every pre row that could hold it has been read (its t_entry is
- * below the lowest a pre row still to come may have: struct order), and a
- * pre call is final once no post row still to come can lie inside it.
+ * their own threads, functions named by ids). Each pre call waits in its
+ * thread's FIFO (in t_entry order, whatever order the rows came in); a post
+ * row is placed once every pre row that could hold it has been read (its
+ * t_entry is below the lowest a pre row still to come may have: struct
+ * order), and a pre call is final once no post row still to come can lie
+ * inside it.
  * Nested pre calls are subtracted from their container when it is final:
  * they are behind it in its FIFO then.
  */
@@ -96,8 +97,6 @@ struct sweep {
 	int64_t final_until;  /* every pre call ending before it is final */
 	calls_join_call_fn each; /* may be NULL */
 	void *each_ctx;
-	bool have_frame;
-	uint64_t first_frame;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -535,7 +534,8 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 
 	memset(out, 0, sizeof(*out));
 	out->frames.fd = out->ends.fd = -1;
-	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 || idmap_create(&s.thread_ids) != 0 ||
+	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 ||
+	    idmap_create(&s.thread_ids) != 0 ||
 	    calls_frames_init(&out->frames, tmp_dir) != 0 ||
 	    spill_init(&out->ends, sizeof(struct calls_end), ENDS_MEM, tmp_dir) != 0) {
 		fail(&out->pre_diag, pre_path, "out of memory");

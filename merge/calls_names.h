@@ -33,7 +33,10 @@ struct calls_names {
 	char (*chunk[CALLS_NAMES_CHUNKS])[CALLS_FN_MAX];
 };
 
-/* Makes an empty table for up to @p max (at most CALLS_NAMES_MAX) names. Returns 0, -1 on ENOMEM. */
+/*
+ * Makes an empty table for up to @p max (at most CALLS_NAMES_MAX) names.
+ * Returns 0, -1 on ENOMEM.
+ */
 int calls_names_create(struct calls_names *t, uint32_t max);
 
 /* Frees what @p t owns. */

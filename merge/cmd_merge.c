@@ -86,7 +86,8 @@ static size_t expected_heap(const struct merge_paths *p)
 }
 
 /* Merges @p paths into @p out, the heap's fresh pages faulted in beside it. */
-static int merge_prefaulted(const struct merge_paths *paths, const char *out, struct merge_summary *s)
+static int merge_prefaulted(const struct merge_paths *paths, const char *out,
+                            struct merge_summary *s)
 {
 	unsigned cpus = workers_max();
 

@@ -21,6 +21,10 @@
 /* glibc's default number of mmap()ed buffers at once. */
 #define HEAP_MMAP_MAX 65536
 #define PREFAULT_THREADS_MAX 4
+#ifndef MADV_POPULATE_WRITE
+/* Linux 5.14's value, for older headers; an older kernel says EINVAL (prefault_work). */
+#define MADV_POPULATE_WRITE 23
+#endif
 
 /* The block heap_setup() laid out: the heap's first HEAP_RESERVE bytes. */
 static char *heap_base;
