@@ -57,7 +57,6 @@ static int reader(void *ctx, struct prefetch *p)
 	if (ret == 0 && q->fill_len > 0 && prefetch_put(p, q->fill, q->fill_len) != 0)
 		ret = -1;
 	q->ret = ret;
-	q->done = true;
 	return ret;
 }
 

@@ -39,7 +39,6 @@ struct calls_queue {
 	bool at_end;
 
 	bool started;
-	bool done; /* the reader's calls_read() returned (its result is below) */
 	const char *path;
 	const char *side;
 	struct calls_names names; /* the reader's: row.fn_id */
