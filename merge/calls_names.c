@@ -3,6 +3,7 @@
  */
 #include "calls_names.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,11 +44,39 @@ static int reserve(struct calls_names *t, uint32_t id)
 	return t->chunk[c] ? 0 : -1;
 }
 
+/* Where @p name, of @p len bytes, is remembered in t->recent. */
+static unsigned recent_slot(const char *name, size_t len)
+{
+	unsigned char last = len ? (unsigned char)name[len - 1] : 0;
+
+	return ((unsigned)len * 7u + (unsigned char)name[0] * 3u + last) % CALLS_NAMES_RECENT;
+}
+
+/*
+ * Whether @p name is the one remembered in its slot: every row names a
+ * function, and comparing it with one stored name costs less than hashing
+ * it and looking the hash up.
+ */
+static bool recent_hit(const struct calls_names *t, const char *name, unsigned slot, uint32_t *id)
+{
+	uint32_t known = t->recent[slot];
+
+	if (!known)
+		return false;
+	if (strcmp(calls_names_get(t, known - 1), name) != 0)
+		return false;
+	*id = known - 1;
+	return true;
+}
+
 int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
                        size_t msg_size)
 {
+	unsigned slot = recent_slot(name, strlen(name));
 	int is_new;
 
+	if (recent_hit(t, name, slot, id))
+		return 0;
 	if (idmap_get(&t->ids, name_hash(name), id, &is_new) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
@@ -61,12 +90,12 @@ int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, ch
 		return -1;
 	}
 	char *stored = t->chunk[*id / CALLS_NAMES_CHUNK][*id % CALLS_NAMES_CHUNK];
-	if (is_new) {
+	if (is_new)
 		snprintf(stored, CALLS_FN_MAX, "%s", name);
+	if (is_new || strcmp(stored, name) == 0) {
+		t->recent[slot] = *id + 1;
 		return 0;
 	}
-	if (strcmp(stored, name) == 0)
-		return 0;
 	snprintf(msg, msg_size, "function names %s and %s have the same hash", name, stored);
 	return -1;
 }

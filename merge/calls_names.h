@@ -27,10 +27,14 @@
  */
 #define CALLS_NAMES_FILE_MAX (CALLS_NAMES_MAX / 2)
 
+/* Names remembered in front of the hash (a calls file cycles through a few). */
+#define CALLS_NAMES_RECENT 64
+
 struct calls_names {
 	struct idmap ids; /* name hash -> id */
 	uint32_t max;     /* names allowed */
 	char (*chunk[CALLS_NAMES_CHUNKS])[CALLS_FN_MAX];
+	uint32_t recent[CALLS_NAMES_RECENT]; /* id + 1 (0: none), by recent_slot() */
 };
 
 /*

@@ -16,17 +16,18 @@ struct calls_reader {
 	struct calls_row current;
 };
 
+/* The bytes of a function name (a C identifier's: OpenXR's names are). */
+static const bool name_char[256] = {
+	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true, ['_'] = true,
+};
+
 static bool is_name(const char *s)
 {
 	if (!s || !s[0])
 		return false;
-	for (; *s; s++) {
-		char c = *s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '_'))
-			return false;
-	}
-	return true;
+	while (name_char[(unsigned char)*s])
+		s++;
+	return *s == '\0';
 }
 
 static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,

@@ -512,6 +512,29 @@ static void test_too_many_names(void **state)
 	free(rows);
 }
 
+/*
+ * Names that share a slot of the table's recent names (same length, same
+ * first and last byte) keep their own ids, however they alternate.
+ */
+static void test_names_sharing_a_slot(void **state)
+{
+	(void)state;
+	const char *names[] = {"xrAbcX", "xrDefX", "xrAbcX", "xrGhiX", "xrDefX", "xrAbcX"};
+	const uint32_t want[] = {0, 1, 0, 2, 1, 0};
+	struct calls_names t;
+	char msg[128];
+
+	assert_int_equal(calls_names_create(&t, 8), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		uint32_t id = 99;
+		assert_int_equal(calls_names_intern(&t, names[i], &id, msg, sizeof(msg)), 0);
+		assert_int_equal(id, want[i]);
+		assert_string_equal(calls_names_get(&t, id), names[i]);
+	}
+	assert_int_equal(calls_names_count(&t), 3);
+	calls_names_destroy(&t);
+}
+
 /* A killed writer's cut last row: skipped with a warning, counted. */
 static void test_truncated_calls_row(void **state)
 {
@@ -790,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_bad_calls_rows),
 		cmocka_unit_test(test_bad_calls_files),
 		cmocka_unit_test(test_too_many_names),
+		cmocka_unit_test(test_names_sharing_a_slot),
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
