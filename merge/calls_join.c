@@ -284,6 +284,7 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	fn->total_ns += excl;
 	if (c->npost == 0)
 		r->self_answered_calls++;
+	r->frames_with_calls += !(f->has & CALLS_HAS_ANY);
 	f->has |= CALLS_HAS_ANY;
 	f->phase_ns[fn->phase] += excl;
 	note_frame_call(f, fn->phase, c);

@@ -90,6 +90,7 @@ struct calls_result {
 	struct spill ends;          /* struct calls_end, in pre's file order */
 
 	uint64_t pre_calls, post_calls;
+	uint64_t frames_with_calls;   /* frame ids some pre call was finalized in */
 	uint64_t self_answered_calls; /* pre calls with no post call inside */
 	uint64_t induced_calls, own_thread_calls;
 	uint64_t late_calls; /* rows out of order past both bounds (CALLS_JOIN_LAG_NS) */

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,34 +338,59 @@ static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 	return 0;
 }
 
+/* find_calls_cells() on a thread, releasing the rows to their writers when done. */
+struct cells_job {
+	const struct spill *recs;
+	struct merge_calls *calls;
+	struct merged_rows *rows;
+	pthread_t thread;
+	int err;
+};
+
+static void *cells_main(void *arg)
+{
+	struct cells_job *j = arg;
+
+	j->err = find_calls_cells(j->recs, j->calls);
+	merged_write_rows_ready(j->rows, (size_t)j->recs->count);
+	return NULL;
+}
+
 /*
  * The summary @p s of the records and the files' metadata, the values of
  * the statistics read back from the records by up to workers_max()
  * threads (a group of columns each: columns_fill_summarize()). The
  * rows writer @p rows formats the rows meanwhile: from the start without
  * calls files, else once find_calls_cells() has kept their every-function
- * cells (the spill it appends to is not read while it grows). Returns 0
- * or an errno.
+ * cells (the spill it appends to is not read while it grows); that pass
+ * runs on a thread of its own beside the statistics, which do not need it.
+ * Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
                      const struct input *post, const char *dir, struct merged_rows *rows,
                      struct merge_summary *s)
 {
+	struct cells_job cells = {.recs = rc->recs, .calls = calls, .rows = rows};
+	bool threaded = calls->present && pthread_create(&cells.thread, NULL, cells_main, &cells) == 0;
 	struct columns c;
-	int err = find_calls_cells(rc->recs, calls);
+	int err = 0;
 
-	merged_write_rows_ready(rows, (size_t)rc->recs->count);
+	if (!threaded)
+		cells_main(&cells);
+	if (columns_create_stream(&c, dir) != 0) {
+		err = ENOMEM;
+	} else {
+		c.rows = rc->recs->count;
+		if (columns_fill_summarize(&c, fill_columns, (void *)rc, s) != 0)
+			err = c.error ? c.error : ENOMEM;
+		columns_destroy(&c);
+	}
+	if (threaded)
+		pthread_join(cells.thread, NULL);
+	if (cells.err)
+		return cells.err;
 	if (err)
 		return err;
-	if (columns_create_stream(&c, dir) != 0)
-		return ENOMEM;
-	c.rows = rc->recs->count;
-	if (columns_fill_summarize(&c, fill_columns, (void *)rc, s) != 0) {
-		err = c.error ? c.error : ENOMEM;
-		columns_destroy(&c);
-		return err;
-	}
-	columns_destroy(&c);
 
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
@@ -384,8 +410,7 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
-	if (merge_calls_summarize(calls, s) != 0)
-		return errno ? errno : EIO;
+	merge_calls_summarize(calls, s);
 	return 0;
 }
 

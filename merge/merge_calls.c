@@ -206,6 +206,8 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 		struct calls_frame *fr = calls_frames_at(&mc->r.frames, f);
 		if (!fr)
 			goto frames_failed;
+		/* Counted once: unmapped frames are those with calls less these. */
+		mc->frames_used += !fr->used && (fr->has & CALLS_HAS_ANY);
 		fr->used = true;
 		if (calls_frame_columns(&mc->r, f, key.t_entry_ns, key.t_exit_ns, cols) != 0)
 			goto frames_failed;
@@ -231,13 +233,13 @@ int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int
 	return 0;
 }
 
-int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s)
+void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s)
 {
-	struct calls_result *r = &mc->r;
+	const struct calls_result *r = &mc->r;
 
 	s->has_calls = mc->present;
 	if (!mc->present)
-		return 0;
+		return;
 	s->calls_pre = r->pre_calls;
 	s->calls_post = r->post_calls;
 	s->self_answered_calls = r->self_answered_calls;
@@ -248,16 +250,7 @@ int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s)
 	s->calls_dropped_queue_full_post = r->post_meta.dropped_queue_full;
 	s->calls_late = r->late_calls;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
-	s->calls_frames_unmapped = 0;
-	for (uint64_t id = r->frames.min_id; r->frames.any && id <= r->frames.max_id; id++) {
-		struct calls_frame f;
-		if (calls_frames_get(&r->frames, id, &f) != 0) {
-			errno = r->frames.error;
-			return -1;
-		}
-		s->calls_frames_unmapped += (f.has & CALLS_HAS_ANY) && !f.used;
-	}
-	return 0;
+	s->calls_frames_unmapped = r->frames_with_calls - mc->frames_used;
 }
 
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,

@@ -23,6 +23,7 @@ struct merge_calls {
 	bool present; /* both calls files were given and read */
 	struct calls_result r;
 	uint64_t rows_without_calls;
+	uint64_t frames_used; /* frames with calls some merged row maps to */
 	/* The rows' frames, found in one pass over the merged rows: a window
 	 * over pre's xrEndFrame calls (in the same order as the frames
 	 * file's rows, up to the writers' reordering), and each row's
@@ -85,8 +86,8 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
  */
 int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols);
 
-/* The calls counts into @p s, after every row was given. Returns 0, or -1 (errno set). */
-int merge_calls_summarize(struct merge_calls *mc, struct merge_summary *s);
+/* The calls counts into @p s, after every row was given. */
+void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);
 
 /* Writes the functions file @p path. Returns 0, or -1 after one error line to @p log. */
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,
