@@ -10,9 +10,11 @@
 #include "xl_side_frame.h"
 #include "xl_thread.h"
 
+#include "csvr.h"
 #include "merge.h"
 #include "u_names.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -153,6 +155,9 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	/* Every file of the session: frames, GPU and calls files. */
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
+	/* Inside the application the merge reads each file on one thread:
+	 * fewer threads beside the app's, and no segments' memory (csvr.h). */
+	csvr_ahead_min_bytes = SIZE_MAX;
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
 		return false;
 	char merged[MERGE_PATH_MAX];

@@ -15,10 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "csvr_ahead.h"
 #include "u_parse.h"
 
 #define CSVR_CHUNK (1u << 20) /* the buffer: the header's lines must fit in it */
 #define CSVR_BAD_MAX 200
+
+size_t csvr_ahead_min_bytes = (size_t)4 << 20;
+size_t csvr_ahead_seg_bytes = (size_t)256 << 10;
 
 /* State of one csvr_read() call; lives on the caller's stack. */
 struct engine {
@@ -733,6 +737,134 @@ static int parse_buffer(struct engine *e, struct csv_parser *p, const char *buf,
 	return feed(e, p, s, (size_t)(end - s));
 }
 
+/* ---- reading ahead: the fast path's parsing on a thread of its own ---- */
+
+/*
+ * What the reading-ahead thread made of one line: its length (through its
+ * '\n') and, when the fast path took it, its values. A text cell is kept
+ * as its place in the line (offset in the low 32 bits, length above), to
+ * be copied on the reader's thread.
+ */
+struct ahead_row {
+	uint32_t len;
+	uint32_t present;
+	bool ok;
+	union csvr_value v[];
+};
+
+static size_t ahead_row_size(int ncols)
+{
+	return sizeof(struct ahead_row) + (size_t)ncols * sizeof(union csvr_value);
+}
+
+static struct ahead_row *ahead_row_at(const struct csvr_seg *seg, size_t row_size, size_t i)
+{
+	return (struct ahead_row *)((char *)seg->rows + i * row_size);
+}
+
+/*
+ * The fast path over the line at @p line (which ends in a '\n' before
+ * @p buf_end) with the thread's own engine @p e: as fast_row(), the row
+ * kept in @p row instead of delivered. Returns false for any line
+ * fast_row() would not take, without having reported anything.
+ */
+static bool ahead_row(struct engine *e, const char *line, const char *buf_end,
+                      struct ahead_row *row)
+{
+	const char *p = line;
+	int n = e->ncols;
+
+	for (int c = 0; c < n; c++) {
+		const char *start = p;
+		if (!fast_field(e, c, &p, buf_end, c == n - 1 ? '\n' : ',')) {
+			reset_record(e);
+			return false;
+		}
+		if (e->kinds[c] == CSVR_TEXT)
+			row->v[c].u = (uint64_t)(p - 1 - start) << 32 | (uint64_t)(start - line);
+		else
+			row->v[c] = e->values[c];
+	}
+	row->present = e->present;
+	row->len = (uint32_t)(p - line);
+	reset_record(e);
+	return true;
+}
+
+/* csvr_ahead_parse_fn: each line of @p seg through ahead_row(). */
+static void ahead_parse(void *ctx, struct csvr_seg *seg)
+{
+	struct engine *e = ctx;
+	size_t row_size = ahead_row_size(e->ncols);
+	const char *p = seg->buf, *lines_end = seg->buf + seg->lines_end;
+	const char *buf_end = seg->buf + seg->len;
+
+	for (size_t i = 0; p < lines_end; i++) {
+		/* Lines longer than a row's length field are left to the reader. */
+		if (csvr_ahead_rows(seg, row_size, i + 1) != 0 || lines_end - p > UINT32_MAX)
+			return;
+		struct ahead_row *row = ahead_row_at(seg, row_size, i);
+		row->ok = ahead_row(e, p, buf_end, row);
+		if (!row->ok)
+			row->len = (uint32_t)((const char *)memchr(p, '\n', (size_t)(lines_end - p)) + 1 - p);
+		p += row->len;
+		seg->rows_used = i + 1;
+	}
+}
+
+/* Delivers @p row, which the thread parsed from @p line: the end of fast_row(). */
+static void ahead_deliver(struct engine *e, const struct ahead_row *row, const char *line)
+{
+	for (int c = 0; c < e->ncols; c++) {
+		if (e->kinds[c] != CSVR_TEXT) {
+			e->values[c] = row->v[c];
+		} else if (row->present & (1u << c)) {
+			size_t off = (uint32_t)row->v[c].u, len = (size_t)(row->v[c].u >> 32);
+			memcpy(e->text[c], line + off, len);
+			e->text[c][len] = '\0';
+			e->values[c].s = e->text[c];
+		}
+	}
+	e->present = row->present;
+	e->field = e->ncols;
+	handle_data(e, '\n', ++e->lines_done);
+	reset_record(e);
+}
+
+/*
+ * Takes segment @p seg as parse_buffer() takes a buffer: a line the thread
+ * parsed is delivered as it is when the fast path would have taken it
+ * here (libcsv between records, no short row pending), every other line
+ * and the tail go through libcsv.
+ */
+static int take_segment(struct engine *e, struct csv_parser *p, const struct csvr_seg *seg)
+{
+	size_t row_size = ahead_row_size(e->ncols);
+	const char *s = seg->buf, *lines_end = seg->buf + seg->lines_end;
+
+	for (size_t i = 0; s < lines_end; i++) {
+		const struct ahead_row *row = i < seg->rows_used ? ahead_row_at(seg, row_size, i) : NULL;
+		size_t len = row ? row->len
+		                 : (size_t)((const char *)memchr(s, '\n', (size_t)(lines_end - s)) + 1 - s);
+		if (row && row->ok && e->clean && !e->pending) {
+			ahead_deliver(e, row, s);
+			if (e->stop)
+				return -1;
+		} else if (feed_line(e, p, s, len) != 0) {
+			return -1;
+		}
+		s += len;
+	}
+	if (seg->error) {
+		diag_error(e->diag, e->path, 0, "cannot read: %s", strerror(seg->error));
+		return -1;
+	}
+	if (seg->tail_carried || seg->len == seg->lines_end)
+		return 0;
+	e->clean = false;
+	return feed(e, p, lines_end, seg->len - seg->lines_end);
+}
+
 /* An open incremental read; see csvr.h. */
 struct csvr_stream {
 	struct engine e;
@@ -745,6 +877,11 @@ struct csvr_stream {
 	bool eof;
 	bool done;   /* csvr_stream_step() returned 0 or -1 */
 	int ret;
+	/* Reading ahead (a large file, the fast path on): the thread and its engine. */
+	bool ahead_on;
+	struct csvr_ahead ahead;
+	struct engine *ahead_engine;
+	struct csvr_diag ahead_diag; /* the thread's engine's; the fast path reports nothing */
 };
 
 /* End of input: libcsv's last record, then a pending short row. */
@@ -777,6 +914,10 @@ int csvr_stream_step(struct csvr_stream *s)
 		/* The bytes read with the header: parse them first. */
 		ret = parse_buffer(e, &s->p, s->buf, s->len);
 		s->len = 0;
+	} else if (s->ahead_on && !s->eof) {
+		const struct csvr_seg *seg = csvr_ahead_next(&s->ahead);
+		s->eof = seg->eof;
+		ret = take_segment(e, &s->p, seg);
 	} else if (!s->eof) {
 		size_t got;
 		if (read_some(s->fd, s->buf, CSVR_CHUNK_BYTES, &got) != 0) {
@@ -794,6 +935,36 @@ int csvr_stream_step(struct csvr_stream *s)
 	s->done = true;
 	s->ret = ret < 0 ? -1 : 0;
 	return s->ret;
+}
+
+/*
+ * Starts reading the rest of @p s's file ahead when the fast path is on and
+ * at least csvr_ahead_min_bytes are left; without a thread (or memory for
+ * its engine) the stream reads them itself, as for a small file.
+ */
+static void start_ahead(struct csvr_stream *s)
+{
+	struct stat st;
+
+	if (!s->e.fast || s->eof || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	off_t at = lseek(s->fd, 0, SEEK_CUR);
+	if (at < 0 || (uint64_t)(st.st_size - at) + s->len < csvr_ahead_min_bytes)
+		return;
+	struct engine *e = malloc(sizeof(*e));
+	if (!e)
+		return;
+	*e = s->e;
+	e->diag = &s->ahead_diag;
+	/* The bytes read with the header are the thread's first. */
+	if (csvr_ahead_start(&s->ahead, s->buf, s->len, s->fd, csvr_ahead_seg_bytes,
+	                     ahead_row_size(e->ncols), ahead_parse, e) != 0) {
+		free(e);
+		return;
+	}
+	s->len = 0;
+	s->ahead_engine = e;
+	s->ahead_on = true;
 }
 
 int csvr_stream_open(struct csvr_stream **out, const char *path, const struct csvr_format *format,
@@ -844,6 +1015,7 @@ int csvr_stream_open(struct csvr_stream **out, const char *path, const struct cs
 		s->ret = finish_rows(s) < 0 ? -1 : 0;
 		return s->ret;
 	}
+	start_ahead(s);
 	return 0;
 }
 
@@ -851,6 +1023,9 @@ void csvr_stream_close(struct csvr_stream *s)
 {
 	if (!s)
 		return;
+	if (s->ahead_on)
+		csvr_ahead_stop(&s->ahead);
+	free(s->ahead_engine);
 	if (s->parser_ready)
 		csv_free(&s->p);
 	if (s->fd >= 0)

@@ -127,6 +127,17 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
 struct csvr_stream;
 
 /*
+ * With the fast path on, a file with at least csvr_ahead_min_bytes after
+ * its header is read ahead on a thread of its own (csvr_ahead.h), in
+ * segments of csvr_ahead_seg_bytes whose lines that thread parses while
+ * the stream's caller delivers the rows before them: the callbacks and
+ * messages stay exactly csvr_read_ex()'s. Tests lower both to read small
+ * files that way; nothing else changes them.
+ */
+extern size_t csvr_ahead_min_bytes;
+extern size_t csvr_ahead_seg_bytes;
+
+/*
  * Opens @p path and reads up to its column header. Returns 0; or -1 with
  * @p diag->error set. *@p out must be closed with csvr_stream_close() either
  * way (it may be NULL after a failed allocation).

@@ -1,11 +1,14 @@
 /*
  * Fuzz entry point: the fast path for plain rows against libcsv alone.
  * The first byte picks the column kinds (CPU, GPU, merged file, text
- * cells as in functions-merged files, or a calls file's), the rest is the
- * file. It is read twice by the generic engine, with and without the fast
- * path; every callback (comment text, row values, which cells were
- * present), message and return value must be the same both times, which is
- * what keeps libcsv the parser of record.
+ * cells as in functions-merged files, or a calls file's) and, for the
+ * third read, the segment size; the rest is the file. It is read three
+ * times by the generic engine: without the fast path, with it, and with it
+ * reading ahead on a thread (csvr_ahead.h) in segments of 1 to 48 bytes,
+ * so that lines, fields and quotes fall across segments. Every callback
+ * (comment text, row values, which cells were present), message and
+ * return value must be the same each time, which is what keeps libcsv the
+ * parser of record.
  */
 #include <string.h>
 
@@ -86,10 +89,10 @@ static const struct csvr_format formats[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fuzz_file in;
-	struct csvr_diag d[2];
-	struct trace t[2];
-	uint64_t truncated[2] = {0, 0};
-	int ret[2];
+	struct csvr_diag d[3];
+	struct trace t[3];
+	uint64_t truncated[3] = {0, 0, 0};
+	int ret[3];
 
 	if (size < 1)
 		return 0;
@@ -98,20 +101,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct csvr_format *f = &formats[data[0] % FORMAT_COUNT];
 	current = f;
 	fuzz_file_set(&in, data + 1, size - 1);
-	for (int i = 0; i < 2; i++) {
+	size_t min_bytes = csvr_ahead_min_bytes, seg_bytes = csvr_ahead_seg_bytes;
+	for (int i = 0; i < 3; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
 		t[i] = (struct trace){.hash = 0xcbf29ce484222325ull};
-		ret[i] = csvr_read_ex(in.path, f, &t[i], &d[i], &truncated[i], i == 0);
+		/* The first two never read ahead: the input is far below the bound. */
+		if (i == 2) {
+			csvr_ahead_min_bytes = 0;
+			csvr_ahead_seg_bytes = 1 + (size_t)(data[0] / FORMAT_COUNT) % 48;
+		}
+		ret[i] = csvr_read_ex(in.path, f, &t[i], &d[i], &truncated[i], i != 0);
 		fuzz_check_diag(&d[i], ret[i]);
 	}
-	if (ret[0] != ret[1] || truncated[0] != truncated[1] || t[0].hash != t[1].hash ||
-	    t[0].rows != t[1].rows || t[0].comments != t[1].comments)
-		fuzz_fail("the fast path and libcsv read the file differently");
-	if (strcmp(d[0].error, d[1].error) != 0 || d[0].warning_count != d[1].warning_count)
-		fuzz_fail("the fast path and libcsv report differently");
-	for (int i = 0; i < d[0].warning_count; i++) {
-		if (strcmp(d[0].warnings[i], d[1].warnings[i]) != 0)
-			fuzz_fail("the fast path and libcsv warn differently");
+	csvr_ahead_min_bytes = min_bytes;
+	csvr_ahead_seg_bytes = seg_bytes;
+	for (int i = 1; i < 3; i++) {
+		if (ret[0] != ret[i] || truncated[0] != truncated[i] || t[0].hash != t[i].hash ||
+		    t[0].rows != t[i].rows || t[0].comments != t[i].comments)
+			fuzz_fail(i == 1 ? "the fast path and libcsv read the file differently"
+			                 : "reading ahead and libcsv read the file differently");
+		if (strcmp(d[0].error, d[i].error) != 0 || d[0].warning_count != d[i].warning_count)
+			fuzz_fail(i == 1 ? "the fast path and libcsv report differently"
+			                 : "reading ahead and libcsv report differently");
+		for (int k = 0; k < d[0].warning_count; k++) {
+			if (strcmp(d[0].warnings[k], d[i].warnings[k]) != 0)
+				fuzz_fail("the fast path or reading ahead and libcsv warn differently");
+		}
 	}
 	return 0;
 }

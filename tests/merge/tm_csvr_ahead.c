@@ -1,0 +1,215 @@
+/*
+ * Reading ahead (csvr_ahead.h) against libcsv alone: each input is read
+ * without the fast path, with it, and with it reading ahead on a thread in
+ * segments of many sizes (check_same()), and every callback, message and
+ * result must be the same. The inputs put what libcsv alone must read (a
+ * line cut across segments whose second piece looks like a row, a short
+ * row before another, a quoted field over a line end, comments, CRLF, a
+ * cut last row) where segments end.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "csvr.h"
+#include "tm_common.h"
+
+/* What one read saw, as text: every callback in order, then the messages. */
+struct trace {
+	char *text;
+	size_t len, cap;
+};
+
+static void add(struct trace *t, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < sizeof(line));
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = (t->len + (size_t)n + 1) * 2;
+		t->text = realloc(t->text, t->cap);
+		assert_non_null(t->text);
+	}
+	memcpy(t->text + t->len, line, (size_t)n + 1);
+	t->len += (size_t)n;
+}
+
+static int on_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	(void)msg;
+	(void)msg_size;
+	add(ctx, "comment %d %s\n", in_header, text);
+	return 0;
+}
+
+static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                  size_t msg_size)
+{
+	(void)msg;
+	(void)msg_size;
+	add(ctx, "row %x %s %lld %lld %llu\n", (unsigned)present, present & 1 ? v[0].s : "-",
+	    present & 2 ? (long long)v[1].i : 0LL, present & 4 ? (long long)v[2].i : 0LL,
+	    present & 8 ? (unsigned long long)v[3].u : 0ULL);
+	return 0;
+}
+
+static const struct csvr_format format = {
+	.header = "fn,a,b,c",
+	.ncols = 4,
+	.kinds = {CSVR_TEXT, CSVR_I64, CSVR_I64, CSVR_U64_OPT},
+	.names = {"fn", "a", "b", "c"},
+	.comment = on_comment,
+	.row = on_row,
+};
+
+/* Reads @p path (fast path on or off, reading ahead from @p min bytes in @p seg-byte segments). */
+static char *read_trace(const char *path, bool fast, size_t min, size_t seg)
+{
+	struct trace t = {0};
+	struct csvr_diag d;
+	uint64_t truncated = 0;
+
+	memset(&d, 0, sizeof(d));
+	csvr_ahead_min_bytes = min;
+	csvr_ahead_seg_bytes = seg;
+	int ret = csvr_read_ex(path, &format, &t, &d, &truncated, fast);
+	add(&t, "ret %d truncated %llu error %s\n", ret, (unsigned long long)truncated, d.error);
+	for (int i = 0; i < d.warning_count; i++)
+		add(&t, "warning %s\n", d.warnings[i]);
+	return t.text;
+}
+
+/* Writes the file: the header, then @p pad_to bytes of rows and a comment (0: none), then @p body. */
+static void write_file(const char *path, const char *body, long pad_to)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	long at = fprintf(f, "# side=pre\nfn,a,b,c\n");
+	if (pad_to > 0) {
+		for (; at + 8 + 100 < pad_to; at += 8)
+			fputs("p,1,2,3\n", f);
+		fputc('#', f);
+		for (long i = at + 1; i < pad_to - 1; i++)
+			fputc('x', f);
+		fputc('\n', f);
+		at = pad_to;
+	}
+	fputs(body, f);
+	assert_int_equal(ftell(f), at + (long)strlen(body));
+	fclose(f);
+}
+
+/* Reads @p path ahead in segments of each of @p sizes bytes: all as @p want. */
+static void check_sizes(const char *path, const char *want, const size_t *sizes, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *got = read_trace(path, true, 0, sizes[i]);
+		if (strcmp(got, want) != 0)
+			fail_msg("segments of %zu bytes:\n%s\nlibcsv alone:\n%s", sizes[i], got, want);
+		free(got);
+	}
+}
+
+/*
+ * @p body after the header, read every way: all the same as libcsv alone.
+ * Once right after the header (the bytes the stream's first read took,
+ * handed to the thread), in segments of 1 to 64 bytes; once after rows
+ * that fill that first read exactly (@p body comes from the file), in a
+ * few sizes.
+ */
+static void check_same(const char *body)
+{
+	static const size_t from_file[] = {9, 17, 64, 4096, (size_t)256 << 10};
+	size_t all[64];
+	char dir[256], path[300];
+	size_t min = csvr_ahead_min_bytes, seg = csvr_ahead_seg_bytes;
+
+	for (size_t i = 0; i < 64; i++)
+		all[i] = i + 1;
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/t.csv", dir);
+	for (int padded = 0; padded < 2; padded++) {
+		write_file(path, body, padded ? (long)CSVR_CHUNK_BYTES : 0);
+		char *want = read_trace(path, false, SIZE_MAX, seg);
+		char *fast = read_trace(path, true, SIZE_MAX, seg);
+		assert_string_equal(fast, want);
+		free(fast);
+		if (padded)
+			check_sizes(path, want, from_file, sizeof(from_file) / sizeof(from_file[0]));
+		else
+			check_sizes(path, want, all, 64);
+		free(want);
+	}
+	csvr_ahead_min_bytes = min;
+	csvr_ahead_seg_bytes = seg;
+	remove(path);
+	tm_dir_remove(dir);
+}
+
+static void test_plain_rows(void **state)
+{
+	(void)state;
+	check_same("xrWaitFrame,1,2,3\nxrBeginFrame,-4,5,\nxrEndFrame,6,7,8\n");
+}
+
+/* "12345678,1,2,3" cut after "1234": the piece after the cut is a row of its own to the fast path. */
+static void test_cut_line_that_looks_like_a_row(void **state)
+{
+	(void)state;
+	check_same("f,1,2,3\nf,12345678,1,2\n1,2,3,4\nf,5,6,7\n");
+	check_same("f,1,2,3\n\"f,1\n2,3\",1,2,3\nf,4,5,6\nf,7,8,9\n");
+}
+
+/* A short row is an error only if another row follows it. */
+static void test_short_rows(void **state)
+{
+	(void)state;
+	check_same("f,1,2,3\nf,1,2\nf,4,5,6\n");
+	check_same("f,1,2,3\nf,4,5,6\nf,1,2\n");
+	check_same("f,1,2,3\nf,4,5,6\nf,1,2");
+}
+
+static void test_comments_crlf_quotes_blanks(void **state)
+{
+	(void)state;
+	check_same("f,1,2,3\n# mid=1\nf,4,5,6\r\nf , 7,8,9\n\"g\",1,2,3\n\nf,1,2,3\n# end=2\n");
+	check_same("f,1,2,3\nf,x,2,3\nf,4,5,6\n");
+	check_same("f,1,2,3,4\nf,4,5,6\n");
+	check_same("f,1,2,3\n\"open,1,2,3\nf,4,5,6\n");
+}
+
+/* Many rows: every segment boundary falls somewhere in a row. */
+static void test_many_rows(void **state)
+{
+	(void)state;
+	char *body = malloc(64 * 1024);
+	size_t n = 0;
+
+	assert_non_null(body);
+	for (int i = 0; i < 1500; i++)
+		n += (size_t)sprintf(body + n, "xrFn%d,%d,-%d,%s\n", i % 7, i * 37, i * 1001,
+		                     i % 5 ? "12345678901" : "");
+	check_same(body);
+	free(body);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain_rows),
+		cmocka_unit_test(test_cut_line_that_looks_like_a_row),
+		cmocka_unit_test(test_short_rows),
+		cmocka_unit_test(test_comments_crlf_quotes_blanks),
+		cmocka_unit_test(test_many_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
