@@ -27,24 +27,31 @@ struct calls_qrow {
 	uint32_t fn_id;
 };
 
-/* Owns its reader thread and batches; see calls_queue_start(). */
+/*
+ * Owns its reader thread and batches; see calls_queue_start(). What the
+ * reader writes for every row and what the consumer writes for every row
+ * sit on cache lines of their own: sharing one, each row would move it
+ * between the two threads' cores twice.
+ */
 struct calls_queue {
 	struct prefetch ahead;
 	struct window_source src; /* the queue's batches */
-	struct calls_qrow *fill;  /* the reader's batch being filled */
-	size_t fill_len;
-
-	const struct calls_qrow *cur; /* the consumer's batch */
-	size_t cur_len, cur_pos;
-	bool at_end;
-
 	bool started;
 	const char *path;
 	const char *side;
-	struct calls_names names; /* the reader's: row.fn_id */
-	bool check_frames;        /* see calls_queue_start() */
+	bool check_frames; /* see calls_queue_start() */
+
+	/* The consumer's. */
+	_Alignas(64) const struct calls_qrow *cur; /* the batch being read */
+	size_t cur_len, cur_pos;
+	bool at_end;
+
+	/* The reader thread's. */
+	_Alignas(64) struct calls_qrow *fill; /* the batch being filled */
+	size_t fill_len;
 	bool have_frame;
 	uint64_t first_frame;
+	struct calls_names names; /* row.fn_id */
 	struct side_meta meta;
 	struct csvr_diag diag;
 	int ret;
