@@ -22,7 +22,7 @@
 #define CSVR_BAD_MAX 200
 
 size_t csvr_ahead_min_bytes = (size_t)4 << 20;
-size_t csvr_ahead_seg_bytes = (size_t)256 << 10;
+size_t csvr_ahead_seg_bytes = (size_t)128 << 10;
 
 /* State of one csvr_read() call; lives on the caller's stack. */
 struct engine {
@@ -740,7 +740,7 @@ static int parse_buffer(struct engine *e, struct csv_parser *p, const char *buf,
 /* ---- reading ahead: the fast path's parsing on a thread of its own ---- */
 
 /*
- * What the reading-ahead thread made of one line: its length (through its
+ * What a reading-ahead worker made of one line: its length (through its
  * '\n') and, when the fast path took it, its values. A text cell is kept
  * as its place in the line (offset in the low 32 bits, length above), to
  * be copied on the reader's thread.
@@ -764,7 +764,7 @@ static struct ahead_row *ahead_row_at(const struct csvr_seg *seg, size_t row_siz
 
 /*
  * The fast path over the line at @p line (which ends in a '\n' before
- * @p buf_end) with the thread's own engine @p e: as fast_row(), the row
+ * @p buf_end) with a worker's own engine @p e: as fast_row(), the row
  * kept in @p row instead of delivered. Returns false for any line
  * fast_row() would not take, without having reported anything.
  */
@@ -812,7 +812,7 @@ static void ahead_parse(void *ctx, struct csvr_seg *seg)
 	}
 }
 
-/* Delivers @p row, which the thread parsed from @p line: the end of fast_row(). */
+/* Delivers @p row, which a worker parsed from @p line: the end of fast_row(). */
 static void ahead_deliver(struct engine *e, const struct ahead_row *row, const char *line)
 {
 	for (int c = 0; c < e->ncols; c++) {
@@ -877,11 +877,11 @@ struct csvr_stream {
 	bool eof;
 	bool done;   /* csvr_stream_step() returned 0 or -1 */
 	int ret;
-	/* Reading ahead (a large file, the fast path on): the thread and its engine. */
+	/* Reading ahead (a large file, the fast path on): the threads and their engines. */
 	bool ahead_on;
 	struct csvr_ahead ahead;
-	struct engine *ahead_engine;
-	struct csvr_diag ahead_diag; /* the thread's engine's; the fast path reports nothing */
+	struct engine *ahead_engines; /* CSVR_AHEAD_WORKERS */
+	struct csvr_diag ahead_diag;  /* theirs; the fast path reports nothing */
 };
 
 /* End of input: libcsv's last record, then a pending short row. */
@@ -951,19 +951,24 @@ static void start_ahead(struct csvr_stream *s)
 	off_t at = lseek(s->fd, 0, SEEK_CUR);
 	if (at < 0 || (uint64_t)(st.st_size - at) + s->len < csvr_ahead_min_bytes)
 		return;
-	struct engine *e = malloc(sizeof(*e));
+	/* Each worker parses with an engine of its own. */
+	struct engine *e = calloc(CSVR_AHEAD_WORKERS, sizeof(*e));
+	void *ctx[CSVR_AHEAD_WORKERS];
 	if (!e)
 		return;
-	*e = s->e;
-	e->diag = &s->ahead_diag;
-	/* The bytes read with the header are the thread's first. */
+	for (int k = 0; k < CSVR_AHEAD_WORKERS; k++) {
+		e[k] = s->e;
+		e[k].diag = &s->ahead_diag;
+		ctx[k] = &e[k];
+	}
+	/* The bytes read with the header are the threads' first. */
 	if (csvr_ahead_start(&s->ahead, s->buf, s->len, s->fd, csvr_ahead_seg_bytes,
-	                     ahead_row_size(e->ncols), ahead_parse, e) != 0) {
+	                     ahead_row_size(s->e.ncols), ahead_parse, ctx) != 0) {
 		free(e);
 		return;
 	}
 	s->len = 0;
-	s->ahead_engine = e;
+	s->ahead_engines = e;
 	s->ahead_on = true;
 }
 
@@ -1025,7 +1030,7 @@ void csvr_stream_close(struct csvr_stream *s)
 		return;
 	if (s->ahead_on)
 		csvr_ahead_stop(&s->ahead);
-	free(s->ahead_engine);
+	free(s->ahead_engines);
 	if (s->parser_ready)
 		csv_free(&s->p);
 	if (s->fd >= 0)

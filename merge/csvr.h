@@ -128,9 +128,9 @@ struct csvr_stream;
 
 /*
  * With the fast path on, a file with at least csvr_ahead_min_bytes after
- * its header is read ahead on a thread of its own (csvr_ahead.h), in
- * segments of csvr_ahead_seg_bytes whose lines that thread parses while
- * the stream's caller delivers the rows before them: the callbacks and
+ * its header is read ahead on threads of its own (csvr_ahead.h), in
+ * segments of csvr_ahead_seg_bytes whose lines they parse while the
+ * stream's caller delivers the rows before them: the callbacks and
  * messages stay exactly csvr_read_ex()'s. Tests lower both to read small
  * files that way; nothing else changes them.
  */

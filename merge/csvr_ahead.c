@@ -73,7 +73,8 @@ static void make_segment(struct csvr_ahead *a, struct csvr_seg *seg, const struc
 	seg->tail_carried = !seg->eof && seg->lines_end > 0 && seg->lines_end < seg->len;
 }
 
-static void *ahead_main(void *arg)
+/* Cuts the file into segments, in order, as slots are given back. */
+static void *cutter_main(void *arg)
 {
 	struct csvr_ahead *a = arg;
 	const struct csvr_seg *prev = NULL;
@@ -89,15 +90,45 @@ static void *ahead_main(void *arg)
 			return NULL;
 
 		make_segment(a, seg, prev);
-		a->parse(a->ctx, seg);
+		seg->parsed = false;
 		pthread_mutex_lock(&a->lock);
 		a->tail++;
+		a->cut_all = seg->eof;
 		pthread_cond_broadcast(&a->changed);
 		pthread_mutex_unlock(&a->lock);
 		if (seg->eof)
 			return NULL;
 		prev = seg;
 	}
+}
+
+struct worker_arg {
+	struct csvr_ahead *a;
+	void *ctx;
+};
+
+/* Parses the segments cut, the next one not yet taken each time, until the last. */
+static void *worker_main(void *arg)
+{
+	struct csvr_ahead *a = ((struct worker_arg *)arg)->a;
+	void *ctx = ((struct worker_arg *)arg)->ctx;
+
+	free(arg);
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->stop && a->parse_next == a->tail && !a->cut_all)
+			pthread_cond_wait(&a->changed, &a->lock);
+		if (a->stop || a->parse_next == a->tail)
+			break;
+		struct csvr_seg *seg = &a->seg[a->parse_next++ % CSVR_AHEAD_SEGS];
+		pthread_mutex_unlock(&a->lock);
+		a->parse(ctx, seg);
+		pthread_mutex_lock(&a->lock);
+		seg->parsed = true;
+		pthread_cond_broadcast(&a->changed);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
 }
 
 static void free_segments(struct csvr_ahead *a)
@@ -109,8 +140,24 @@ static void free_segments(struct csvr_ahead *a)
 	memset(a->seg, 0, sizeof(a->seg));
 }
 
+/* Starts worker @p k with @p ctx. Returns 0 or -1. */
+static int start_worker(struct csvr_ahead *a, unsigned k, void *ctx)
+{
+	struct worker_arg *w = malloc(sizeof(*w));
+
+	if (!w)
+		return -1;
+	*w = (struct worker_arg){a, ctx};
+	if (pthread_create(&a->worker[k], NULL, worker_main, w) != 0) {
+		free(w);
+		return -1;
+	}
+	return 0;
+}
+
 int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, int fd,
-                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse, void *ctx)
+                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse,
+                     void *const ctx[CSVR_AHEAD_WORKERS])
 {
 	memset(a, 0, sizeof(*a));
 	a->first = first;
@@ -119,7 +166,6 @@ int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, 
 	a->seg_bytes = seg_bytes;
 	a->row_size = row_size;
 	a->parse = parse;
-	a->ctx = ctx;
 	/* A carried tail is shorter than a segment: twice its size holds both. */
 	for (int i = 0; i < CSVR_AHEAD_SEGS; i++) {
 		a->seg[i].buf = malloc(2 * seg_bytes);
@@ -137,10 +183,17 @@ int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, 
 		free_segments(a);
 		return -1;
 	}
-	if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
+	if (pthread_create(&a->cutter, NULL, cutter_main, a) != 0) {
 		pthread_cond_destroy(&a->changed);
 		pthread_mutex_destroy(&a->lock);
 		free_segments(a);
+		return -1;
+	}
+	/* One worker is enough to go on with; the others only add speed. */
+	for (unsigned k = 0; k < CSVR_AHEAD_WORKERS && start_worker(a, k, ctx[k]) == 0; k++)
+		a->workers++;
+	if (a->workers == 0) {
+		csvr_ahead_stop(a);
 		return -1;
 	}
 	return 0;
@@ -154,7 +207,7 @@ const struct csvr_seg *csvr_ahead_next(struct csvr_ahead *a)
 		a->held = false;
 		pthread_cond_broadcast(&a->changed);
 	}
-	while (a->tail == a->head)
+	while (a->tail == a->head || !a->seg[a->head % CSVR_AHEAD_SEGS].parsed)
 		pthread_cond_wait(&a->changed, &a->lock);
 	const struct csvr_seg *seg = &a->seg[a->head % CSVR_AHEAD_SEGS];
 	a->held = true;
@@ -168,7 +221,9 @@ void csvr_ahead_stop(struct csvr_ahead *a)
 	a->stop = true;
 	pthread_cond_broadcast(&a->changed);
 	pthread_mutex_unlock(&a->lock);
-	pthread_join(a->thread, NULL);
+	pthread_join(a->cutter, NULL);
+	for (unsigned k = 0; k < a->workers; k++)
+		pthread_join(a->worker[k], NULL);
 	pthread_cond_destroy(&a->changed);
 	pthread_mutex_destroy(&a->lock);
 	free_segments(a);

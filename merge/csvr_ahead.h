@@ -1,11 +1,12 @@
 /*
- * A file read ahead on a thread of its own, in segments of whole lines:
- * the thread reads a segment, cuts it after its last newline (the bytes
- * after it open the next segment), and runs a parse callback over its lines
- * there, while the caller takes the previous segments in order. csvr.c
- * uses it to split its fast path's number parsing (on this thread) from
- * the rows' delivery (on the reader's), so a large file is parsed by two
- * threads; libcsv still reads every line the fast path does not take.
+ * A file read ahead in segments of whole lines, parsed on threads of
+ * their own: one thread reads a segment and cuts it after its last newline
+ * (the bytes after it open the next segment), CSVR_AHEAD_WORKERS threads
+ * run a parse callback over the lines of the segments cut so far, each
+ * segment on one of them, and the caller takes the segments in order once
+ * parsed. csvr.c uses it to take its fast path's number parsing off the
+ * rows' delivery, so that a large file is parsed by several threads;
+ * libcsv still reads every line the fast path does not take.
  *
  * Memory is fixed: CSVR_AHEAD_SEGS segments of twice the segment size,
  * and what the callback keeps per line.
@@ -17,7 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CSVR_AHEAD_SEGS 3
+#define CSVR_AHEAD_WORKERS 2
+#define CSVR_AHEAD_SEGS (2 * CSVR_AHEAD_WORKERS + 2)
 
 /* One segment: complete lines [0, lines_end), then a tail without a newline. */
 struct csvr_seg {
@@ -30,10 +32,12 @@ struct csvr_seg {
 	/* The parse callback's per-line results: rows_used of them, row_size bytes each. */
 	void *rows;
 	size_t rows_cap, rows_used;
+	bool parsed; /* the callback is done with it */
 };
 
 /*
- * Called on the thread with each segment before it is handed over: fills
+ * Called on a worker thread with each segment before it is handed over
+ * (@p ctx: that worker's, see csvr_ahead_start()): fills
  * seg->rows (growing it with csvr_ahead_rows()) for its lines, in order.
  * It may stop early (out of memory); the caller then reads the lines past
  * rows_used by itself.
@@ -46,13 +50,16 @@ struct csvr_ahead {
 	size_t first_len, first_used;
 	size_t seg_bytes;
 	csvr_ahead_parse_fn parse;
-	void *ctx;
+	void *ctx[CSVR_AHEAD_WORKERS];
 	size_t row_size;
-	pthread_t thread;
+	pthread_t cutter, worker[CSVR_AHEAD_WORKERS];
+	unsigned workers; /* started */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	struct csvr_seg seg[CSVR_AHEAD_SEGS];
-	unsigned head, tail; /* segments taken / filled */
+	unsigned head, tail; /* segments taken / cut */
+	unsigned parse_next; /* the next segment a worker takes */
+	bool cut_all;        /* the last segment is cut */
 	bool held;           /* seg[head] is the caller's until the next csvr_ahead_next() */
 	bool stop;
 };
@@ -61,11 +68,13 @@ struct csvr_ahead {
  * Starts reading @p first_len bytes at @p first (borrowed until
  * csvr_ahead_stop(): what the caller read already), then @p fd (borrowed,
  * from its current offset to its end), in segments of @p seg_bytes,
- * calling @p parse with @p ctx on each (per-line results of @p row_size
- * bytes). Returns 0, or -1 (out of memory, no thread) with nothing to stop.
+ * calling @p parse on each on a worker thread, worker k with @p ctx[k]
+ * (per-line results of @p row_size bytes). Returns 0, or -1 (out of
+ * memory, no thread) with nothing to stop.
  */
 int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, int fd,
-                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse, void *ctx);
+                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse,
+                     void *const ctx[CSVR_AHEAD_WORKERS]);
 
 /*
  * The next segment, waiting for the thread; the previous one is given
@@ -76,7 +85,7 @@ const struct csvr_seg *csvr_ahead_next(struct csvr_ahead *a);
 /* Room for @p n rows in @p seg. Returns 0, or -1 when out of memory. */
 int csvr_ahead_rows(struct csvr_seg *seg, size_t row_size, size_t n);
 
-/* Stops and joins the thread (whatever it was doing) and frees the segments. */
+/* Stops and joins the threads (whatever they were doing) and frees the segments. */
 void csvr_ahead_stop(struct csvr_ahead *a);
 
 #endif /* XRLM_CSVR_AHEAD_H */
