@@ -19,6 +19,10 @@ int calls_frames_init(struct calls_frames *s, const char *dir)
 	s->dir = dir;
 	if (idmap_create(&s->slots) != 0)
 		return -1;
+	if (idmap_create(&s->used_pages) != 0) {
+		idmap_destroy(&s->slots);
+		return -1;
+	}
 	for (int i = 0; i < CALLS_FRAMES_PAGES; i++) {
 		s->page[i].index = -1;
 		s->page[i].frames = malloc(PAGE_BYTES);
@@ -35,6 +39,8 @@ void calls_frames_destroy(struct calls_frames *s)
 	for (int i = 0; i < CALLS_FRAMES_PAGES; i++)
 		free(s->page[i].frames);
 	idmap_destroy(&s->slots);
+	idmap_destroy(&s->used_pages);
+	free(s->used);
 	if (s->fd >= 0)
 		close(s->fd);
 	memset(s, 0, sizeof(*s));
@@ -144,4 +150,34 @@ int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *ou
 		return -1;
 	*out = p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
 	return 0;
+}
+
+int calls_frames_mark_used(struct calls_frames *s, uint64_t id)
+{
+	uint64_t slot = id - s->origin;
+	uint32_t page;
+	int is_new;
+
+	if (idmap_get(&s->used_pages, slot / CALLS_FRAMES_PAGE, &page, &is_new) != 0) {
+		s->error = ENOMEM;
+		return -1;
+	}
+	if (is_new && page >= s->used_cap) {
+		size_t cap = s->used_cap ? s->used_cap * 2 : 64;
+		void *p = realloc(s->used, cap * sizeof(*s->used));
+		if (!p) {
+			s->error = ENOMEM;
+			return -1;
+		}
+		s->used = p;
+		s->used_cap = cap;
+	}
+	if (is_new)
+		memset(s->used[page], 0, sizeof(s->used[page]));
+	uint64_t bit = UINT64_C(1) << (slot % 64);
+	uint64_t *word = &s->used[page][slot % CALLS_FRAMES_PAGE / 64];
+	if (*word & bit)
+		return 0;
+	*word |= bit;
+	return 1;
 }

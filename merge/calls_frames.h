@@ -30,7 +30,6 @@ struct calls_frame {
 	int64_t begin_entry, begin_exit; /* the first xrBeginFrame */
 	int64_t end_exit;                /* the first xrEndFrame */
 	uint8_t has;                     /* CALLS_HAS_* */
-	bool used;                       /* a merged row maps to it */
 };
 
 #define CALLS_HAS_ANY 1
@@ -50,6 +49,12 @@ struct calls_frames {
 	uint64_t min_id, max_id;  /* ids touched, when any */
 	bool any;
 	struct idmap slots;       /* page number -> its place in the file */
+	/* Which frames a merged row maps to: a bit per frame of each page
+	 * marked in (calls_frames_mark_used()), kept apart from the frames so
+	 * that marking one does not make its page write back. */
+	struct idmap used_pages;  /* page number -> its bits in used */
+	uint64_t (*used)[CALLS_FRAMES_PAGE / 64];
+	size_t used_cap;
 	int fd;                   /* -1 until a page is first written back */
 	const char *dir;          /* where the file goes (borrowed); NULL: $TMPDIR or /tmp */
 	int error;                /* errno of the first failed file operation */
@@ -73,5 +78,12 @@ struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id);
  * or out of the span). Returns 0, or -1 on a file error.
  */
 int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *out);
+
+/*
+ * Marks frame @p id (within the span, see calls_frames_at()) as one a
+ * merged row maps to. Returns 1 the first time, 0 after, -1 when out of
+ * memory (s->error ENOMEM).
+ */
+int calls_frames_mark_used(struct calls_frames *s, uint64_t id);
 
 #endif /* XRLM_CALLS_FRAMES_H */

@@ -586,6 +586,31 @@ static int64_t non_negative(int64_t v)
 	return v < 0 ? 0 : v;
 }
 
+void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
+                      int64_t end_entry, int64_t end_exit, int64_t *out)
+{
+	int64_t total = 0;
+
+	for (int i = 0; i < U_PHASE_COUNT; i++) {
+		out[i] = fr->phase_ns[i];
+		total += fr->phase_ns[i];
+	}
+	out[CALLS_COL_TARGET_TOTAL] = total;
+	out[CALLS_COL_APP_WAIT] = CALLS_BLANK;
+	out[CALLS_COL_APP_CPU] = CALLS_BLANK;
+	out[CALLS_COL_APP_RENDER] = CALLS_BLANK;
+	if (fr->has & CALLS_HAS_WAIT)
+		out[CALLS_COL_APP_WAIT] = fr->wait_exit - fr->wait_entry;
+	/* Overlapping frames (a pipelined app) leave the app no time between
+	 * them: a negative gap counts as 0. */
+	if ((fr->has & CALLS_HAS_WAIT) && (fr->has & CALLS_HAS_BEGIN) && (prev->has & CALLS_HAS_END))
+		out[CALLS_COL_APP_CPU] = non_negative(fr->wait_entry - prev->end_exit) +
+		                         non_negative(fr->begin_entry - fr->wait_exit);
+	if (fr->has & CALLS_HAS_BEGIN)
+		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr->begin_exit);
+	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
+}
+
 int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, int64_t end_exit,
                         int64_t *out)
 {
@@ -601,21 +626,6 @@ int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, i
 		return -1;
 	if (f == 0)
 		memset(&prev, 0, sizeof(prev));
-	int64_t total = 0;
-	for (int i = 0; i < U_PHASE_COUNT; i++) {
-		out[i] = fr.phase_ns[i];
-		total += fr.phase_ns[i];
-	}
-	out[CALLS_COL_TARGET_TOTAL] = total;
-	if (fr.has & CALLS_HAS_WAIT)
-		out[CALLS_COL_APP_WAIT] = fr.wait_exit - fr.wait_entry;
-	/* Overlapping frames (a pipelined app) leave the app no time between
-	 * them: a negative gap counts as 0. */
-	if ((fr.has & CALLS_HAS_WAIT) && (fr.has & CALLS_HAS_BEGIN) && (prev.has & CALLS_HAS_END))
-		out[CALLS_COL_APP_CPU] = non_negative(fr.wait_entry - prev.end_exit) +
-		                         non_negative(fr.begin_entry - fr.wait_exit);
-	if (fr.has & CALLS_HAS_BEGIN)
-		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr.begin_exit);
-	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
+	calls_columns_of(&fr, &prev, end_entry, end_exit, out);
 	return 0;
 }

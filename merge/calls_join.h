@@ -160,6 +160,14 @@ enum calls_col {
 };
 
 /*
+ * The per-frame columns (ns, or CALLS_BLANK) of frame @p fr, the frame
+ * before it being @p prev (has == 0: none), whose xrEndFrame ran from
+ * @p end_entry to @p end_exit, into @p out[CALLS_COLS].
+ */
+void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
+                      int64_t end_entry, int64_t end_exit, int64_t *out);
+
+/*
  * The per-frame columns (ns, or CALLS_BLANK) of frame id @p f
  * (CALLS_NO_FRAME: all blank), whose xrEndFrame ran from @p end_entry to
  * @p end_exit, into @p out[CALLS_COLS]. Returns 0, or -1 when the

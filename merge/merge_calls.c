@@ -180,6 +180,37 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	return 0;
 }
 
+/*
+ * The columns of frame @p f for the row whose xrEndFrame is @p end: the
+ * frame marked used, the one before it taken from the previous row when
+ * it was that row's (rows come in frame order, mostly). Returns 0, or -1
+ * when the frames' temporary file failed or memory ran out.
+ */
+static int next_frame_columns(struct merge_calls *mc, uint64_t f, const struct calls_end *end,
+                              int64_t *cols)
+{
+	struct calls_frame fr, prev = {0};
+
+	if (calls_frames_get(&mc->r.frames, f, &fr) != 0)
+		return -1;
+	/* Counted once: unmapped frames are those with calls less these. */
+	if (fr.has & CALLS_HAS_ANY) {
+		int first = calls_frames_mark_used(&mc->r.frames, f);
+		if (first < 0)
+			return -1;
+		mc->frames_used += (uint64_t)first;
+	}
+	if (mc->last_valid && mc->last_id + 1 == f)
+		prev = mc->last;
+	else if (f > 0 && calls_frames_get(&mc->r.frames, f - 1, &prev) != 0)
+		return -1;
+	calls_columns_of(&fr, &prev, end->t_entry_ns, end->t_exit_ns, cols);
+	mc->last = fr;
+	mc->last_id = f;
+	mc->last_valid = true;
+	return 0;
+}
+
 int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
                          int64_t dur_ns, int64_t *cols)
 {
@@ -202,15 +233,9 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	}
 	if (f == CALLS_NO_FRAME) {
 		mc->rows_without_calls++;
-	} else {
-		struct calls_frame *fr = calls_frames_at(&mc->r.frames, f);
-		if (!fr)
-			goto frames_failed;
-		/* Counted once: unmapped frames are those with calls less these. */
-		mc->frames_used += !fr->used && (fr->has & CALLS_HAS_ANY);
-		fr->used = true;
-		if (calls_frame_columns(&mc->r, f, key.t_entry_ns, key.t_exit_ns, cols) != 0)
-			goto frames_failed;
+	} else if (next_frame_columns(mc, f, &key, cols) != 0) {
+		errno = mc->r.frames.error ? mc->r.frames.error : EIO;
+		return -1;
 	}
 	int64_t *kept = spill_append(&mc->cols);
 	if (!kept) {
@@ -219,9 +244,6 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	}
 	memcpy(kept, cols, CALLS_COLS * sizeof(*cols));
 	return 0;
-frames_failed:
-	errno = mc->r.frames.error ? mc->r.frames.error : EIO;
-	return -1;
 }
 
 int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols)

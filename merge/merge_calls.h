@@ -24,6 +24,9 @@ struct merge_calls {
 	struct calls_result r;
 	uint64_t rows_without_calls;
 	uint64_t frames_used; /* frames with calls some merged row maps to */
+	struct calls_frame last; /* the previous row's frame, when last_valid */
+	uint64_t last_id;
+	bool last_valid;
 	/* The rows' frames, found in one pass over the merged rows: a window
 	 * over pre's xrEndFrame calls (in the same order as the frames
 	 * file's rows, up to the writers' reordering), and each row's

@@ -678,6 +678,20 @@ static void test_frames_store_pages(void **state)
 	struct calls_frame none;
 	assert_int_equal(calls_frames_get(&s, s.max_id + 1, &none), 0);
 	assert_int_equal(none.has, 0);
+	/* Frames marked used: each counts once, across every page, however
+	 * the pages came and went (the marks are not kept in them). */
+	uint64_t marked = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t k = 0; k < n; k += 3) {
+			int r = calls_frames_mark_used(&s, first - n / 2 + (k * 7919) % n);
+			assert_true(r == 0 || r == 1);
+			assert_int_equal(r, pass == 0);
+			marked += (uint64_t)r;
+			struct calls_frame f;
+			assert_int_equal(calls_frames_get(&s, first - n / 2 + (k * 6007) % n, &f), 0);
+		}
+	}
+	assert_int_equal(marked, (n + 2) / 3);
 	/* Beyond twice the span of the first id: refused, not a huge file. */
 	assert_null(calls_frames_at(&s, first + 4 * CALLS_FRAME_SPAN));
 	calls_frames_destroy(&s);
