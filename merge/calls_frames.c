@@ -152,6 +152,69 @@ int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *ou
 	return 0;
 }
 
+/* Reads @p n bytes at @p off of @p fd into @p out (zeros past the file's end). Returns 0 or -1. */
+static int pread_full(int fd, void *out, size_t n, off_t off)
+{
+	char *b = out;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, b + got, n - got, off + (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	memset(b + got, 0, n - got);
+	return 0;
+}
+
+/* Frames [slot, slot + n) of one page, from memory, the file or neither. */
+static int read_in_page(const struct calls_frames *s, uint64_t slot, size_t n, struct calls_frame *out)
+{
+	int64_t index = (int64_t)(slot / CALLS_FRAMES_PAGE);
+	const struct calls_frames_page *p = &s->page[index % CALLS_FRAMES_PAGES];
+	size_t at = slot % CALLS_FRAMES_PAGE;
+	uint32_t place;
+
+	if (p->index == index) {
+		memcpy(out, p->frames + at, n * sizeof(*out));
+		return 0;
+	}
+	if (s->fd < 0 || idmap_find(&s->slots, (uint64_t)index, &place) != 0) {
+		memset(out, 0, n * sizeof(*out)); /* never written back: never touched */
+		return 0;
+	}
+	off_t off = (off_t)((uint64_t)place * PAGE_BYTES + at * sizeof(*out));
+	return pread_full(s->fd, out, n * sizeof(*out), off);
+}
+
+int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
+                      struct calls_frame *out)
+{
+	for (size_t i = 0; i < n;) {
+		uint64_t id = first_id + i;
+		if (!s->any || id < s->min_id || id > s->max_id) {
+			memset(&out[i], 0, sizeof(out[i]));
+			i++;
+			continue;
+		}
+		uint64_t slot = id - s->origin;
+		size_t run = CALLS_FRAMES_PAGE - slot % CALLS_FRAMES_PAGE;
+		if (run > n - i)
+			run = n - i;
+		if (run > s->max_id - id + 1)
+			run = (size_t)(s->max_id - id + 1);
+		if (read_in_page(s, slot, run, &out[i]) != 0)
+			return -1;
+		i += run;
+	}
+	return 0;
+}
+
 int calls_frames_mark_used(struct calls_frames *s, uint64_t id)
 {
 	uint64_t slot = id - s->origin;

@@ -80,6 +80,15 @@ struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id);
 int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *out);
 
 /*
+ * Frames @p first_id to @p first_id + @p n - 1 as they stand, into
+ * @p out (zeros as calls_frames_get() gives them), changing nothing:
+ * several threads may read at once once nothing changes the frames any
+ * more. Returns 0, or -1 when the file cannot be read (errno set).
+ */
+int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
+                      struct calls_frame *out);
+
+/*
  * Marks frame @p id (within the span, see calls_frames_at()) as one a
  * merged row maps to. Returns 1 the first time, 0 after, -1 when out of
  * memory (s->error ENOMEM).

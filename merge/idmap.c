@@ -95,3 +95,14 @@ int idmap_get(struct idmap *m, uint64_t key, uint32_t *index, int *is_new)
 	*index = m->index[pos] - 1;
 	return 0;
 }
+
+int idmap_find(const struct idmap *m, uint64_t key, uint32_t *index)
+{
+	if (!m->index)
+		return -1;
+	size_t pos = slot_of(m, key);
+	if (!m->index[pos])
+		return -1;
+	*index = m->index[pos] - 1;
+	return 0;
+}

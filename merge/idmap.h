@@ -30,6 +30,12 @@ void idmap_destroy(struct idmap *m);
  */
 int idmap_get(struct idmap *m, uint64_t key, uint32_t *index, int *is_new);
 
+/*
+ * The index of @p key into *@p index without adding it or remembering the
+ * lookup: safe beside other readers. Returns 0, or -1 when @p key is absent.
+ */
+int idmap_find(const struct idmap *m, uint64_t key, uint32_t *index);
+
 /* A 64-bit mix of @p x (for keys that are not spread, such as thread ids). */
 uint64_t idmap_mix64(uint64_t x);
 

@@ -323,7 +323,6 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
-	int64_t cols[CALLS_COLS];
 
 	for (uint64_t first = 0; calls->present && first < recs->count; first += MERGE_RECS_BLOCK) {
 		size_t n = recs->count - first < MERGE_RECS_BLOCK ? (size_t)(recs->count - first)
@@ -332,7 +331,7 @@ static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 			return errno ? errno : EIO;
 		for (size_t i = 0; i < n; i++)
 			if (merge_calls_next_row(calls, block[i].thread_id, block[i].t_entry_ns,
-			                         block[i].pre_ns, cols) != 0)
+			                         block[i].pre_ns) != 0)
 				return errno ? errno : EIO;
 	}
 	return 0;
@@ -418,8 +417,10 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
 	struct rows_ctx *c = ctx;
+	_Static_assert(MERGE_RECS_BLOCK <= MERGE_CALLS_ROWS_MAX, "a block's calls columns at once");
 	struct join_rec block[MERGE_RECS_BLOCK];
 	int64_t cols[MERGE_RECS_BLOCK][CALLS_COLS];
+	int64_t end_entry[MERGE_RECS_BLOCK], end_exit[MERGE_RECS_BLOCK];
 	char *p = buf;
 	size_t i = first;
 
@@ -428,8 +429,16 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 		size_t n = last - i < MERGE_RECS_BLOCK ? last - i : MERGE_RECS_BLOCK;
 		if (n > room)
 			n = room;
-		if (spill_read(c->recs, i, n, block) != 0 ||
-		    merge_calls_rows(c->calls, i, n, &cols[0][0]) != 0) {
+		if (spill_read(c->recs, i, n, block) != 0) {
+			c->read_error = errno ? errno : EIO;
+			break;
+		}
+		/* The row's xrEndFrame call: pre's bracket of it. */
+		for (size_t k = 0; k < n; k++) {
+			end_entry[k] = block[k].t_entry_ns;
+			end_exit[k] = block[k].t_entry_ns + block[k].pre_ns;
+		}
+		if (merge_calls_rows(c->calls, i, n, end_entry, end_exit, &cols[0][0]) != 0) {
 			c->read_error = errno ? errno : EIO;
 			break;
 		}

@@ -43,8 +43,8 @@ static int check_sessions(const struct merge_calls *mc, const struct merge_paths
 	return 0;
 }
 
-/* Rows' columns held in memory before the rest go to a temporary file (96 bytes each). */
-#define COLS_MEM 32768
+/* Rows' frame ids held in memory before the rest go to a temporary file (8 bytes each). */
+#define ROW_FRAMES_MEM 65536
 
 /* ---- the window over pre's xrEndFrame calls ---- */
 
@@ -84,7 +84,7 @@ static int open_walk(struct merge_calls *mc, const char *dir)
 	                                  .same = end_same, .pull = pull_ends, .ctx = mc};
 
 	mc->batch = malloc(MERGE_CALLS_ENDS_BATCH * sizeof(*mc->batch));
-	if (!mc->batch || spill_init(&mc->cols, CALLS_COLS * sizeof(int64_t), COLS_MEM, dir) != 0)
+	if (!mc->batch || spill_init(&mc->row_frames, sizeof(uint64_t), ROW_FRAMES_MEM, dir) != 0)
 		return -1;
 	if (window_init(&mc->ends, &src) != 0)
 		return -1;
@@ -95,7 +95,7 @@ static int open_walk(struct merge_calls *mc, const char *dir)
 void merge_calls_init(struct merge_calls *mc)
 {
 	memset(mc, 0, sizeof(*mc));
-	mc->cols.fd = mc->r.frames.fd = mc->r.ends.fd = -1;
+	mc->row_frames.fd = mc->r.frames.fd = mc->r.ends.fd = -1;
 }
 
 static void *join_main(void *arg)
@@ -180,45 +180,9 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	return 0;
 }
 
-/*
- * The columns of frame @p f for the row whose xrEndFrame is @p end: the
- * frame marked used, the one before it taken from the previous row when
- * it was that row's (rows come in frame order, mostly). Returns 0, or -1
- * when the frames' temporary file failed or memory ran out.
- */
-static int next_frame_columns(struct merge_calls *mc, uint64_t f, const struct calls_end *end,
-                              int64_t *cols)
-{
-	struct calls_frame fr, prev = {0};
-
-	if (calls_frames_get(&mc->r.frames, f, &fr) != 0)
-		return -1;
-	/* Counted once: unmapped frames are those with calls less these. */
-	if (fr.has & CALLS_HAS_ANY) {
-		int first = calls_frames_mark_used(&mc->r.frames, f);
-		if (first < 0)
-			return -1;
-		mc->frames_used += (uint64_t)first;
-	}
-	if (mc->last_valid && mc->last_id + 1 == f)
-		prev = mc->last;
-	else if (f > 0 && calls_frames_get(&mc->r.frames, f - 1, &prev) != 0)
-		return -1;
-	calls_columns_of(&fr, &prev, end->t_entry_ns, end->t_exit_ns, cols);
-	mc->last = fr;
-	mc->last_id = f;
-	mc->last_valid = true;
-	return 0;
-}
-
 int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                         int64_t dur_ns, int64_t *cols)
+                         int64_t dur_ns)
 {
-	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
-	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
-
-	for (int i = 0; i < CALLS_COLS; i++)
-		cols[i] = CALLS_BLANK;
 	if (!mc->present)
 		return 0;
 	const struct calls_end key = {.thread_id = thread_id, .t_entry_ns = t_entry_ns,
@@ -233,25 +197,85 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	}
 	if (f == CALLS_NO_FRAME) {
 		mc->rows_without_calls++;
-	} else if (next_frame_columns(mc, f, &key, cols) != 0) {
-		errno = mc->r.frames.error ? mc->r.frames.error : EIO;
-		return -1;
+	} else {
+		/* An xrEndFrame's frame has that call at least: counted once,
+		 * those with calls less these are the unmapped ones. */
+		int first = calls_frames_mark_used(&mc->r.frames, f);
+		if (first < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		mc->frames_used += (uint64_t)first;
 	}
-	int64_t *kept = spill_append(&mc->cols);
+	uint64_t *kept = spill_append(&mc->row_frames);
 	if (!kept) {
-		errno = mc->cols.error ? mc->cols.error : ENOMEM;
+		errno = mc->row_frames.error ? mc->row_frames.error : ENOMEM;
 		return -1;
 	}
-	memcpy(kept, cols, CALLS_COLS * sizeof(*cols));
+	*kept = f;
 	return 0;
 }
 
-int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols)
+/* The frames merge_calls_rows() reads at once: its rows' and the ones before them. */
+#define NEAR_FRAMES (2 * MERGE_CALLS_ROWS_MAX + 2)
+
+/*
+ * The frames row f's columns need (f and f - 1) from @p near, which holds
+ * frames [@p lo, @p lo + @p span) when @p span > 0, else read alone.
+ */
+static int frames_of(const struct merge_calls *mc, uint64_t f, const struct calls_frame *near,
+                     uint64_t lo, size_t span, struct calls_frame two[2])
 {
-	if (mc->present)
-		return spill_read(&mc->cols, first, n, cols);
+	if (f == 0) {
+		memset(&two[0], 0, sizeof(two[0])); /* no frame before the first */
+		return calls_frames_read(&mc->r.frames, 0, 1, &two[1]);
+	}
+	if (span > 0 && f - 1 >= lo && f < lo + span) {
+		two[0] = near[f - 1 - lo];
+		two[1] = near[f - lo];
+		return 0;
+	}
+	return calls_frames_read(&mc->r.frames, f - 1, 2, two);
+}
+
+int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
+                     const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
+{
+	uint64_t ids[MERGE_CALLS_ROWS_MAX];
+	struct calls_frame near[NEAR_FRAMES];
+
 	for (size_t i = 0; i < n * CALLS_COLS; i++)
 		cols[i] = CALLS_BLANK;
+	if (!mc->present)
+		return 0;
+	if (n > MERGE_CALLS_ROWS_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (spill_read(&mc->row_frames, first, n, ids) != 0)
+		return -1;
+	/* The rows' frames are near each other, usually: read them at once. */
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i] == CALLS_NO_FRAME)
+			continue;
+		lo = ids[i] < lo ? ids[i] : lo;
+		hi = ids[i] > hi ? ids[i] : hi;
+	}
+	if (lo == UINT64_MAX)
+		return 0;
+	lo = lo > 0 ? lo - 1 : 0;
+	size_t span = hi - lo + 1 <= NEAR_FRAMES ? (size_t)(hi - lo + 1) : 0;
+	if (span > 0 && calls_frames_read(&mc->r.frames, lo, span, near) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct calls_frame two[2];
+		if (ids[i] == CALLS_NO_FRAME)
+			continue;
+		if (frames_of(mc, ids[i], near, lo, span, two) != 0)
+			return -1;
+		calls_columns_of(&two[1], &two[0], end_entry[i], end_exit[i], &cols[i * CALLS_COLS]);
+	}
 	return 0;
 }
 
@@ -295,7 +319,7 @@ void merge_calls_destroy(struct merge_calls *mc)
 	if (mc->ends_open)
 		window_destroy(&mc->ends);
 	free(mc->batch);
-	spill_destroy(&mc->cols);
+	spill_destroy(&mc->row_frames);
 	calls_result_destroy(&mc->r);
 	merge_calls_init(mc);
 }

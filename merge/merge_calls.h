@@ -24,18 +24,15 @@ struct merge_calls {
 	struct calls_result r;
 	uint64_t rows_without_calls;
 	uint64_t frames_used; /* frames with calls some merged row maps to */
-	struct calls_frame last; /* the previous row's frame, when last_valid */
-	uint64_t last_id;
-	bool last_valid;
 	/* The rows' frames, found in one pass over the merged rows: a window
 	 * over pre's xrEndFrame calls (in the same order as the frames
-	 * file's rows, up to the writers' reordering), and each row's
-	 * columns kept for the writers. */
+	 * file's rows, up to the writers' reordering), and each row's frame
+	 * id kept for the writers, which compute its columns. */
 	struct window ends;
 	bool ends_open;
 	uint64_t ends_pulled;
 	struct calls_end *batch;
-	struct spill cols; /* int64_t[CALLS_COLS] per merged row */
+	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
 	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
 	pthread_t thread;
 	bool joining;      /* the thread runs (or has run) and is not joined yet */
@@ -73,21 +70,27 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
                      merge_log_fn log, void *ctx);
 
 /*
- * The every-function columns of the next merged row, whose pre frames row
- * has @p thread_id, @p t_entry_ns and duration @p dur_ns, into
- * @p cols[CALLS_COLS] (all CALLS_BLANK without calls files), kept for
- * merge_calls_rows(). Called once per row, in the rows' order, from one
- * thread. Returns 0, or -1 (a temporary file or memory failed: errno set).
+ * Finds the frame of the next merged row, whose pre frames row has
+ * @p thread_id, @p t_entry_ns and duration @p dur_ns, and keeps it for
+ * merge_calls_rows() (nothing without calls files). Called once per row,
+ * in the rows' order, from one thread. Returns 0, or -1 (a temporary file
+ * or memory failed: errno set).
  */
 int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
-                         int64_t dur_ns, int64_t *cols);
+                         int64_t dur_ns);
+
+/* The most rows merge_calls_rows() takes at a time. */
+#define MERGE_CALLS_ROWS_MAX 64
 
 /*
- * The columns merge_calls_next_row() gave rows [@p first, @p first + @p n)
- * into @p cols (@p n * CALLS_COLS values). Thread-safe once every row was
- * given. Returns 0, or -1 on a read error (errno set).
+ * The every-function columns of rows [@p first, @p first + @p n) (at most
+ * MERGE_CALLS_ROWS_MAX), whose xrEndFrame calls ran from @p end_entry[i]
+ * to @p end_exit[i], into @p cols (@p n * CALLS_COLS values; all
+ * CALLS_BLANK without calls files). Thread-safe once every row was given
+ * to merge_calls_next_row(). Returns 0, or -1 on a read error (errno set).
  */
-int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n, int64_t *cols);
+int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
+                     const int64_t *end_entry, const int64_t *end_exit, int64_t *cols);
 
 /* The calls counts into @p s, after every row was given. */
 void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);

@@ -668,6 +668,19 @@ static void test_frames_store_pages(void **state)
 	assert_true(s.fd >= 0); /* more pages than memory holds */
 	assert_int_equal(s.min_id, first - n / 2);
 	assert_int_equal(s.max_id, first + n / 2 - 1);
+	/* Read without changing anything, in runs that cross pages, memory
+	 * and file, and the ends of the ids touched. */
+	static struct calls_frame run[3 * CALLS_FRAMES_PAGE];
+	for (uint64_t id = s.min_id - 5, len = 1; id <= s.max_id + 5; id += len, len = len * 3 % 2999 + 1) {
+		assert_int_equal(calls_frames_read(&s, id, len, run), 0);
+		for (uint64_t k = 0; k < len; k++) {
+			uint64_t at = id + k;
+			int64_t times = at < s.min_id || at > s.max_id ? 0
+			              : at == first ? 3 : at == first - n / 2 ? 1 : 2;
+			assert_int_equal(run[k].phase_ns[0], times * (int64_t)at);
+			assert_int_equal(run[k].has, times ? CALLS_HAS_ANY : 0);
+		}
+	}
 	for (uint64_t id = s.min_id; id <= s.max_id; id++) {
 		struct calls_frame f;
 		assert_int_equal(calls_frames_get(&s, id, &f), 0);
