@@ -317,10 +317,11 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 }
 
 /*
- * With calls files: each record's every-function cells, found in order and
- * kept for the writers. Returns 0 or an errno.
+ * With calls files: each record's frame in the calls files, found in order
+ * and kept for the writers, which compute its every-function cells.
+ * Returns 0 or an errno.
  */
-static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
+static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
 
@@ -337,8 +338,8 @@ static int find_calls_cells(const struct spill *recs, struct merge_calls *calls)
 	return 0;
 }
 
-/* find_calls_cells() on a thread, releasing the rows to their writers when done. */
-struct cells_job {
+/* find_row_frames() on a thread, releasing the rows to their writers when done. */
+struct frames_job {
 	const struct spill *recs;
 	struct merge_calls *calls;
 	struct merged_rows *rows;
@@ -346,11 +347,11 @@ struct cells_job {
 	int err;
 };
 
-static void *cells_main(void *arg)
+static void *frames_main(void *arg)
 {
-	struct cells_job *j = arg;
+	struct frames_job *j = arg;
 
-	j->err = find_calls_cells(j->recs, j->calls);
+	j->err = find_row_frames(j->recs, j->calls);
 	merged_write_rows_ready(j->rows, (size_t)j->recs->count);
 	return NULL;
 }
@@ -360,22 +361,22 @@ static void *cells_main(void *arg)
  * the statistics read back from the records by up to workers_max()
  * threads (a group of columns each: columns_fill_summarize()). The
  * rows writer @p rows formats the rows meanwhile: from the start without
- * calls files, else once find_calls_cells() has kept their every-function
- * cells (the spill it appends to is not read while it grows); that pass
- * runs on a thread of its own beside the statistics, which do not need it.
+ * calls files, else once find_row_frames() has kept each row's frame (the
+ * spill it appends to is not read while it grows); that pass runs on a
+ * thread of its own beside the statistics, which do not need it.
  * Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
                      const struct input *post, const char *dir, struct merged_rows *rows,
                      struct merge_summary *s)
 {
-	struct cells_job cells = {.recs = rc->recs, .calls = calls, .rows = rows};
-	bool threaded = calls->present && pthread_create(&cells.thread, NULL, cells_main, &cells) == 0;
+	struct frames_job frames = {.recs = rc->recs, .calls = calls, .rows = rows};
+	bool threaded = calls->present && pthread_create(&frames.thread, NULL, frames_main, &frames) == 0;
 	struct columns c;
 	int err = 0;
 
 	if (!threaded)
-		cells_main(&cells);
+		frames_main(&frames);
 	if (columns_create_stream(&c, dir) != 0) {
 		err = ENOMEM;
 	} else {
@@ -385,9 +386,9 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 		columns_destroy(&c);
 	}
 	if (threaded)
-		pthread_join(cells.thread, NULL);
-	if (cells.err)
-		return cells.err;
+		pthread_join(frames.thread, NULL);
+	if (frames.err)
+		return frames.err;
 	if (err)
 		return err;
 

@@ -198,7 +198,9 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	if (f == CALLS_NO_FRAME) {
 		mc->rows_without_calls++;
 	} else {
-		/* An xrEndFrame's frame has that call at least: counted once,
+		/* An xrEndFrame's frame has that call at least (the sandwich
+		 * finalizes every pre call: times stay below 2^61 ns), so the
+		 * frames marked here, counted once, are all frames with calls:
 		 * those with calls less these are the unmapped ones. */
 		int first = calls_frames_mark_used(&mc->r.frames, f);
 		if (first < 0) {
@@ -241,6 +243,8 @@ static int frames_of(const struct merge_calls *mc, uint64_t f, const struct call
 int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
                      const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
 {
+	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
+	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
 	uint64_t ids[MERGE_CALLS_ROWS_MAX];
 	struct calls_frame near[NEAR_FRAMES];
 
