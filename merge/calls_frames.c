@@ -77,28 +77,39 @@ static int write_back(struct calls_frames *s, struct calls_frames_page *p)
 	return 0;
 }
 
-/* Reads page @p index into @p p: what the file has of it, zeros past its end or in a hole. */
-static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t index)
+/* Reads @p n bytes at @p off of @p fd into @p out (zeros past the file's end). Returns 0 or -1. */
+static int pread_full(int fd, void *out, size_t n, off_t off)
 {
-	char *b = (char *)p->frames;
+	char *b = out;
 	size_t got = 0;
-	off_t off = 0;
 
-	if (s->fd >= 0 && place_of(s, index, &off) != 0)
-		return -1;
-	while (s->fd >= 0 && got < PAGE_BYTES) {
-		ssize_t r = pread(s->fd, b + got, PAGE_BYTES - got, off + (off_t)got);
+	while (got < n) {
+		ssize_t r = pread(fd, b + got, n - got, off + (off_t)got);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
-			s->error = errno;
+		if (r < 0)
 			return -1;
-		}
 		if (r == 0)
 			break;
 		got += (size_t)r;
 	}
-	memset(b + got, 0, PAGE_BYTES - got);
+	memset(b + got, 0, n - got);
+	return 0;
+}
+
+/* Reads page @p index into @p p: what the file has of it, zeros past its end or in a hole. */
+static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t index)
+{
+	off_t off = 0;
+
+	if (s->fd < 0) {
+		memset(p->frames, 0, PAGE_BYTES);
+	} else if (place_of(s, index, &off) != 0) {
+		return -1;
+	} else if (pread_full(s->fd, p->frames, PAGE_BYTES, off) != 0) {
+		s->error = errno;
+		return -1;
+	}
 	p->index = index;
 	return 0;
 }
@@ -149,26 +160,6 @@ int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *ou
 	if (!p)
 		return -1;
 	*out = p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
-	return 0;
-}
-
-/* Reads @p n bytes at @p off of @p fd into @p out (zeros past the file's end). Returns 0 or -1. */
-static int pread_full(int fd, void *out, size_t n, off_t off)
-{
-	char *b = out;
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, b + got, n - got, off + (off_t)got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	memset(b + got, 0, n - got);
 	return 0;
 }
 

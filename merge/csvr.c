@@ -962,8 +962,8 @@ static void start_ahead(struct csvr_stream *s)
 		ctx[k] = &e[k];
 	}
 	/* The bytes read with the header are the threads' first. */
-	if (csvr_ahead_start(&s->ahead, s->buf, s->len, s->fd, csvr_ahead_seg_bytes,
-	                     ahead_row_size(s->e.ncols), ahead_parse, ctx) != 0) {
+	if (csvr_ahead_start(&s->ahead, s->buf, s->len, s->fd, csvr_ahead_seg_bytes, ahead_parse,
+	                     ctx) != 0) {
 		free(e);
 		return;
 	}

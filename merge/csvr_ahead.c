@@ -156,7 +156,7 @@ static int start_worker(struct csvr_ahead *a, unsigned k, void *ctx)
 }
 
 int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, int fd,
-                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse,
+                     size_t seg_bytes, csvr_ahead_parse_fn parse,
                      void *const ctx[CSVR_AHEAD_WORKERS])
 {
 	memset(a, 0, sizeof(*a));
@@ -164,7 +164,6 @@ int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, 
 	a->first_len = first_len;
 	a->fd = fd;
 	a->seg_bytes = seg_bytes;
-	a->row_size = row_size;
 	a->parse = parse;
 	/* A carried tail is shorter than a segment: twice its size holds both. */
 	for (int i = 0; i < CSVR_AHEAD_SEGS; i++) {

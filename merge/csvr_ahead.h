@@ -51,7 +51,6 @@ struct csvr_ahead {
 	size_t seg_bytes;
 	csvr_ahead_parse_fn parse;
 	void *ctx[CSVR_AHEAD_WORKERS];
-	size_t row_size;
 	pthread_t cutter, worker[CSVR_AHEAD_WORKERS];
 	unsigned workers; /* started */
 	pthread_mutex_t lock;
@@ -68,12 +67,11 @@ struct csvr_ahead {
  * Starts reading @p first_len bytes at @p first (borrowed until
  * csvr_ahead_stop(): what the caller read already), then @p fd (borrowed,
  * from its current offset to its end), in segments of @p seg_bytes,
- * calling @p parse on each on a worker thread, worker k with @p ctx[k]
- * (per-line results of @p row_size bytes). Returns 0, or -1 (out of
- * memory, no thread) with nothing to stop.
+ * calling @p parse on each on a worker thread, worker k with @p ctx[k].
+ * Returns 0, or -1 (out of memory, no thread) with nothing to stop.
  */
 int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, int fd,
-                     size_t seg_bytes, size_t row_size, csvr_ahead_parse_fn parse,
+                     size_t seg_bytes, csvr_ahead_parse_fn parse,
                      void *const ctx[CSVR_AHEAD_WORKERS]);
 
 /*
