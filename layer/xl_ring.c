@@ -6,7 +6,7 @@
  */
 #include "xl_ring.h"
 
-#include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
@@ -18,10 +18,15 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 {
 	if (capacity < 8 || (capacity & (capacity - 1)) != 0)
 		return -1;
-	/* calloc: the pages are the kernel's zero pages until a ring is used. */
-	pool->memory = calloc(XL_RING_THREADS * capacity, sizeof(*pool->memory));
-	if (!pool->memory)
+	/* Anonymous pages: none is backed until it is touched or populated. */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t bytes = XL_RING_THREADS * capacity * sizeof(*pool->memory);
+	bytes = (bytes + page - 1) / page * page;
+	void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (memory == MAP_FAILED)
 		return -1;
+	pool->memory = memory;
+	pool->memory_bytes = bytes;
 	for (size_t i = 0; i < XL_RING_THREADS; i++) {
 		struct xl_ring *ring = &pool->rings[i];
 		ring->slots = pool->memory + i * capacity;
@@ -31,6 +36,7 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 		ring->head_seen = 0;
 		ring->calls = 0;
 		ring->open = false;
+		ring->populated = 0;
 	}
 	atomic_init(&pool->claimed, 0);
 	/* Never 0: a thread that has claimed nothing holds generation 0. */
@@ -42,7 +48,8 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 
 void xl_ring_pool_destroy(struct xl_ring_pool *pool)
 {
-	free(pool->memory);
+	if (pool->memory)
+		munmap(pool->memory, pool->memory_bytes);
 	pool->memory = NULL;
 	pool->generation = 0;
 }
@@ -92,6 +99,45 @@ bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out)
 	uint64_t head = atomic_load_explicit(&best->head, memory_order_relaxed);
 	atomic_store_explicit(&best->head, head + 1, memory_order_release);
 	return true;
+}
+
+/* The page that holds @p rec's `touched` field (a 2-byte field never straddles one). */
+static uintptr_t touched_page(const struct xl_call_record *rec, uintptr_t page_size)
+{
+	return (uintptr_t)&rec->touched & ~(page_size - 1);
+}
+
+/*
+ * Backs the pages of @p ring's first @p upto records (capped at its end):
+ * one write a page, to a field the producer never writes, so the consumer
+ * writing ahead of it races with nothing.
+ */
+static void populate(struct xl_ring *ring, uint64_t upto, uintptr_t page_size)
+{
+	if (upto > ring->mask + 1)
+		upto = ring->mask + 1;
+	uintptr_t last = ring->populated ? touched_page(&ring->slots[ring->populated - 1], page_size) : 0;
+	for (uint64_t k = ring->populated; k < upto; k++) {
+		uintptr_t page = touched_page(&ring->slots[k], page_size);
+		if (page != last) {
+			*(volatile uint16_t *)&ring->slots[k].touched = 0;
+			last = page;
+		}
+	}
+	if (upto > ring->populated)
+		ring->populated = upto;
+}
+
+void xl_ring_pool_populate(struct xl_ring_pool *pool)
+{
+	uintptr_t page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uint32_t claimed = atomic_load_explicit(&pool->claimed, memory_order_relaxed);
+	uint32_t n = claimed < XL_RING_THREADS ? claimed + 1 : XL_RING_THREADS;
+	for (uint32_t i = 0; i < n; i++) {
+		struct xl_ring *ring = &pool->rings[i];
+		uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+		populate(ring, tail + XL_RING_POPULATE_AHEAD, page_size);
+	}
 }
 
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool)

@@ -143,6 +143,7 @@ static uint64_t writer_poll(struct xl_writer *w)
 	struct xl_call_record rec;
 	uint64_t now;
 
+	xl_ring_pool_populate(w->cfg.rings);
 	while (xl_ring_pool_pop(w->cfg.rings, &rec))
 		handle_record(w, &rec);
 
@@ -165,6 +166,8 @@ static void *writer_main(void *arg)
 {
 	struct xl_writer *w = arg;
 
+	/* First: an application may start recording as soon as its instance is made. */
+	xl_ring_pool_populate(w->cfg.rings);
 	/* Measured here, off the frame thread and off xrCreateInstance. */
 	if (w->cfg.side == XL_SIDE_POST) {
 		double read_ns = xl_clock_read_cost_ns();
