@@ -13,10 +13,11 @@
 
 static void print_stats(struct app *app)
 {
-	printf("run graphics=%s threads=%u frames=%llu warmup=%llu frames_run=%llu\n",
+	printf("run graphics=%s threads=%u frames=%llu warmup=%llu frames_run=%llu "
+	       "frame_faults=%llu\n",
 	       app_graphics_name(app->opts.graphics), app->opts.threads,
 	       (unsigned long long)app->opts.frames, (unsigned long long)app->opts.warmup,
-	       (unsigned long long)app->frames_done);
+	       (unsigned long long)app->frames_done, (unsigned long long)app->stats.frame_faults);
 	app_stats_print(&app->stats, stdout);
 	fflush(stdout);
 }

@@ -64,6 +64,8 @@ struct app_stats {
 	bool load_on;               /* print gpu_load (set by app_load.c) */
 	struct app_series calls[APP_CALL_COUNT];
 	uint64_t last_entry_ns; /* previous xrEndFrame entry, 0 before the first */
+	/* Page faults the frame threads took from the end of the warm-up to the last frame. */
+	uint64_t frame_faults;
 };
 
 /* Sets up the series for frames [@p warmup, @p frames). */
@@ -72,7 +74,10 @@ bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup);
 /* Frees the series. */
 void app_stats_destroy(struct app_stats *st);
 
-/* Records frame @p frame's xrEndFrame CPU bracket [@p entry_ns, @p exit_ns]. */
+/*
+ * Records frame @p frame's xrEndFrame CPU bracket [@p entry_ns, @p exit_ns],
+ * and the page faults its thread took since its previous frame.
+ */
 void app_stats_cpu(struct app_stats *st, uint64_t frame, uint64_t entry_ns, uint64_t exit_ns);
 
 /* Records frame @p frame's GPU bracket (ns). */

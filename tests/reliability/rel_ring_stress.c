@@ -9,7 +9,9 @@
  * the producer's last claim. Phase 2: the same threads register again on a
  * new pool (a new instance) and get a ring of it, and threads beyond the
  * pool get none. Run under TSan by scripts/run-sanitizers: any race between
- * a producer and the consumer is a report.
+ * a producer and the consumer is a report, also the consumer's backing of
+ * the rings' pages (xl_ring_pool_populate), made here to touch every page
+ * again on every pass while the producers write the records around it.
  */
 #include "xl_ring.h"
 
@@ -93,6 +95,9 @@ static int consume(struct xl_ring_pool *pool, uint64_t next[PRODUCERS], uint64_t
 	for (;;) {
 		/* Read "all done" before draining: nothing can be published after. */
 		bool done = atomic_load(&producers_left) == 0;
+		for (uint32_t i = 0; i < XL_RING_THREADS; i++)
+			pool->rings[i].populated = 0; /* the consumer's own mark */
+		xl_ring_pool_populate(pool);
 		while (xl_ring_pool_pop(pool, &r))
 			if (check(&r, next, last_seq) != 0)
 				return -1;
