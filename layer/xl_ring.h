@@ -56,11 +56,15 @@ struct xl_ring {
 
 /* Threads that can record at once, and records per thread (a power of two). */
 #define XL_RING_THREADS 32
-/* 32768 records (1.8 MB, touched only as used): 30 s of frames at 1 kHz if the writer stalls. */
+/*
+ * 32768 records (1.8 MB, backed as used, half a ring ahead): 30 s of frames
+ * at 1 kHz if the writer stalls.
+ */
 #define XL_RING_CAPACITY (1u << 15)
 /*
- * Records past a producer's tail whose pages the consumer backs: half a ring (896 KB), 4 ms of an unpaced loop's 4 M records a
- * second, twice the writer's poll.
+ * Records past a producer's tail whose pages the consumer backs: half a
+ * ring (896 KB), 4 ms of an unpaced loop's 4 M records a second, twice the
+ * writer's poll.
  */
 #define XL_RING_POPULATE_AHEAD (XL_RING_CAPACITY / 2)
 
