@@ -7,7 +7,7 @@
 # a side, 600 frames), where each page of 73 records would otherwise be
 # touched first by the frame thread. The same run without the layers takes
 # none (the app writes its own sample arrays before the loop), so any fault
-# here is the layers'.
+# more here is the layers'.
 . "$(dirname "$0")/lib.sh"
 
 faults_of() {
@@ -26,5 +26,7 @@ rec=$(faults_of)
 calls=$(data_rows "$(ls "$OUT"/calls-*-post.csv)" | wc -l)
 [ "$calls" -ge 12000 ] || fail "post recorded only $calls calls: the test needs most of a ring's first lap"
 note "frame thread page faults over 600 frames: $base without the layers, $rec recording ($calls calls a side)"
-[ "$base" -eq 0 ] || fail "the app alone took $base page faults in its frame loop: the test cannot tell the layers' apart"
-[ "$rec" -eq 0 ] || fail "recording cost the frame thread $rec page faults"
+# The layers' own would be ~220 a side; the slack is for the kernel's
+# (e.g. NUMA balancing's hinting faults, which take pages from any thread).
+[ "$rec" -le $((base + 20)) ] || fail "recording cost the frame thread $((rec - base)) page faults"
+[ "$base" -le 50 ] || fail "the app alone took $base page faults in its frame loop: the test cannot tell the layers' apart"
