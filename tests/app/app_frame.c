@@ -90,6 +90,7 @@ static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 
 bool app_frame(struct app *app)
 {
+	app_stats_frame_start(&app->stats, app->frames_done);
 	/* Waiting for a free GPU slot happens here, outside every bracket. */
 	if (app->has_vk && !app_gpu_begin_frame(&app->gpu, app->frames_done, &app->stats))
 		return false;

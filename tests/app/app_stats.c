@@ -117,18 +117,17 @@ static uint64_t thread_faults(void)
 	return (uint64_t)ru.ru_minflt + (uint64_t)ru.ru_majflt;
 }
 
+void app_stats_frame_start(struct app_stats *st, uint64_t frame)
+{
+	if (measured(st, frame))
+		st->faults_at_start = thread_faults();
+}
+
 void app_stats_cpu(struct app_stats *st, uint64_t frame, uint64_t entry_ns, uint64_t exit_ns)
 {
-	/* Per thread: with --threads 2 each thread's count runs from its own
-	 * previous frame (frames alternate, one thread at a time). */
-	static __thread uint64_t faults_before;
-	static __thread bool counting;
-	uint64_t faults = thread_faults();
-	if (measured(st, frame) && counting)
-		st->frame_faults += faults - faults_before;
-	faults_before = faults;
-	counting = true;
-
+	/* The frame's thread is the one it started on. */
+	if (measured(st, frame))
+		st->frame_faults += thread_faults() - st->faults_at_start;
 	/* The interval ending at a measured frame; the first one needs a
 	 * previous frame, so a run without warm-up has one interval fewer. */
 	if (measured(st, frame) && st->last_entry_ns)

@@ -64,8 +64,9 @@ struct app_stats {
 	bool load_on;               /* print gpu_load (set by app_load.c) */
 	struct app_series calls[APP_CALL_COUNT];
 	uint64_t last_entry_ns; /* previous xrEndFrame entry, 0 before the first */
-	/* Page faults the frame threads took from the end of the warm-up to the last frame. */
+	/* Page faults the frame threads took in the measured frames. */
 	uint64_t frame_faults;
+	uint64_t faults_at_start; /* the frame thread's count when the current frame began */
 };
 
 /* Sets up the series for frames [@p warmup, @p frames). */
@@ -74,9 +75,12 @@ bool app_stats_create(struct app_stats *st, uint64_t frames, uint64_t warmup);
 /* Frees the series. */
 void app_stats_destroy(struct app_stats *st);
 
+/* Notes where frame @p frame begins, on its thread (its page faults count from here). */
+void app_stats_frame_start(struct app_stats *st, uint64_t frame);
+
 /*
  * Records frame @p frame's xrEndFrame CPU bracket [@p entry_ns, @p exit_ns],
- * and the page faults its thread took since its previous frame.
+ * and the page faults its thread took since app_stats_frame_start().
  */
 void app_stats_cpu(struct app_stats *st, uint64_t frame, uint64_t entry_ns, uint64_t exit_ns);
 
