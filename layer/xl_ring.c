@@ -7,6 +7,7 @@
 #include "xl_ring.h"
 
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
@@ -39,6 +40,7 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity)
 		ring->populated = 0;
 	}
 	atomic_init(&pool->claimed, 0);
+	atomic_init(&pool->backed, false);
 	/* Never 0: a thread that has claimed nothing holds generation 0. */
 	do
 		pool->generation = atomic_fetch_add(&last_generation, 1) + 1;
@@ -136,8 +138,22 @@ void xl_ring_pool_populate(struct xl_ring_pool *pool)
 	for (uint32_t i = 0; i < n; i++) {
 		struct xl_ring *ring = &pool->rings[i];
 		uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-		populate(ring, tail + XL_RING_POPULATE_AHEAD, page_size);
+		bool next = i == claimed && i > 0;
+		populate(ring, next ? XL_RING_POPULATE_NEXT : tail + XL_RING_POPULATE_AHEAD, page_size);
 	}
+	atomic_store_explicit(&pool->backed, true, memory_order_release);
+}
+
+bool xl_ring_pool_wait_backed(struct xl_ring_pool *pool, uint64_t timeout_ns)
+{
+	const struct timespec step = {0, 100000}; /* 0.1 ms */
+	for (uint64_t waited = 0; !atomic_load_explicit(&pool->backed, memory_order_acquire);
+	     waited += (uint64_t)step.tv_nsec) {
+		if (waited >= timeout_ns)
+			return false;
+		nanosleep(&step, NULL);
+	}
+	return true;
 }
 
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool)

@@ -67,6 +67,12 @@ struct xl_ring {
  * writer's poll.
  */
 #define XL_RING_POPULATE_AHEAD (XL_RING_CAPACITY / 2)
+/*
+ * Records of the next ring to be claimed that are backed before its
+ * thread's first record (2 ms of that loop, the writer's poll); the first
+ * ring, which a recording usually starts on, gets XL_RING_POPULATE_AHEAD.
+ */
+#define XL_RING_POPULATE_NEXT (XL_RING_CAPACITY / 16)
 
 struct xl_ring_pool {
 	struct xl_ring rings[XL_RING_THREADS];
@@ -74,6 +80,7 @@ struct xl_ring_pool {
 	size_t memory_bytes;           /* its length, whole pages */
 	uint32_t generation;           /* tells this pool's claims from an earlier one's */
 	_Atomic uint32_t claimed;      /* registrations, also those beyond the pool */
+	_Atomic bool backed;           /* the consumer's first xl_ring_pool_populate() is done */
 };
 
 /*
@@ -161,8 +168,8 @@ bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
 
 /*
  * Consumer only: backs the pages of every claimed ring up to
- * XL_RING_POPULATE_AHEAD records past its producer, and those of the next
- * ring to be claimed, by writing each page's first `touched` field, so that
+ * XL_RING_POPULATE_AHEAD records past its producer, and the first ones of
+ * the next ring to be claimed, by writing each page's first `touched` field, so that
  * a recording thread's first lap through its ring takes no page fault: one
  * costs microseconds on the application's thread (~10 on a VM, where even a
  * page the kernel has mapped with MADV_POPULATE_WRITE costs ~5 until
@@ -170,6 +177,13 @@ bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
  * own, where it reads as the target's time.
  */
 void xl_ring_pool_populate(struct xl_ring_pool *pool);
+
+/*
+ * Waits, up to @p timeout_ns, for the consumer's first
+ * xl_ring_pool_populate() on @p pool: for a session to begin with its
+ * first ring's pages backed. True when they are.
+ */
+bool xl_ring_pool_wait_backed(struct xl_ring_pool *pool, uint64_t timeout_ns);
 
 /* Threads that found no ring left in @p pool (their records were dropped). */
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool);

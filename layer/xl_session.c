@@ -12,6 +12,8 @@
 
 /* How long xrDestroySession waits for the last timestamps to be written. */
 #define DRAIN_NS 100000000ull
+/* How long xrCreateSession waits for the writer's first backing of the rings. */
+#define RINGS_BACKED_WAIT_NS 50000000ull
 
 static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const XrSessionCreateInfo *info)
 {
@@ -99,6 +101,12 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 		return r;
 	/* A new session: its frames are counted from 0 (xl_call.h). */
 	atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
+	/* Its calls may be recorded from its first frame: the writer, started
+	 * with the instance, has backed the first ring's pages by now in any
+	 * application that made a graphics device first; one that did not
+	 * waits for it here, at most RINGS_BACKED_WAIT_NS, not in its frames. */
+	if (in->rings_ready && (in->settings.record_at_start || in->settings.delay_s >= 0))
+		xl_ring_pool_wait_backed(&in->rings, RINGS_BACKED_WAIT_NS);
 	if (in->settings.gpu_mode == XL_GPU_OFF)
 		return r;
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);

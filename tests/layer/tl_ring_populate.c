@@ -76,8 +76,11 @@ int main(void)
 	struct xl_ring *first = &pool.rings[0];
 	check(resident_pages(first, 0, cap) == 0, "a new pool's memory is resident");
 
+	check(!xl_ring_pool_wait_backed(&pool, 1000000), "the pool says it is backed before any pass");
+
 	/* Before any thread claims a ring, the first one's start is populated. */
 	xl_ring_pool_populate(&pool);
+	check(xl_ring_pool_wait_backed(&pool, 0), "the pool does not say it is backed after a pass");
 	check(resident_pages(first, 0, ahead) >= ahead / per_page,
 	      "the next ring's first records are not populated");
 	check(resident_pages(first, ahead + per_page, cap) == 0,
@@ -97,8 +100,11 @@ int main(void)
 	xl_ring_pool_populate(&pool);
 	check(resident_pages(first, 0, 2 * ahead - per_page) >= (2 * ahead - per_page) / per_page,
 	      "the pages ahead of the producer are not populated");
-	check(resident_pages(&pool.rings[1], 0, ahead) >= ahead / per_page,
+	check(resident_pages(&pool.rings[1], 0, XL_RING_POPULATE_NEXT) >=
+	          XL_RING_POPULATE_NEXT / per_page,
 	      "the next ring to be claimed is not populated");
+	check(resident_pages(&pool.rings[1], XL_RING_POPULATE_NEXT + per_page, cap) == 0,
+	      "more than XL_RING_POPULATE_NEXT records of the next ring are populated");
 
 	/* A ring is backed to its end, and not past it (the last one's end is the pool's). */
 	for (uint32_t i = 1; i < XL_RING_THREADS; i++)
