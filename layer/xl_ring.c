@@ -7,7 +7,6 @@
 #include "xl_ring.h"
 
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
@@ -144,16 +143,9 @@ void xl_ring_pool_populate(struct xl_ring_pool *pool)
 	atomic_store_explicit(&pool->backed, true, memory_order_release);
 }
 
-bool xl_ring_pool_wait_backed(struct xl_ring_pool *pool, uint64_t timeout_ns)
+bool xl_ring_pool_backed(void *pool)
 {
-	const struct timespec step = {0, 100000}; /* 0.1 ms */
-	for (uint64_t waited = 0; !atomic_load_explicit(&pool->backed, memory_order_acquire);
-	     waited += (uint64_t)step.tv_nsec) {
-		if (waited >= timeout_ns)
-			return false;
-		nanosleep(&step, NULL);
-	}
-	return true;
+	return atomic_load_explicit(&((struct xl_ring_pool *)pool)->backed, memory_order_acquire);
 }
 
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool)

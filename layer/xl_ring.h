@@ -179,11 +179,11 @@ bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
 void xl_ring_pool_populate(struct xl_ring_pool *pool);
 
 /*
- * Waits, up to @p timeout_ns, for the consumer's first
- * xl_ring_pool_populate() on @p pool: for a session to begin with its
- * first ring's pages backed. True when they are.
+ * Whether the consumer's first xl_ring_pool_populate() on @p pool (a
+ * struct xl_ring_pool, given as void * for xl_thread_wait()) is done: the
+ * first ring's pages are backed.
  */
-bool xl_ring_pool_wait_backed(struct xl_ring_pool *pool, uint64_t timeout_ns);
+bool xl_ring_pool_backed(void *pool);
 
 /* Threads that found no ring left in @p pool (their records were dropped). */
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool);

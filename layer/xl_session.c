@@ -7,13 +7,15 @@
 #include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
+#include "xl_thread.h"
 
 #include <string.h>
 
 /* How long xrDestroySession waits for the last timestamps to be written. */
 #define DRAIN_NS 100000000ull
-/* How long xrCreateSession waits for the writer's first backing of the rings. */
+/* How long xrCreateSession waits for the writers' first backing of the rings, and its step. */
 #define RINGS_BACKED_WAIT_NS 50000000ull
+#define RINGS_BACKED_STEP_NS 100000ull
 
 static const XrGraphicsBindingVulkanKHR *find_vulkan_binding(const XrSessionCreateInfo *info)
 {
@@ -106,7 +108,8 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 	 * application that made a graphics device first; one that did not
 	 * waits for it here, at most RINGS_BACKED_WAIT_NS, not in its frames. */
 	if (in->rings_ready && (in->settings.record_at_start || in->settings.delay_s >= 0))
-		xl_ring_pool_wait_backed(&in->rings, RINGS_BACKED_WAIT_NS);
+		xl_thread_wait(xl_ring_pool_backed, &in->rings, RINGS_BACKED_WAIT_NS,
+		               RINGS_BACKED_STEP_NS);
 	if (in->settings.gpu_mode == XL_GPU_OFF)
 		return r;
 	const XrGraphicsBindingVulkanKHR *binding = find_vulkan_binding(info);
