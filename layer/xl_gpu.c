@@ -397,9 +397,9 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 	uint64_t now = xl_clock_mono_ns();
 	if (now < b->due_ns)
 		return;
-	/* A first few back to back, for the median to start from. */
-	if (++b->submitted >= XL_GPU_BRACKET_WINDOW)
-		b->due_ns = now + XL_GPU_BRACKET_PERIOD_NS;
+	/* A window's worth close together, for the median to start from. */
+	b->due_ns = now + (++b->submitted >= XL_GPU_BRACKET_WINDOW ? XL_GPU_BRACKET_PERIOD_NS
+	                                                          : XL_GPU_BRACKET_START_NS);
 	b->before = head;
 	b->session_id = session_id;
 	if (!gated)
@@ -505,7 +505,7 @@ static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
 	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
 	uint32_t n = b->measured < XL_GPU_BRACKET_WINDOW ? b->measured : XL_GPU_BRACKET_WINDOW;
 	memcpy(v, b->recent, n * sizeof(v[0]));
-	for (uint32_t i = 1; i < n; i++) /* insertion sort: five values */
+	for (uint32_t i = 1; i < n; i++) /* insertion sort: a few values */
 		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
 			int64_t t = v[j];
 			v[j] = v[j - 1];

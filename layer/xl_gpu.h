@@ -25,8 +25,8 @@
  * Bracket correction (pre side): even with nothing between them, the two
  * timestamps are some microseconds apart (the end of one submission and
  * the start of the next), and each submission of the target's adds its
- * own boundaries. So on the session's first frames and every
- * XL_GPU_BRACKET_PERIOD_NS after, pre also submits, just before its own
+ * own boundaries. So at the session's start and every
+ * XL_GPU_BRACKET_PERIOD_NS after (see below), pre also submits, just before its own
  * timestamp and in the frame's mode, the same sandwich around an empty
  * submission of its own (A: timestamp; E: timestamp, a 64 KiB fill of
  * device memory, 64 bytes written for the host, timestamp; B: timestamp;
@@ -56,12 +56,18 @@
 #define XL_GPU_SLOTS 32
 /*
  * Pre measures the bracket of an empty submission on the session's first
- * XL_GPU_BRACKET_WINDOW frames, then every XL_GPU_BRACKET_PERIOD_NS; what
- * it writes is the median of the last XL_GPU_BRACKET_WINDOW measurements
- * (one submission's latency can be far off, on a loaded CPU especially).
+ * frame, then every XL_GPU_BRACKET_START_NS until it has
+ * XL_GPU_BRACKET_WINDOW measurements, then every XL_GPU_BRACKET_PERIOD_NS;
+ * what it writes is the median of the last XL_GPU_BRACKET_WINDOW
+ * measurements. One submission's latency can be far off, on a loaded CPU
+ * especially, and such delays come in bursts (lavapipe under a parallel
+ * test run: 1-4.5 ms on two or three consecutive frames against ~0.4 ms):
+ * measurements on consecutive frames would share one burst, so the first
+ * ones are spread over the session's first ~0.4 s.
  */
 #define XL_GPU_BRACKET_PERIOD_NS 2000000000ull
-#define XL_GPU_BRACKET_WINDOW 5
+#define XL_GPU_BRACKET_START_NS 50000000ull
+#define XL_GPU_BRACKET_WINDOW 9
 
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
