@@ -937,9 +937,17 @@ int csvr_stream_step(struct csvr_stream *s)
 	return s->ret;
 }
 
+/* How many bytes after its header make @p fmt's file worth reading ahead. */
+static size_t ahead_min_bytes(const struct csvr_format *fmt)
+{
+	if (fmt->ahead_min_bytes && fmt->ahead_min_bytes < csvr_ahead_min_bytes)
+		return fmt->ahead_min_bytes;
+	return csvr_ahead_min_bytes;
+}
+
 /*
  * Starts reading the rest of @p s's file ahead when the fast path is on and
- * at least csvr_ahead_min_bytes are left; without a thread (or memory for
+ * at least ahead_min_bytes() are left; without a thread (or memory for
  * its engine) the stream reads them itself, as for a small file.
  */
 static void start_ahead(struct csvr_stream *s)
@@ -949,7 +957,7 @@ static void start_ahead(struct csvr_stream *s)
 	if (!s->e.fast || s->eof || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return;
 	off_t at = lseek(s->fd, 0, SEEK_CUR);
-	if (at < 0 || (uint64_t)(st.st_size - at) + s->len < csvr_ahead_min_bytes)
+	if (at < 0 || (uint64_t)(st.st_size - at) + s->len < ahead_min_bytes(s->e.fmt))
 		return;
 	/* Each worker parses with an engine of its own. */
 	struct engine *e = calloc(CSVR_AHEAD_WORKERS, sizeof(*e));

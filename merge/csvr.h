@@ -98,6 +98,13 @@ struct csvr_format {
 	 */
 	int (*header_line)(void *ctx, const char *line, size_t len, enum csvr_kind *kinds,
 	                   const char **names, char *msg, size_t msg_size);
+	/*
+	 * 0, or a lower threshold than csvr_ahead_min_bytes for reading this
+	 * format's files ahead: for rows whose callback costs the reader's
+	 * thread more than their parsing, so that parsing on other threads
+	 * pays from smaller files on (a higher value is ignored).
+	 */
+	size_t ahead_min_bytes;
 };
 
 /*
@@ -127,8 +134,8 @@ int csvr_read_ex(const char *path, const struct csvr_format *format, void *ctx,
 struct csvr_stream;
 
 /*
- * With the fast path on, a file with at least csvr_ahead_min_bytes after
- * its header is read ahead on threads of its own (csvr_ahead.h), in
+ * With the fast path on, a file with at least csvr_ahead_min_bytes (or its
+ * format's ahead_min_bytes, if lower) after its header is read ahead on threads of its own (csvr_ahead.h), in
  * segments of csvr_ahead_seg_bytes whose lines they parse while the
  * stream's caller delivers the rows before them: the callbacks and
  * messages stay exactly csvr_read_ex()'s. Tests lower both to read small
