@@ -26,8 +26,8 @@
  * timestamps are some microseconds apart (the end of one submission and
  * the start of the next), and each submission of the target's adds its
  * own boundaries. So at the session's start and every
- * XL_GPU_BRACKET_PERIOD_NS after (see below), pre also submits, just before its own
- * timestamp and in the frame's mode, the same sandwich around an empty
+ * XL_GPU_BRACKET_PERIOD_NS after (see below), pre also submits, just
+ * before its own timestamp and in the frame's mode, the same sandwich around an empty
  * submission of its own (A: timestamp; E: timestamp, a 64 KiB fill of
  * device memory, 64 bytes written for the host, timestamp; B: timestamp;
  * gated like the frame). The writer reads (B - A) - (E's own span), what a

@@ -135,7 +135,8 @@ struct csvr_stream;
 
 /*
  * With the fast path on, a file with at least csvr_ahead_min_bytes (or its
- * format's ahead_min_bytes, if lower) after its header is read ahead on threads of its own (csvr_ahead.h), in
+ * format's ahead_min_bytes, if lower) after its header is read ahead on
+ * threads of its own (csvr_ahead.h), in
  * segments of csvr_ahead_seg_bytes whose lines they parse while the
  * stream's caller delivers the rows before them: the callbacks and
  * messages stay exactly csvr_read_ex()'s. Tests lower both to read small
