@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
-/* Prints "NAME n=.. p10=.. p25=.. p50=.. p75=.. min=.. max=.. p90=.. p99=.. mean=.." of @p v (reorders it). */
+/*
+ * Prints "NAME n=.. p10=.. p25=.. p50=.. p75=.. min=.. max=.. p90=.. p99=..
+ * mean=.." of @p v (reorders it).
+ */
 void bx_print_series(const char *name, double *v, size_t n);
 
 #endif /* BX_STATS_H */

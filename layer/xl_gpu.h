@@ -27,10 +27,10 @@
  * the start of the next), and each submission of the target's adds its
  * own boundaries. So at the session's start and every
  * XL_GPU_BRACKET_PERIOD_NS after (see below), pre also submits, just
- * before its own timestamp and in the frame's mode, the same sandwich around an empty
- * submission of its own (A: timestamp; E: timestamp, a 64 KiB fill of
- * device memory, 64 bytes written for the host, timestamp; B: timestamp;
- * gated like the frame). The writer reads (B - A) - (E's own span), what a
+ * before its own timestamp and in the frame's mode, the same sandwich
+ * around an empty submission of its own (A: timestamp; E: timestamp, a
+ * 64 KiB fill of device memory, 64 bytes written for the host, timestamp;
+ * B: timestamp; gated like the frame). The writer reads (B - A) - (E's own span), what a
  * submission adds to the bracket beyond what it measures itself, and
  * writes the median of the last few into pre's GPU file before the rows
  * it applies to; the merge

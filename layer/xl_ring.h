@@ -169,12 +169,12 @@ bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
 /*
  * Consumer only: backs the pages of every claimed ring up to
  * XL_RING_POPULATE_AHEAD records past its producer, and the first ones of
- * the next ring to be claimed, by writing each page's first `touched` field, so that
- * a recording thread's first lap through its ring takes no page fault: one
- * costs microseconds on the application's thread (~10 on a VM, where even a
- * page the kernel has mapped with MADV_POPULATE_WRITE costs ~5 until
- * something writes it), and post's lands inside pre's bracket, outside its
- * own, where it reads as the target's time.
+ * the next ring to be claimed, by writing each page's first `touched`
+ * field, so that a recording thread's first lap through its ring takes no
+ * page fault: one costs microseconds on the application's thread (~10 on a
+ * VM, where even a page the kernel has mapped with MADV_POPULATE_WRITE
+ * costs ~5 until something writes it), and post's lands inside pre's
+ * bracket, outside its own, where it reads as the target's time.
  */
 void xl_ring_pool_populate(struct xl_ring_pool *pool);
 

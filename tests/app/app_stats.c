@@ -16,11 +16,12 @@ bool app_series_create(struct app_series *s, const char *name, size_t cap)
 	s->name = name;
 	s->count = 0;
 	s->cap = cap;
-	s->v = malloc((cap ? cap : 1) * sizeof(*s->v));
+	size_t bytes = (cap ? cap : 1) * sizeof(*s->v);
+	s->v = malloc(bytes);
 	if (!s->v)
 		return false;
 	/* Written now, not in the frame loop: its page faults are not the layers'. */
-	explicit_bzero(s->v, (cap ? cap : 1) * sizeof(*s->v)); /* never turned into calloc */
+	explicit_bzero(s->v, bytes); /* never turned into calloc */
 	return true;
 }
 
