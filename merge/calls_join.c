@@ -78,10 +78,15 @@ struct fn_map {
 	size_t cap;
 };
 
-/* One thread's pre calls in t_entry order, [head, tail) of calls. */
+/*
+ * One thread's pre calls in t_entry order, [head, tail) of calls. finger
+ * is where the last post call's search ended: the next one, a little later
+ * in time, ends there or a few calls on.
+ */
 struct thread_calls {
 	struct open_call *calls;
 	size_t head, tail, cap;
+	size_t finger;
 };
 
 struct sweep {
@@ -92,6 +97,8 @@ struct sweep {
 	struct idmap thread_ids;
 	struct thread_calls *threads;
 	size_t thread_cap;
+	uint64_t last_thread_id; /* the last row's thread, */
+	uint32_t last_thread;    /* its index in threads + 1 (0: none yet) */
 	struct order pre_order, post_order; /* pre's rows read, post's placed */
 	int64_t placed_until; /* every post row before it is placed */
 	int64_t final_until;  /* every pre call ending before it is final */
@@ -135,18 +142,10 @@ static int intern_fn(struct calls_result *r, const char *name, uint32_t *out, ch
 	return 0;
 }
 
-/*
- * The index in r->fns of row @p q's function, through @p m (the ids of
- * its file, read by @p from, to indices + 1; 0: not seen yet): names are
- * compared once per function and file, not once per row.
- */
-static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_queue *from,
-                 const struct calls_qrow *q, uint32_t *out, char *msg, size_t msg_size)
+/* fn_of() for an id not mapped yet: its name interned, the map grown. */
+static int fn_of_new(struct calls_result *r, struct fn_map *m, const struct calls_queue *from,
+                     const struct calls_qrow *q, uint32_t *out, char *msg, size_t msg_size)
 {
-	if (q->fn_id < m->cap && m->index[q->fn_id]) {
-		*out = m->index[q->fn_id] - 1;
-		return 0;
-	}
 	if (grow((void **)&m->index, &m->cap, (size_t)q->fn_id + 1, sizeof(*m->index)) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
@@ -157,14 +156,40 @@ static int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_qu
 	return 0;
 }
 
-static struct thread_calls *thread_of(struct sweep *s, uint64_t id)
+/*
+ * The index in r->fns of row @p q's function, through @p m (the ids of
+ * its file, read by @p from, to indices + 1; 0: not seen yet): names are
+ * compared once per function and file, not once per row.
+ */
+static inline int fn_of(struct calls_result *r, struct fn_map *m, const struct calls_queue *from,
+                        const struct calls_qrow *q, uint32_t *out, char *msg, size_t msg_size)
+{
+	if (q->fn_id < m->cap && m->index[q->fn_id]) {
+		*out = m->index[q->fn_id] - 1;
+		return 0;
+	}
+	return fn_of_new(r, m, from, q, out, msg, msg_size);
+}
+
+/* thread_of() for a thread other than the last one's. */
+static struct thread_calls *thread_of_other(struct sweep *s, uint64_t id)
 {
 	uint32_t t;
 
 	if (idmap_get(&s->thread_ids, id, &t, NULL) != 0 ||
 	    grow((void **)&s->threads, &s->thread_cap, (size_t)t + 1, sizeof(*s->threads)) != 0)
 		return NULL;
+	s->last_thread_id = id;
+	s->last_thread = t + 1;
 	return &s->threads[t];
+}
+
+/* Thread @p id's calls (a row's thread is the last row's, mostly). NULL: out of memory. */
+static inline struct thread_calls *thread_of(struct sweep *s, uint64_t id)
+{
+	if (s->last_thread && s->last_thread_id == id)
+		return &s->threads[s->last_thread - 1];
+	return thread_of_other(s, id);
 }
 
 /*
@@ -176,6 +201,7 @@ static int fifo_push(struct thread_calls *t, const struct open_call *c)
 {
 	if (t->tail == t->cap && t->head > 0) {
 		memmove(t->calls, t->calls + t->head, (t->tail - t->head) * sizeof(*t->calls));
+		t->finger = t->finger > t->head ? t->finger - t->head : 0;
 		t->tail -= t->head;
 		t->head = 0;
 	}
@@ -226,6 +252,44 @@ static int64_t reads_ns(const struct sweep *s, const struct open_call *c, int64_
 	return (1 + (int64_t)c->npost + nested) * s->bracket_ns / 2;
 }
 
+/* The first of @p t's calls beginning after @p entry, by bisection of [@p lo, @p hi). */
+static size_t first_after_in(const struct thread_calls *t, size_t lo, size_t hi, int64_t entry)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->calls[mid].t_entry <= entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Steps from the finger before bisecting: post calls come in time order, mostly. */
+#define FINGER_STEPS 4
+
+/*
+ * The first of @p t's calls beginning after @p entry, found from the
+ * finger: a step or two in the usual case, where bisecting the FIFO (its
+ * hundreds of calls) costs a dozen unpredictable branches a post call.
+ */
+static size_t first_after(struct thread_calls *t, int64_t entry)
+{
+	size_t i = t->finger;
+
+	if (i < t->head)
+		i = t->head;
+	if (i > t->tail)
+		i = t->tail;
+	for (int n = 0; i < t->tail && t->calls[i].t_entry <= entry; n++, i++)
+		if (n == FINGER_STEPS)
+			return t->finger = first_after_in(t, i, t->tail, entry);
+	for (int n = 0; i > t->head && t->calls[i - 1].t_entry > entry; n++, i--)
+		if (n == FINGER_STEPS)
+			return t->finger = first_after_in(t, t->head, i, entry);
+	return t->finger = i;
+}
+
 /*
  * The innermost pre call of @p t holding [entry, exit], or NULL: the last
  * one that began at or before @p entry, or one of the few before it (an
@@ -233,15 +297,8 @@ static int64_t reads_ns(const struct sweep *s, const struct open_call *c, int64_
  */
 static struct open_call *container(struct thread_calls *t, int64_t entry, int64_t exit)
 {
-	size_t lo = t->head, hi = t->tail;
+	size_t lo = first_after(t, entry);
 
-	while (lo < hi) { /* first call beginning after entry */
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->calls[mid].t_entry <= entry)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo, n = 0; i > t->head && n < NEST_SCAN; i--, n++) {
 		struct open_call *c = &t->calls[i - 1];
 		if (c->t_entry <= entry && exit <= c->t_exit)

@@ -82,7 +82,7 @@ int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
 	return 0;
 }
 
-const struct calls_qrow *calls_queue_peek(struct calls_queue *q)
+const struct calls_qrow *calls_queue_next_batch(struct calls_queue *q)
 {
 	while (q->cur_pos == q->cur_len) {
 		if (q->at_end)
@@ -97,11 +97,6 @@ const struct calls_qrow *calls_queue_peek(struct calls_queue *q)
 		}
 	}
 	return &q->cur[q->cur_pos];
-}
-
-void calls_queue_pop(struct calls_queue *q)
-{
-	q->cur_pos++;
 }
 
 int calls_queue_finish(struct calls_queue *q)

@@ -66,8 +66,19 @@ struct calls_queue {
  */
 int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames);
 
-/* The next row in file order, waiting for the reader; NULL at the end (or after an error). */
-const struct calls_qrow *calls_queue_peek(struct calls_queue *q);
+/* calls_queue_peek()'s wait for the reader's next batch. */
+const struct calls_qrow *calls_queue_next_batch(struct calls_queue *q);
+
+/*
+ * The next row in file order, waiting for the reader; NULL at the end (or
+ * after an error). Inline: the sandwich takes every row of both files.
+ */
+static inline const struct calls_qrow *calls_queue_peek(struct calls_queue *q)
+{
+	if (q->cur_pos < q->cur_len)
+		return &q->cur[q->cur_pos];
+	return calls_queue_next_batch(q);
+}
 
 /* The name of function @p id, of a row calls_queue_peek() returned. */
 static inline const char *calls_queue_fn(const struct calls_queue *q, uint32_t id)
@@ -76,7 +87,10 @@ static inline const char *calls_queue_fn(const struct calls_queue *q, uint32_t i
 }
 
 /* Consumes the row calls_queue_peek() returned. */
-void calls_queue_pop(struct calls_queue *q);
+static inline void calls_queue_pop(struct calls_queue *q)
+{
+	q->cur_pos++;
+}
 
 /*
  * Stops the reader if it is still running (what it read so far is lost),
