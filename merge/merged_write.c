@@ -352,6 +352,33 @@ static void pass_turn(struct merged_rows *r, size_t b)
 }
 
 /*
+ * Formats rows [@p item, @p last) into *@p buf (of *@p cap bytes; *@p used
+ * of them filled), growing it up to MERGED_BLOCK_BUF when the rows are
+ * longer than the block's room assumed: rows with the every-function
+ * columns are ~170 bytes, and those that did not fit were formatted while
+ * holding the file's turn, one worker at a time. Returns the first row
+ * not formatted (@p last when all were).
+ */
+static size_t format_block(struct merged_rows *r, char **buf, size_t *cap, size_t item,
+                           size_t last, size_t *used)
+{
+	*used = 0;
+	for (;;) {
+		size_t more = 0;
+		item = r->fill(r->ctx, item, last, *buf + *used, *cap - *used, &more);
+		*used += more;
+		if (item >= last || *cap >= MERGED_BLOCK_BUF)
+			return item;
+		size_t bigger = *cap * 2 < MERGED_BLOCK_BUF ? *cap * 2 : MERGED_BLOCK_BUF;
+		char *p = realloc(*buf, bigger);
+		if (!p)
+			return item;
+		*buf = p;
+		*cap = bigger;
+	}
+}
+
+/*
  * Takes blocks in order, formats each as soon as its rows are ready, and
  * writes it when the file reaches it. Blocks are taken in increasing order
  * and each taker writes its own, so however many workers run (one is
@@ -360,8 +387,8 @@ static void pass_turn(struct merged_rows *r, size_t b)
 static void *rows_worker(void *arg)
 {
 	struct merged_rows *r = arg;
-	/* Room for a block of plain rows (longer rows go in several writes):
-	 * fresh memory is a large part of a short merge's cost. */
+	/* Room for a block of plain rows (longer rows grow it): fresh memory
+	 * is a large part of a short merge's cost. */
 	size_t cap = r->block_items * MERGED_BLOCK_ROW_BYTES + MERGED_ROW_MAX;
 	if (cap > MERGED_BLOCK_BUF)
 		cap = MERGED_BLOCK_BUF;
@@ -376,7 +403,7 @@ static void *rows_worker(void *arg)
 		if (!wait_ready(r, last))
 			break;
 		if (buf)
-			item = r->fill(r->ctx, item, last, buf, cap, &used);
+			item = format_block(r, &buf, &cap, item, last, &used);
 		if (!wait_turn(r, b))
 			break;
 
