@@ -357,34 +357,80 @@ static void *frames_main(void *arg)
 }
 
 /*
- * The summary @p s of the records and the files' metadata, the values of
- * the statistics read back from the records by up to workers_max()
- * threads (a group of columns each: columns_fill_summarize()). The
- * rows writer @p rows formats the rows meanwhile: from the start without
- * calls files, else once find_row_frames() has kept each row's frame (the
- * spill it appends to is not read while it grows); that pass runs on a
- * thread of its own beside the statistics, which do not need it.
- * Returns 0 or an errno.
+ * The statistics of the records' columns, read back from the records by up
+ * to workers_max() threads (a group of columns each:
+ * columns_fill_summarize()); on a thread of their own while the calls
+ * files' sandwich finishes (stats_start()), else where stats_wait() is.
+ */
+struct stats_job {
+	const struct rows_ctx *rc;
+	const char *dir;
+	struct merge_summary *s; /* its statistics only, until stats_wait() */
+	pthread_t thread;
+	bool threaded, done;
+	int err;
+};
+
+static void stats_run(struct stats_job *j)
+{
+	struct columns c;
+
+	if (columns_create_stream(&c, j->dir) != 0) {
+		j->err = ENOMEM;
+	} else {
+		c.rows = j->rc->recs->count;
+		if (columns_fill_summarize(&c, fill_columns, (void *)j->rc, j->s) != 0)
+			j->err = c.error ? c.error : ENOMEM;
+		columns_destroy(&c);
+	}
+	j->done = true;
+}
+
+static void *stats_main(void *arg)
+{
+	stats_run(arg);
+	return NULL;
+}
+
+/*
+ * Starts @p j on a thread: the statistics need nothing of the calls files,
+ * so they need not wait for the sandwich. The records must be flushed.
+ */
+static void stats_start(struct stats_job *j)
+{
+	j->threaded = pthread_create(&j->thread, NULL, stats_main, j) == 0;
+}
+
+/* Waits for @p j's thread, or runs it here if none was started. Returns 0 or an errno. */
+static int stats_wait(struct stats_job *j)
+{
+	if (j->threaded) {
+		pthread_join(j->thread, NULL);
+		j->threaded = false;
+	}
+	if (!j->done)
+		stats_run(j);
+	return j->err;
+}
+
+/*
+ * The summary @p s of the records and the files' metadata, the
+ * statistics from @p stats (stats_wait()). The rows writer @p rows
+ * formats the rows meanwhile: from the start without calls files, else
+ * once find_row_frames() has kept each row's frame (the spill it appends
+ * to is not read while it grows); that pass runs on a thread of its own
+ * beside the statistics, which do not need it. Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, const char *dir, struct merged_rows *rows,
+                     const struct input *post, struct stats_job *stats, struct merged_rows *rows,
                      struct merge_summary *s)
 {
 	struct frames_job frames = {.recs = rc->recs, .calls = calls, .rows = rows};
 	bool threaded = calls->present && pthread_create(&frames.thread, NULL, frames_main, &frames) == 0;
-	struct columns c;
-	int err = 0;
 
 	if (!threaded)
 		frames_main(&frames);
-	if (columns_create_stream(&c, dir) != 0) {
-		err = ENOMEM;
-	} else {
-		c.rows = rc->recs->count;
-		if (columns_fill_summarize(&c, fill_columns, (void *)rc, s) != 0)
-			err = c.error ? c.error : ENOMEM;
-		columns_destroy(&c);
-	}
+	int err = stats_wait(stats);
 	if (threaded)
 		pthread_join(frames.thread, NULL);
 	if (frames.err)
@@ -614,6 +660,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct join j;
 	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
+	struct rows_ctx rc = {.recs = &recs, .gate = &gate, .calls = calls};
+	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
 	int ret = -1;
 
 	out_file_dir_of(out_path, dir, sizeof(dir));
@@ -628,6 +676,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	/* The windows' memory is reused by what comes next (the statistics,
 	 * the row blocks): fresh memory is what a short merge pays most for. */
 	join_destroy(&j);
+	rc.bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
+	rc.has_gpu_files = pre->gpu_path || post->gpu_path;
+	/* While the calls files' sandwich finishes, the statistics, which
+	 * need none of it (a failed flush is said below, in its turn). */
+	if (calls->joining && j.matched > 0 && spill_flush(&recs) == 0)
+		stats_start(&stats);
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
 	say_warnings(&pre->gpu.diag, log, ctx);
@@ -652,9 +706,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		goto out;
 	}
 
-	struct rows_ctx rc = {.recs = &recs, .gate = &gate,
-	                      .bracket_correction_ns = post->cpu.meta.bracket_correction_ns,
-	                      .has_gpu_files = pre->gpu_path || post->gpu_path, .calls = calls};
 	/* The rows are formatted on threads while the statistics are
 	 * computed, and written after the summary. */
 	char msg[MERGE_MSG_MAX];
@@ -666,7 +717,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	}
 	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
 	                        fill_rows, &rc);
-	int err = summarize(&rc, calls, pre, post, dir, &rows, &s);
+	int err = summarize(&rc, calls, pre, post, &stats, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
@@ -688,6 +739,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		*summary = s;
 	ret = 0;
 out:
+	if (stats.threaded)
+		stats_wait(&stats); /* it reads the records */
 	merge_calls_stop(calls); /* it borrows dir */
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
