@@ -25,6 +25,23 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_u64[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* How many decimal digits @p v has (1 for 0). */
+static unsigned digit_count(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (n < 20 && v >= pow10_u64[n])
+		n++;
+	return n;
+}
+
 /* Writes the digits of @p v ending just before @p end; returns the start. */
 static char *digits_backward(char *end, uint64_t v)
 {
@@ -44,15 +61,17 @@ static char *digits_backward(char *end, uint64_t v)
 	return end;
 }
 
+/*
+ * The digits go straight to their place, counted first: formatted in a
+ * buffer and copied, the copy loop became a memmove() call (the compiler
+ * knows the idiom), the largest cost of a merged row's formatting.
+ */
 char *fmt_u64(char *p, uint64_t v)
 {
-	char tmp[24];
-	char *start = digits_backward(tmp + sizeof(tmp), v);
-	/* A byte loop: these are short, and a memcpy() call of a variable
-	 * size costs more than the copy. */
-	while (start < tmp + sizeof(tmp))
-		*p++ = *start++;
-	return p;
+	char *end = p + digit_count(v);
+
+	digits_backward(end, v);
+	return end;
 }
 
 char *fmt_i64(char *p, int64_t v)
@@ -65,25 +84,22 @@ char *fmt_i64(char *p, int64_t v)
 	return fmt_u64(p, (uint64_t)v);
 }
 
-/* Writes |r| as an integer with @p decimals digits after an inserted point. */
+/* Writes @p r as an integer with @p decimals digits after an inserted point. */
 static char *put_scaled(char *p, uint64_t r, int decimals)
 {
-	char tmp[32];
-	char *end = tmp + sizeof(tmp);
-	char *start = digits_backward(end, r);
+	unsigned n = digit_count(r);
+	unsigned digits = n > (unsigned)decimals ? n : (unsigned)decimals + 1;
+	char *end = p + digits + (decimals > 0);
+	char *q = end;
 
-	/* Pad so there is at least one digit before the point. */
-	while (end - start < decimals + 1)
-		*--start = '0';
-	char *point = end - decimals;
-	while (start < point)
-		*p++ = *start++;
-	if (decimals > 0) {
-		*p++ = '.';
-		while (start < end)
-			*p++ = *start++;
+	for (int i = 0; i < decimals; i++) {
+		*--q = (char)('0' + r % 10);
+		r /= 10;
 	}
-	return p;
+	if (decimals > 0)
+		*--q = '.';
+	digits_backward(q, r); /* at least the one digit before the point */
+	return end;
 }
 
 double fmt_ns_as_us_value(int64_t ns)

@@ -74,6 +74,42 @@ static void test_fmt_fixed(void **state)
 	assert_string_equal(buf, "18446744073709551615");
 }
 
+/* The integers fmt writes by hand, against printf's, at every length and its edges. */
+static void test_fmt_integers_as_printf(void **state)
+{
+	(void)state;
+	char got[64], want[64];
+	uint64_t v = 1;
+
+	for (int digits = 1; digits <= 20; digits++, v = v <= UINT64_MAX / 10 ? v * 10 : UINT64_MAX) {
+		const uint64_t cases[] = {v - 1, v, v + 1, v * 3 / 2 + 7};
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			uint64_t u = cases[i];
+			int64_t ns = (int64_t)(u >> 1) * (i % 2 ? -1 : 1);
+			*fmt_u64(got, u) = '\0';
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)u);
+			assert_string_equal(got, want);
+			*fmt_i64(got, ns) = '\0';
+			snprintf(want, sizeof(want), "%lld", (long long)ns);
+			assert_string_equal(got, want);
+			/* ns as us: three decimals of a value of any length */
+			*fmt_ns_as_us(got, ns) = '\0';
+			uint64_t mag = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+			snprintf(want, sizeof(want), "%s%llu.%03llu", ns < 0 ? "-" : "",
+			         (unsigned long long)(mag / 1000), (unsigned long long)(mag % 1000));
+			assert_string_equal(got, want);
+		}
+	}
+	/* Integral values through fmt_fixed, 0 to 6 decimals. */
+	for (int d = 0; d <= 6; d++) {
+		for (double x = 0; x < 1e9; x = x * 7 + 1) {
+			fmt_fixed_str(got, x, d);
+			snprintf(want, sizeof(want), "%.*f", d, x);
+			assert_string_equal(got, want);
+		}
+	}
+}
+
 /* The text of fmt_fixed() must read back as exactly fmt_round(). */
 static void test_fmt_round_reads_back(void **state)
 {
@@ -1146,6 +1182,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_fixed),
+		cmocka_unit_test(test_fmt_integers_as_printf),
 		cmocka_unit_test(test_fmt_round_reads_back),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_random_against_sort),
