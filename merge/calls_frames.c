@@ -208,21 +208,19 @@ int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
 
 int calls_frames_mark_used(struct calls_frames *s, uint64_t id)
 {
-	uint64_t slot = id - s->origin;
+	/* By the id itself, not from s->origin: the sandwich sets that, on
+	 * its thread, maybe while the rows are being marked. */
+	uint64_t slot = id;
 	uint32_t page;
 	int is_new;
 
-	if (idmap_get(&s->used_pages, slot / CALLS_FRAMES_PAGE, &page, &is_new) != 0) {
-		s->error = ENOMEM;
+	if (idmap_get(&s->used_pages, slot / CALLS_FRAMES_PAGE, &page, &is_new) != 0)
 		return -1;
-	}
 	if (is_new && page >= s->used_cap) {
 		size_t cap = s->used_cap ? s->used_cap * 2 : 64;
 		void *p = realloc(s->used, cap * sizeof(*s->used));
-		if (!p) {
-			s->error = ENOMEM;
+		if (!p)
 			return -1;
-		}
 		s->used = p;
 		s->used_cap = cap;
 	}

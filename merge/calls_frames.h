@@ -89,9 +89,9 @@ int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
                       struct calls_frame *out);
 
 /*
- * Marks frame @p id (within the span, see calls_frames_at()) as one a
- * merged row maps to. Returns 1 the first time, 0 after, -1 when out of
- * memory (s->error ENOMEM).
+ * Marks frame @p id as one a merged row maps to. Returns 1 the first time,
+ * 0 after, -1 when out of memory. It touches only the marks: one thread
+ * may mark while another fills the frames (the sandwich).
  */
 int calls_frames_mark_used(struct calls_frames *s, uint64_t id);
 

@@ -19,8 +19,8 @@
 
 #include "calls_queue.h"
 
-/* xrEndFrame calls held in memory before the rest go to a temporary file (32 bytes each). */
-#define ENDS_MEM 32768
+/* xrEndFrame calls appended to a shared spill between two spill_publish(). */
+#define ENDS_PUBLISH 256
 /* How far back from the latest candidate a nested container is looked for. */
 #define NEST_SCAN 8
 
@@ -104,6 +104,7 @@ struct sweep {
 	int64_t final_until;  /* every pre call ending before it is final */
 	calls_join_call_fn each; /* may be NULL */
 	void *each_ctx;
+	struct spill *ends; /* out->ends, or the caller's shared one */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -370,7 +371,7 @@ static int finalize_before(struct sweep *s, int64_t bound)
 /* Why a row could not be taken: memory, or a temporary file (calls_frames.h, spill.h). */
 static void say_failure(const struct sweep *s, char *msg, size_t msg_size)
 {
-	int err = s->r->frames.error ? s->r->frames.error : s->r->ends.error;
+	int err = s->r->frames.error ? s->r->frames.error : s->ends->error;
 
 	if (err)
 		snprintf(msg, msg_size, "cannot use a temporary file: %s", strerror(err));
@@ -463,7 +464,7 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 
 static int add_end(struct sweep *s, const struct calls_qrow *p)
 {
-	struct calls_end *e = spill_append(&s->r->ends);
+	struct calls_end *e = spill_append(s->ends);
 
 	if (!e)
 		return -1;
@@ -471,6 +472,9 @@ static int add_end(struct sweep *s, const struct calls_qrow *p)
 	e->t_exit_ns = p->t_exit_ns;
 	e->thread_id = p->thread_id;
 	e->frame_id = p->frame_id;
+	/* A shared spill's reader gets them in batches. */
+	if (s->ends->share && s->ends->count % ENDS_PUBLISH == 0)
+		spill_publish(s->ends, false);
 	return 0;
 }
 
@@ -577,30 +581,34 @@ static int run(struct sweep *s, const char *pre_path, const char *post_path,
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out)
 {
-	return calls_join_each(pre_path, post_path, bracket_ns, NULL, NULL, NULL, out);
+	return calls_join_each(pre_path, post_path, bracket_ns, NULL, out);
 }
 
 int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
-                    const char *tmp_dir, calls_join_call_fn each, void *ctx,
-                    struct calls_result *out)
+                    const struct calls_join_opts *opts, struct calls_result *out)
 {
+	const struct calls_join_opts none = {0};
+	if (!opts)
+		opts = &none;
 	struct sweep s = {.r = out, .bracket_ns = bracket_ns,
 	                  .pre_order.newest = INT64_MIN / 2, .post_order.newest = INT64_MIN / 2,
 	                  .placed_until = INT64_MIN, .final_until = INT64_MIN,
-	                  .each = each, .each_ctx = ctx};
+	                  .each = opts->each, .each_ctx = opts->each_ctx,
+	                  .ends = opts->ends ? opts->ends : &out->ends};
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->frames.fd = out->ends.fd = -1;
 	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 ||
 	    idmap_create(&s.thread_ids) != 0 ||
-	    calls_frames_init(&out->frames, tmp_dir) != 0 ||
-	    spill_init(&out->ends, sizeof(struct calls_end), ENDS_MEM, tmp_dir) != 0) {
+	    calls_frames_init(&out->frames, opts->tmp_dir) != 0 ||
+	    spill_init(&out->ends, sizeof(struct calls_end), CALLS_ENDS_MEM, opts->tmp_dir) != 0) {
 		fail(&out->pre_diag, pre_path, "out of memory");
-		sweep_destroy(&s);
-		return -1;
+	} else {
+		ret = run(&s, pre_path, post_path, out);
 	}
-	ret = run(&s, pre_path, post_path, out);
+	if (opts->ends)
+		spill_publish(opts->ends, true); /* whatever happened: its reader must not wait */
 	out->pre_meta = s.pre.meta;
 	out->post_meta = s.post.meta;
 	sweep_destroy(&s);

@@ -121,15 +121,30 @@ struct calls_join_call {
 /* Called for every pre call. */
 typedef void (*calls_join_call_fn)(void *ctx, const struct calls_join_call *c);
 
+/* xrEndFrame calls a spill of them holds in memory before the rest go to a temporary file. */
+#define CALLS_ENDS_MEM 32768
+
+/* What calls_join_each() does beyond calls_join(). */
+struct calls_join_opts {
+	const char *tmp_dir;     /* temporary files' directory (NULL: $TMPDIR, else /tmp) */
+	calls_join_call_fn each; /* may be NULL */
+	void *each_ctx;
+	/*
+	 * NULL, or a shared spill (spill.h: spill_share()) that pre's
+	 * xrEndFrame calls go to instead of out->ends, published as they come
+	 * and ended when the sandwich returns, whatever it returns: another
+	 * thread may read them meanwhile (the merge's pass over its rows).
+	 */
+	struct spill *ends;
+};
+
 /*
- * As calls_join(), with the temporary files in @p tmp_dir (NULL: $TMPDIR,
- * else /tmp), and calls @p each (may be NULL) with @p ctx for every pre
- * call when it becomes final (per thread in order; threads interleaved),
- * so that a caller can stream them (`xrlm trace`'s target track).
+ * As calls_join(), with @p opts (may be NULL): calls opts->each with
+ * opts->each_ctx for every pre call when it becomes final (per thread in
+ * order; threads interleaved), so that a caller can stream them.
  */
 int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket_ns,
-                    const char *tmp_dir, calls_join_call_fn each, void *ctx,
-                    struct calls_result *out);
+                    const struct calls_join_opts *opts, struct calls_result *out);
 
 /* Frees what @p r owns. */
 void calls_result_destroy(struct calls_result *r);

@@ -325,7 +325,7 @@ static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
 
-	for (uint64_t first = 0; calls->present && first < recs->count; first += MERGE_RECS_BLOCK) {
+	for (uint64_t first = 0; calls->ends_open && first < recs->count; first += MERGE_RECS_BLOCK) {
 		size_t n = recs->count - first < MERGE_RECS_BLOCK ? (size_t)(recs->count - first)
 		                                                  : MERGE_RECS_BLOCK;
 		if (spill_read(recs, first, n, block) != 0)
@@ -338,12 +338,18 @@ static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 	return 0;
 }
 
-/* find_row_frames() on a thread, releasing the rows to their writers when done. */
+/*
+ * find_row_frames() on a thread: from the end of the frames join, beside
+ * the sandwich, which it waits for as it needs its xrEndFrame calls
+ * (merge_calls_walk_early()); else beside the statistics. It releases the
+ * rows to their writers when done, if @p rows was known when it started.
+ */
 struct frames_job {
 	const struct spill *recs;
 	struct merge_calls *calls;
-	struct merged_rows *rows;
+	struct merged_rows *rows; /* NULL: released by summarize() */
 	pthread_t thread;
+	bool threaded;
 	int err;
 };
 
@@ -352,8 +358,21 @@ static void *frames_main(void *arg)
 	struct frames_job *j = arg;
 
 	j->err = find_row_frames(j->recs, j->calls);
-	merged_write_rows_ready(j->rows, (size_t)j->recs->count);
+	if (j->rows)
+		merged_write_rows_ready(j->rows, (size_t)j->recs->count);
 	return NULL;
+}
+
+static void frames_start(struct frames_job *j)
+{
+	j->threaded = pthread_create(&j->thread, NULL, frames_main, j) == 0;
+}
+
+static void frames_join(struct frames_job *j)
+{
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	j->threaded = false;
 }
 
 /*
@@ -422,19 +441,26 @@ static int stats_wait(struct stats_job *j)
  * beside the statistics, which do not need it. Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, struct stats_job *stats, struct merged_rows *rows,
-                     struct merge_summary *s)
+                     const struct input *post, struct stats_job *stats, struct frames_job *frames,
+                     struct merged_rows *rows, struct merge_summary *s)
 {
-	struct frames_job frames = {.recs = rc->recs, .calls = calls, .rows = rows};
-	bool threaded = calls->present && pthread_create(&frames.thread, NULL, frames_main, &frames) == 0;
+	bool early = frames->threaded;
 
-	if (!threaded)
-		frames_main(&frames);
+	if (early) {
+		frames_join(frames);
+		if (!frames->err)
+			merged_write_rows_ready(rows, (size_t)rc->recs->count);
+	} else {
+		frames->rows = rows;
+		if (calls->present)
+			frames_start(frames);
+		if (!frames->threaded)
+			frames_main(frames);
+	}
 	int err = stats_wait(stats);
-	if (threaded)
-		pthread_join(frames.thread, NULL);
-	if (frames.err)
-		return frames.err;
+	frames_join(frames);
+	if (frames->err)
+		return frames->err;
 	if (err)
 		return err;
 
@@ -662,6 +688,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct merge_summary s = {0};
 	struct rows_ctx rc = {.recs = &recs, .gate = &gate, .calls = calls};
 	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
+	struct frames_job frames = {.recs = &recs, .calls = calls};
 	int ret = -1;
 
 	out_file_dir_of(out_path, dir, sizeof(dir));
@@ -680,8 +707,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	rc.has_gpu_files = pre->gpu_path || post->gpu_path;
 	/* While the calls files' sandwich finishes, the statistics, which
 	 * need none of it (a failed flush is said below, in its turn). */
-	if (calls->joining && j.matched > 0 && spill_flush(&recs) == 0)
+	if (calls->joining && j.matched > 0 && spill_flush(&recs) == 0) {
 		stats_start(&stats);
+		/* The rows' frames too, as the sandwich gives its xrEndFrame calls. */
+		if (merge_calls_walk_early(calls, dir))
+			frames_start(&frames);
+	}
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
 	say_warnings(&pre->gpu.diag, log, ctx);
@@ -717,7 +748,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	}
 	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
 	                        fill_rows, &rc);
-	int err = summarize(&rc, calls, pre, post, &stats, &rows, &s);
+	int err = summarize(&rc, calls, pre, post, &stats, &frames, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
@@ -741,7 +772,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 out:
 	if (stats.threaded)
 		stats_wait(&stats); /* it reads the records */
-	merge_calls_stop(calls); /* it borrows dir */
+	merge_calls_stop(calls); /* it borrows dir; its end lets the rows' frame pass end */
+	frames_join(&frames);   /* it reads the records */
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
 	spill_destroy(&recs);

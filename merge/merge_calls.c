@@ -63,47 +63,75 @@ static bool end_same(const void *a, const void *b)
 	       x->t_exit_ns == y->t_exit_ns;
 }
 
-/* window_source's pull: the next batch of the sandwich's xrEndFrame calls. */
+/*
+ * window_source's pull: the next batch of the sandwich's xrEndFrame calls,
+ * from the shared spill as the sandwich publishes them (waiting for it),
+ * else from its result.
+ */
 static int pull_ends(void *ctx, const void **rows, size_t *n)
 {
 	struct merge_calls *mc = ctx;
-	uint64_t left = mc->r.ends.count - mc->ends_pulled;
 
-	*n = left < MERGE_CALLS_ENDS_BATCH ? (size_t)left : MERGE_CALLS_ENDS_BATCH;
 	*rows = mc->batch;
-	if (*n > 0 && spill_read(&mc->r.ends, mc->ends_pulled, *n, mc->batch) != 0)
+	if (mc->ends_shared) {
+		if (spill_read_published(&mc->shared_ends, mc->ends_pulled, MERGE_CALLS_ENDS_BATCH,
+		                         mc->batch, n) != 0) {
+			mc->ends_errno = errno ? errno : EIO;
+			return -1;
+		}
+		mc->ends_pulled += *n;
+		return *n > 0 ? 1 : 0;
+	}
+	uint64_t left = mc->r.ends.count - mc->ends_pulled;
+	*n = left < MERGE_CALLS_ENDS_BATCH ? (size_t)left : MERGE_CALLS_ENDS_BATCH;
+	if (*n > 0 && spill_read(&mc->r.ends, mc->ends_pulled, *n, mc->batch) != 0) {
+		mc->ends_errno = errno ? errno : EIO;
 		return -1;
+	}
 	mc->ends_pulled += *n;
 	return mc->ends_pulled < mc->r.ends.count ? 1 : 0;
 }
 
-/* Prepares the rows' walk. Returns 0 or -1 (out of memory). */
+/* Prepares the rows' walk. Returns 0, or -1 (out of memory; nothing kept, it may be tried again). */
 static int open_walk(struct merge_calls *mc, const char *dir)
 {
 	const struct window_source src = {.row_size = sizeof(struct calls_end), .hash = end_hash,
 	                                  .same = end_same, .pull = pull_ends, .ctx = mc};
 
 	mc->batch = malloc(MERGE_CALLS_ENDS_BATCH * sizeof(*mc->batch));
-	if (!mc->batch || spill_init(&mc->row_frames, sizeof(uint64_t), ROW_FRAMES_MEM, dir) != 0)
-		return -1;
-	if (window_init(&mc->ends, &src) != 0)
-		return -1;
-	mc->ends_open = true;
-	return 0;
+	if (mc->batch && spill_init(&mc->row_frames, sizeof(uint64_t), ROW_FRAMES_MEM, dir) == 0) {
+		if (window_init(&mc->ends, &src) == 0) {
+			mc->ends_open = true;
+			return 0;
+		}
+		window_destroy(&mc->ends);
+		spill_destroy(&mc->row_frames);
+	}
+	free(mc->batch);
+	mc->batch = NULL;
+	return -1;
 }
 
 void merge_calls_init(struct merge_calls *mc)
 {
 	memset(mc, 0, sizeof(*mc));
-	mc->row_frames.fd = mc->r.frames.fd = mc->r.ends.fd = -1;
+	mc->row_frames.fd = mc->r.frames.fd = mc->r.ends.fd = mc->shared_ends.fd = -1;
+}
+
+/* The sandwich's options: the temporary files in @p dir, the xrEndFrame calls shared if they are. */
+static struct calls_join_opts join_opts(struct merge_calls *mc, const char *dir)
+{
+	return (struct calls_join_opts){.tmp_dir = dir,
+	                                .ends = mc->ends_shared ? &mc->shared_ends : NULL};
 }
 
 static void *join_main(void *arg)
 {
 	struct merge_calls *mc = arg;
+	const struct calls_join_opts opts = join_opts(mc, mc->join_dir);
 
 	mc->join_ret = calls_join_each(mc->join_pre_csv, mc->join_post_csv, mc->join_bracket_ns,
-	                               mc->join_dir, NULL, NULL, &mc->r);
+	                               &opts, &mc->r);
 	return NULL;
 }
 
@@ -116,7 +144,18 @@ void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, 
 	mc->join_post_csv = paths->calls_post_csv;
 	mc->join_bracket_ns = bracket_ns;
 	mc->join_dir = dir;
+	/* Without a shared spill, the rows' pass waits for the sandwich's end. */
+	mc->ends_shared = spill_init(&mc->shared_ends, sizeof(struct calls_end), CALLS_ENDS_MEM,
+	                             dir) == 0 &&
+	                  spill_share(&mc->shared_ends) == 0;
 	mc->joining = pthread_create(&mc->thread, NULL, join_main, mc) == 0;
+}
+
+bool merge_calls_walk_early(struct merge_calls *mc, const char *dir)
+{
+	if (!mc->joining || !mc->ends_shared)
+		return false;
+	return mc->ends_open || open_walk(mc, dir) == 0;
 }
 
 void merge_calls_stop(struct merge_calls *mc)
@@ -131,9 +170,11 @@ void merge_calls_stop(struct merge_calls *mc)
 static int join_calls(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
                       const char *dir)
 {
-	if (!mc->joining)
-		return calls_join_each(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns, dir,
-		                       NULL, NULL, &mc->r);
+	if (!mc->joining) {
+		const struct calls_join_opts opts = join_opts(mc, dir);
+		return calls_join_each(paths->calls_pre_csv, paths->calls_post_csv, bracket_ns,
+		                       &opts, &mc->r);
+	}
 	merge_calls_stop(mc);
 	return mc->join_ret;
 }
@@ -171,7 +212,7 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 		         (long long)(CALLS_JOIN_LAG_NS / 1000000), CALLS_JOIN_LAG_ROWS);
 		say(log, ctx, msg);
 	}
-	if (open_walk(mc, dir) != 0) {
+	if (!mc->ends_open && open_walk(mc, dir) != 0) {
 		snprintf(msg, sizeof(msg), "%s: error: out of memory", paths->calls_pre_csv);
 		say(log, ctx, msg);
 		return -1;
@@ -183,7 +224,7 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
                          int64_t dur_ns)
 {
-	if (!mc->present)
+	if (!mc->ends_open)
 		return 0;
 	const struct calls_end key = {.thread_id = thread_id, .t_entry_ns = t_entry_ns,
 	                              .t_exit_ns = t_entry_ns + dur_ns};
@@ -192,7 +233,7 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	if (window_take(&mc->ends, &key, &found) != WINDOW_NONE)
 		f = ((const struct calls_end *)found)->frame_id;
 	else if (mc->ends.err) {
-		errno = mc->r.ends.error ? mc->r.ends.error : EIO;
+		errno = mc->ends_errno ? mc->ends_errno : EIO;
 		return -1;
 	}
 	if (f == CALLS_NO_FRAME) {
@@ -324,6 +365,7 @@ void merge_calls_destroy(struct merge_calls *mc)
 		window_destroy(&mc->ends);
 	free(mc->batch);
 	spill_destroy(&mc->row_frames);
+	spill_destroy(&mc->shared_ends);
 	calls_result_destroy(&mc->r);
 	merge_calls_init(mc);
 }

@@ -31,7 +31,13 @@ struct merge_calls {
 	struct window ends;
 	bool ends_open;
 	uint64_t ends_pulled;
+	int ends_errno; /* why the window's source failed */
 	struct calls_end *batch;
+	/* The sandwich's xrEndFrame calls, shared (spill_share()) so that the
+	 * rows' pass may take them while it goes on (merge_calls_walk_early());
+	 * else they are in r.ends. */
+	struct spill shared_ends;
+	bool ends_shared;
 	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
 	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
 	pthread_t thread;
@@ -54,6 +60,15 @@ void merge_calls_init(struct merge_calls *mc);
 void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
                        const char *dir);
 
+/*
+ * Once the merged rows are all known, while the sandwich merge_calls_start()
+ * started may still run: prepares the pass of merge_calls_next_row() over
+ * them (in @p dir), which then waits for the sandwich's xrEndFrame calls as
+ * it needs them. Returns true when it did; false when the pass must wait
+ * for merge_calls_read() (no sandwich running, or out of memory).
+ */
+bool merge_calls_walk_early(struct merge_calls *mc, const char *dir);
+
 /* Waits for what merge_calls_start() started, if anything, and drops its result. */
 void merge_calls_stop(struct merge_calls *mc);
 
@@ -73,8 +88,9 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
  * Finds the frame of the next merged row, whose pre frames row has
  * @p thread_id, @p t_entry_ns and duration @p dur_ns, and keeps it for
  * merge_calls_rows() (nothing without calls files). Called once per row,
- * in the rows' order, from one thread. Returns 0, or -1 (a temporary file
- * or memory failed: errno set).
+ * in the rows' order, from one thread, after merge_calls_walk_early() or
+ * merge_calls_read(). Returns 0, or -1 (a temporary file or memory
+ * failed: errno set).
  */
 int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_entry_ns,
                          int64_t dur_ns);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,21 @@ static bool grow(struct spill *s)
 	return true;
 }
 
+/* A shared spill's lock and what it publishes (spill_share()). */
+struct spill_share {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	uint64_t published; /* items [0, published) may be read */
+	bool ended;         /* no more will be published */
+};
+
 void spill_destroy(struct spill *s)
 {
+	if (s->share) {
+		pthread_cond_destroy(&s->share->changed);
+		pthread_mutex_destroy(&s->share->lock);
+		free(s->share);
+	}
 	free(s->mem);
 	if (s->fd >= 0)
 		close(s->fd);
@@ -126,15 +140,72 @@ int spill_flush(struct spill *s)
 	return 0;
 }
 
+/* Room in memory for one more item: the memory grown, or its items flushed. Returns 0 or -1. */
+static int make_room(struct spill *s)
+{
+	if (grow(s))
+		return 0;
+	if (s->fd < 0 && open_file(s) != 0)
+		return -1;
+	return spill_flush(s);
+}
+
 void *spill_append(struct spill *s)
 {
-	if (s->count - s->flushed == s->mem_cap && !grow(s)) {
-		if (s->fd < 0 && open_file(s) != 0)
-			return NULL;
-		if (spill_flush(s) != 0)
+	if (s->count - s->flushed == s->mem_cap) {
+		/* A shared spill's reader copies from the memory under the lock. */
+		if (s->share)
+			pthread_mutex_lock(&s->share->lock);
+		int ret = make_room(s);
+		if (s->share)
+			pthread_mutex_unlock(&s->share->lock);
+		if (ret != 0)
 			return NULL;
 	}
 	return s->mem + (size_t)(s->count++ - s->flushed) * s->item_size;
+}
+
+int spill_share(struct spill *s)
+{
+	struct spill_share *sh = calloc(1, sizeof(*sh));
+
+	if (!sh)
+		return -1;
+	if (pthread_mutex_init(&sh->lock, NULL) != 0) {
+		free(sh);
+		return -1;
+	}
+	if (pthread_cond_init(&sh->changed, NULL) != 0) {
+		pthread_mutex_destroy(&sh->lock);
+		free(sh);
+		return -1;
+	}
+	s->share = sh;
+	return 0;
+}
+
+void spill_publish(struct spill *s, bool end)
+{
+	struct spill_share *sh = s->share;
+
+	pthread_mutex_lock(&sh->lock);
+	sh->published = s->count;
+	sh->ended = sh->ended || end;
+	pthread_cond_broadcast(&sh->changed);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+int spill_read_published(struct spill *s, uint64_t first, size_t n, void *out, size_t *got)
+{
+	struct spill_share *sh = s->share;
+	pthread_mutex_lock(&sh->lock);
+	while (sh->published <= first && !sh->ended)
+		pthread_cond_wait(&sh->changed, &sh->lock);
+	uint64_t published = sh->published;
+	*got = published > first ? (size_t)(published - first < n ? published - first : n) : 0;
+	int ret = *got > 0 ? spill_read(s, first, *got, out) : 0;
+	pthread_mutex_unlock(&sh->lock);
+	return ret;
 }
 
 void *spill_item(struct spill *s, uint64_t i)

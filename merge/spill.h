@@ -10,9 +10,12 @@
 #ifndef XRLM_SPILL_H
 #define XRLM_SPILL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+struct spill_share;
 
 struct spill {
 	size_t item_size;
@@ -27,6 +30,7 @@ struct spill {
 	/* Called with each run of items just before it goes to the file (may be NULL). */
 	void (*on_flush)(void *ctx, const void *items, size_t n);
 	void *flush_ctx;
+	struct spill_share *share; /* see spill_share(); NULL: one thread at a time */
 };
 
 /* What a spill's memory starts with; it doubles as items come, up to its bound. */
@@ -80,5 +84,31 @@ int spill_flush(struct spill *s);
  * error (errno set; s is not changed).
  */
 int spill_read(const struct spill *s, uint64_t first, size_t n, void *out);
+
+/*
+ * Lets one reader thread take the items while one appender thread still
+ * appends (the sandwich's xrEndFrame calls, read by the merge's pass over
+ * its rows while the sandwich goes on): the appender makes what it
+ * appended readable with spill_publish(); spill_read_published() waits for
+ * it. The memory's moves (growth, flushes) are done under a lock the
+ * reader's copies take too; appending in place is not. Call it before the
+ * first append. Returns 0, or -1 when out of memory.
+ */
+int spill_share(struct spill *s);
+
+/*
+ * From the appender of a shared spill: the items appended so far may be
+ * read; with @p end, no more will come (also after a failure: the reader
+ * must not wait for ever).
+ */
+void spill_publish(struct spill *s, bool end);
+
+/*
+ * From the reader of a shared spill: waits until item @p first is
+ * published or none will come, then copies up to @p n published items
+ * from @p first to @p out and sets *@p got to their number (0: no more).
+ * Returns 0, or -1 on a read error (errno set).
+ */
+int spill_read_published(struct spill *s, uint64_t first, size_t n, void *out, size_t *got);
 
 #endif /* XRLM_SPILL_H */

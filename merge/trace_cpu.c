@@ -211,7 +211,8 @@ static int run_calls(struct trace_job *j)
 	int64_t correction = correction_of(&meta);
 	if (trace_read_done(j, rc, &d, j->cpu[1], &meta) != 0)
 		return -1;
-	rc = calls_join_each(j->cpu[0], j->cpu[1], correction, NULL, joined_call, j, &r);
+	const struct calls_join_opts opts = {.each = joined_call, .each_ctx = j};
+	rc = calls_join_each(j->cpu[0], j->cpu[1], correction, &opts, &r);
 	keep_names(j, 0, &r.pre_meta);
 	trace_report_read(0, &r.pre_diag);
 	if (rc != 0)

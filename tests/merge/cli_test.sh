@@ -374,6 +374,23 @@ calls_errors)
 	stderr_once "calls-s1-post.csv:41: warning: "
 	grep -q "^# truncated_rows=1$" "$work/frames-merged-s1.csv" || fail "truncated row not counted"
 	;;
+calls_errors_late)
+	# A bad row late in a long session's calls file: the rows' pass, which
+	# takes the sandwich's xrEndFrame calls as they come, must not wait for
+	# ever when the sandwich stops; one error line, status 1, nothing written.
+	"$gen" "$work" t 40000 --calls 2 || fail "generator"
+	for side in pre post; do
+		cp "$work/calls-t-$side.csv" "$work/good-$side.csv"
+		sed -i '70000s/^\([A-Za-z]*\),\([0-9]*\),[0-9]*,[0-9]*,/\1,\2,500,400,/' "$work/calls-t-$side.csv"
+		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
+		expect_error 1 "calls-t-$side.csv:70000: error: t_exit is before t_entry$"
+		[ -e "$work/frames-merged-t.csv" ] && fail "$side: merged file written"
+		[ -e "$work/functions-merged-t.csv" ] && fail "$side: functions file written"
+		cp "$work/good-$side.csv" "$work/calls-t-$side.csv"
+	done
+	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
+	[ "$rc" -eq 0 ] || fail "restored: status $rc"
+	;;
 calls_merge_dir)
 	# xrlm merge DIR merges the calls files too.
 	t=999999007-20261101T100000
