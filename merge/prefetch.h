@@ -17,7 +17,13 @@
 
 #include "window.h"
 
-#define PREFETCH_SLOTS 2
+/*
+ * Batches queued. With two, the reader could run one batch ahead (the
+ * consumer holds the other): reader and sandwich, of nearly equal speed
+ * on calls files, then slept and woke each other every batch (10^6
+ * frames with calls: 8 slots, -10 %; bench/RESULTS.md, tenth session).
+ */
+#define PREFETCH_SLOTS 8
 
 struct prefetch_slot {
 	void *rows;
