@@ -45,6 +45,15 @@ make_sessions() {
 	exec 9<"$d/frames-$L-pre.csv"
 }
 
+# refused_calls TAG MESSAGE: merging session TAG's files in $work fails
+# with MESSAGE (status 1) and writes neither the merged nor the functions file.
+refused_calls() {
+	run merge "$work/frames-$1-pre.csv" "$work/frames-$1-post.csv"
+	expect_error 1 "$2"
+	[ ! -e "$work/frames-merged-$1.csv" ] || fail "merged file written"
+	[ ! -e "$work/functions-merged-$1.csv" ] || fail "functions file written"
+}
+
 # over_limit TAG FRAMES [GEN_OPTIONS]: merges a generated session under a
 # 32 KiB file size limit: one error line, status 1, and nothing left but
 # the session's own files.
@@ -358,10 +367,7 @@ calls_errors)
 	copy_session s1
 	cp "$data"/calls-s1-*.csv "$work"/
 	sed -i '9s/,[0-9]*,[0-9]*,1,0$/,500,400,1,0/' "$work/calls-s1-pre.csv"
-	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
-	expect_error 1 "calls-s1-pre.csv:9: error: t_exit is before t_entry$"
-	[ -e "$work/frames-merged-s1.csv" ] && fail "merged file written"
-	[ -e "$work/functions-merged-s1.csv" ] && fail "functions file written"
+	refused_calls s1 "calls-s1-pre.csv:9: error: t_exit is before t_entry$"
 	cp "$data/calls-s1-pre.csv" "$work/"
 	printf 'xrEndFrame,7,1,2,3\nxrEndFrame,7,1,2,3,0\n' >>"$work/calls-s1-post.csv"
 	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
@@ -382,10 +388,7 @@ calls_errors_late)
 	for side in pre post; do
 		cp "$work/calls-t-$side.csv" "$work/good-$side.csv"
 		sed -i '70000s/^\([A-Za-z]*\),\([0-9]*\),[0-9]*,[0-9]*,/\1,\2,500,400,/' "$work/calls-t-$side.csv"
-		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
-		expect_error 1 "calls-t-$side.csv:70000: error: t_exit is before t_entry$"
-		[ -e "$work/frames-merged-t.csv" ] && fail "$side: merged file written"
-		[ -e "$work/functions-merged-t.csv" ] && fail "$side: functions file written"
+		refused_calls t "calls-t-$side.csv:70000: error: t_exit is before t_entry$"
 		cp "$work/good-$side.csv" "$work/calls-t-$side.csv"
 	done
 	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
