@@ -437,8 +437,9 @@ static int stats_wait(struct stats_job *j)
  * statistics from @p stats (stats_wait()). The rows writer @p rows
  * formats the rows meanwhile: from the start without calls files, else
  * once find_row_frames() has kept each row's frame (the spill it appends
- * to is not read while it grows); that pass runs on a thread of its own
- * beside the statistics, which do not need it. Returns 0 or an errno.
+ * to is not read while it grows), on @p frames' thread: started beside the
+ * sandwich already, or here, beside the statistics, which do not need it.
+ * Returns 0 or an errno.
  */
 static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
                      const struct input *post, struct stats_job *stats, struct frames_job *frames,
