@@ -602,7 +602,9 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 ||
 	    idmap_create(&s.thread_ids) != 0 ||
 	    calls_frames_init(&out->frames, opts->tmp_dir) != 0 ||
-	    spill_init(&out->ends, sizeof(struct calls_end), CALLS_ENDS_MEM, opts->tmp_dir) != 0) {
+	    /* The caller's shared spill takes them: out->ends stays empty. */
+	    (!opts->ends &&
+	     spill_init(&out->ends, sizeof(struct calls_end), CALLS_ENDS_MEM, opts->tmp_dir) != 0)) {
 		fail(&out->pre_diag, pre_path, "out of memory");
 	} else {
 		ret = run(&s, pre_path, post_path, out);
