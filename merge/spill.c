@@ -122,7 +122,8 @@ static int pwrite_all(struct spill *s, const char *p, size_t n, off_t off)
 	return spill_pwrite_all(s->fd, p, n, off, &s->error);
 }
 
-int spill_flush(struct spill *s)
+/* spill_flush(), with a shared spill's lock held (or none). */
+static int flush_items(struct spill *s)
 {
 	size_t n = (size_t)(s->count - s->flushed);
 
@@ -140,6 +141,17 @@ int spill_flush(struct spill *s)
 	return 0;
 }
 
+int spill_flush(struct spill *s)
+{
+	/* A shared spill's readers copy from the memory under the lock. */
+	if (s->share)
+		pthread_mutex_lock(&s->share->lock);
+	int ret = flush_items(s);
+	if (s->share)
+		pthread_mutex_unlock(&s->share->lock);
+	return ret;
+}
+
 /* Room in memory for one more item: the memory grown, or its items flushed. Returns 0 or -1. */
 static int make_room(struct spill *s)
 {
@@ -147,7 +159,7 @@ static int make_room(struct spill *s)
 		return 0;
 	if (s->fd < 0 && open_file(s) != 0)
 		return -1;
-	return spill_flush(s);
+	return flush_items(s);
 }
 
 void *spill_append(struct spill *s)
@@ -186,16 +198,24 @@ int spill_share(struct spill *s)
 
 void spill_publish(struct spill *s, bool end)
 {
+	spill_publish_to(s, s->count, end);
+}
+
+void spill_publish_to(struct spill *s, uint64_t count, bool end)
+{
 	struct spill_share *sh = s->share;
 
+	if (count > s->count)
+		count = s->count;
 	pthread_mutex_lock(&sh->lock);
-	sh->published = s->count;
+	if (count > sh->published)
+		sh->published = count;
 	sh->ended = sh->ended || end;
 	pthread_cond_broadcast(&sh->changed);
 	pthread_mutex_unlock(&sh->lock);
 }
 
-int spill_read_published(struct spill *s, uint64_t first, size_t n, void *out, size_t *got)
+int spill_read_published(const struct spill *s, uint64_t first, size_t n, void *out, size_t *got)
 {
 	struct spill_share *sh = s->share;
 	pthread_mutex_lock(&sh->lock);

@@ -86,29 +86,34 @@ int spill_flush(struct spill *s);
 int spill_read(const struct spill *s, uint64_t first, size_t n, void *out);
 
 /*
- * Lets one reader thread take the items while one appender thread still
+ * Lets reader threads take the items while one appender thread still
  * appends (the sandwich's xrEndFrame calls, read by the merge's pass over
- * its rows while the sandwich goes on): the appender makes what it
+ * its rows while the sandwich goes on; the joined records, read by the
+ * statistics while the join goes on): the appender makes what it
  * appended readable with spill_publish(); spill_read_published() waits for
- * it. The memory's moves (growth, flushes) are done under a lock the
- * reader's copies take too; appending in place is not. Call it before the
- * first append. Returns 0, or -1 when out of memory.
+ * it. The memory's moves (growth, flushes, spill_flush()) are done under a
+ * lock the readers' copies take too; appending in place is not, nor
+ * spill_patch() of an item not yet published. Call it before the first
+ * append. Returns 0, or -1 when out of memory.
  */
 int spill_share(struct spill *s);
 
 /*
  * From the appender of a shared spill: the items appended so far may be
- * read; with @p end, no more will come (also after a failure: the reader
+ * read; with @p end, no more will come (also after a failure: the readers
  * must not wait for ever).
  */
 void spill_publish(struct spill *s, bool end);
 
+/* As spill_publish(), for the first @p count items only (the later ones may still be patched). */
+void spill_publish_to(struct spill *s, uint64_t count, bool end);
+
 /*
- * From the reader of a shared spill: waits until item @p first is
+ * From a reader of a shared spill: waits until item @p first is
  * published or none will come, then copies up to @p n published items
  * from @p first to @p out and sets *@p got to their number (0: no more).
  * Returns 0, or -1 on a read error (errno set).
  */
-int spill_read_published(struct spill *s, uint64_t first, size_t n, void *out, size_t *got);
+int spill_read_published(const struct spill *s, uint64_t first, size_t n, void *out, size_t *got);
 
 #endif /* XRLM_SPILL_H */
