@@ -23,14 +23,10 @@ int calls_frames_init(struct calls_frames *s, const char *dir)
 		idmap_destroy(&s->slots);
 		return -1;
 	}
-	for (int i = 0; i < CALLS_FRAMES_PAGES; i++) {
+	/* The pages' memory comes with their first use (load()): a short
+	 * session touches what it needs only. */
+	for (int i = 0; i < CALLS_FRAMES_PAGES; i++)
 		s->page[i].index = -1;
-		s->page[i].frames = malloc(PAGE_BYTES);
-		if (!s->page[i].frames) {
-			calls_frames_destroy(s);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -102,6 +98,10 @@ static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t ind
 {
 	off_t off = 0;
 
+	if (!p->frames && !(p->frames = malloc(PAGE_BYTES))) {
+		s->error = ENOMEM;
+		return -1;
+	}
 	if (s->fd < 0) {
 		memset(p->frames, 0, PAGE_BYTES);
 	} else if (place_of(s, index, &off) != 0) {

@@ -21,7 +21,7 @@
 #define CALLS_FRAME_SPAN (UINT64_C(1) << 26)
 
 #define CALLS_FRAMES_PAGE 1024 /* frames per page */
-#define CALLS_FRAMES_PAGES 32  /* pages held (3 MB): a short session needs no file */
+#define CALLS_FRAMES_PAGES 32  /* pages held (3 MB, each allocated at its first use): a short session needs no file */
 
 /* One frame (a pre frame_id) as pre's calls saw it. */
 struct calls_frame {
