@@ -40,6 +40,8 @@
 #define MERGE_RECS_MEM (1u << 17)
 /* Above this size of pre's CPU file (~1 300 frames), the files are read on threads. */
 #define MERGE_THREADS_BYTES (64u << 10)
+/* A per-side CPU file's bytes a row, about (the statistics' thread count from a file's size). */
+#define MERGE_FRAME_ROW_BYTES 50
 /* Records read back at a time while summarising and writing (on the stack: small). */
 #define MERGE_RECS_BLOCK 64
 
@@ -209,6 +211,7 @@ struct rows_ctx {
 	bool has_gpu_files; /* gate_tripped is blank without */
 	int read_error;     /* errno of a failed read of the records */
 	const struct merge_calls *calls;
+	bool recs_shared;   /* the statistics read the records as the join publishes them */
 };
 
 /*
@@ -285,6 +288,21 @@ static double column_value(uint64_t bracket_ns, const struct join_rec *a, enum c
 }
 
 /*
+ * Up to MERGE_RECS_BLOCK records from @p first into @p block, *@p n of
+ * them (0: no more): as the join publishes them when they are shared,
+ * else from all of them. Returns 0, or -1 with errno set.
+ */
+static int read_recs(const struct rows_ctx *rc, uint64_t first, struct join_rec *block, size_t *n)
+{
+	if (rc->recs_shared)
+		return spill_read_published(rc->recs, first, MERGE_RECS_BLOCK, block, n);
+	uint64_t count = rc->recs->count;
+	*n = first >= count ? 0 : count - first < MERGE_RECS_BLOCK ? (size_t)(count - first)
+	                                                           : MERGE_RECS_BLOCK;
+	return *n > 0 ? spill_read(rc->recs, first, *n, block) : 0;
+}
+
+/*
  * columns_fill_fn: the values of the columns in @p mask of every record, in
  * order, read back from the records (on the statistics' threads: the
  * join's thread does none of this work). Returns 0, or -1 with errno set.
@@ -293,12 +311,13 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 {
 	const struct rows_ctx *rc = ctx;
 	struct join_rec block[MERGE_RECS_BLOCK];
+	size_t n;
 
-	for (uint64_t first = 0; first < rc->recs->count; first += MERGE_RECS_BLOCK) {
-		size_t n = rc->recs->count - first < MERGE_RECS_BLOCK ? (size_t)(rc->recs->count - first)
-		                                                      : MERGE_RECS_BLOCK;
-		if (spill_read(rc->recs, first, n, block) != 0)
+	for (uint64_t first = 0;; first += n) {
+		if (read_recs(rc, first, block, &n) != 0)
 			return -1;
+		if (n == 0)
+			return 0;
 		for (size_t i = 0; i < n; i++) {
 			for (int id = 0; id < COLUMNS_COUNT; id++) {
 				if (!(mask & (1u << id)))
@@ -313,7 +332,6 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 			}
 		}
 	}
-	return 0;
 }
 
 /*
@@ -378,13 +396,16 @@ static void frames_join(struct frames_job *j)
 /*
  * The statistics of the records' columns, read back from the records by up
  * to workers_max() threads (a group of columns each:
- * columns_fill_summarize()); on a thread of their own while the calls
- * files' sandwich finishes (stats_start()), else where stats_wait() is.
+ * columns_fill_summarize()), on a thread of their own (stats_start()):
+ * from the join's start, as it publishes the records, without calls
+ * files; with them, while the sandwich finishes; else where stats_wait()
+ * is.
  */
 struct stats_job {
 	const struct rows_ctx *rc;
 	const char *dir;
 	struct merge_summary *s; /* its statistics only, until stats_wait() */
+	uint64_t rows_hint;      /* the records expected, while the join publishes them */
 	pthread_t thread;
 	bool threaded, done;
 	int err;
@@ -397,9 +418,12 @@ static void stats_run(struct stats_job *j)
 	if (columns_create_stream(&c, j->dir) != 0) {
 		j->err = ENOMEM;
 	} else {
-		c.rows = j->rc->recs->count;
+		/* While the join goes on, the count decides the threads only. */
+		c.rows = j->rc->recs_shared ? j->rows_hint : j->rc->recs->count;
 		if (columns_fill_summarize(&c, fill_columns, (void *)j->rc, j->s) != 0)
 			j->err = c.error ? c.error : ENOMEM;
+		else if (j->rc->recs_shared)
+			j->s->frame_count = j->rc->recs->count; /* every record was read: the join ended */
 		columns_destroy(&c);
 	}
 	j->done = true;
@@ -413,7 +437,8 @@ static void *stats_main(void *arg)
 
 /*
  * Starts @p j on a thread: the statistics need nothing of the calls files,
- * so they need not wait for the sandwich. The records must be flushed.
+ * so they need not wait for the sandwich. The records must be flushed, or
+ * shared (rows_ctx.recs_shared) before the join's first.
  */
 static void stats_start(struct stats_job *j)
 {
@@ -585,8 +610,13 @@ static int pull_gpu(void *ctx, const void **rows, size_t *n)
 	return r;
 }
 
-/* Feeds every pre row, pulled from @p src a chunk at a time, to the join. Returns 0 or -1. */
-static int join_pre(const struct window_source *src, struct join *j)
+/*
+ * Feeds every pre row, pulled from @p src a chunk at a time, to the join;
+ * with @p publish, the records of each chunk but the last (whose frame
+ * interval the next row sets) are published to the records' readers.
+ * Returns 0 or -1.
+ */
+static int join_pre(const struct window_source *src, struct join *j, bool publish)
 {
 	int r;
 
@@ -598,6 +628,8 @@ static int join_pre(const struct window_source *src, struct join *j)
 		for (size_t i = 0; r >= 0 && i < n; i++)
 			if (join_pre_row(j, &row[i]) != 0)
 				return -1;
+		if (publish && j->recs->count > 1)
+			spill_publish_to(j->recs, j->recs->count - 1, false);
 	} while (r > 0);
 	return r < 0 ? -1 : 0;
 }
@@ -616,8 +648,15 @@ static void say_join_failure(struct input *pre, struct input *post, const struct
 		     (unsigned long long)pre->cpu_rows);
 }
 
-/* Joins the files into records in @p recs. Returns 0 or -1 (said). */
+/*
+ * Joins the files into records in @p recs, each file parsed on a thread of
+ * its own with @p threads (@p ahead: their read-ahead queues, for the
+ * caller to stop; those still reading are stopped here). With the records
+ * shared (@p stats->rc), @p stats starts reading them beside the join.
+ * Returns 0 or -1 (said).
+ */
 static int join_sides(struct input *pre, struct input *post, struct join *j, struct spill *recs,
+                      bool threads, struct prefetch ahead[4], struct stats_job *stats,
                       const char *dir, merge_log_fn log, void *ctx)
 {
 	/* pre's CPU file first: it drives the join; the others fill windows. */
@@ -627,28 +666,33 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 	                                     join_gpu_source(pull_gpu, post)};
 	bool both_gpu = pre->gpu_path && post->gpu_path;
 	int files = both_gpu ? 4 : 2;
-	struct prefetch ahead[4];
 	struct window_source in[4];
+	bool shared = stats->rc->recs_shared;
 
-	/* Every file is parsed on a thread of its own while this one joins;
-	 * a very short session is done before threads would have started. */
-	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
 	for (int i = 0; i < files; i++) {
 		if (threads)
 			prefetch_start(&ahead[i], &src[i], &in[i]);
 		else
 			prefetch_none(&ahead[i], &src[i], &in[i]);
 	}
+	/* After the readers, which set the join's pace. */
+	if (shared)
+		stats_start(stats);
 	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs);
 	if (ret == 0)
-		ret = join_pre(&in[0], j);
+		ret = join_pre(&in[0], j, shared);
 	if (ret == 0)
 		ret = join_finish(j);
-	/* The readers are stopped before anything else touches the files. */
+	if (shared)
+		spill_publish(recs, true); /* whatever happened: the statistics must not wait */
+	/* The readers are stopped before anything else touches the files;
+	 * one that gave its end touches its file no more: its thread's exit
+	 * is not waited for here (the caller stops it later). */
 	for (int i = 0; i < files; i++) {
 		if (ahead[i].out_of_memory)
 			ret = -1;
-		prefetch_stop(&ahead[i]);
+		if (ret != 0 || !ahead[i].ended)
+			prefetch_stop(&ahead[i]);
 	}
 	pre->cpu_rows = j->pre_rows;
 	post->cpu_rows = j->post.total;
@@ -690,6 +734,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct rows_ctx rc = {.recs = &recs, .gate = &gate, .calls = calls};
 	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
 	struct frames_job frames = {.recs = &recs, .calls = calls};
+	struct prefetch ahead[4] = {0};
 	int ret = -1;
 
 	out_file_dir_of(out_path, dir, sizeof(dir));
@@ -697,19 +742,31 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;
 	}
+	rc.bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
+	rc.has_gpu_files = pre->gpu_path || post->gpu_path;
+	/* Every file is parsed on a thread of its own while this one joins,
+	 * and without calls files the statistics read the records as they
+	 * come (with them, they start after the join, beside the sandwich:
+	 * earlier they take CPUs from the calls files' readers, which set the
+	 * pace); a very short session is done before threads would have
+	 * started. */
+	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
+	bool calls_files = paths->calls_pre_csv && paths->calls_post_csv;
+	rc.recs_shared = threads && !calls_files && spill_share(&recs) == 0;
+	stats.rows_hint = csvr_estimate_rows(pre->cpu_path, MERGE_FRAME_ROW_BYTES);
 	/* The calls files are read beside the frames files. */
 	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir);
-	if (join_sides(pre, post, &j, &recs, dir, log, ctx) != 0)
+	if (join_sides(pre, post, &j, &recs, threads, ahead, &stats, dir, log, ctx) != 0)
 		goto out;
 	/* The windows' memory is reused by what comes next (the statistics,
 	 * the row blocks): fresh memory is what a short merge pays most for. */
 	join_destroy(&j);
-	rc.bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
-	rc.has_gpu_files = pre->gpu_path || post->gpu_path;
 	/* While the calls files' sandwich finishes, the statistics, which
-	 * need none of it (a failed flush is said below, in its turn). */
+	 * need none of it (a failed flush is said below, in its turn), if
+	 * they did not start with the join. */
 	if (calls->joining && j.matched > 0 && spill_flush(&recs) == 0) {
-		stats_start(&stats);
+		if (!stats.threaded && !stats.done)
+			stats_start(&stats);
 		/* The rows' frames too, as the sandwich gives its xrEndFrame calls. */
 		if (merge_calls_walk_early(calls, dir))
 			frames_start(&frames);
@@ -775,6 +832,8 @@ out:
 		stats_wait(&stats); /* it reads the records */
 	merge_calls_stop(calls); /* it borrows dir; its end lets the rows' frame pass end */
 	frames_join(&frames);   /* it reads the records */
+	for (int i = 0; i < 4; i++)
+		prefetch_stop(&ahead[i]); /* the readers that gave their end */
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
 	spill_destroy(&recs);

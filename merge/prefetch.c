@@ -91,6 +91,7 @@ static int pull_ahead(void *ctx, const void **rows, size_t *n)
 		pthread_cond_wait(&p->changed, &p->lock);
 	struct prefetch_slot *s = &p->slot[p->head % PREFETCH_SLOTS];
 	p->held = true;
+	p->ended = s->r <= 0;
 	pthread_mutex_unlock(&p->lock);
 	*rows = s->rows;
 	*n = s->n;

@@ -51,6 +51,7 @@ struct prefetch {
 	struct prefetch_slot slot[PREFETCH_SLOTS];
 	unsigned head, tail; /* batches taken / filled */
 	bool held;           /* slot[head] is the caller's until the next pull */
+	bool ended;          /* the caller pulled the end or an error: the reader is done with its source */
 	bool stop;
 	bool out_of_memory;
 };

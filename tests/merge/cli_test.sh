@@ -394,6 +394,23 @@ calls_errors_late)
 	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
 	[ "$rc" -eq 0 ] || fail "restored: status $rc"
 	;;
+frames_errors_late)
+	# A bad row late in a long session's frames or GPU file: the
+	# statistics, which read the joined records as the join publishes
+	# them, must not wait for ever when the join stops; one error line,
+	# status 1, nothing written.
+	"$gen" "$work" t 40000 || fail "generator"
+	for f in frames-t-pre frames-t-post gpu-t-pre gpu-t-post; do
+		cp "$work/$f.csv" "$work/good.csv"
+		sed -i '30000s/^[0-9]*,/abc,/' "$work/$f.csv"
+		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
+		expect_error 1 "$f.csv:30000: error: column 1 (display_time) is not an integer"
+		[ ! -e "$work/frames-merged-t.csv" ] || fail "$f: merged file written"
+		cp "$work/good.csv" "$work/$f.csv"
+	done
+	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv"
+	[ "$rc" -eq 0 ] || fail "restored: status $rc"
+	;;
 calls_merge_dir)
 	# xrlm merge DIR merges the calls files too.
 	t=999999007-20261101T100000
