@@ -685,15 +685,15 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 		ret = join_finish(j);
 	if (shared)
 		spill_publish(recs, true); /* whatever happened: the statistics must not wait */
+	for (int i = 0; i < files; i++)
+		if (ahead[i].out_of_memory)
+			ret = -1;
 	/* The readers are stopped before anything else touches the files;
 	 * one that gave its end touches its file no more: its thread's exit
 	 * is not waited for here (the caller stops it later). */
-	for (int i = 0; i < files; i++) {
-		if (ahead[i].out_of_memory)
-			ret = -1;
+	for (int i = 0; i < files; i++)
 		if (ret != 0 || !ahead[i].ended)
 			prefetch_stop(&ahead[i]);
-	}
 	pre->cpu_rows = j->pre_rows;
 	post->cpu_rows = j->post.total;
 	pre->gpu_rows = j->gpu[0].total;
