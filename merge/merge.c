@@ -288,18 +288,19 @@ static double column_value(uint64_t bracket_ns, const struct join_rec *a, enum c
 }
 
 /*
- * Up to MERGE_RECS_BLOCK records from @p first into @p block, *@p n of
- * them (0: no more): as the join publishes them when they are shared,
+ * Up to MERGE_RECS_BLOCK records of @p recs from @p first into @p block,
+ * *@p n of them (0: no more): as the join publishes them when @p shared,
  * else from all of them. Returns 0, or -1 with errno set.
  */
-static int read_recs(const struct rows_ctx *rc, uint64_t first, struct join_rec *block, size_t *n)
+static int read_recs(const struct spill *recs, bool shared, uint64_t first, struct join_rec *block,
+                     size_t *n)
 {
-	if (rc->recs_shared)
-		return spill_read_published(rc->recs, first, MERGE_RECS_BLOCK, block, n);
-	uint64_t count = rc->recs->count;
+	if (shared)
+		return spill_read_published(recs, first, MERGE_RECS_BLOCK, block, n);
+	uint64_t count = recs->count;
 	*n = first >= count ? 0 : count - first < MERGE_RECS_BLOCK ? (size_t)(count - first)
 	                                                           : MERGE_RECS_BLOCK;
-	return *n > 0 ? spill_read(rc->recs, first, *n, block) : 0;
+	return *n > 0 ? spill_read(recs, first, *n, block) : 0;
 }
 
 /*
@@ -314,7 +315,7 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 	size_t n;
 
 	for (uint64_t first = 0;; first += n) {
-		if (read_recs(rc, first, block, &n) != 0)
+		if (read_recs(rc->recs, rc->recs_shared, first, block, &n) != 0)
 			return -1;
 		if (n == 0)
 			return 0;
@@ -342,12 +343,13 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 {
 	struct join_rec block[MERGE_RECS_BLOCK];
+	size_t n;
 
-	for (uint64_t first = 0; calls->ends_open && first < recs->count; first += MERGE_RECS_BLOCK) {
-		size_t n = recs->count - first < MERGE_RECS_BLOCK ? (size_t)(recs->count - first)
-		                                                  : MERGE_RECS_BLOCK;
-		if (spill_read(recs, first, n, block) != 0)
+	for (uint64_t first = 0; calls->ends_open; first += n) {
+		if (read_recs(recs, false, first, block, &n) != 0)
 			return errno ? errno : EIO;
+		if (n == 0)
+			break;
 		for (size_t i = 0; i < n; i++)
 			if (merge_calls_next_row(calls, block[i].thread_id, block[i].t_entry_ns,
 			                         block[i].pre_ns) != 0)
