@@ -2,11 +2,11 @@
  * Value columns for the statistics; see columns.h.
  */
 #include "columns.h"
+#include "thread.h"
 #include "workers.h"
 
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +153,7 @@ int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
 		[COLUMNS_INTERVAL_US] = &s->frame_interval_us,
 	};
 	struct columns_job job[COLUMNS_COUNT];
-	pthread_t thread[COLUMNS_COUNT];
+	struct thread thread[COLUMNS_COUNT];
 	bool threaded[COLUMNS_COUNT] = {false};
 
 	/* The fills and selections of the columns are independent: for large
@@ -172,7 +172,7 @@ int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
 	for (int i = 0; i < COLUMNS_COUNT; i++)
 		job[(unsigned)i % groups].mask |= 1u << i;
 	for (unsigned g = 1; g < groups; g++)
-		threaded[g] = pthread_create(&thread[g], NULL, summarize_job, &job[g]) == 0;
+		threaded[g] = thread_start(&thread[g], summarize_job, &job[g]) == 0;
 	int ret = 0;
 	for (unsigned g = 0; g < groups; g++) {
 		if (!threaded[g])
@@ -180,7 +180,7 @@ int columns_fill_summarize(struct columns *c, columns_fill_fn fill, void *ctx,
 	}
 	for (unsigned g = 0; g < groups; g++) {
 		if (threaded[g])
-			pthread_join(thread[g], NULL);
+			thread_join(&thread[g]);
 		ret |= job[g].ret;
 		if (job[g].error && !c->error)
 			c->error = job[g].error;

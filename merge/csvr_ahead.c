@@ -148,7 +148,7 @@ static int start_worker(struct csvr_ahead *a, unsigned k, void *ctx)
 	if (!w)
 		return -1;
 	*w = (struct worker_arg){a, ctx};
-	if (pthread_create(&a->worker[k], NULL, worker_main, w) != 0) {
+	if (thread_start(&a->worker[k], worker_main, w) != 0) {
 		free(w);
 		return -1;
 	}
@@ -182,7 +182,7 @@ int csvr_ahead_start(struct csvr_ahead *a, const char *first, size_t first_len, 
 		free_segments(a);
 		return -1;
 	}
-	if (pthread_create(&a->cutter, NULL, cutter_main, a) != 0) {
+	if (thread_start(&a->cutter, cutter_main, a) != 0) {
 		pthread_cond_destroy(&a->changed);
 		pthread_mutex_destroy(&a->lock);
 		free_segments(a);
@@ -220,9 +220,9 @@ void csvr_ahead_stop(struct csvr_ahead *a)
 	a->stop = true;
 	pthread_cond_broadcast(&a->changed);
 	pthread_mutex_unlock(&a->lock);
-	pthread_join(a->cutter, NULL);
+	thread_join(&a->cutter);
 	for (unsigned k = 0; k < a->workers; k++)
-		pthread_join(a->worker[k], NULL);
+		thread_join(&a->worker[k]);
 	pthread_cond_destroy(&a->changed);
 	pthread_mutex_destroy(&a->lock);
 	free_segments(a);

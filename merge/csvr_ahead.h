@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "thread.h"
+
 #define CSVR_AHEAD_WORKERS 2
 #define CSVR_AHEAD_SEGS (2 * CSVR_AHEAD_WORKERS + 2)
 
@@ -51,7 +53,7 @@ struct csvr_ahead {
 	size_t seg_bytes;
 	csvr_ahead_parse_fn parse;
 	void *ctx[CSVR_AHEAD_WORKERS];
-	pthread_t cutter, worker[CSVR_AHEAD_WORKERS];
+	struct thread cutter, worker[CSVR_AHEAD_WORKERS];
 	unsigned workers; /* started */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;

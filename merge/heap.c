@@ -2,6 +2,7 @@
  * xrlm's heap tuning; see heap.h.
  */
 #include "heap.h"
+#include "thread.h"
 
 #include <malloc.h>
 #include <pthread.h>
@@ -34,9 +35,9 @@ static char *heap_base;
  * thread starts the others, so the caller pays for one thread's start.
  */
 static struct {
-	pthread_t first;
+	struct thread first;
 	bool started;
-	pthread_t others[PREFAULT_THREADS_MAX - 1];
+	struct thread others[PREFAULT_THREADS_MAX - 1];
 	unsigned other_count, threads;
 	char *start;
 	size_t pages;
@@ -105,11 +106,11 @@ static void *prefault_work(void *arg)
 static void *prefault_first(void *arg)
 {
 	while (prefault.other_count + 1 < prefault.threads &&
-	       pthread_create(&prefault.others[prefault.other_count], NULL, prefault_work, NULL) == 0)
+	       thread_start(&prefault.others[prefault.other_count], prefault_work, NULL) == 0)
 		prefault.other_count++;
 	prefault_work(arg);
 	for (unsigned i = 0; i < prefault.other_count; i++)
-		pthread_join(prefault.others[i], NULL);
+		thread_join(&prefault.others[i]);
 	prefault.other_count = 0;
 	return NULL;
 }
@@ -133,13 +134,13 @@ void heap_prefault_start(size_t bytes, unsigned threads)
 	prefault.threads = threads;
 	prefault.other_count = 0;
 	prefault.started = threads > 0 &&
-	                   pthread_create(&prefault.first, NULL, prefault_first, NULL) == 0;
+	                   thread_start(&prefault.first, prefault_first, NULL) == 0;
 }
 
 void heap_prefault_finish(void)
 {
 	if (!prefault.started)
 		return;
-	pthread_join(prefault.first, NULL);
+	thread_join(&prefault.first);
 	prefault.started = false;
 }

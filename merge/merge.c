@@ -32,6 +32,7 @@
 #include "out_file.h"
 #include "prefetch.h"
 #include "spill.h"
+#include "thread.h"
 #include "u_names.h"
 
 #define MERGE_MSG_MAX 1024
@@ -368,7 +369,7 @@ struct frames_job {
 	const struct spill *recs;
 	struct merge_calls *calls;
 	struct merged_rows *rows; /* NULL: released by summarize() */
-	pthread_t thread;
+	struct thread thread;
 	bool threaded;
 	int err;
 };
@@ -385,13 +386,13 @@ static void *frames_main(void *arg)
 
 static void frames_start(struct frames_job *j)
 {
-	j->threaded = pthread_create(&j->thread, NULL, frames_main, j) == 0;
+	j->threaded = thread_start(&j->thread, frames_main, j) == 0;
 }
 
 static void frames_join(struct frames_job *j)
 {
 	if (j->threaded)
-		pthread_join(j->thread, NULL);
+		thread_join(&j->thread);
 	j->threaded = false;
 }
 
@@ -408,7 +409,7 @@ struct stats_job {
 	const char *dir;
 	struct merge_summary *s; /* its statistics only, until stats_wait() */
 	uint64_t rows_hint;      /* the records expected, while the join publishes them */
-	pthread_t thread;
+	struct thread thread;
 	bool threaded, done;
 	int err;
 };
@@ -444,14 +445,14 @@ static void *stats_main(void *arg)
  */
 static void stats_start(struct stats_job *j)
 {
-	j->threaded = pthread_create(&j->thread, NULL, stats_main, j) == 0;
+	j->threaded = thread_start(&j->thread, stats_main, j) == 0;
 }
 
 /* Waits for @p j's thread, or runs it here if none was started. Returns 0 or an errno. */
 static int stats_wait(struct stats_job *j)
 {
 	if (j->threaded) {
-		pthread_join(j->thread, NULL);
+		thread_join(&j->thread);
 		j->threaded = false;
 	}
 	if (!j->done)

@@ -148,7 +148,7 @@ void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, 
 	mc->ends_shared = spill_init(&mc->shared_ends, sizeof(struct calls_end), CALLS_ENDS_MEM,
 	                             dir) == 0 &&
 	                  spill_share(&mc->shared_ends) == 0;
-	mc->joining = pthread_create(&mc->thread, NULL, join_main, mc) == 0;
+	mc->joining = thread_start(&mc->thread, join_main, mc) == 0;
 }
 
 bool merge_calls_walk_early(struct merge_calls *mc, const char *dir)
@@ -162,7 +162,7 @@ void merge_calls_stop(struct merge_calls *mc)
 {
 	if (!mc->joining)
 		return;
-	pthread_join(mc->thread, NULL);
+	thread_join(&mc->thread);
 	mc->joining = false;
 }
 

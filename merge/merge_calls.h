@@ -7,13 +7,13 @@
 #ifndef XRLM_MERGE_CALLS_H
 #define XRLM_MERGE_CALLS_H
 
-#include <pthread.h>
 #include <stdbool.h>
 
 #include "calls_join.h"
 #include "merge.h"
 #include "merged_write.h"
 #include "spill.h"
+#include "thread.h"
 #include "window.h"
 
 /* Pre's xrEndFrame calls read back from the sandwich's spill at a time. */
@@ -40,7 +40,7 @@ struct merge_calls {
 	bool ends_shared;
 	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
 	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
-	pthread_t thread;
+	struct thread thread;
 	bool joining;      /* the thread runs (or has run) and is not joined yet */
 	int join_ret;      /* what calls_join_each() returned there */
 	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */

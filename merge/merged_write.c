@@ -447,11 +447,11 @@ static void *rows_first(void *arg)
 	size_t others = 0;
 
 	while (1 + others < r->want &&
-	       pthread_create(&r->thread[1 + others], NULL, rows_worker, r) == 0)
+	       thread_start(&r->thread[1 + others], rows_worker, r) == 0)
 		others++;
 	rows_worker(r);
 	for (size_t i = 0; i < others; i++)
-		pthread_join(r->thread[1 + i], NULL);
+		thread_join(&r->thread[1 + i]);
 	return NULL;
 }
 
@@ -473,7 +473,7 @@ void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, siz
 	r->want = want < r->blocks ? want : r->blocks;
 	/* The workers format ahead; this thread joins the first in
 	 * merged_write_rows_finish() (and does the work if it did not start). */
-	r->started = pthread_create(&r->thread[0], NULL, rows_first, r) == 0;
+	r->started = thread_start(&r->thread[0], rows_first, r) == 0;
 }
 
 void merged_write_rows_ready(struct merged_rows *r, size_t ready)
@@ -488,7 +488,7 @@ void merged_write_rows_ready(struct merged_rows *r, size_t ready)
 static void rows_end(struct merged_rows *r)
 {
 	if (r->started)
-		pthread_join(r->thread[0], NULL);
+		thread_join(&r->thread[0]);
 	pthread_cond_destroy(&r->changed);
 	pthread_mutex_destroy(&r->lock);
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "merge.h"
+#include "thread.h"
 #include "workers.h"
 
 /* The column header line of the merged CSV (without newline). */
@@ -139,7 +140,7 @@ struct merged_rows {
 	void *ctx;
 	size_t block_items; /* rows per block */
 	size_t blocks;
-	pthread_t thread[WORKERS_MAX]; /* [0]: the caller's; the others: thread[0]'s */
+	struct thread thread[WORKERS_MAX]; /* [0]: the caller's; the others: thread[0]'s */
 	size_t want;        /* workers to run */
 	bool started;       /* thread[0] runs (and starts the others) */
 	pthread_mutex_t lock;

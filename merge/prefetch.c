@@ -107,7 +107,7 @@ static int start_thread(struct prefetch *p, struct window_source *out)
 		pthread_mutex_destroy(&p->lock);
 		return -1;
 	}
-	p->threaded = pthread_create(&p->thread, NULL, reader_main, p) == 0;
+	p->threaded = thread_start(&p->thread, reader_main, p) == 0;
 	if (!p->threaded) {
 		pthread_cond_destroy(&p->changed);
 		pthread_mutex_destroy(&p->lock);
@@ -149,7 +149,7 @@ void prefetch_stop(struct prefetch *p)
 		p->stop = true;
 		pthread_cond_broadcast(&p->changed);
 		pthread_mutex_unlock(&p->lock);
-		pthread_join(p->thread, NULL);
+		thread_join(&p->thread);
 		pthread_cond_destroy(&p->changed);
 		pthread_mutex_destroy(&p->lock);
 		p->threaded = false;

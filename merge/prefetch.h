@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "thread.h"
 #include "window.h"
 
 /*
@@ -44,7 +45,7 @@ struct prefetch {
 	struct window_source src; /* the source read ahead */
 	prefetch_produce_fn produce; /* or the producer run */
 	void *produce_ctx;
-	pthread_t thread;
+	struct thread thread;
 	bool threaded;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "heap.h"
+#include "thread.h"
 #include "workers.h"
 
 #ifndef XRLM_VERSION
@@ -107,6 +108,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return cmd_usage_error("unknown command", name);
 	heap_setup();
+	thread_stacks_reserve(); /* before the prefault's first thread */
 	/* A merge's parallel parts may use every CPU xrlm may run on (the
 	 * in-layer merge keeps the default, beside its host application). */
 	workers_set_max(workers_online_cpus());
