@@ -96,19 +96,34 @@ static int grow(struct window *w)
 	return 0;
 }
 
-static int append(struct window *w, const void *row)
+/* Makes room in a full window. Returns 0 or -1 (out of memory). */
+static int make_room(struct window *w)
 {
-	if (w->len == w->cap) {
-		/* Rows far behind the cursor can no longer match: make room. */
-		uint64_t keep = w->cursor > WINDOW_BEHIND ? w->cursor - WINDOW_BEHIND : 0;
-		if (keep > w->base && keep - w->base >= w->len / 4)
-			drop_before(w, keep);
-		else if (grow(w) != 0)
-			return -1;
+	/* Rows far behind the cursor can no longer match: make room. */
+	uint64_t keep = w->cursor > WINDOW_BEHIND ? w->cursor - WINDOW_BEHIND : 0;
+
+	if (keep > w->base && keep - w->base >= w->len / 4) {
+		drop_before(w, keep);
+		return 0;
 	}
-	memcpy(w->rows + w->len * w->src.row_size, row, w->src.row_size);
-	w->used[w->len] = 0;
-	w->len++;
+	return grow(w);
+}
+
+/* Appends the @p n rows at @p rows, as many at a time as fit. Returns 0 or -1. */
+static int append(struct window *w, const char *rows, size_t n)
+{
+	size_t size = w->src.row_size;
+
+	while (n > 0) {
+		if (w->len == w->cap && make_room(w) != 0)
+			return -1;
+		size_t k = w->cap - w->len < n ? w->cap - w->len : n;
+		memcpy(w->rows + w->len * size, rows, k * size);
+		memset(w->used + w->len, 0, k);
+		w->len += k;
+		rows += k * size;
+		n -= k;
+	}
 	return 0;
 }
 
@@ -123,11 +138,9 @@ static int fill(struct window *w, uint64_t upto)
 			w->err = -1;
 			break;
 		}
-		for (size_t i = 0; i < n; i++) {
-			if (append(w, (const char *)rows + i * w->src.row_size) != 0) {
-				w->err = -1;
-				return -1;
-			}
+		if (append(w, rows, n) != 0) {
+			w->err = -1;
+			return -1;
 		}
 		w->total += n;
 		w->eof = r == 0;
