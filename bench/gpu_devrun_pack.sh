@@ -24,9 +24,9 @@ cp "$build"/tests/runtime/xrlm_test_runtime.json "$build"/tests/runtime/libxrlm_
 	"$dest/build/tests/runtime/"
 cp "$build"/tests/target/*.so "$dest/build/tests/target/"
 cp "$build"/tests/xrlm-test-app "$dest/build/tests/"
-cp "$build"/merge/xrlm "$dest/build/merge/"
+cp "$build"/merge/xrlm "$build"/merge/xrlm-xlsx "$dest/build/merge/"
 cp "$top"/bench/*.sh "$top"/bench/pct.awk "$dest/bench/"
-bins="$dest/build/tests/xrlm-test-app $dest/build/merge/xrlm"
+bins="$dest/build/tests/xrlm-test-app $dest/build/merge/xrlm $dest/build/merge/xrlm-xlsx"
 for b in bench/xrlm-bench-frames bench/xrlm-bench-spawn tests/merge/xrlm_gen_session; do
 	[ -x "$build/$b" ] || continue
 	mkdir -p "$dest/build/$(dirname "$b")"

@@ -1,73 +1,79 @@
 /*
- * `xrlm xlsx`: a merged CSV as a spreadsheet workbook (see xlsx.h).
+ * `xrlm xlsx`: runs xrlm-xlsx (xlsx_main.c), the program that links
+ * libxlsxwriter, with the arguments after "xlsx". xrlm itself is linked
+ * statically where it can be (its start is part of every merge's time)
+ * and so cannot load the library; xrlm-xlsx is linked against it.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <signal.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
-#include "functions_read.h"
-#include "merge.h"
-#include "xlsx.h"
 
-struct xlsx_args {
-	const char *in, *out, *rows;
-};
+/* Where `cmake --install` puts xrlm-xlsx: from xrlm's directory, and absolute. */
+#ifndef XRLM_XLSX_FROM_BIN
+#define XRLM_XLSX_FROM_BIN "../libexec/xrlm"
+#endif
+#ifndef XRLM_XLSX_INSTALLED
+#define XRLM_XLSX_INSTALLED "/usr/local/libexec/xrlm/xrlm-xlsx"
+#endif
 
-static int parse_xlsx_args(int argc, char **argv, struct xlsx_args *a)
+/* Whether "@p dir/@p rel/xrlm-xlsx" (@p rel may be empty) can be run; its path into @p buf. */
+static bool helper_at(char *buf, size_t size, const char *dir, size_t dir_len, const char *rel)
 {
-	static const char *const names[] = {"-o", "--output", "--rows-per-sheet"};
-	const char **const slots[] = {&a->out, &a->out, &a->rows};
+	int n = snprintf(buf, size, "%.*s/%s%sxrlm-xlsx", (int)dir_len, dir, rel, *rel ? "/" : "");
 
-	return cmd_parse_args(argc, argv, names, slots, sizeof(names) / sizeof(names[0]), &a->in,
-	                      "xlsx needs MERGED.csv");
+	return n > 0 && (size_t)n < size && access(buf, X_OK) == 0;
 }
 
-/* Parses --rows-per-sheet: 1..XLSX_MAX_ROWS_PER_SHEET. */
-static int parse_rows(const char *text, uint32_t *out)
+/*
+ * xrlm-xlsx's path into @p buf: next to this executable (a build tree), in
+ * the installed layout relative to it (an installed tree, wherever it was
+ * moved), else where it was installed. Returns 0, or -1 when it is in none.
+ */
+static int find_helper(char *buf, size_t size)
 {
-	char *end;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash = n > 0 ? memrchr(self, '/', (size_t)n) : NULL;
 
-	errno = 0;
-	unsigned long long v = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-	if (v == 0 || errno || *end || v > XLSX_MAX_ROWS_PER_SHEET)
+	if (slash) {
+		size_t dir_len = (size_t)(slash - self);
+		if (helper_at(buf, size, self, dir_len, "") ||
+		    helper_at(buf, size, self, dir_len, XRLM_XLSX_FROM_BIN))
+			return 0;
+	}
+	if (snprintf(buf, size, "%s", XRLM_XLSX_INSTALLED) >= (int)size || access(buf, X_OK) != 0)
 		return -1;
-	*out = (uint32_t)v;
 	return 0;
 }
 
 static int run_xlsx(int argc, char **argv)
 {
-	struct xlsx_args a = {0};
-	char out[MERGE_PATH_MAX], functions[MERGE_PATH_MAX];
-	struct xlsx_job job = {.rows_per_sheet = XLSX_MAX_ROWS_PER_SHEET};
-	struct xlsx_result r;
+	char helper[PATH_MAX];
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
 
-	int ret = parse_xlsx_args(argc, argv, &a);
-	if (ret != 0)
-		return ret;
-	if (a.rows && parse_rows(a.rows, &job.rows_per_sheet) != 0)
-		return cmd_usage_error("--rows-per-sheet must be 1 to 1048575", a.rows);
-	if (!a.out && cmd_default_output(a.in, ".xlsx", out, sizeof(out)) != 0)
-		return cmd_usage_error("path too long", a.in);
-	job.merged_csv = a.in;
-	job.out_path = a.out ? a.out : out;
-	job.functions_csv = functions_read_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
-	/* A file-size limit must give EFBIG and a message, not kill us. */
-	signal(SIGXFSZ, SIG_IGN);
-	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)
+	if (!args) {
+		cmd_log(NULL, "xlsx: error: out of memory");
 		return CMD_EXIT_INPUT;
-	printf("wrote %s: %" PRIu64 " frames", job.out_path, r.frames);
-	if (r.frame_sheets > 1)
-		printf(" on %u Frames sheets", r.frame_sheets);
-	if (job.functions_csv)
-		printf(", %" PRIu64 " functions", r.functions);
-	printf("\n");
-	return cmd_finish_output(stdout);
+	}
+	if (find_helper(helper, sizeof(helper)) != 0) {
+		fprintf(stderr, "xrlm: xlsx: error: cannot find xrlm-xlsx next to xrlm or at %s\n",
+		        XRLM_XLSX_INSTALLED);
+		free(args);
+		return CMD_EXIT_INPUT;
+	}
+	args[0] = "xrlm-xlsx";
+	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
+	fflush(NULL);
+	execv(helper, args);
+	fprintf(stderr, "xrlm: xlsx: error: cannot run %s: %s\n", helper, strerror(errno));
+	free(args);
+	return CMD_EXIT_INPUT;
 }
 
 const struct cmd cmd_xlsx = {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xlsx_lib.h"
+#include <xlsxwriter.h>
 
 #include "columns.h"
 #include "fmt.h"

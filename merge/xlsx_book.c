@@ -30,15 +30,9 @@ static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool 
 
 int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg, size_t msg_size)
 {
-	char why[256];
-
 	memset(b, 0, sizeof(*b));
 	if (snprintf(b->path, sizeof(b->path), "%s", path) >= (int)sizeof(b->path)) {
 		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
-		return -1;
-	}
-	if (xlsx_lib_load(why, sizeof(why)) != 0) {
-		snprintf(msg, msg_size, "%s: error: %s", path, why);
 		return -1;
 	}
 	/* The name is reserved with O_EXCL|O_NOFOLLOW; libxlsxwriter then

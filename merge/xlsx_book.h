@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "xlsx_lib.h"
+#include <xlsxwriter.h>
 
 #include "merge.h"
 

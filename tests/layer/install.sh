@@ -9,7 +9,7 @@ setup
 prefix=$XRLM_TEST_WORK/prefix
 cmake --install "$XRLM_TEST_BUILD" --prefix "$prefix" >"$XRLM_TEST_WORK/install.log" 2>&1 ||
 	fail "cmake --install failed: $(cat "$XRLM_TEST_WORK/install.log")"
-for f in bin/xrlm bin/xrlm-run share/xr-layer-monitor/xrlm-limits.sh \
+for f in bin/xrlm bin/xrlm-run libexec/xrlm/xrlm-xlsx share/xr-layer-monitor/xrlm-limits.sh \
 	share/openxr/1/api_layers/explicit.d/XrApiLayer_xrlm_monitor_pre.json \
 	share/openxr/1/api_layers/explicit.d/XrApiLayer_xrlm_monitor_post.json; do
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
@@ -26,4 +26,9 @@ export XR_API_LAYER_PATH=$XRLM_TEST_TARGET_MANIFESTS XRTEST_FRAME_RATE=0
 grep -q "^matched frames: 50" "$XRLM_TEST_WORK/run.log" || fail "no summary from the installed xrlm"
 grep -q "pre: target layer: $TARGET" "$OUT/xrlm-pre.log" 2>/dev/null ||
 	grep -q "target layer: $TARGET" "$OUT/xrlm-pre.log" || fail "the installed layers did not run"
+# xrlm xlsx runs xrlm-xlsx, found in the installed layout relative to xrlm.
+merged=$(ls "$OUT"/frames-merged-*.csv | head -n 1)
+"$prefix/bin/xrlm" xlsx "$merged" -o "$XRLM_TEST_WORK/book.xlsx" >"$XRLM_TEST_WORK/xlsx.log" 2>&1 ||
+	fail "installed xrlm xlsx failed: $(cat "$XRLM_TEST_WORK/xlsx.log")"
+[ -s "$XRLM_TEST_WORK/book.xlsx" ] || fail "installed xrlm xlsx wrote no workbook"
 note "installed tree works on its own"
