@@ -16,8 +16,19 @@
  */
 #define STACKS_MAX 40
 /* The merge's threads use tens of KiB (gcc -fstack-usage); glibc keeps
- * the thread's descriptor and TLS at the stack's top. */
+ * the thread's descriptor and static TLS at the stack's top. TSan keeps
+ * ~900 KiB of its thread state in static TLS: glibc refuses a smaller
+ * stack (EINVAL, and thread_start() falls back on its own). */
+#if defined(__SANITIZE_THREAD__)
+#define STACK_BYTES ((size_t)2 << 20)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define STACK_BYTES ((size_t)2 << 20)
+#endif
+#endif
+#ifndef STACK_BYTES
 #define STACK_BYTES ((size_t)512 << 10)
+#endif
 
 static char *stacks;         /* the reserve: STACKS_MAX × (guard, stack) */
 static size_t guard_bytes;   /* a page */
