@@ -5,7 +5,6 @@
 #include "thread.h"
 
 #include <malloc.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
