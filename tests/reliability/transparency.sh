@@ -34,8 +34,12 @@ run() {
 	# memory (unprintable bytes): those values are masked too. So is a
 	# structure type it could not name: when core_validation refuses its
 	# xrStructureTypeToString (the false positive above), it prints whatever
-	# was in its buffer, sometimes nothing at all.
-	LC_ALL=C sed -E '/[^[:print:]	]/s/=.*/= UNPRINTABLE/
+	# was in its buffer, sometimes nothing at all, and sometimes a newline
+	# byte with more after it: a line that starts neither a call
+	# ("XrResult ...") nor an indented field is the rest of such a value,
+	# and is dropped.
+	LC_ALL=C sed -E '/^(XrResult | )/!d
+		/[^[:print:]	]/s/=.*/= UNPRINTABLE/
 		/^ *XrStructureType /{/= XR_TYPE_/!s/^( *XrStructureType [^ =]+).*/\1 = UNPRINTABLE/}
 		s/(0x)+[0-9a-fA-F]+/ADDR/g; s/[0-9]+/N/g' \
 		"$2/api_dump.txt" | awk '/^XrResult / && NR > 1 { print line; line = "" }
