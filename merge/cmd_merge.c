@@ -69,8 +69,10 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
  * page being faulted in holds the process's memory map (for reading), and
  * the merge's own thread starts (their stacks are mapped) wait for it; at
  * 48 MiB the main thread of a merge of 10^5 frames with calls files lost
- * 6-8 ms so at its start (bench/RESULTS.md, tenth session). The rest is
- * faulted in by the threads that use it.
+ * 6-8 ms so at its start (bench/RESULTS.md, tenth session). That was
+ * before the merge's threads took their stacks from thread.c's reserve,
+ * which maps nothing; the bound has not been measured again since. The
+ * rest is faulted in by the threads that use it.
  */
 static size_t expected_heap(const struct merge_paths *p)
 {
