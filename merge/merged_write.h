@@ -126,12 +126,17 @@ char *merged_write_format_row(char *p, const struct merged_row *r);
 typedef size_t (*merged_write_fill_fn)(void *ctx, size_t first, size_t last, char *buf, size_t cap,
                                size_t *used);
 
+/* The smallest block of rows: below, a block is not worth a thread's hand-over. */
+#define MERGED_BLOCK_MIN 512
+
 /*
  * Rows being written: blocks of items formatted on worker threads (up to
  * workers_max(), fewer for a short file) while the caller still computes
  * the summary, and written in order once it is in the buffer: the bytes
  * are the same as a serial write. Each worker holds at most one formatted
- * block (MERGED_BLOCK_BUF) while it waits.
+ * block (MERGED_BLOCK_BUF) while it waits. The first blocks are small
+ * (MERGED_BLOCK_MIN rows, doubling), so that the file's first write comes
+ * soon after the rows are ready.
  */
 struct merged_rows {
 	struct merged_writer *o;

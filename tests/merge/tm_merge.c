@@ -873,6 +873,69 @@ static void test_rows_writer(void **state)
 	tm_dir_remove(dir);
 }
 
+/* What a test's fill saw of the block holding row 0. */
+struct first_fill {
+	size_t first_block; /* rows asked for from row 0 (0: not yet) */
+};
+
+/* merged_write_fill_fn: row i is "i\n"; keeps the size of the range that starts at row 0. */
+static size_t first_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	struct first_fill *f = ctx;
+	char *p = buf;
+
+	if (first == 0)
+		f->first_block = last;
+	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
+		p += sprintf(p, "%zu\n", first);
+	*used = (size_t)(p - buf);
+	return first;
+}
+
+/*
+ * Rows all ready at once (as with calls files): the first block is a
+ * small one, whatever the count, so that the file's writes start early;
+ * every row reaches the file once, in order, across the blocks' growth.
+ */
+static void test_rows_writer_first_block(void **state)
+{
+	(void)state;
+	char dir[256], path[512], msg[256];
+	const size_t counts[] = {1, 511, 512, 513, 1535, 1536, 1537, 3584, 40000};
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rows.csv", dir);
+	for (unsigned threads = 1; threads <= 8; threads += 7) {
+		for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+			size_t count = counts[k];
+			struct merged_writer o;
+			struct merged_rows rows;
+			struct first_fill f = {0};
+
+			workers_set_max(threads);
+			unlink(path);
+			assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+			merged_write_rows_start(&rows, &o, count, count, first_fill, &f);
+			merged_write_rows_finish(&rows);
+			assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+			assert_true(f.first_block >= 1);
+			assert_true(f.first_block <= MERGED_BLOCK_MIN);
+
+			FILE *in = fopen(path, "r");
+			char line[64];
+			assert_non_null(in);
+			for (size_t i = 0; i < count; i++) {
+				assert_non_null(fgets(line, sizeof(line), in));
+				assert_int_equal(strtoull(line, NULL, 10), i);
+			}
+			assert_null(fgets(line, sizeof(line), in));
+			fclose(in);
+		}
+	}
+	workers_set_max(WORKERS_DEFAULT);
+	tm_dir_remove(dir);
+}
+
 /* ---- merge ---- */
 
 /* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
@@ -1336,6 +1399,7 @@ int main(void)
 		cmocka_unit_test(test_spill_shared_readers),
 		cmocka_unit_test(test_window_far_rows),
 		cmocka_unit_test(test_rows_writer),
+		cmocka_unit_test(test_rows_writer_first_block),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
 		cmocka_unit_test(test_merge_gpu_rules),
