@@ -65,21 +65,21 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 
 /*
  * The heap worth faulting in ahead of a merge of @p p's files: about 1.5
- * times its input plus its fixed buffers, up to 16 MiB. More is not: a
- * page being faulted in holds the process's memory map (for reading), and
- * the merge's own thread starts (their stacks are mapped) wait for it; at
- * 48 MiB the main thread of a merge of 10^5 frames with calls files lost
- * 6-8 ms so at its start (bench/RESULTS.md, tenth session). That was
- * before the merge's threads took their stacks from thread.c's reserve,
- * which maps nothing; the bound has not been measured again since. The
- * rest is faulted in by the threads that use it.
+ * times its input plus its fixed buffers, up to 32 MiB. The bound was 16
+ * MiB while the merge's thread starts mapped their stacks: they waited
+ * for the memory map that a page being faulted in holds (at 48 MiB the
+ * main thread of a merge of 10^5 frames with calls files lost 6-8 ms so,
+ * tenth session). With thread.c's reserve, which maps nothing, 32 MiB
+ * made that merge ~3 ms faster and 10^5 frames ~0.7 ms, peak RSS the
+ * same; 64 and 128 MiB no faster (bench/RESULTS.md, thirteenth session).
+ * The rest is faulted in by the threads that use it.
  */
 static size_t expected_heap(const struct merge_paths *p)
 {
 	const char *files[] = {p->pre_csv, p->post_csv, p->gpu_pre_csv, p->gpu_post_csv,
 	                       p->calls_pre_csv, p->calls_post_csv};
 	size_t input = 0, fixed = (size_t)4 << 20;
-	size_t bound = (size_t)16 << 20;
+	size_t bound = (size_t)32 << 20;
 	struct stat st;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
