@@ -13,6 +13,12 @@
 # capacities (~8 or ~17 MB) and its peak RSS varies by ~8 MB: that check
 # allows 32 MB.
 #
+# Each size is merged three times and its median peak RSS compared: the
+# heap grows in 2 MiB huge pages, and one run's peak differs from the
+# next's by up to ~4 MB with the threads' timing (10^6 frames with calls
+# files: 42.4, 44.5 and 46.6 MB on the 2-CPU VM), which once took a
+# single run's difference past 10 MB.
+#
 #   memory_test.sh XRLM GEN_SESSION
 set -eu
 xrlm=$1 gen=$2
@@ -20,10 +26,22 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-mem-XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 # Peak RSS in kB of "$@" (which must succeed).
+# The median of three runs' peak RSS (kB) of the merge OUT_CSV -- COMMAND...:
+# each run's own (a fresh child), its output removed before the next.
 peak_kb() {
-	python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+	python3 -c 'import os, resource, subprocess, sys
+out, cmd = sys.argv[1], sys.argv[3:]
+peaks = []
+for run in range(3):
+    for f in (out, out[:-len(".csv")] + ".functions.csv"):
+        if os.path.exists(f):
+            os.unlink(f)
+    pid = subprocess.Popen(cmd, stdout=subprocess.DEVNULL).pid
+    _, status, usage = os.wait4(pid, 0)
+    if status != 0:
+        sys.exit("merge failed: status %d" % status)
+    peaks.append(usage.ru_maxrss)
+print(sorted(peaks)[1])' "$@"
 }
 
 # check NAME SMALL LARGE LIMIT_KB GEN_OPTIONS: both sizes merged, their peak RSS compared.
@@ -32,8 +50,8 @@ check() {
 	shift 4
 	for n in $small $large; do
 		"$gen" "$work" "m$n" "$n" --no-gpu "$@"
-		kb=$(peak_kb "$xrlm" merge "$work/frames-m$n-pre.csv" "$work/frames-m$n-post.csv" \
-			-o "$work/merged-m$n.csv")
+		kb=$(peak_kb "$work/merged-m$n.csv" -- "$xrlm" merge "$work/frames-m$n-pre.csv" \
+			"$work/frames-m$n-post.csv" -o "$work/merged-m$n.csv")
 		frames=$(sed -n 's/^# frame_count=//p' "$work/merged-m$n.csv")
 		[ "$frames" = "$n" ] || { echo "FAIL ($name): $n frames generated, $frames merged"; exit 1; }
 		echo "$name: frames=$n peak_rss_kb=$kb"
