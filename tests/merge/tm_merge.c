@@ -800,19 +800,38 @@ struct ready_fill {
 	int calls;
 };
 
-/* merged_write_fill_fn: row i is "i\n"; counts rows asked for before they were ready. */
-static size_t ready_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+/* The test fills' rows: row i is "i\n", as merged_write_fill_fn formats them. */
+static size_t numbered_rows(size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
-	struct ready_fill *f = ctx;
 	char *p = buf;
 
-	__atomic_add_fetch(&f->calls, 1, __ATOMIC_SEQ_CST);
-	if (last > __atomic_load_n(&f->ready, __ATOMIC_SEQ_CST))
-		__atomic_add_fetch(&f->too_early, 1, __ATOMIC_SEQ_CST);
 	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
 		p += sprintf(p, "%zu\n", first);
 	*used = (size_t)(p - buf);
 	return first;
+}
+
+/* Checks that @p in holds rows 0 to @p count - 1 of numbered_rows() and nothing after. */
+static void check_numbered_rows(FILE *in, size_t count)
+{
+	char line[64];
+
+	for (size_t i = 0; i < count; i++) {
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_int_equal(strtoull(line, NULL, 10), i);
+	}
+	assert_null(fgets(line, sizeof(line), in));
+}
+
+/* merged_write_fill_fn: numbered rows; counts rows asked for before they were ready. */
+static size_t ready_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	struct ready_fill *f = ctx;
+
+	__atomic_add_fetch(&f->calls, 1, __ATOMIC_SEQ_CST);
+	if (last > __atomic_load_n(&f->ready, __ATOMIC_SEQ_CST))
+		__atomic_add_fetch(&f->too_early, 1, __ATOMIC_SEQ_CST);
+	return numbered_rows(first, last, buf, cap, used);
 }
 
 /*
@@ -852,11 +871,7 @@ static void test_rows_writer(void **state)
 		assert_non_null(in);
 		assert_non_null(fgets(line, sizeof(line), in));
 		assert_string_equal(line, "# summary\n");
-		for (size_t i = 0; i < count; i++) {
-			assert_non_null(fgets(line, sizeof(line), in));
-			assert_int_equal(strtoull(line, NULL, 10), i);
-		}
-		assert_null(fgets(line, sizeof(line), in));
+		check_numbered_rows(in, count);
 		fclose(in);
 
 		/* Cancelled with nothing ready: no fill, no file, no hang. */
@@ -878,18 +893,14 @@ struct first_fill {
 	size_t first_block; /* rows asked for from row 0 (0: not yet) */
 };
 
-/* merged_write_fill_fn: row i is "i\n"; keeps the size of the range that starts at row 0. */
+/* merged_write_fill_fn: numbered rows; keeps the size of the range that starts at row 0. */
 static size_t first_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
 	struct first_fill *f = ctx;
-	char *p = buf;
 
 	if (first == 0)
 		f->first_block = last;
-	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
-		p += sprintf(p, "%zu\n", first);
-	*used = (size_t)(p - buf);
-	return first;
+	return numbered_rows(first, last, buf, cap, used);
 }
 
 /*
@@ -922,13 +933,8 @@ static void test_rows_writer_first_block(void **state)
 			assert_true(f.first_block <= MERGED_BLOCK_MIN);
 
 			FILE *in = fopen(path, "r");
-			char line[64];
 			assert_non_null(in);
-			for (size_t i = 0; i < count; i++) {
-				assert_non_null(fgets(line, sizeof(line), in));
-				assert_int_equal(strtoull(line, NULL, 10), i);
-			}
-			assert_null(fgets(line, sizeof(line), in));
+			check_numbered_rows(in, count);
 			fclose(in);
 		}
 	}
