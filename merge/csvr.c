@@ -791,25 +791,31 @@ static bool ahead_row(struct engine *e, const char *line, const char *buf_end,
 	return true;
 }
 
-/* csvr_ahead_parse_fn: each line of @p seg through ahead_row(). */
+/*
+ * csvr_ahead_parse_fn: each line of @p seg through ahead_row(). The rows
+ * are counted here and stored once at the end: a store per row into the
+ * segment's header costs more than the row's parsing when another thread
+ * touches that line.
+ */
 static void ahead_parse(void *ctx, struct csvr_seg *seg)
 {
 	struct engine *e = ctx;
 	size_t row_size = ahead_row_size(e->ncols);
 	const char *p = seg->buf, *lines_end = seg->buf + seg->lines_end;
 	const char *buf_end = seg->buf + seg->len;
+	size_t i = 0;
 
-	for (size_t i = 0; p < lines_end; i++) {
+	for (; p < lines_end; i++) {
 		/* Lines longer than a row's length field are left to the reader. */
 		if (csvr_ahead_rows(seg, row_size, i + 1) != 0 || lines_end - p > UINT32_MAX)
-			return;
+			break;
 		struct ahead_row *row = ahead_row_at(seg, row_size, i);
 		row->ok = ahead_row(e, p, buf_end, row);
 		if (!row->ok)
 			row->len = (uint32_t)((const char *)memchr(p, '\n', (size_t)(lines_end - p)) + 1 - p);
 		p += row->len;
-		seg->rows_used = i + 1;
 	}
+	seg->rows_used = i;
 }
 
 /* Delivers @p row, which a worker parsed from @p line: the end of fast_row(). */

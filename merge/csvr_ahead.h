@@ -23,9 +23,14 @@
 #define CSVR_AHEAD_WORKERS 2
 #define CSVR_AHEAD_SEGS (2 * CSVR_AHEAD_WORKERS + 2)
 
-/* One segment: complete lines [0, lines_end), then a tail without a newline. */
+/*
+ * One segment: complete lines [0, lines_end), then a tail without a
+ * newline. Each on cache lines of its own: the workers parsing two
+ * neighbouring segments and the reader taking a third would otherwise
+ * share lines that one of them writes.
+ */
 struct csvr_seg {
-	char *buf;
+	_Alignas(64) char *buf;
 	size_t len;        /* bytes in buf */
 	size_t lines_end;  /* just after the last '\n'; 0: no complete line */
 	bool tail_carried; /* the tail opens the next segment (else it is the file's last bytes, or a line longer than a segment) */
