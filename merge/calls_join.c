@@ -129,7 +129,7 @@ static int intern_fn(struct calls_result *r, const char *name, uint32_t *out, ch
 {
 	uint32_t known = calls_names_count(&r->fn_names);
 
-	if (calls_names_intern(&r->fn_names, name, out, msg, msg_size) != 0)
+	if (calls_names_intern(&r->fn_names, name, strlen(name), out, msg, msg_size) != 0)
 		return -1;
 	if (*out < known)
 		return 0;

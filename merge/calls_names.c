@@ -9,12 +9,12 @@
 #include <string.h>
 
 /* FNV-1a: names are short and few; the table checks every first match. */
-static uint64_t name_hash(const char *s)
+static uint64_t name_hash(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
 	return h;
 }
 
@@ -53,31 +53,33 @@ static unsigned recent_slot(const char *name, size_t len)
 }
 
 /*
- * Whether @p name is the one remembered in its slot: every row names a
- * function, and comparing it with one stored name costs less than hashing
- * it and looking the hash up.
+ * Whether @p name (@p len bytes) is the one remembered in its slot: every
+ * row names a function, and comparing it with one stored name (its NUL
+ * too, a stored name being CALLS_FN_MAX bytes) costs less than hashing it
+ * and looking the hash up.
  */
-static bool recent_hit(const struct calls_names *t, const char *name, unsigned slot, uint32_t *id)
+static bool recent_hit(const struct calls_names *t, const char *name, size_t len, unsigned slot,
+                       uint32_t *id)
 {
 	uint32_t known = t->recent[slot];
 
 	if (!known)
 		return false;
-	if (strcmp(calls_names_get(t, known - 1), name) != 0)
+	if (memcmp(calls_names_get(t, known - 1), name, len + 1) != 0)
 		return false;
 	*id = known - 1;
 	return true;
 }
 
-int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
-                       size_t msg_size)
+int calls_names_intern(struct calls_names *t, const char *name, size_t len, uint32_t *id,
+                       char *msg, size_t msg_size)
 {
-	unsigned slot = recent_slot(name, strlen(name));
+	unsigned slot = recent_slot(name, len);
 	int is_new;
 
-	if (recent_hit(t, name, slot, id))
+	if (recent_hit(t, name, len, slot, id))
 		return 0;
-	if (idmap_get(&t->ids, name_hash(name), id, &is_new) != 0) {
+	if (idmap_get(&t->ids, name_hash(name, len), id, &is_new) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}

@@ -47,13 +47,14 @@ int calls_names_create(struct calls_names *t, uint32_t max);
 void calls_names_destroy(struct calls_names *t);
 
 /*
- * The id of @p name (shorter than CALLS_FN_MAX) into *@p id, the next one
- * (calls_names_count() before the call) when new. Returns 0, or -1 with
- * the reason in @p msg: out of memory, too many names, or two names of the
- * same hash (the table is then only fit for calls_names_destroy()).
+ * The id of @p name (its strlen @p len, below CALLS_FN_MAX) into *@p id,
+ * the next one (calls_names_count() before the call) when new. Returns 0,
+ * or -1 with the reason in @p msg: out of memory, too many names, or two
+ * names of the same hash (the table is then only fit for
+ * calls_names_destroy()).
  */
-int calls_names_intern(struct calls_names *t, const char *name, uint32_t *id, char *msg,
-                       size_t msg_size);
+int calls_names_intern(struct calls_names *t, const char *name, size_t len, uint32_t *id,
+                       char *msg, size_t msg_size);
 
 /* How many names @p t holds. */
 static inline uint32_t calls_names_count(const struct calls_names *t)

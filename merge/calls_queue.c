@@ -31,7 +31,7 @@ static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t 
 
 	if (q->check_frames && check_frame_id(q, row->frame_id, msg, msg_size) != 0)
 		return -1;
-	if (calls_names_intern(&q->names, row->fn, &c->fn_id, msg, msg_size) != 0)
+	if (calls_names_intern(&q->names, row->fn, row->fn_len, &c->fn_id, msg, msg_size) != 0)
 		return -1;
 	c->thread_id = row->thread_id;
 	c->t_entry_ns = row->t_entry_ns;

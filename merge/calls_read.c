@@ -21,13 +21,17 @@ static const bool name_char[256] = {
 	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true, ['_'] = true,
 };
 
-static bool is_name(const char *s)
+/*
+ * The length of @p s when it is a function name shorter than CALLS_FN_MAX,
+ * else 0: one pass over it, as every row names its function.
+ */
+static size_t name_len(const char *s)
 {
-	if (!s || !s[0])
-		return false;
-	while (name_char[(unsigned char)*s])
-		s++;
-	return *s == '\0';
+	size_t n = 0;
+
+	while (name_char[(unsigned char)s[n]])
+		n++;
+	return s[n] == '\0' && n < CALLS_FN_MAX ? n : 0;
 }
 
 static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
@@ -37,7 +41,8 @@ static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, cha
 	struct calls_reader *r = sr->file;
 	struct calls_row *c = &r->current;
 
-	if (!(present & 1) || !is_name(v[0].s) || strlen(v[0].s) >= CALLS_FN_MAX) {
+	c->fn_len = (present & 1) ? name_len(v[0].s) : 0;
+	if (c->fn_len == 0) {
 		snprintf(msg, msg_size, "column 1 (fn) is not a function name");
 		return -1;
 	}
@@ -46,7 +51,7 @@ static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, cha
 		return -1;
 	c->t_entry_ns = t.entry_ns;
 	c->t_exit_ns = t.exit_ns;
-	strcpy(c->fn, v[0].s);
+	c->fn = v[0].s;
 	c->thread_id = v[1].u;
 	c->frame_id = v[4].u;
 	c->result = v[5].i;

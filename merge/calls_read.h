@@ -29,7 +29,8 @@ struct calls_row {
 	int64_t t_exit_ns;
 	uint64_t frame_id;
 	int64_t result;
-	char fn[CALLS_FN_MAX];
+	const char *fn; /* NUL-terminated, valid during the callback only */
+	size_t fn_len;  /* strlen(fn), below CALLS_FN_MAX */
 };
 
 /* Called for each good row. Return 0, or -1 after setting @p msg (file and line are added). */
