@@ -989,9 +989,12 @@ static void start_ahead(struct csvr_stream *s)
 int csvr_stream_open(struct csvr_stream **out, const char *path, const struct csvr_format *format,
                      void *ctx, struct csvr_diag *diag, uint64_t *truncated_rows, bool fast)
 {
-	struct csvr_stream *s = calloc(1, sizeof(*s));
+	/* Aligned as its read-ahead segments are (csvr_ahead.h), which calloc() is not. */
+	struct csvr_stream *s = aligned_alloc(_Alignof(struct csvr_stream), sizeof(*s));
 
 	*out = s;
+	if (s)
+		memset(s, 0, sizeof(*s));
 	if (!s) {
 		diag_error(diag, path, 0, "out of memory");
 		return -1;
