@@ -49,15 +49,17 @@ struct calls_frames {
 	uint64_t min_id, max_id;  /* ids touched, when any */
 	bool any;
 	struct idmap slots;       /* page number -> its place in the file */
-	/* Which frames a merged row maps to: a bit per frame of each page
-	 * marked in (calls_frames_mark_used()), kept apart from the frames so
-	 * that marking one does not make its page write back. */
-	struct idmap used_pages;  /* page number -> its bits in used */
-	uint64_t (*used)[CALLS_FRAMES_PAGE / 64];
-	size_t used_cap;
 	int fd;                   /* -1 until a page is first written back */
 	const char *dir;          /* where the file goes (borrowed); NULL: $TMPDIR or /tmp */
 	int error;                /* errno of the first failed file operation */
+	/* Which frames a merged row maps to: a bit per frame of each page
+	 * marked in (calls_frames_mark_used()), kept apart from the frames so
+	 * that marking one does not make its page write back, and on cache
+	 * lines of their own: the rows are marked on another thread while
+	 * the sandwich fills the frames. */
+	_Alignas(64) struct idmap used_pages; /* page number -> its bits in used */
+	uint64_t (*used)[CALLS_FRAMES_PAGE / 64];
+	size_t used_cap;
 };
 
 /* Prepares @p s, its file (when needed) in @p dir. Returns 0, or -1 when out of memory. */

@@ -22,25 +22,29 @@
 struct merge_calls {
 	bool present; /* both calls files were given and read */
 	struct calls_result r;
-	uint64_t rows_without_calls;
-	uint64_t frames_used; /* frames with calls some merged row maps to */
-	/* The rows' frames, found in one pass over the merged rows: a window
-	 * over pre's xrEndFrame calls (in the same order as the frames
-	 * file's rows, up to the writers' reordering), and each row's frame
-	 * id kept for the writers, which compute its columns. */
-	struct window ends;
-	bool ends_open;
-	uint64_t ends_pulled;
-	int ends_errno; /* why the window's source failed */
-	struct calls_end *batch;
 	/* The sandwich's xrEndFrame calls, shared (spill_share()) so that the
 	 * rows' pass may take them while it goes on (merge_calls_walk_early());
 	 * else they are in r.ends. */
 	struct spill shared_ends;
 	bool ends_shared;
+	/*
+	 * The rows' frames, found in one pass over the merged rows: a window
+	 * over pre's xrEndFrame calls (in the same order as the frames
+	 * file's rows, up to the writers' reordering), and each row's frame
+	 * id kept for the writers, which compute its columns. That pass runs
+	 * beside the sandwich and writes these row by row, as the sandwich
+	 * writes r and shared_ends: on cache lines of their own.
+	 */
+	_Alignas(64) uint64_t rows_without_calls;
+	uint64_t frames_used; /* frames with calls some merged row maps to */
+	struct window ends;
+	bool ends_open;
+	uint64_t ends_pulled;
+	int ends_errno; /* why the window's source failed */
+	struct calls_end *batch;
 	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
 	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
-	struct thread thread;
+	_Alignas(64) struct thread thread;
 	bool joining;      /* the thread runs (or has run) and is not joined yet */
 	int join_ret;      /* what calls_join_each() returned there */
 	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */
