@@ -993,12 +993,11 @@ int csvr_stream_open(struct csvr_stream **out, const char *path, const struct cs
 	struct csvr_stream *s = aligned_alloc(_Alignof(struct csvr_stream), sizeof(*s));
 
 	*out = s;
-	if (s)
-		memset(s, 0, sizeof(*s));
 	if (!s) {
 		diag_error(diag, path, 0, "out of memory");
 		return -1;
 	}
+	memset(s, 0, sizeof(*s));
 	s->e = (struct engine){
 		.fmt = format,
 		.ctx = ctx,

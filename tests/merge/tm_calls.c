@@ -426,7 +426,8 @@ static void test_bad_calls_rows(void **state)
 		{true, "xrEndFrame,1,3000000000000000000,3000000000000000001,1,0\n",
 		 "out of range"},
 		/* CALLS_FN_MAX (96) bytes: one too many. */
-		{false, "xrLongNameLongNameLongNameLongNameLongNameLongNameLongNameLongNameLongNameLongNameLongNameAbcdef,1,1000,2000,1,0\n",
+		{false, "xrLongNameLongNameLongNameLongNameLongNameLongName"
+		        "LongNameLongNameLongNameLongNameLongNameAbcdef,1,1000,2000,1,0\n",
 		 "column 1 (fn) is not a function name"},
 	};
 
@@ -530,7 +531,8 @@ static void test_names_sharing_a_slot(void **state)
 	assert_int_equal(calls_names_create(&t, 8), 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		uint32_t id = 99;
-		assert_int_equal(calls_names_intern(&t, names[i], strlen(names[i]), &id, msg, sizeof(msg)), 0);
+		assert_int_equal(calls_names_intern(&t, names[i], strlen(names[i]), &id, msg,
+		                                    sizeof(msg)), 0);
 		assert_int_equal(id, want[i]);
 		assert_string_equal(calls_names_get(&t, id), names[i]);
 	}
