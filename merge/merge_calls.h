@@ -43,7 +43,8 @@ struct merge_calls {
 	int ends_errno; /* why the window's source failed */
 	struct calls_end *batch;
 	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
-	/* The sandwich, run on a thread beside the frames join (merge_calls_start()). */
+	/* The sandwich, run on a thread beside the frames join
+	 * (merge_calls_start()); its fields start a line past the pass's. */
 	_Alignas(64) struct thread thread;
 	bool joining;      /* the thread runs (or has run) and is not joined yet */
 	int join_ret;      /* what calls_join_each() returned there */

@@ -25,11 +25,10 @@ xrlm=$1 gen=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-mem-XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# Peak RSS in kB of "$@" (which must succeed).
 # The median of three runs' peak RSS (kB) of the merge OUT_CSV -- COMMAND...:
 # each run's own (a fresh child), its output removed before the next.
 peak_kb() {
-	python3 -c 'import os, resource, subprocess, sys
+	python3 -c 'import os, subprocess, sys
 out, cmd = sys.argv[1], sys.argv[3:]
 peaks = []
 for run in range(3):
