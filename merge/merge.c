@@ -557,15 +557,20 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 
 /*
  * Writes the merged file of @p s, whose rows @p rows was formatting, and
- * the functions file; @p o is closed either way. Returns 0 or -1 (said).
+ * the functions file; @p o is closed either way, @p room's reservation
+ * ended before. Returns 0 or -1 (said).
  */
-static int write_output(struct merged_writer *o, struct merged_rows *rows, const char *functions_path,
-                        struct rows_ctx *rc, const struct merge_summary *s, merge_log_fn log, void *ctx)
+static int write_output(struct merged_writer *o, struct out_reserve *room, struct merged_rows *rows,
+                        const char *functions_path, struct rows_ctx *rc,
+                        const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
 
 	merged_write_summary(o, s);
 	merged_write_rows_finish(rows);
+	int cut = out_file_reserve_finish(room); /* before the file is closed either way */
+	if (cut && !o->error)
+		o->error = cut;
 	if (rc->read_error) {
 		merged_write_abort(o);
 		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", o->path,
@@ -724,6 +729,25 @@ static void say_one_gpu_file(const struct input *pre, const struct input *post, 
 	     pre->gpu_path ? pre->gpu_path : post->gpu_path, pre->gpu_path ? "post" : "pre");
 }
 
+/*
+ * A merged row's bytes with the every-function columns, a little over a
+ * generated session's (150 bytes, 168 with GPU files), and the summary's:
+ * the room reserved ahead of the writes (what is not written is cut).
+ */
+#define CALLS_ROW_BYTES 160
+#define CALLS_GPU_BYTES 24
+#define SUMMARY_BYTES 8192
+
+/* The bytes of a merged file of @p rows rows with calls files, with GPU files if @p gpu. */
+static off_t calls_merged_bytes(uint64_t rows, bool gpu)
+{
+	uint64_t row = CALLS_ROW_BYTES + (gpu ? CALLS_GPU_BYTES : 0);
+
+	if (rows > (UINT64_MAX / 2 - SUMMARY_BYTES) / row)
+		return 0; /* nothing reserved */
+	return (off_t)(SUMMARY_BYTES + rows * row);
+}
+
 static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,
                        struct merge_calls *calls, const char *out_path, const char *functions_path,
                        struct merge_summary *summary, merge_log_fn log, void *ctx)
@@ -737,6 +761,10 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
 	struct frames_job frames = {.recs = &recs, .calls = calls};
 	struct prefetch ahead[4] = {0};
+	struct merged_writer o;
+	bool o_open = false; /* o is to be committed or aborted */
+	struct out_reserve room = {.started = false};
+	char msg[MERGE_MSG_MAX];
 	int ret = -1;
 
 	out_file_dir_of(out_path, dir, sizeof(dir));
@@ -763,6 +791,14 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	/* The windows' memory is reused by what comes next (the statistics,
 	 * the row blocks): fresh memory is what a short merge pays most for. */
 	join_destroy(&j);
+	/* The merged file is created now (a failure is said in its turn,
+	 * after the input files' messages) and, with calls files, its room
+	 * reserved while this thread waits for their sandwich (10^4 frames
+	 * ~0.3 ms faster): the rows' writes then find their pages there.
+	 * Without calls files the rows start at once: nothing to wait for. */
+	o_open = merged_write_open(&o, out_path, msg, sizeof(msg)) == 0;
+	if (o_open && calls_files)
+		out_file_reserve_start(&room, o.fd, calls_merged_bytes(j.matched, rc.has_gpu_files));
 	/* While the calls files' sandwich finishes, the statistics, which
 	 * need none of it (a failed flush is said below, in its turn), if
 	 * they did not start with the join. */
@@ -799,10 +835,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 
 	/* The rows are formatted on threads while the statistics are
 	 * computed, and written after the summary. */
-	char msg[MERGE_MSG_MAX];
-	struct merged_writer o;
 	struct merged_rows rows;
-	if (merged_write_open(&o, out_path, msg, sizeof(msg)) != 0) {
+	if (!o_open) {
 		say(log, ctx, msg);
 		goto out;
 	}
@@ -816,7 +850,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		s.gpu_bracket_ns = (uint64_t)llround(j.gpu_bracket_ns_sum / (double)j.gpu_bracket_frames);
 	if (err) {
 		merged_write_rows_cancel(&rows);
-		merged_write_abort(&o);
 		if (err == ENOMEM)
 			sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
 		else
@@ -824,12 +857,16 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 			     strerror(err));
 		goto out;
 	}
-	if (write_output(&o, &rows, functions_path, &rc, &s, log, ctx) != 0)
+	o_open = false; /* write_output() closes it either way */
+	if (write_output(&o, &room, &rows, functions_path, &rc, &s, log, ctx) != 0)
 		goto out;
 	if (summary)
 		*summary = s;
 	ret = 0;
 out:
+	out_file_reserve_finish(&room); /* its thread uses the file */
+	if (o_open)
+		merged_write_abort(&o);
 	if (stats.threaded)
 		stats_wait(&stats); /* it reads the records */
 	merge_calls_stop(calls); /* it borrows dir; its end lets the rows' frame pass end */

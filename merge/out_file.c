@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,4 +149,42 @@ void out_file_dir_of(const char *path, char *dir, size_t size)
 		snprintf(dir, size, "/");
 	else
 		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+/* Bytes reserved by one fallocate(): a write waits for the one under way. */
+#define RESERVE_PIECE ((off_t)1 << 20)
+
+static void *reserve_main(void *arg)
+{
+	const struct out_reserve *r = arg;
+
+	for (off_t off = 0; off < r->bytes; off += RESERVE_PIECE) {
+		off_t len = r->bytes - off < RESERVE_PIECE ? r->bytes - off : RESERVE_PIECE;
+		if (fallocate(r->fd, 0, off, len) != 0)
+			break;
+	}
+	return NULL;
+}
+
+void out_file_reserve_start(struct out_reserve *r, int fd, off_t bytes)
+{
+	struct rlimit limit;
+
+	*r = (struct out_reserve){.fd = fd, .bytes = bytes};
+	if (bytes <= 0 || getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
+	    (limit.rlim_cur != RLIM_INFINITY && (rlim_t)bytes > limit.rlim_cur))
+		return;
+	r->started = thread_start(&r->thread, reserve_main, r) == 0;
+}
+
+int out_file_reserve_finish(struct out_reserve *r)
+{
+	if (!r->started)
+		return 0;
+	thread_join(&r->thread);
+	r->started = false;
+	off_t end = lseek(r->fd, 0, SEEK_CUR);
+	if (end < 0 || ftruncate(r->fd, end) != 0)
+		return errno;
+	return 0;
 }

@@ -7,7 +7,11 @@
 #ifndef XRLM_OUT_FILE_H
 #define XRLM_OUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+
+#include "thread.h"
 
 /*
  * Creates a new temporary file for @p path: its name ".<name>.tmp-<pid>-<n>"
@@ -40,6 +44,33 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
  * Returns how many were removed.
  */
 unsigned out_file_remove_stale(const char *path);
+
+/* Space reserved ahead of a file's writes (out_file_reserve_start()). */
+struct out_reserve {
+	struct thread thread;
+	bool started;
+	int fd;
+	off_t bytes;
+};
+
+/*
+ * Starts reserving the first @p bytes of the open file @p fd on a thread
+ * of its own (fallocate(), a piece at a time from the start, stopping at
+ * the first refusal: a filesystem without it, a full disk), so that the
+ * writes that follow find their pages (tmpfs) or blocks allocated instead
+ * of allocating them on the way, one write at a time. The file's size is
+ * @p bytes meanwhile: out_file_reserve_finish() cuts it to what was
+ * written. Does nothing when @p bytes exceed the file size limit
+ * (RLIMIT_FSIZE) or the thread does not start; only speed depends on it.
+ */
+void out_file_reserve_start(struct out_reserve *r, int fd, off_t bytes);
+
+/*
+ * Waits for what out_file_reserve_start() started, if anything, and cuts
+ * the file to its write offset (the end of what was written). Returns 0,
+ * or an errno value when the cut failed.
+ */
+int out_file_reserve_finish(struct out_reserve *r);
 
 /* The directory part of @p path into @p dir ("." when it has none, "/" for the root). */
 void out_file_dir_of(const char *path, char *dir, size_t size);

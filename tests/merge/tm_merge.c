@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "merge.h"
 #include "merged_read.h"
 #include "merged_write.h"
+#include "out_file.h"
 #include "spill.h"
 #include "stats.h"
 #include "stats_stream.h"
@@ -942,6 +944,112 @@ static void test_rows_writer_first_block(void **state)
 	tm_dir_remove(dir);
 }
 
+/* Row i of long_fill: "i" and spaces to ROW_LONG bytes with its newline. */
+#define ROW_LONG 900
+
+/* merged_write_fill_fn: long numbered rows, so that a block outgrows its buffer. */
+static size_t long_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	char *p = buf;
+
+	(void)ctx;
+	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
+		p += sprintf(p, "%-*zu\n", ROW_LONG - 1, first);
+	*used = (size_t)(p - buf);
+	return first;
+}
+
+/*
+ * Blocks longer than their buffer (MERGED_BLOCK_BUF) go to the file in
+ * pieces, each before the next block's bytes, whoever writes them; the
+ * room reserved ahead is cut to what was written, more or less than it.
+ */
+static void test_rows_writer_pieces(void **state)
+{
+	(void)state;
+	char dir[256], path[512], msg[256], line[ROW_LONG + 16];
+	const size_t count = 20000; /* 2 workers: blocks of 5000 rows, 4.5 MB */
+	const off_t reserve_bytes[] = {0, 100000, 40000000}; /* less, more than written */
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rows.csv", dir);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		struct merged_writer o;
+		struct merged_rows rows;
+		struct stat st;
+
+		workers_set_max(threads);
+		unlink(path);
+		struct out_reserve room;
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		out_file_reserve_start(&room, o.fd, reserve_bytes[threads]);
+		merged_write_rows_start(&rows, &o, count, count, long_fill, NULL);
+		o.len = (size_t)sprintf(o.buf, "# summary\n");
+		merged_write_rows_finish(&rows);
+		assert_int_equal(out_file_reserve_finish(&room), 0);
+		assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, strlen("# summary\n") + count * ROW_LONG);
+		FILE *in = fopen(path, "r");
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_string_equal(line, "# summary\n");
+		for (size_t i = 0; i < count; i++) {
+			assert_non_null(fgets(line, sizeof(line), in));
+			assert_int_equal(strlen(line), ROW_LONG);
+			assert_int_equal(strtoull(line, NULL, 10), i);
+		}
+		assert_null(fgets(line, sizeof(line), in));
+		fclose(in);
+	}
+	workers_set_max(WORKERS_DEFAULT);
+	tm_dir_remove(dir);
+}
+
+/*
+ * A reservation: cut to what was written when it ends (less or more than
+ * reserved), and not tried past the file size limit.
+ */
+static void test_out_file_reserve(void **state)
+{
+	(void)state;
+	char dir[256], path[512];
+	struct out_reserve r;
+	struct stat st;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	out_file_reserve_start(&r, fd, 16 << 20);
+	assert_true(r.started);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	assert_int_equal(out_file_reserve_finish(&r), 0);
+	assert_false(r.started);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 10);
+	assert_int_equal(out_file_reserve_finish(&r), 0); /* again: nothing to do */
+
+	struct rlimit old, small;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 1 << 20;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	out_file_reserve_start(&r, fd, 2 << 20);
+	assert_false(r.started);
+	assert_int_equal(out_file_reserve_finish(&r), 0);
+	out_file_reserve_start(&r, fd, 1 << 20);
+	assert_true(r.started);
+	assert_int_equal(out_file_reserve_finish(&r), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 10); /* cut back to the write offset */
+	close(fd);
+	unlink(path);
+	tm_dir_remove(dir);
+}
+
 /* ---- merge ---- */
 
 /* Merges data files @p pre/@p post (+ optional GPU) into dir/out.csv. */
@@ -1406,6 +1514,8 @@ int main(void)
 		cmocka_unit_test(test_window_far_rows),
 		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_rows_writer_first_block),
+		cmocka_unit_test(test_rows_writer_pieces),
+		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
 		cmocka_unit_test(test_merge_gpu_rules),
