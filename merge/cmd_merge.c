@@ -91,13 +91,26 @@ static size_t expected_heap(const struct merge_paths *p)
 	return heap < bound ? heap : bound;
 }
 
+/*
+ * The heap's first bytes left to 4 KiB pages (heap_prefault_start()) when
+ * calls files are merged: their readers start at once, on threads of
+ * their own, and their first buffers (and the frames files' read
+ * buffers) waited for 2 MiB pages being cleared: 10^4 frames with calls
+ * files ~1 ms faster. Without calls files the same made 3 * 10^4 frames
+ * 0.7 ms slower (10^4 no faster): their join's buffers are better served
+ * by pages faulted in ahead. None then.
+ */
+#define CALLS_SMALL_HEAP ((size_t)4 << 20)
+
 /* Merges @p paths into @p out, the heap's fresh pages faulted in beside it. */
 static int merge_prefaulted(const struct merge_paths *paths, const char *out,
                             struct merge_summary *s)
 {
 	unsigned cpus = workers_max();
+	bool calls = paths->calls_pre_csv && paths->calls_post_csv;
 
-	heap_prefault_start(expected_heap(paths), cpus > 1 ? cpus - 1 : 0);
+	heap_prefault_start(expected_heap(paths), cpus > 1 ? cpus - 1 : 0,
+	                    calls ? CALLS_SMALL_HEAP : 0);
 	int ret = merge_files(paths, out, s, cmd_log, NULL);
 	heap_prefault_finish();
 	return ret;

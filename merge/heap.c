@@ -114,12 +114,17 @@ static void *prefault_first(void *arg)
 	return NULL;
 }
 
-void heap_prefault_start(size_t bytes, unsigned threads)
+void heap_prefault_start(size_t bytes, unsigned threads, size_t small)
 {
 	if (!heap_base || prefault.started)
 		return;
 	/* Whole huge pages above the base's (malloc's first header is below it). */
 	char *start = (char *)(((uintptr_t)heap_base + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	small = (small + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (small > HEAP_RESERVE / 2)
+		small = HEAP_RESERVE / 2;
+	if (small > 0 && madvise(start, small, MADV_NOHUGEPAGE) == 0)
+		start += small;
 	size_t room = HEAP_RESERVE - (size_t)(start - heap_base);
 	if (bytes > room)
 		bytes = room;

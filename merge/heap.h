@@ -24,8 +24,14 @@ void heap_setup(void);
  * malloc may hand it out meanwhile. Does nothing where the kernel lacks
  * it, without heap_setup(), or when already started. Call
  * heap_prefault_finish() before exiting.
+ *
+ * The heap's first @p small bytes are then taken back from huge pages and
+ * not faulted in ahead: the buffers a merge's first threads take there
+ * fault 4 KiB at a time as they are touched, instead of waiting for a
+ * 2 MiB page to be cleared. Call before the heap's first use after
+ * heap_setup(), or @p small does nothing for the pages already there.
  */
-void heap_prefault_start(size_t bytes, unsigned threads);
+void heap_prefault_start(size_t bytes, unsigned threads, size_t small);
 
 /* Joins what heap_prefault_start() started (nothing started: returns at once). */
 void heap_prefault_finish(void);
