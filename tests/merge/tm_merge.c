@@ -876,6 +876,18 @@ static void test_rows_writer(void **state)
 		check_numbered_rows(in, count);
 		fclose(in);
 
+		/* Cancelled with every row formatted and given, the file never
+		 * opened to them: no write, no hang. */
+		struct ready_fill all = {.ready = count};
+		unlink(path);
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		merged_write_rows_start(&rows, &o, count, count, ready_fill, &all);
+		usleep(2000);
+		merged_write_rows_cancel(&rows);
+		assert_int_equal(lseek(o.fd, 0, SEEK_END), 0);
+		merged_write_abort(&o);
+		assert_int_equal(access(path, F_OK), -1);
+
 		/* Cancelled with nothing ready: no fill, no file, no hang. */
 		struct ready_fill none = {0};
 		unlink(path);
