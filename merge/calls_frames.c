@@ -12,28 +12,50 @@
 
 #define PAGE_BYTES (CALLS_FRAMES_PAGE * sizeof(struct calls_frame))
 
-int calls_frames_init(struct calls_frames *s, const char *dir)
+/*
+ * The pages to hold for @p frames_hint frames: all of them (a quarter
+ * more, and one for each end's partial page), rounded up to a power of
+ * two (a page's place is then a mask, not a division: the sandwich finds
+ * one per call), when that fits in CALLS_FRAMES_PAGES_MAX, else
+ * CALLS_FRAMES_PAGES. Pages written back and read again cost a
+ * 10^5-frame merge with calls files ~4 %; past the bound a session's
+ * frames go to the file anyway, and more pages would only add memory.
+ */
+static unsigned pages_held(uint64_t frames_hint)
+{
+	uint64_t pages = (frames_hint + frames_hint / 4) / CALLS_FRAMES_PAGE + 2;
+	unsigned held = CALLS_FRAMES_PAGES;
+
+	if (frames_hint == 0 || pages > CALLS_FRAMES_PAGES_MAX)
+		return CALLS_FRAMES_PAGES;
+	while (held < pages)
+		held *= 2;
+	return held;
+}
+
+int calls_frames_init(struct calls_frames *s, const char *dir, uint64_t frames_hint)
 {
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->dir = dir;
-	if (idmap_create(&s->slots) != 0)
-		return -1;
-	if (idmap_create(&s->used_pages) != 0) {
-		idmap_destroy(&s->slots);
+	s->held = pages_held(frames_hint);
+	s->page = calloc(s->held, sizeof(*s->page));
+	if (!s->page || idmap_create(&s->slots) != 0 || idmap_create(&s->used_pages) != 0) {
+		calls_frames_destroy(s); /* what was made */
 		return -1;
 	}
 	/* The pages' memory comes with their first use (load()): a short
 	 * session touches what it needs only. */
-	for (int i = 0; i < CALLS_FRAMES_PAGES; i++)
+	for (unsigned i = 0; i < s->held; i++)
 		s->page[i].index = -1;
 	return 0;
 }
 
 void calls_frames_destroy(struct calls_frames *s)
 {
-	for (int i = 0; i < CALLS_FRAMES_PAGES; i++)
+	for (unsigned i = 0; s->page && i < s->held; i++)
 		free(s->page[i].frames);
+	free(s->page);
 	idmap_destroy(&s->slots);
 	idmap_destroy(&s->used_pages);
 	free(s->used);
@@ -118,7 +140,7 @@ static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t ind
 static struct calls_frames_page *page_of(struct calls_frames *s, uint64_t slot)
 {
 	int64_t index = (int64_t)(slot / CALLS_FRAMES_PAGE);
-	struct calls_frames_page *p = &s->page[index % CALLS_FRAMES_PAGES];
+	struct calls_frames_page *p = &s->page[(uint64_t)index & (s->held - 1)];
 
 	if (p->index == index)
 		return p;
@@ -167,7 +189,7 @@ int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *ou
 static int read_in_page(const struct calls_frames *s, uint64_t slot, size_t n, struct calls_frame *out)
 {
 	int64_t index = (int64_t)(slot / CALLS_FRAMES_PAGE);
-	const struct calls_frames_page *p = &s->page[index % CALLS_FRAMES_PAGES];
+	const struct calls_frames_page *p = &s->page[(uint64_t)index & (s->held - 1)];
 	size_t at = slot % CALLS_FRAMES_PAGE;
 	uint32_t place;
 

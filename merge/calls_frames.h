@@ -22,6 +22,8 @@
 
 #define CALLS_FRAMES_PAGE 1024 /* frames per page */
 #define CALLS_FRAMES_PAGES 32  /* pages held (3 MB, each allocated at its first use): a short session needs no file */
+/* Pages held at most (13 MB), for a session expected to fit in them (calls_frames_init()); a power of two, as CALLS_FRAMES_PAGES */
+#define CALLS_FRAMES_PAGES_MAX 128
 
 /* One frame (a pre frame_id) as pre's calls saw it. */
 struct calls_frame {
@@ -44,7 +46,8 @@ struct calls_frames_page {
 };
 
 struct calls_frames {
-	struct calls_frames_page page[CALLS_FRAMES_PAGES];
+	struct calls_frames_page *page; /* held of them */
+	unsigned held;            /* pages held, a power of two: page number modulo this is its place */
 	uint64_t origin;          /* the frame id at the file's start */
 	uint64_t min_id, max_id;  /* ids touched, when any */
 	bool any;
@@ -62,8 +65,13 @@ struct calls_frames {
 	size_t used_cap;
 };
 
-/* Prepares @p s, its file (when needed) in @p dir. Returns 0, or -1 when out of memory. */
-int calls_frames_init(struct calls_frames *s, const char *dir);
+/*
+ * Prepares @p s, its file (when needed) in @p dir, for about
+ * @p frames_hint frames (0: unknown): when they fit in
+ * CALLS_FRAMES_PAGES_MAX pages, that many are held and none goes to the
+ * file, else CALLS_FRAMES_PAGES. Returns 0, or -1 when out of memory.
+ */
+int calls_frames_init(struct calls_frames *s, const char *dir, uint64_t frames_hint);
 
 /* Frees the pages and closes (so removes) the file. */
 void calls_frames_destroy(struct calls_frames *s);

@@ -601,7 +601,7 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	out->frames.fd = out->ends.fd = -1;
 	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 ||
 	    idmap_create(&s.thread_ids) != 0 ||
-	    calls_frames_init(&out->frames, opts->tmp_dir) != 0 ||
+	    calls_frames_init(&out->frames, opts->tmp_dir, opts->frames_hint) != 0 ||
 	    /* The caller's shared spill takes them: out->ends stays empty. */
 	    (!opts->ends &&
 	     spill_init(&out->ends, sizeof(struct calls_end), CALLS_ENDS_MEM, opts->tmp_dir) != 0)) {

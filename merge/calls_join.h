@@ -136,6 +136,7 @@ struct calls_join_opts {
 	 * thread may read them meanwhile (the merge's pass over its rows).
 	 */
 	struct spill *ends;
+	uint64_t frames_hint; /* the frames expected (calls_frames_init()); 0: unknown */
 };
 
 /*

@@ -785,7 +785,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	rc.recs_shared = threads && !calls_files && spill_share(&recs) == 0;
 	stats.rows_hint = csvr_estimate_rows(pre->cpu_path, MERGE_FRAME_ROW_BYTES);
 	/* The calls files are read beside the frames files. */
-	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir);
+	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir,
+	                  stats.rows_hint);
 	if (join_sides(pre, post, &j, &recs, threads, ahead, &stats, dir, log, ctx) != 0)
 		goto out;
 	/* The windows' memory is reused by what comes next (the statistics,

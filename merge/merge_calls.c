@@ -122,7 +122,8 @@ void merge_calls_init(struct merge_calls *mc)
 static struct calls_join_opts join_opts(struct merge_calls *mc, const char *dir)
 {
 	return (struct calls_join_opts){.tmp_dir = dir,
-	                                .ends = mc->ends_shared ? &mc->shared_ends : NULL};
+	                                .ends = mc->ends_shared ? &mc->shared_ends : NULL,
+	                                .frames_hint = mc->join_frames_hint};
 }
 
 static void *join_main(void *arg)
@@ -136,7 +137,7 @@ static void *join_main(void *arg)
 }
 
 void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir)
+                       const char *dir, uint64_t frames_hint)
 {
 	if (!paths->calls_pre_csv || !paths->calls_post_csv)
 		return;
@@ -144,6 +145,7 @@ void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, 
 	mc->join_post_csv = paths->calls_post_csv;
 	mc->join_bracket_ns = bracket_ns;
 	mc->join_dir = dir;
+	mc->join_frames_hint = frames_hint;
 	/* Without a shared spill, the rows' pass waits for the sandwich's end. */
 	mc->ends_shared = spill_init(&mc->shared_ends, sizeof(struct calls_end), CALLS_ENDS_MEM,
 	                             dir) == 0 &&

@@ -50,6 +50,7 @@ struct merge_calls {
 	int join_ret;      /* what calls_join_each() returned there */
 	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */
 	int64_t join_bracket_ns;
+	uint64_t join_frames_hint;
 };
 
 /* Empties @p mc (no files): merge_calls_destroy() may follow at once. */
@@ -60,10 +61,12 @@ void merge_calls_init(struct merge_calls *mc);
  * thread of its own (@p bracket_ns and @p dir as for merge_calls_read(),
  * which takes its result; @p paths and @p dir are borrowed until then, or
  * until merge_calls_stop()): the calls files are read while the frames
- * files are. Without a thread, merge_calls_read() runs it.
+ * files are. Without a thread, merge_calls_read() runs it. @p frames_hint:
+ * the session's frames, as its frames file's size says (0: unknown), for
+ * the memory its per-frame totals may hold (calls_frames_init()).
  */
 void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir);
+                       const char *dir, uint64_t frames_hint);
 
 /*
  * Once the merged rows are all known, while the sandwich merge_calls_start()

@@ -646,17 +646,21 @@ static void test_qhist_exact_then_bounded(void **state)
 
 /*
  * The per-frame totals past what memory holds: ids out of order, lower
- * than the first, pages evicted to the temporary file and read back.
+ * than the first, pages evicted to the temporary file and read back; the
+ * same frames all held when the session was expected to have as many
+ * (*state: the frames expected, 0: unknown).
  */
 static void test_frames_store_pages(void **state)
 {
-	(void)state;
+	const uint64_t hint = *(const uint64_t *)*state;
 	char dir[256];
 	struct calls_frames s;
 	const uint64_t first = 500000, n = 40 * CALLS_FRAMES_PAGE;
 
 	tm_dir_create(dir, sizeof(dir));
-	assert_int_equal(calls_frames_init(&s, dir), 0);
+	assert_int_equal(calls_frames_init(&s, dir, hint), 0);
+	/* n and a quarter more, and a page for each end's partial one: 52, to a power of two */
+	assert_int_equal(s.held, hint == n ? 64 : CALLS_FRAMES_PAGES);
 	/* Ids from first - n/2 to first + n/2, in a scrambled order, each
 	 * touched twice (the second time after its page may have left memory). */
 	for (int pass = 0; pass < 2; pass++) {
@@ -670,7 +674,8 @@ static void test_frames_store_pages(void **state)
 			f->has |= CALLS_HAS_ANY;
 		}
 	}
-	assert_true(s.fd >= 0); /* more pages than memory holds */
+	/* More pages than memory holds by default; all held with the hint. */
+	assert_int_equal(s.fd >= 0, s.held == CALLS_FRAMES_PAGES);
 	assert_int_equal(s.min_id, first - n / 2);
 	assert_int_equal(s.max_id, first + n / 2 - 1);
 	/* Read without changing anything, in runs that cross pages, memory
@@ -833,6 +838,8 @@ static void test_late_calls_reported(void **state)
 int main(void)
 {
 	static int orders[] = {0, 1};
+	/* unknown; the 40 pages' frames expected; more than the most held */
+	static uint64_t frame_hints[] = {0, 40 * CALLS_FRAMES_PAGE, 200 * CALLS_FRAMES_PAGE};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sandwich_kinds),
 		cmocka_unit_test(test_merge_with_calls),
@@ -849,7 +856,9 @@ int main(void)
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
-		cmocka_unit_test(test_frames_store_pages),
+		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[0]),
+		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[1]),
+		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[2]),
 		cmocka_unit_test(test_late_pre_by_time),
 		cmocka_unit_test(test_late_post_by_time),
 		cmocka_unit_test(test_late_pre_by_rows),
