@@ -23,10 +23,13 @@
  */
 static unsigned pages_held(uint64_t frames_hint)
 {
-	uint64_t pages = (frames_hint + frames_hint / 4) / CALLS_FRAMES_PAGE + 2;
 	unsigned held = CALLS_FRAMES_PAGES;
 
-	if (frames_hint == 0 || pages > CALLS_FRAMES_PAGES_MAX)
+	/* More frames than the most held: no sum below to overflow either. */
+	if (frames_hint == 0 || frames_hint > (uint64_t)CALLS_FRAMES_PAGES_MAX * CALLS_FRAMES_PAGE)
+		return CALLS_FRAMES_PAGES;
+	uint64_t pages = (frames_hint + frames_hint / 4) / CALLS_FRAMES_PAGE + 2;
+	if (pages > CALLS_FRAMES_PAGES_MAX)
 		return CALLS_FRAMES_PAGES;
 	while (held < pages)
 		held *= 2;
