@@ -42,12 +42,12 @@ for K in 0 50 500; do
 		col=$(column_of "$merged" "target_${p}_us")
 		[ -n "$col" ] || fail "the merged CSV has no target_${p}_us column"
 		median=$(column_median "$merged" "$col") || fail "K=$K: target_${p}_us is empty"
+		r=$(phase_calls_tol "$merged" "$p")
 		if [ "$p" = "$phase" ]; then
-			want=$K tol=$(awk -v k="$K" -v r="$(phase_calls_tol "$merged" "$p")" \
-				'BEGIN { print r + 0.01 * k }')
+			want=$K tol=$(awk -v k="$K" -v r="$r" 'BEGIN { print r + 0.01 * k }')
 			note "$fn K=$K us: median target_${p}_us=$median (tolerance $tol us)"
 		else
-			want=0 tol=$(phase_calls_tol "$merged" "$p")
+			want=0 tol=$r
 		fi
 		near "$median" "$want" "$tol" ||
 			fail "$fn K=$K: median target_${p}_us $median is not within $tol us of $want"
