@@ -63,13 +63,19 @@ induce)
 		fail "functions file: $induced induced xrLocateSpace, not $((50 * FRAMES))"
 	# The runtime's time in the 50 induced calls is left out: the phase
 	# column stays near 0 (the target burns nothing of its own there).
+	# What remains is the target's own loop around the 50 calls and the
+	# halves of post's brackets no clock sees: 0.4-0.6 us a frame here
+	# against the runtime's ~12, but 1.6-5.5 us against 22-42 under ASan,
+	# which slows both alike. So the bound is 3 us or a third of the
+	# runtime's share, whichever is more; a leak adds the whole share.
 	merged=$(merged_files)
 	col=$(column_of "$merged" target_begin_us)
 	[ -n "$col" ] || fail "no target_begin_us column"
 	median=$(column_median "$merged" "$col")
 	runtime=$(data_rows "$post" | awk -F, '$1 == "xrLocateSpace" { s += $4 - $3; n++ } END { printf "%.3f", s / n * 50 / 1000 }')
-	note "induced: $induced xrLocateSpace; target_begin_us median $median, the runtime's share in them ~$runtime us per frame"
-	near "$median" 0 3 || fail "target_begin_us median $median: the induced calls' time is not left out"
+	bound=$(awk -v r="$runtime" 'BEGIN { b = r / 3; print (b > 3 ? b : 3) }')
+	note "induced: $induced xrLocateSpace; target_begin_us median $median, the runtime's share in them ~$runtime us per frame (bound $bound)"
+	near "$median" 0 "$bound" || fail "target_begin_us median $median: the induced calls' time is not left out"
 	;;
 thread)
 	app_threads=$(data_rows "$pre" | cut -d, -f2 | sort -u)
