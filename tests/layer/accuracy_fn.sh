@@ -19,11 +19,6 @@ fn=$1
 phase=$2
 PHASES="wait begin end locate_views sync_actions swapchain other"
 
-# Column number of $2 in the header of merged CSV $1.
-column_of() {
-	grep -v '^#' "$1" | head -n 1 | tr ',' '\n' | grep -nx "$2" | cut -d: -f1
-}
-
 # R of phase $2: 2 µs, or 0.25 µs per call a frame of the phase (the
 # functions file beside merged CSV $1) where that is more.
 phase_calls_tol() {

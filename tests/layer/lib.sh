@@ -59,6 +59,11 @@ data_rows() {
 	grep -v '^#' "$1" | tail -n +2
 }
 
+# Column number (1-based) of name $2 in the header of CSV $1; empty if absent.
+column_of() {
+	grep -v '^#' "$1" | head -n 1 | tr ',' '\n' | grep -nx "$2" | cut -d: -f1
+}
+
 # Median of column N (1-based) over the data rows of a CSV; blank cells skipped.
 column_median() {
 	_median=$(data_rows "$1" | cut -d, -f"$2" | grep -v '^$' | sort -g |

@@ -15,11 +15,6 @@
 case=$1
 FRAMES=200
 
-# Column number of $2 in the header of CSV $1.
-column_of() {
-	grep -v '^#' "$1" | head -n 1 | tr ',' '\n' | grep -nx "$2" | cut -d: -f1
-}
-
 # Value of column $3 in the row of function $2 of functions file $1 (0 without a row).
 fn_value() {
 	col=$(column_of "$1" "$3")
