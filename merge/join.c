@@ -36,12 +36,12 @@ static bool gpu_same(const void *a, const void *b)
 
 struct window_source join_cpu_source(join_pull_fn pull, void *ctx)
 {
-	return (struct window_source){sizeof(struct side_cpu_row), cpu_hash, cpu_same, pull, ctx};
+	return (struct window_source){sizeof(struct side_cpu_row), cpu_hash, cpu_same, pull, ctx, false};
 }
 
 struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
 {
-	return (struct window_source){sizeof(struct side_gpu_row), gpu_hash, gpu_same, pull, ctx};
+	return (struct window_source){sizeof(struct side_gpu_row), gpu_hash, gpu_same, pull, ctx, false};
 }
 
 /* ---- join ---- */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -491,7 +492,7 @@ void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, siz
 	r->want = want < r->blocks ? want : r->blocks;
 	/* The workers format ahead; this thread joins the first in
 	 * merged_write_rows_finish() (and does the work if it did not start). */
-	r->started = thread_start(&r->thread[0], rows_first, r) == 0;
+	r->started = r->blocks > 0 && thread_start(&r->thread[0], rows_first, r) == 0;
 }
 
 void merged_write_rows_ready(struct merged_rows *r, size_t ready)
@@ -502,9 +503,62 @@ void merged_write_rows_ready(struct merged_rows *r, size_t ready)
 	pthread_mutex_unlock(&r->lock);
 }
 
+int merged_write_rows_prefix(struct merged_rows *r, const char *data, size_t len)
+{
+	if (r->prefix_n == r->prefix_cap) {
+		size_t cap = r->prefix_cap ? r->prefix_cap * 2 : 32;
+		struct iovec *p = realloc(r->prefix, cap * sizeof(*p));
+		if (!p) {
+			if (!r->o->error)
+				r->o->error = ENOMEM;
+			return -1;
+		}
+		r->prefix = p;
+		r->prefix_cap = cap;
+	}
+	r->prefix[r->prefix_n++] = (struct iovec){(void *)data, len};
+	return 0;
+}
+
+/* Writes the rows formatted already, as few writes as IOV_MAX allows. */
+static void write_prefix(struct merged_rows *r)
+{
+	struct iovec *v = r->prefix;
+	size_t n = r->prefix_n;
+
+	while (n > 0 && !r->o->error) {
+		if (v->iov_len == 0) {
+			v++;
+			n--;
+			continue;
+		}
+		ssize_t w = writev(r->o->fd, v, n < IOV_MAX ? (int)n : IOV_MAX);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			r->o->error = w < 0 ? errno : EIO;
+			break;
+		}
+		/* Past what was written: whole buffers, then into the next one. */
+		for (size_t done = (size_t)w; n > 0 && done > 0;) {
+			size_t take = done < v->iov_len ? done : v->iov_len;
+			v->iov_base = (char *)v->iov_base + take;
+			v->iov_len -= take;
+			done -= take;
+			if (v->iov_len == 0) {
+				v++;
+				n--;
+			}
+		}
+	}
+}
+
 /* Joins the workers and frees what the rows held. */
 static void rows_end(struct merged_rows *r)
 {
+	free(r->prefix);
+	r->prefix = NULL;
+	r->prefix_n = r->prefix_cap = 0;
 	if (r->started)
 		thread_join(&r->thread[0]);
 	pthread_cond_destroy(&r->changed);
@@ -514,6 +568,7 @@ static void rows_end(struct merged_rows *r)
 void merged_write_rows_finish(struct merged_rows *r)
 {
 	flush(r->o); /* the summary goes first */
+	write_prefix(r);
 	merged_write_rows_ready(r, r->count);
 	pass_turn(r, SIZE_MAX); /* block 0's turn */
 	if (!r->started)

@@ -27,6 +27,8 @@
 
 #include "merge.h"
 #include "thread.h"
+#include <sys/uio.h>
+
 #include "workers.h"
 
 /* The column header line of the merged CSV (without newline). */
@@ -154,6 +156,8 @@ struct merged_rows {
 	size_t next;        /* the next block a worker takes */
 	size_t turn;        /* the block whose bytes go to the file next; SIZE_MAX: the summary's */
 	bool cancelled;
+	struct iovec *prefix; /* rows formatted already, written before the first item */
+	size_t prefix_n, prefix_cap;
 };
 
 /*
@@ -165,6 +169,14 @@ struct merged_rows {
  */
 void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, size_t count,
                              size_t ready, merged_write_fill_fn fill, void *ctx);
+
+/*
+ * Rows formatted already (@p len bytes at @p data, borrowed until
+ * merged_write_rows_finish() returns), written after the summary and
+ * before item 0, after those given before. From the thread that started
+ * @p r. Returns 0, or -1 when out of memory (o->error set).
+ */
+int merged_write_rows_prefix(struct merged_rows *r, const char *data, size_t len);
 
 /* Items [0, @p ready) may be formatted now. */
 void merged_write_rows_ready(struct merged_rows *r, size_t ready);

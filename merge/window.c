@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The whole-file join looked this many rows ahead of its cursor first. */
-#define JOIN_SCAN 16
 /* Rows a window starts with room for: what it holds in the usual case
  * (behind, ahead and a batch), so it never grows there. */
 #define WINDOW_START_CAP (2 * (WINDOW_AHEAD + WINDOW_BEHIND))
@@ -176,7 +174,7 @@ uint64_t window_take(struct window *w, const void *key, const void **row)
 {
 	uint64_t m = WINDOW_NONE;
 
-	if (fill(w, w->cursor + WINDOW_AHEAD) != 0)
+	if (fill(w, w->cursor + (w->src.lazy ? JOIN_SCAN : WINDOW_AHEAD)) != 0)
 		return WINDOW_NONE;
 	uint64_t hi = w->base + w->len;
 	uint64_t end = w->cursor + JOIN_SCAN < hi ? w->cursor + JOIN_SCAN : hi;
@@ -186,6 +184,8 @@ uint64_t window_take(struct window *w, const void *key, const void **row)
 			break;
 		}
 	}
+	if (m == WINDOW_NONE && w->src.lazy && fill(w, w->cursor + WINDOW_AHEAD) != 0)
+		return WINDOW_NONE;
 	if (m == WINDOW_NONE)
 		m = lookup(w, key);
 	if (m == WINDOW_NONE)

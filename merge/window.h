@@ -21,6 +21,8 @@
 /* Rows held ahead of and behind the cursor (see above). */
 #define WINDOW_AHEAD 4096
 #define WINDOW_BEHIND 4096
+/* The whole-file join looked this many rows ahead of its cursor first. */
+#define JOIN_SCAN 16
 
 /* Where a window's rows come from, and what makes two rows the same key. */
 struct window_source {
@@ -34,6 +36,15 @@ struct window_source {
 	 */
 	int (*pull)(void *ctx, const void **rows, size_t *n);
 	void *ctx;
+	/*
+	 * Pull only as far as a lookup needs: JOIN_SCAN rows past the cursor
+	 * while the scan finds the key there, WINDOW_AHEAD when it does not.
+	 * The same rows match; rows further than WINDOW_BEHIND behind the
+	 * cursor may be dropped at other times. For a source that comes as
+	 * another thread makes it (the sandwich's xrEndFrame calls), which a
+	 * lookup then does not wait WINDOW_AHEAD rows for.
+	 */
+	bool lazy;
 };
 
 struct window {

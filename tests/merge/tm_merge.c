@@ -589,11 +589,12 @@ static int tw_pull(void *ctx, const void **rows, size_t *n)
  * window) are all found through the index, the earliest of a repeated key
  * first; a key the source lacks is not found; and rows well behind the
  * cursor are dropped, so memory stays bounded, without losing any that
- * can still match.
+ * can still match. The same with a lazy window (*state), which pulls
+ * rows only as a lookup needs them.
  */
 static void test_window_far_rows(void **state)
 {
-	(void)state;
+	const bool lazy = *(const bool *)*state;
 	enum { N = 30000, BLOCK = 1500 };
 	struct tw_row *rows = malloc(N * sizeof(*rows));
 	assert_non_null(rows);
@@ -605,7 +606,7 @@ static void test_window_far_rows(void **state)
 	}
 	struct tw_source src = {.rows = rows, .n = N, .batch = 333};
 	const struct window_source ws = {.row_size = sizeof(struct tw_row), .hash = tw_hash,
-	                                 .same = tw_same, .pull = tw_pull, .ctx = &src};
+	                                 .same = tw_same, .pull = tw_pull, .ctx = &src, .lazy = lazy};
 	struct window w;
 	assert_int_equal(window_init(&w, &ws), 0);
 
@@ -634,6 +635,48 @@ static void test_window_far_rows(void **state)
 	assert_int_equal(w.total, N);
 	assert_true(w.cap <= 4 * (WINDOW_AHEAD + WINDOW_BEHIND));
 	window_destroy(&w);
+	free(rows);
+}
+
+static bool window_lazy[] = {false, true};
+
+/*
+ * A lazy window pulls only what a lookup needs (rows in order: JOIN_SCAN
+ * past the cursor, not WINDOW_AHEAD), so its source may be another
+ * thread's progress; an eager one holds WINDOW_AHEAD rows ahead.
+ */
+static void test_window_lazy_pulls(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	struct tw_row *rows = malloc(N * sizeof(*rows));
+	assert_non_null(rows);
+	for (size_t i = 0; i < N; i++)
+		rows[i] = (struct tw_row){.key = i, .pos = i};
+	for (int lazy = 0; lazy < 2; lazy++) {
+		struct tw_source src = {.rows = rows, .n = N, .batch = 64};
+		const struct window_source ws = {.row_size = sizeof(struct tw_row), .hash = tw_hash,
+		                                 .same = tw_same, .pull = tw_pull, .ctx = &src,
+		                                 .lazy = lazy};
+		struct window w;
+		assert_int_equal(window_init(&w, &ws), 0);
+		for (uint64_t key = 0; key < 1000; key++) {
+			const struct tw_row k = {.key = key};
+			const void *found;
+			assert_int_equal(window_take(&w, &k, &found), key);
+			if (lazy)
+				assert_true(src.next <= key + 1 + JOIN_SCAN + src.batch);
+			else
+				assert_true(src.next >= key + WINDOW_AHEAD);
+		}
+		/* A key missing from the rows near the cursor: both look WINDOW_AHEAD on. */
+		const struct tw_row far = {.key = 1000 + WINDOW_AHEAD - 2}, beyond = {.key = N - 1};
+		const void *found;
+		assert_int_equal(window_take(&w, &far, &found), far.key);
+		assert_true(src.next >= 1000 + WINDOW_AHEAD);
+		assert_int_equal(window_take(&w, &beyond, &found), WINDOW_NONE);
+		window_destroy(&w);
+	}
 	free(rows);
 }
 
@@ -897,6 +940,70 @@ static void test_rows_writer(void **state)
 		merged_write_abort(&o);
 		assert_int_equal(none.calls, 0);
 		assert_int_equal(access(path, F_OK), -1);
+	}
+	workers_set_max(WORKERS_DEFAULT);
+	tm_dir_remove(dir);
+}
+
+/* merged_write_fill_fn: numbered rows from 1000 on (those before went as a prefix). */
+static size_t after_prefix_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                                size_t *used)
+{
+	(void)ctx;
+	char *p = buf;
+
+	for (; first < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap; first++)
+		p += sprintf(p, "%zu\n", 1000 + first);
+	*used = (size_t)(p - buf);
+	return first;
+}
+
+/*
+ * Rows formatted before the writer started (the rows formatted early)
+ * go after the summary and before the writer's first row, in the order
+ * given, in pieces of any size; with no rows of its own the writer starts
+ * no thread and still writes them.
+ */
+static void test_rows_writer_prefix(void **state)
+{
+	(void)state;
+	char dir[256], path[512], msg[256];
+	/* Rows 0 to 999 in pieces of 1, 10, 100 and 889 rows. */
+	static char text[8000];
+	const size_t cuts[] = {0, 1, 11, 111, 1000};
+	size_t at[5], len = 0;
+
+	for (size_t i = 0; i < 1000; i++) {
+		for (int c = 0; c < 5; c++)
+			if (cuts[c] == i)
+				at[c] = len;
+		len += (size_t)sprintf(text + len, "%zu\n", i);
+	}
+	at[4] = len;
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rows.csv", dir);
+	for (size_t later = 0; later <= 5000; later += 5000) {
+		struct merged_writer o;
+		struct merged_rows rows;
+
+		workers_set_max(4);
+		unlink(path);
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		merged_write_rows_start(&rows, &o, later, later, after_prefix_fill, NULL);
+		assert_int_equal(rows.started, later > 0);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(merged_write_rows_prefix(&rows, text + at[c], at[c + 1] - at[c]), 0);
+		o.len = (size_t)sprintf(o.buf, "# summary\n");
+		merged_write_rows_finish(&rows);
+		assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+
+		FILE *in = fopen(path, "r");
+		char line[64];
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_string_equal(line, "# summary\n");
+		check_numbered_rows(in, 1000 + later);
+		fclose(in);
 	}
 	workers_set_max(WORKERS_DEFAULT);
 	tm_dir_remove(dir);
@@ -1523,10 +1630,13 @@ int main(void)
 		cmocka_unit_test(test_spill_grows),
 		cmocka_unit_test(test_spill_shared),
 		cmocka_unit_test(test_spill_shared_readers),
-		cmocka_unit_test(test_window_far_rows),
+		cmocka_unit_test_prestate(test_window_far_rows, &window_lazy[0]),
+		cmocka_unit_test_prestate(test_window_far_rows, &window_lazy[1]),
+		cmocka_unit_test(test_window_lazy_pulls),
 		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_rows_writer_first_block),
 		cmocka_unit_test(test_rows_writer_pieces),
+		cmocka_unit_test(test_rows_writer_prefix),
 		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
