@@ -4,6 +4,7 @@
 #include "calls_frames.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,8 +136,22 @@ static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t ind
 		s->error = errno;
 		return -1;
 	}
-	p->index = index;
+	/* Its frames are in place before a reader can see it (calls_frames_read_final()). */
+	__atomic_store_n(&p->index, index, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/*
+ * The published bound no longer holds: from now on readers give up, and
+ * those still copying are waited for, so the change that follows races
+ * none of them.
+ */
+static void progress_break(struct calls_frames *s)
+{
+	s->broke = true;
+	atomic_store(&s->progress->broken, true);
+	while (atomic_load(&s->progress->readers) > 0)
+		sched_yield();
 }
 
 /* The page holding slot @p slot, loaded. NULL on a file error. */
@@ -147,6 +162,9 @@ static struct calls_frames_page *page_of(struct calls_frames *s, uint64_t slot)
 
 	if (p->index == index)
 		return p;
+	/* Another page's frames make room: a reader may be copying them. */
+	if (p->index >= 0 && s->progress && !s->broke)
+		progress_break(s);
 	if (s->error || write_back(s, p) != 0 || load(s, p, index) != 0)
 		return NULL;
 	return p;
@@ -165,6 +183,8 @@ struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
 		s->error = ERANGE;
 		return NULL;
 	}
+	if (id < s->published && !s->broke)
+		progress_break(s); /* published: a reader may be copying it */
 	struct calls_frames_page *p = page_of(s, id - s->origin);
 	if (!p)
 		return NULL;
@@ -229,6 +249,61 @@ int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
 		i += run;
 	}
 	return 0;
+}
+
+void calls_frames_share(struct calls_frames *s, struct calls_frames_progress *p)
+{
+	s->progress = p;
+}
+
+void calls_frames_publish(struct calls_frames *s, uint64_t id)
+{
+	if (!s->progress || s->broke || id <= s->published)
+		return;
+	s->published = id;
+	/* The frames below, as written, before the bound: with it. */
+	atomic_store_explicit(&s->progress->final_below, id, memory_order_release);
+}
+
+/* Frame @p id into @p out if its page is in memory, else zeros (never touched). */
+static void copy_final(const struct calls_frames *s, uint64_t id, struct calls_frame *out)
+{
+	uint64_t slot = id - s->origin;
+	int64_t index = (int64_t)(slot / CALLS_FRAMES_PAGE);
+	const struct calls_frames_page *p = &s->page[(uint64_t)index & (s->held - 1)];
+
+	if (__atomic_load_n(&p->index, __ATOMIC_ACQUIRE) == index)
+		*out = p->frames[slot % CALLS_FRAMES_PAGE];
+	else
+		memset(out, 0, sizeof(*out));
+}
+
+int calls_frames_read_final(const struct calls_frames *s, uint64_t first_id, size_t n,
+                            struct calls_frame *out)
+{
+	struct calls_frames_progress *p = s->progress;
+	int ret = 1;
+
+	if (!p)
+		return -1;
+	/* Counted in before the bound is checked: the sandwich, which sets
+	 * broken before it counts the readers, either sees this one or is
+	 * seen to have broken the bound. */
+	atomic_fetch_add(&p->readers, 1);
+	uint64_t below = atomic_load_explicit(&p->final_below, memory_order_acquire);
+	if (atomic_load(&p->broken))
+		ret = -1;
+	else if (first_id + n > below || first_id + n < first_id)
+		ret = 0;
+	/* A bound above 0 came after the first frame, which set the origin. */
+	for (size_t i = 0; ret == 1 && i < n; i++) {
+		if (first_id + i < s->origin)
+			memset(&out[i], 0, sizeof(out[i]));
+		else
+			copy_final(s, first_id + i, &out[i]);
+	}
+	atomic_fetch_sub(&p->readers, 1);
+	return ret;
 }
 
 int calls_frames_mark_used(struct calls_frames *s, uint64_t id)

@@ -11,7 +11,9 @@
 #ifndef XRLM_CALLS_FRAMES_H
 #define XRLM_CALLS_FRAMES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "idmap.h"
@@ -39,6 +41,23 @@ struct calls_frame {
 #define CALLS_HAS_BEGIN 4
 #define CALLS_HAS_END 8
 
+/*
+ * How far the frames are final while the sandwich still fills later ones,
+ * for threads that read them meanwhile (calls_frames_read_final(): the
+ * merged rows formatted while the sandwich runs). The sandwich publishes
+ * a bound below which it expects to change no frame; should it change one
+ * after all (a call later in its file than the bound allowed for), or
+ * write a page back to make room, the bound is broken for good: what was
+ * read is to be thrown away. A reader counts itself in readers while it
+ * copies, and the sandwich waits for none to be left before it changes a
+ * frame below the bound, so no copy ever races a change.
+ */
+struct calls_frames_progress {
+	_Atomic uint64_t final_below; /* frames with a lower id are final */
+	atomic_bool broken;           /* one was changed after all: nothing read is valid */
+	atomic_int readers;           /* threads copying frames now */
+};
+
 struct calls_frames_page {
 	int64_t index; /* page number held, -1: none */
 	bool dirty;
@@ -60,6 +79,10 @@ struct calls_frames {
 	 * that marking one does not make its page write back, and on cache
 	 * lines of their own: the rows are marked on another thread while
 	 * the sandwich fills the frames. */
+	/* NULL, or where final frames are published (calls_frames_share()). */
+	struct calls_frames_progress *progress;
+	uint64_t published; /* the sandwich's last published bound */
+	bool broke;         /* the sandwich broke it */
 	_Alignas(64) struct idmap used_pages; /* page number -> its bits in used */
 	uint64_t (*used)[CALLS_FRAMES_PAGE / 64];
 	size_t used_cap;
@@ -97,6 +120,26 @@ int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *ou
  */
 int calls_frames_read(const struct calls_frames *s, uint64_t first_id, size_t n,
                       struct calls_frame *out);
+
+/*
+ * Lets other threads read the frames below a bound while this one fills
+ * the others: @p p (zeroed, outliving @p s's use) gets the bounds given
+ * to calls_frames_publish(). Call it before the first frame.
+ */
+void calls_frames_share(struct calls_frames *s, struct calls_frames_progress *p);
+
+/* Frames below @p id will not change any more (as far as the caller knows: see struct calls_frames_progress). */
+void calls_frames_publish(struct calls_frames *s, uint64_t id);
+
+/*
+ * From another thread than the one filling @p s (shared by
+ * calls_frames_share()): frames @p first_id to @p first_id + @p n - 1
+ * into @p out, as calls_frames_read() gives them, if they are all below
+ * the published bound. Returns 1 when copied, 0 when they are not all
+ * final yet, -1 when the bound was broken (they never will be, here).
+ */
+int calls_frames_read_final(const struct calls_frames *s, uint64_t first_id, size_t n,
+                            struct calls_frame *out);
 
 /*
  * Marks frame @p id as one a merged row maps to. Returns 1 the first time,

@@ -354,6 +354,24 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	return 0;
 }
 
+/*
+ * The lowest frame id of a pre call not final yet, the oldest of each
+ * thread's (UINT64_MAX when none is left): the frames below it take no
+ * more calls, unless a call comes later in its file than the sandwich
+ * waits for, which calls_frames.c then sees.
+ */
+static uint64_t open_frames_floor(const struct sweep *s)
+{
+	uint64_t floor = UINT64_MAX;
+
+	for (uint32_t i = 0; i < s->thread_ids.count; i++) {
+		const struct thread_calls *t = &s->threads[i];
+		if (t->head < t->tail && t->calls[t->head].frame_id < floor)
+			floor = t->calls[t->head].frame_id;
+	}
+	return floor;
+}
+
 /* Finalizes every pre call that ended before @p bound. */
 static int finalize_before(struct sweep *s, int64_t bound)
 {
@@ -459,6 +477,8 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 		say_failure(s, msg, msg_size);
 		return -1;
 	}
+	if (s->r->frames.progress)
+		calls_frames_publish(&s->r->frames, open_frames_floor(s));
 	return 0;
 }
 
@@ -607,6 +627,8 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	     spill_init(&out->ends, sizeof(struct calls_end), CALLS_ENDS_MEM, opts->tmp_dir) != 0)) {
 		fail(&out->pre_diag, pre_path, "out of memory");
 	} else {
+		if (opts->progress)
+			calls_frames_share(&out->frames, opts->progress);
 		ret = run(&s, pre_path, post_path, out);
 	}
 	if (opts->ends)

@@ -137,6 +137,9 @@ struct calls_join_opts {
 	 */
 	struct spill *ends;
 	uint64_t frames_hint; /* the frames expected (calls_frames_init()); 0: unknown */
+	/* NULL, or where the frames final so far are published for readers
+	 * on other threads (calls_frames_share()). */
+	struct calls_frames_progress *progress;
 };
 
 /*

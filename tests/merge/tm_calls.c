@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -815,6 +816,164 @@ static void test_late_pre_by_rows(void **state)
 	}
 }
 
+/* ---- frames read by other threads while the sandwich fills them ---- */
+
+/* Frame @p id as the progress tests fill it. */
+static void fill_frame(struct calls_frames *s, uint64_t id)
+{
+	struct calls_frame *f = calls_frames_at(s, id);
+
+	assert_non_null(f);
+	f->phase_ns[0] = (int64_t)id;
+	f->phase_ns[U_PHASE_COUNT - 1] = -(int64_t)id;
+	f->has = CALLS_HAS_ANY;
+}
+
+/*
+ * Frames below the published bound are read as they stand (zeros for one
+ * never touched), none at or above it; the bound only rises; a frame
+ * changed below it breaks it for good, and so does a page written back to
+ * make room (its frames may be being copied).
+ */
+static void test_frames_progress(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct calls_frames s;
+	struct calls_frames_progress p = {0};
+	struct calls_frame out[8];
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(calls_frames_init(&s, dir, 100), 0);
+	calls_frames_share(&s, &p);
+	assert_int_equal(calls_frames_read_final(&s, 0, 1, out), 0); /* nothing final yet */
+	for (uint64_t id = 10; id < 20; id++)
+		if (id != 13)
+			fill_frame(&s, id);
+	calls_frames_publish(&s, 15);
+	calls_frames_publish(&s, 12); /* lower: no effect */
+	assert_int_equal(atomic_load(&p.final_below), 15);
+	assert_int_equal(calls_frames_read_final(&s, 9, 6, out), 1);
+	assert_int_equal(out[0].has, 0); /* 9: never touched */
+	assert_int_equal(out[4].has, 0); /* 13 */
+	for (int k = 1; k < 6; k++)
+		if (k != 4)
+			assert_int_equal(out[k].phase_ns[0], 9 + k);
+	assert_int_equal(calls_frames_read_final(&s, 14, 2, out), 0); /* 15 is not final */
+	fill_frame(&s, 15);                                           /* above: still sound */
+	assert_false(atomic_load(&p.broken));
+	fill_frame(&s, 13); /* below: broken */
+	assert_true(atomic_load(&p.broken));
+	assert_int_equal(calls_frames_read_final(&s, 10, 1, out), -1);
+	calls_frames_publish(&s, 30);
+	assert_int_equal(atomic_load(&p.final_below), 15);
+	calls_frames_destroy(&s);
+
+	/* The default pages held: the 33rd page written back breaks the bound. */
+	struct calls_frames_progress q = {0};
+	assert_int_equal(calls_frames_init(&s, dir, 0), 0);
+	calls_frames_share(&s, &q);
+	fill_frame(&s, 0);
+	calls_frames_publish(&s, 1);
+	for (uint64_t page = 1; page < CALLS_FRAMES_PAGES; page++)
+		fill_frame(&s, page * CALLS_FRAMES_PAGE);
+	assert_false(atomic_load(&q.broken));
+	fill_frame(&s, CALLS_FRAMES_PAGES * CALLS_FRAMES_PAGE);
+	assert_true(atomic_load(&q.broken));
+	calls_frames_destroy(&s);
+	tm_dir_remove(dir);
+}
+
+/* A reader of final frames beside the thread filling them (struct progress_race). */
+struct progress_race {
+	struct calls_frames *s;
+	atomic_bool done;
+	uint64_t reads; /* frames the reader checked */
+	int bad;        /* frames read other than as filled */
+};
+
+static void *race_reader(void *arg)
+{
+	struct progress_race *r = arg;
+	struct calls_frame out[16];
+
+	while (!atomic_load(&r->done)) {
+		uint64_t below = atomic_load(&r->s->progress->final_below);
+		if (below < 16)
+			continue;
+		if (calls_frames_read_final(r->s, below - 16, 16, out) != 1)
+			continue;
+		for (int k = 0; k < 16; k++) {
+			uint64_t id = below - 16 + (uint64_t)k;
+			r->bad += out[k].phase_ns[0] != (int64_t)id ||
+			          out[k].phase_ns[U_PHASE_COUNT - 1] != -(int64_t)id;
+		}
+		r->reads += 16;
+	}
+	return NULL;
+}
+
+/*
+ * Frames read while the pages they share are filled (and loaded) past the
+ * bound are whole: what was published before. ThreadSanitizer runs this
+ * too (test_merge_calls is one of the merge's tests).
+ */
+static void test_frames_progress_race(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct calls_frames s;
+	struct calls_frames_progress p = {0};
+	const uint64_t n = 8 * CALLS_FRAMES_PAGE;
+	pthread_t t;
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(calls_frames_init(&s, dir, n), 0);
+	calls_frames_share(&s, &p);
+	struct progress_race r = {.s = &s};
+	assert_int_equal(pthread_create(&t, NULL, race_reader, &r), 0);
+	for (uint64_t id = 0; id < n; id++) {
+		fill_frame(&s, id);
+		calls_frames_publish(&s, id + 1);
+	}
+	atomic_store(&r.done, true);
+	pthread_join(t, NULL);
+	assert_int_equal(r.bad, 0);
+	assert_false(atomic_load(&p.broken));
+	calls_frames_destroy(&s);
+	tm_dir_remove(dir);
+}
+
+/*
+ * The sandwich publishes the frames it has made final: every one at its
+ * end when no call came late; a call of an old frame later than it waits
+ * for breaks the bound (the merge then formats every row after it).
+ */
+static void test_sandwich_progress(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+	struct calls_frames_progress p = {0};
+	const struct calls_join_opts opts = {.progress = &p};
+
+	session_write(&s, a_frames_pre, a_frames_post, NULL, a_calls_pre, a_calls_post);
+	assert_int_equal(calls_join_each(s.calls_pre, s.calls_post, 10, &opts, &r), 0);
+	assert_int_equal(atomic_load(&p.final_below), UINT64_MAX);
+	assert_false(atomic_load(&p.broken));
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+
+	struct calls_frames_progress q = {0};
+	const struct calls_join_opts late = {.progress = &q};
+	session_write(&s, "", "", NULL, late_time_pre, late_time_post);
+	assert_int_equal(calls_join_each(s.calls_pre, s.calls_post, 0, &late, &r), 0);
+	assert_int_equal(r.late_calls, 1);
+	assert_true(atomic_load(&q.broken));
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
 /* The merge says so: a warning naming the count, and the summary's calls_late. */
 static void test_late_calls_reported(void **state)
 {
@@ -863,6 +1022,9 @@ int main(void)
 		cmocka_unit_test(test_late_post_by_time),
 		cmocka_unit_test(test_late_pre_by_rows),
 		cmocka_unit_test(test_late_calls_reported),
+		cmocka_unit_test(test_frames_progress),
+		cmocka_unit_test(test_frames_progress_race),
+		cmocka_unit_test(test_sandwich_progress),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
