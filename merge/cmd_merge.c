@@ -10,6 +10,7 @@
 #include "cmd_sessions.h"
 #include "heap.h"
 #include "merge.h"
+#include "merge_early.h"
 #include "sessions.h"
 #include "table.h"
 #include "u_parse.h"
@@ -72,6 +73,8 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
  * tenth session). With thread.c's reserve, which maps nothing, 32 MiB
  * made that merge ~3 ms faster and 10^5 frames ~0.7 ms, peak RSS the
  * same; 64 and 128 MiB no faster (bench/RESULTS.md, thirteenth session).
+ * With calls files, the rows formatted while the sandwich runs are held
+ * until the summary is written: their bytes too (merge_early.h).
  * The rest is faulted in by the threads that use it.
  */
 static size_t expected_heap(const struct merge_paths *p)
@@ -88,6 +91,9 @@ static size_t expected_heap(const struct merge_paths *p)
 	if (input > bound)
 		return bound;
 	size_t heap = fixed + input + input / 2;
+	if (p->calls_pre_csv && p->calls_post_csv && workers_max() >= MERGE_EARLY_MIN_WORKERS &&
+	    stat(p->pre_csv, &st) == 0 && st.st_size > 0)
+		heap += merge_early_bytes((uint64_t)st.st_size / MERGE_FRAME_ROW_BYTES);
 	return heap < bound ? heap : bound;
 }
 

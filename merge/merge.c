@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "join.h"
 #include "merge_calls.h"
 #include "merge_check.h"
+#include "merge_early.h"
 #include "merge_gate.h"
 #include "merged_write.h"
 #include "out_file.h"
@@ -40,8 +42,6 @@
 #define MERGE_RECS_MEM (1u << 17)
 /* Above this size of pre's CPU file (~1 300 frames), the files are read on threads. */
 #define MERGE_THREADS_BYTES (64u << 10)
-/* A per-side CPU file's bytes a row, about (the statistics' thread count from a file's size). */
-#define MERGE_FRAME_ROW_BYTES 50
 /* Records read back at a time while summarising and writing (on the stack: small). */
 #define MERGE_RECS_BLOCK 64
 
@@ -212,6 +212,7 @@ struct rows_ctx {
 	int read_error;     /* errno of a failed read of the records */
 	const struct merge_calls *calls;
 	bool recs_shared;   /* the statistics read the records as the join publishes them */
+	size_t row_offset;  /* the rows writer's row 0 is this record (the ones before went early) */
 };
 
 /*
@@ -253,12 +254,12 @@ static void row_times(uint64_t bracket_ns, const struct join_rec *a, struct merg
 
 /* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
 static void make_row(const struct rows_ctx *c, const struct join_rec *a, const int64_t *calls_cols,
-                     struct merged_row *r)
+                     bool has_calls, struct merged_row *r)
 {
 	row_times(c->bracket_correction_ns, a, r);
 	r->has_gpu_raw = c->has_gpu_files;
 	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	r->has_calls = c->calls->present;
+	r->has_calls = has_calls;
 	if (r->has_calls)
 		memcpy(r->calls_ns, calls_cols, sizeof(r->calls_ns));
 }
@@ -354,6 +355,7 @@ static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 			if (merge_calls_next_row(calls, block[i].thread_id, block[i].t_entry_ns,
 			                         block[i].pre_ns) != 0)
 				return errno ? errno : EIO;
+		merge_calls_rows_publish(calls, false);
 	}
 	return 0;
 }
@@ -378,6 +380,7 @@ static void *frames_main(void *arg)
 	struct frames_job *j = arg;
 
 	j->err = find_row_frames(j->recs, j->calls);
+	merge_calls_rows_publish(j->calls, true); /* whatever happened: no reader waits for ever */
 	if (j->rows)
 		merged_write_rows_ready(j->rows, (size_t)j->recs->count);
 	return NULL;
@@ -514,10 +517,16 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 	return 0;
 }
 
-/* merged_write_fill_fn: the rows of records [first, last). */
-static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+/*
+ * Formats the rows of records [@p first, @p last) into @p buf (of @p cap
+ * bytes; *@p used of them filled), as many as fit. With @p final, while
+ * the sandwich runs (merge_calls_rows_final()): *@p state is then 0 when
+ * the next row's frames are not final yet, -1 when they never will be
+ * here. Returns the first row not formatted.
+ */
+static size_t format_rows(struct rows_ctx *c, size_t first, size_t last, char *buf, size_t cap,
+                          size_t *used, bool final, int *state)
 {
-	struct rows_ctx *c = ctx;
 	_Static_assert(MERGE_RECS_BLOCK <= MERGE_CALLS_ROWS_MAX, "a block's calls columns at once");
 	struct join_rec block[MERGE_RECS_BLOCK];
 	int64_t cols[MERGE_RECS_BLOCK][CALLS_COLS];
@@ -525,12 +534,14 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 	char *p = buf;
 	size_t i = first;
 
+	*state = 1;
 	while (i < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap) {
 		size_t room = (cap - (size_t)(p - buf)) / MERGED_ROW_MAX;
 		size_t n = last - i < MERGE_RECS_BLOCK ? last - i : MERGE_RECS_BLOCK;
 		if (n > room)
 			n = room;
 		if (spill_read(c->recs, i, n, block) != 0) {
+			*state = -1;
 			c->read_error = errno ? errno : EIO;
 			break;
 		}
@@ -539,20 +550,43 @@ static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t 
 			end_entry[k] = block[k].t_entry_ns;
 			end_exit[k] = block[k].t_entry_ns + block[k].pre_ns;
 		}
-		if (merge_calls_rows(c->calls, i, n, end_entry, end_exit, &cols[0][0]) != 0) {
+		if (final) {
+			*state = merge_calls_rows_final(c->calls, i, n, end_entry, end_exit, &cols[0][0]);
+			if (*state != 1)
+				break;
+		} else if (merge_calls_rows(c->calls, i, n, end_entry, end_exit, &cols[0][0]) != 0) {
+			*state = -1;
 			c->read_error = errno ? errno : EIO;
 			break;
 		}
 		for (size_t k = 0; k < n; k++) {
 			struct merged_row r;
-			make_row(c, &block[k], cols[k], &r);
+			make_row(c, &block[k], cols[k], final || c->calls->present, &r);
 			p = merged_write_format_row(p, &r);
 		}
 		i += n;
 	}
 	*used = (size_t)(p - buf);
+	return i;
+}
+
+/* merged_write_fill_fn: the rows of records [first, last) past the ones formatted early. */
+static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
+{
+	struct rows_ctx *c = ctx;
+	int state;
+	size_t off = c->row_offset;
+	size_t next = format_rows(c, first + off, last + off, buf, cap, used, false, &state);
+
 	/* A failed read ends the rows here; the merge then fails (see write_output). */
-	return c->read_error ? last : i;
+	return state < 0 ? last : next - off;
+}
+
+/* merge_early_fill_fn: the rows of records [first, last) whose frames are final. */
+static size_t fill_final(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used,
+                         int *state)
+{
+	return format_rows(ctx, first, last, buf, cap, used, true, state);
 }
 
 /*
@@ -761,6 +795,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
 	struct frames_job frames = {.recs = &recs, .calls = calls};
 	struct prefetch ahead[4] = {0};
+	struct merge_early early = {0};
+	bool gate_ok = false; /* gate collected */
 	struct merged_writer o;
 	bool o_open = false; /* o is to be committed or aborted */
 	struct out_reserve room = {.started = false};
@@ -785,8 +821,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	rc.recs_shared = threads && !calls_files && spill_share(&recs) == 0;
 	stats.rows_hint = csvr_estimate_rows(pre->cpu_path, MERGE_FRAME_ROW_BYTES);
 	/* The calls files are read beside the frames files. */
+	/* Rows formatted early take CPUs beside the calls files' readers and
+	 * the sandwich: for xrlm on a machine with some to spare, not for the
+	 * merge in the layer, beside its application. */
+	bool rows_early = calls_files && threads && workers_max() >= MERGE_EARLY_MIN_WORKERS;
 	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir,
-	                  stats.rows_hint);
+	                  stats.rows_hint, rows_early);
 	if (join_sides(pre, post, &j, &recs, threads, ahead, &stats, dir, log, ctx) != 0)
 		goto out;
 	/* The windows' memory is reused by what comes next (the statistics,
@@ -797,9 +837,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	 * reserved while this thread waits for their sandwich (10^4 frames
 	 * ~0.3 ms faster): the rows' writes then find their pages there.
 	 * Without calls files the rows start at once: nothing to wait for. */
-	o_open = merged_write_open(&o, out_path, msg, sizeof(msg)) == 0;
-	if (o_open && calls_files)
-		out_file_reserve_start(&room, o.fd, calls_merged_bytes(j.matched, rc.has_gpu_files));
 	/* While the calls files' sandwich finishes, the statistics, which
 	 * need none of it (a failed flush is said below, in its turn), if
 	 * they did not start with the join. */
@@ -809,7 +846,18 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		/* The rows' frames too, as the sandwich gives its xrEndFrame calls. */
 		if (merge_calls_walk_early(calls, dir))
 			frames_start(&frames);
+		/* And the rows themselves, as the sandwich makes their frames
+		 * final: their gate_tripped cells need the gate first. */
+		if (frames.threaded && calls->rows_shared) {
+			gate_ok = merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
+			                             post->gpu_path ? &post->gpu.meta : NULL) == 0;
+			if (gate_ok)
+				merge_early_start(&early, (size_t)j.matched, fill_final, &rc);
+		}
 	}
+	o_open = merged_write_open(&o, out_path, msg, sizeof(msg)) == 0;
+	if (o_open && calls_files)
+		out_file_reserve_start(&room, o.fd, calls_merged_bytes(j.matched, rc.has_gpu_files));
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
 	say_warnings(&pre->gpu.diag, log, ctx);
@@ -820,8 +868,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	                     (int64_t)post->cpu.meta.bracket_correction_ns, dir, log, ctx) != 0)
 		goto out;
 	say_one_gpu_file(pre, post, log, ctx);
-	if (merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
-	                       post->gpu_path ? &post->gpu.meta : NULL) != 0) {
+	if (!gate_ok && merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
+	                                   post->gpu_path ? &post->gpu.meta : NULL) != 0) {
 		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
 		     (unsigned long long)pre->cpu_rows);
 		goto out;
@@ -841,8 +889,14 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		say(log, ctx, msg);
 		goto out;
 	}
-	merged_write_rows_start(&rows, &o, (size_t)recs.count, calls->present ? 0 : (size_t)recs.count,
-	                        fill_rows, &rc);
+	/* The sandwich is done: the rows formatted early go first (unless a
+	 * frame changed after it said it was final), the others to the
+	 * writers. */
+	rc.row_offset = merge_early_finish(&early, calls->present &&
+	                                   !atomic_load(&calls->progress.broken));
+	size_t later = (size_t)recs.count - rc.row_offset;
+	merged_write_rows_start(&rows, &o, later, calls->present ? 0 : later, fill_rows, &rc);
+	merge_early_give(&early, rc.row_offset, &rows); /* a failure is the file's error */
 	int err = summarize(&rc, calls, pre, post, &stats, &frames, &rows, &s);
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
@@ -865,6 +919,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		*summary = s;
 	ret = 0;
 out:
+	merge_early_finish(&early, false); /* they read the calls' frames and the records */
 	out_file_reserve_finish(&room); /* its thread uses the file */
 	if (o_open)
 		merged_write_abort(&o);
@@ -874,6 +929,7 @@ out:
 	frames_join(&frames);   /* it reads the records */
 	for (int i = 0; i < 4; i++)
 		prefetch_stop(&ahead[i]); /* the readers that gave their end */
+	merge_early_destroy(&early);
 	merge_gate_destroy(&gate);
 	join_destroy(&j);
 	spill_destroy(&recs);

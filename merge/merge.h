@@ -33,6 +33,9 @@ struct merge_paths {
 	const char *functions_csv;
 };
 
+/* A per-side CPU file's bytes a row, about: a session's frames from its file's size. */
+#define MERGE_FRAME_ROW_BYTES 50
+
 /* Longest path (including the terminating NUL) the path helpers produce. */
 #define MERGE_PATH_MAX 4096
 

@@ -95,11 +95,17 @@ static int pull_ends(void *ctx, const void **rows, size_t *n)
 /* Prepares the rows' walk. Returns 0, or -1 (out of memory; nothing kept, it may be tried again). */
 static int open_walk(struct merge_calls *mc, const char *dir)
 {
+	/* The sandwich publishes its calls as it goes: the rows' pass
+	 * follows it closely (the rows formatted early wait for that pass). */
 	const struct window_source src = {.row_size = sizeof(struct calls_end), .hash = end_hash,
-	                                  .same = end_same, .pull = pull_ends, .ctx = mc};
+	                                  .same = end_same, .pull = pull_ends, .ctx = mc,
+	                                  .lazy = true};
 
 	mc->batch = malloc(MERGE_CALLS_ENDS_BATCH * sizeof(*mc->batch));
 	if (mc->batch && spill_init(&mc->row_frames, sizeof(uint64_t), ROW_FRAMES_MEM, dir) == 0) {
+		/* Read by the rows formatted early as it grows. */
+		mc->rows_shared = mc->rows_early && mc->joining &&
+		                  spill_share(&mc->row_frames) == 0;
 		if (window_init(&mc->ends, &src) == 0) {
 			mc->ends_open = true;
 			return 0;
@@ -123,7 +129,8 @@ static struct calls_join_opts join_opts(struct merge_calls *mc, const char *dir)
 {
 	return (struct calls_join_opts){.tmp_dir = dir,
 	                                .ends = mc->ends_shared ? &mc->shared_ends : NULL,
-	                                .frames_hint = mc->join_frames_hint};
+	                                .frames_hint = mc->join_frames_hint,
+	                                .progress = mc->rows_early ? &mc->progress : NULL};
 }
 
 static void *join_main(void *arg)
@@ -137,7 +144,7 @@ static void *join_main(void *arg)
 }
 
 void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir, uint64_t frames_hint)
+                       const char *dir, uint64_t frames_hint, bool rows_early)
 {
 	if (!paths->calls_pre_csv || !paths->calls_post_csv)
 		return;
@@ -146,6 +153,7 @@ void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, 
 	mc->join_bracket_ns = bracket_ns;
 	mc->join_dir = dir;
 	mc->join_frames_hint = frames_hint;
+	mc->rows_early = rows_early;
 	/* Without a shared spill, the rows' pass waits for the sandwich's end. */
 	mc->ends_shared = spill_init(&mc->shared_ends, sizeof(struct calls_end), CALLS_ENDS_MEM,
 	                             dir) == 0 &&
@@ -265,42 +273,50 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 #define NEAR_FRAMES (2 * MERGE_CALLS_ROWS_MAX + 2)
 
 /*
- * The frames row f's columns need (f and f - 1) from @p near, which holds
- * frames [@p lo, @p lo + @p span) when @p span > 0, else read alone.
+ * Reads frames [first, first + n): calls_frames_read_final()'s way, 1 when
+ * read, 0 when not final yet, -1 when not readable.
  */
-static int frames_of(const struct merge_calls *mc, uint64_t f, const struct calls_frame *near,
-                     uint64_t lo, size_t span, struct calls_frame two[2])
+typedef int frames_read_fn(const struct calls_frames *s, uint64_t first, size_t n,
+                           struct calls_frame *out);
+
+/* calls_frames_read() as a frames_read_fn, once the sandwich is done. */
+static int read_done(const struct calls_frames *s, uint64_t first, size_t n,
+                     struct calls_frame *out)
+{
+	return calls_frames_read(s, first, n, out) == 0 ? 1 : -1;
+}
+
+/*
+ * The frames row f's columns need (f and f - 1) from @p near, which holds
+ * frames [@p lo, @p lo + @p span) when @p span > 0, else read alone by
+ * @p read (its result).
+ */
+static int frames_of(const struct merge_calls *mc, frames_read_fn *read, uint64_t f,
+                     const struct calls_frame *near, uint64_t lo, size_t span,
+                     struct calls_frame two[2])
 {
 	if (f == 0) {
 		memset(&two[0], 0, sizeof(two[0])); /* no frame before the first */
-		return calls_frames_read(&mc->r.frames, 0, 1, &two[1]);
+		return read(&mc->r.frames, 0, 1, &two[1]);
 	}
 	if (span > 0 && f - 1 >= lo && f < lo + span) {
 		two[0] = near[f - 1 - lo];
 		two[1] = near[f - lo];
-		return 0;
+		return 1;
 	}
-	return calls_frames_read(&mc->r.frames, f - 1, 2, two);
+	return read(&mc->r.frames, f - 1, 2, two);
 }
 
-int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
-                     const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
+/*
+ * The columns of @p n rows of frames @p ids into @p cols (see
+ * merge_calls_rows()), the frames read by @p read. Returns its result: 1
+ * when done.
+ */
+static int cells_of(const struct merge_calls *mc, frames_read_fn *read, const uint64_t *ids,
+                    size_t n, const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
 {
-	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
-	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
-	uint64_t ids[MERGE_CALLS_ROWS_MAX];
 	struct calls_frame near[NEAR_FRAMES];
 
-	for (size_t i = 0; i < n * CALLS_COLS; i++)
-		cols[i] = CALLS_BLANK;
-	if (!mc->present)
-		return 0;
-	if (n > MERGE_CALLS_ROWS_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (spill_read(&mc->row_frames, first, n, ids) != 0)
-		return -1;
 	/* The rows' frames are near each other, usually: read them at once. */
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -310,20 +326,71 @@ int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
 		hi = ids[i] > hi ? ids[i] : hi;
 	}
 	if (lo == UINT64_MAX)
-		return 0;
+		return 1;
 	lo = lo > 0 ? lo - 1 : 0;
 	size_t span = hi - lo + 1 <= NEAR_FRAMES ? (size_t)(hi - lo + 1) : 0;
-	if (span > 0 && calls_frames_read(&mc->r.frames, lo, span, near) != 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
+	int ret = span > 0 ? read(&mc->r.frames, lo, span, near) : 1;
+	for (size_t i = 0; ret == 1 && i < n; i++) {
 		struct calls_frame two[2];
 		if (ids[i] == CALLS_NO_FRAME)
 			continue;
-		if (frames_of(mc, ids[i], near, lo, span, two) != 0)
-			return -1;
-		calls_columns_of(&two[1], &two[0], end_entry[i], end_exit[i], &cols[i * CALLS_COLS]);
+		ret = frames_of(mc, read, ids[i], near, lo, span, two);
+		if (ret == 1)
+			calls_columns_of(&two[1], &two[0], end_entry[i], end_exit[i],
+			                 &cols[i * CALLS_COLS]);
 	}
+	return ret;
+}
+
+/* Every cell of @p n rows blank. */
+static void blank_cells(int64_t *cols, size_t n)
+{
+	_Static_assert(CALLS_COLS == MERGED_CALLS_COLUMNS, "one value per appended column");
+	_Static_assert(CALLS_BLANK == INT64_MIN, "blank cells");
+	for (size_t i = 0; i < n * CALLS_COLS; i++)
+		cols[i] = CALLS_BLANK;
+}
+
+int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
+                     const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
+{
+	uint64_t ids[MERGE_CALLS_ROWS_MAX];
+
+	blank_cells(cols, n);
+	if (!mc->present)
+		return 0;
+	if (n > MERGE_CALLS_ROWS_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (spill_read(&mc->row_frames, first, n, ids) != 0)
+		return -1;
+	if (cells_of(mc, read_done, ids, n, end_entry, end_exit, cols) != 1)
+		return -1;
 	return 0;
+}
+
+int merge_calls_rows_final(const struct merge_calls *mc, uint64_t first, size_t n,
+                           const int64_t *end_entry, const int64_t *end_exit, int64_t *cols)
+{
+	uint64_t ids[MERGE_CALLS_ROWS_MAX];
+	size_t got;
+
+	blank_cells(cols, n);
+	if (!mc->rows_shared || n > MERGE_CALLS_ROWS_MAX)
+		return -1;
+	/* Waits for the rows' pass; it ends (publishes its end) whatever happens. */
+	for (size_t have = 0; have < n; have += got)
+		if (spill_read_published(&mc->row_frames, first + have, n - have, ids + have,
+		                         &got) != 0 || got == 0)
+			return -1;
+	return cells_of(mc, calls_frames_read_final, ids, n, end_entry, end_exit, cols);
+}
+
+void merge_calls_rows_publish(struct merge_calls *mc, bool end)
+{
+	if (mc->rows_shared)
+		spill_publish(&mc->row_frames, end);
 }
 
 void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s)

@@ -43,6 +43,7 @@ struct merge_calls {
 	int ends_errno; /* why the window's source failed */
 	struct calls_end *batch;
 	struct spill row_frames; /* uint64_t per merged row: its frame id, or CALLS_NO_FRAME */
+	bool rows_shared; /* row_frames is shared: merge_calls_rows_final() may read it */
 	/* The sandwich, run on a thread beside the frames join
 	 * (merge_calls_start()); its fields start a line past the pass's. */
 	_Alignas(64) struct thread thread;
@@ -51,6 +52,9 @@ struct merge_calls {
 	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */
 	int64_t join_bracket_ns;
 	uint64_t join_frames_hint;
+	bool rows_early; /* rows are to be formatted while the sandwich runs */
+	/* The frames the sandwich has made final so far (calls_frames.h). */
+	_Alignas(64) struct calls_frames_progress progress;
 };
 
 /* Empties @p mc (no files): merge_calls_destroy() may follow at once. */
@@ -63,10 +67,12 @@ void merge_calls_init(struct merge_calls *mc);
  * until merge_calls_stop()): the calls files are read while the frames
  * files are. Without a thread, merge_calls_read() runs it. @p frames_hint:
  * the session's frames, as its frames file's size says (0: unknown), for
- * the memory its per-frame totals may hold (calls_frames_init()).
+ * the memory its per-frame totals may hold (calls_frames_init()). With
+ * @p rows_early the sandwich publishes the frames it has made final, and
+ * the rows' pass its rows' frames, for merge_calls_rows_final().
  */
 void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir, uint64_t frames_hint);
+                       const char *dir, uint64_t frames_hint, bool rows_early);
 
 /*
  * Once the merged rows are all known, while the sandwich merge_calls_start()
@@ -115,6 +121,21 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
  */
 int merge_calls_rows(const struct merge_calls *mc, uint64_t first, size_t n,
                      const int64_t *end_entry, const int64_t *end_exit, int64_t *cols);
+
+/*
+ * As merge_calls_rows(), from another thread while the sandwich and the
+ * rows' pass still run (merge_calls_start()'s rows_early): waits for the
+ * rows' pass to reach the rows, and gives their columns only if their
+ * frames are final. Returns 1 when it did, 0 when they are not final yet
+ * (try again later), -1 when they never will be here (a frame changed
+ * after the sandwich published it, or a read failed): the rows are then
+ * for merge_calls_rows() once the sandwich is done.
+ */
+int merge_calls_rows_final(const struct merge_calls *mc, uint64_t first, size_t n,
+                           const int64_t *end_entry, const int64_t *end_exit, int64_t *cols);
+
+/* From the rows' pass: the rows' frames given so far may be read; with @p end, all were. */
+void merge_calls_rows_publish(struct merge_calls *mc, bool end);
 
 /* The calls counts into @p s, after every row was given. */
 void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);

@@ -438,6 +438,23 @@ threads)
 			fail "--threads $n: other functions bytes than --threads 1"
 	done
 	[ "$(grep -c -v '^#' "$work/m1.csv")" -eq 40001 ] || fail "not 40000 rows"
+	# A call of frame 20 moved to the end of pre's calls file, further than
+	# the sandwich waits for: with several threads the rows formatted while
+	# it ran (frame 20's among them, without that call's time, unless the
+	# sandwich reached it first) are thrown away and formatted again, and
+	# the bytes are still those of one thread.
+	awk -F, '!moved && $1 == "xrWaitFrame" && $5 == 20 { held = $0; moved = 1; next }
+		{ print }
+		END { print held }' "$work/calls-t-pre.csv" >"$work/late" || fail "awk"
+	mv "$work/late" "$work/calls-t-pre.csv"
+	for n in 1 8; do
+		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" --threads "$n" -o "$work/l$n.csv"
+		[ "$rc" -eq 0 ] || fail "late call, --threads $n: status $rc: $(cat "$work/err")"
+	done
+	grep -q '^# calls_late=1$' "$work/l1.csv" || fail "the moved call is not late"
+	cmp -s "$work/l1.csv" "$work/l8.csv" || fail "late call: other merged bytes with 8 threads"
+	cmp -s "$work/l1.functions.csv" "$work/l8.functions.csv" ||
+		fail "late call: other functions bytes with 8 threads"
 	for bad in 0 9 x -1; do
 		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" --threads "$bad" -o "$work/b.csv"
 		expect_error 2 "--threads must be 1 to 8"

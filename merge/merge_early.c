@@ -1,0 +1,119 @@
+/*
+ * Rows formatted while the sandwich runs; see merge_early.h.
+ */
+#include "merge_early.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+/* How long a thread waits for the sandwich before it looks again. */
+#define EARLY_WAIT_NS 20000
+
+/* Rows [first, last) of block @p b of @p e. */
+static void block_rows(const struct merge_early *e, size_t b, size_t *first, size_t *last)
+{
+	*first = b * MERGE_EARLY_BLOCK_ROWS;
+	*last = e->rows - *first < MERGE_EARLY_BLOCK_ROWS ? e->rows : *first + MERGE_EARLY_BLOCK_ROWS;
+}
+
+/* Formats block @p b of @p e, waiting for its frames. Returns 0, or -1 when it cannot be. */
+static int format_block(struct merge_early *e, size_t b)
+{
+	size_t first, last;
+	block_rows(e, b, &first, &last);
+	size_t cap = (last - first) * MERGE_EARLY_ROW_BYTES + MERGED_ROW_MAX, used = 0;
+	char *buf = malloc(cap);
+
+	for (size_t i = first; buf && i < last && !atomic_load(&e->abandon);) {
+		size_t more;
+		int state;
+		i = e->fill(e->ctx, i, last, buf + used, cap - used, &more, &state);
+		used += more;
+		if (state < 0)
+			break;
+		if (state == 0) {
+			const struct timespec wait = {0, EARLY_WAIT_NS};
+			nanosleep(&wait, NULL);
+			continue;
+		}
+		if (i == last) {
+			e->block[b] = (struct merge_early_block){buf, used, true};
+			return 0;
+		}
+		/* Longer rows than assumed: more room. */
+		char *p = realloc(buf, cap * 2);
+		if (!p)
+			break;
+		buf = p;
+		cap *= 2;
+	}
+	free(buf);
+	return -1;
+}
+
+static void *early_main(void *arg)
+{
+	struct merge_early *e = arg;
+
+	while (!atomic_load(&e->stop)) {
+		size_t b = atomic_fetch_add(&e->next, 1);
+		if (b >= e->blocks || format_block(e, b) != 0)
+			break;
+	}
+	return NULL;
+}
+
+void merge_early_start(struct merge_early *e, size_t rows, merge_early_fill_fn *fill, void *ctx)
+{
+	const size_t most = MERGE_EARLY_BYTES / MERGE_EARLY_ROW_BYTES;
+
+	*e = (struct merge_early){.fill = fill, .ctx = ctx, .rows = rows < most ? rows : most};
+	e->blocks = (e->rows + MERGE_EARLY_BLOCK_ROWS - 1) / MERGE_EARLY_BLOCK_ROWS;
+	e->block = e->blocks ? calloc(e->blocks, sizeof(*e->block)) : NULL;
+	for (unsigned i = 0; e->block && i < MERGE_EARLY_THREADS; i++)
+		if (thread_start(&e->thread[e->threads], early_main, e) == 0)
+			e->threads++;
+}
+
+size_t merge_early_finish(struct merge_early *e, bool keep)
+{
+	if (!e->finished) {
+		atomic_store(&e->stop, true);
+		if (!keep)
+			atomic_store(&e->abandon, true);
+		for (unsigned i = 0; i < e->threads; i++)
+			thread_join(&e->thread[i]);
+		e->finished = true;
+	}
+	if (!keep)
+		return 0;
+	size_t b = 0;
+	while (b < e->blocks && e->block[b].done)
+		b++;
+	return b * MERGE_EARLY_BLOCK_ROWS < e->rows ? b * MERGE_EARLY_BLOCK_ROWS : e->rows;
+}
+
+int merge_early_give(const struct merge_early *e, size_t rows, struct merged_rows *r)
+{
+	for (size_t b = 0; b * MERGE_EARLY_BLOCK_ROWS < rows; b++)
+		if (merged_write_rows_prefix(r, e->block[b].buf, e->block[b].len) != 0)
+			return -1;
+	return 0;
+}
+
+size_t merge_early_bytes(uint64_t frames)
+{
+	const uint64_t most = MERGE_EARLY_BYTES / MERGE_EARLY_ROW_BYTES;
+
+	return (size_t)(frames < most ? frames : most) * MERGE_EARLY_ROW_BYTES;
+}
+
+void merge_early_destroy(struct merge_early *e)
+{
+	merge_early_finish(e, false);
+	for (size_t b = 0; b < e->blocks; b++)
+		free(e->block[b].buf);
+	free(e->block);
+	e->block = NULL;
+	e->blocks = 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * Rows formatted while the sandwich still runs (xrlm, with calls files):
+ * each block of rows as soon as the frames its every-function cells come
+ * from are final (merge_calls_rows_final()), by a few threads taking the
+ * blocks in order, and kept in memory (up to MERGE_EARLY_BYTES) until the
+ * summary, which the sandwich's counts end, is written before them. At
+ * 10^4 frames with calls files the rows' formatting came after the
+ * sandwich's end, ~0.9 ms of the merge's path to its file
+ * (bench/RESULTS.md, twentieth session).
+ */
+#ifndef XRLM_MERGE_EARLY_H
+#define XRLM_MERGE_EARLY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "merged_write.h"
+#include "thread.h"
+
+#define MERGE_EARLY_THREADS 4
+/* The merge's threads (workers_max()) below which no row goes early: the
+ * merge in the layer, beside its application, keeps its CPUs to it. */
+#define MERGE_EARLY_MIN_WORKERS 4
+#define MERGE_EARLY_BLOCK_ROWS 512
+/* The formatted rows held at most: a row's bytes with the every-function
+ * columns, about (a block's first buffer), and the rows that go early. */
+#define MERGE_EARLY_ROW_BYTES 200
+#define MERGE_EARLY_BYTES ((size_t)8 << 20)
+
+/*
+ * Formats rows [@p first, @p last) into @p buf (@p cap bytes; *@p used of
+ * them filled), as many as fit, if their frames are final: *@p state 1, or
+ * 0 when the next row's are not final yet, -1 when they never will be.
+ * Returns the first row not formatted. Called from several threads at once
+ * on different rows.
+ */
+typedef size_t merge_early_fill_fn(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                                   size_t *used, int *state);
+
+/* A block of rows, once formatted. */
+struct merge_early_block {
+	char *buf;
+	size_t len;
+	bool done;
+};
+
+struct merge_early {
+	merge_early_fill_fn *fill;
+	void *ctx;
+	size_t rows;   /* rows [0, rows) may go early */
+	size_t blocks; /* of MERGE_EARLY_BLOCK_ROWS rows */
+	struct merge_early_block *block;
+	atomic_size_t next;  /* the next block to take */
+	atomic_bool stop;    /* take no more blocks */
+	atomic_bool abandon; /* leave the blocks taken too */
+	struct thread thread[MERGE_EARLY_THREADS];
+	unsigned threads;
+	bool finished;       /* the threads are joined */
+};
+
+/*
+ * Starts formatting the first of @p rows rows (as many as
+ * MERGE_EARLY_BYTES allow) through @p fill with @p ctx, on threads of
+ * their own. Without memory or threads nothing goes early. A zeroed
+ * @p e may be finished and destroyed without being started.
+ */
+void merge_early_start(struct merge_early *e, size_t rows, merge_early_fill_fn *fill, void *ctx);
+
+/*
+ * Stops @p e's threads and joins them. With @p keep (every frame is final
+ * now), those formatting a block finish it; without, they leave it.
+ * Returns how many rows from the first were formatted, in order: their
+ * blocks' bytes (merge_early_give()) are valid until merge_early_destroy().
+ * 0 without @p keep.
+ */
+size_t merge_early_finish(struct merge_early *e, bool keep);
+
+/*
+ * Hands the bytes of the first @p rows rows (merge_early_finish()'s
+ * count) to @p r, to be written after the summary. Returns 0, or -1 when
+ * out of memory (r's file error set).
+ */
+int merge_early_give(const struct merge_early *e, size_t rows, struct merged_rows *r);
+
+/* The most bytes the rows of a session of @p frames frames hold while they wait (about). */
+size_t merge_early_bytes(uint64_t frames);
+
+/* Finishes @p e without keeping anything, and frees the blocks. */
+void merge_early_destroy(struct merge_early *e);
+
+#endif /* XRLM_MERGE_EARLY_H */
