@@ -890,14 +890,22 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		goto out;
 	}
 	/* The sandwich is done: the rows formatted early go first (unless a
-	 * frame changed after it said it was final), the others to the
-	 * writers. */
-	rc.row_offset = merge_early_finish(&early, calls->present &&
-	                                   !atomic_load(&calls->progress.broken));
+	 * frame changed after it said it was final), those of the blocks
+	 * taken finished meanwhile; the others go to the writers. */
+	if (calls->present && !atomic_load(&calls->progress.broken))
+		rc.row_offset = merge_early_stop(&early);
+	else
+		merge_early_finish(&early, false);
 	size_t later = (size_t)recs.count - rc.row_offset;
 	merged_write_rows_start(&rows, &o, later, calls->present ? 0 : later, fill_rows, &rc);
-	merge_early_give(&early, rc.row_offset, &rows); /* a failure is the file's error */
 	int err = summarize(&rc, calls, pre, post, &stats, &frames, &rows, &s);
+	/* A block taken and not formatted: memory ran out there. */
+	if (!err && rc.row_offset > 0 && (merge_early_finish(&early, true) < rc.row_offset ||
+	                                  merge_early_give(&early, rc.row_offset, &rows) != 0)) {
+		merged_write_rows_cancel(&rows);
+		sayf(log, ctx, "%s: error: out of memory formatting the rows", pre->cpu_path);
+		goto out;
+	}
 	s.unmatched_pre = j.unmatched_pre;
 	s.unmatched_post = j.unmatched_post;
 	s.has_gpu_bracket = j.gpu_bracket_frames > 0;

@@ -16,6 +16,23 @@ static void block_rows(const struct merge_early *e, size_t b, size_t *first, siz
 	*last = e->rows - *first < MERGE_EARLY_BLOCK_ROWS ? e->rows : *first + MERGE_EARLY_BLOCK_ROWS;
 }
 
+/* Waits EARLY_WAIT_NS for the sandwich to make more frames final, or for merge_early_stop(). */
+static void wait_final(struct merge_early *e)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += EARLY_WAIT_NS;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&e->lock);
+	if (!e->awake)
+		pthread_cond_timedwait(&e->wake, &e->lock, &until);
+	pthread_mutex_unlock(&e->lock);
+}
+
 /* Formats block @p b of @p e, waiting for its frames. Returns 0, or -1 when it cannot be. */
 static int format_block(struct merge_early *e, size_t b)
 {
@@ -32,8 +49,7 @@ static int format_block(struct merge_early *e, size_t b)
 		if (state < 0)
 			break;
 		if (state == 0) {
-			const struct timespec wait = {0, EARLY_WAIT_NS};
-			nanosleep(&wait, NULL);
+			wait_final(e);
 			continue;
 		}
 		if (i == last) {
@@ -70,9 +86,46 @@ void merge_early_start(struct merge_early *e, size_t rows, merge_early_fill_fn *
 	*e = (struct merge_early){.fill = fill, .ctx = ctx, .rows = rows < most ? rows : most};
 	e->blocks = (e->rows + MERGE_EARLY_BLOCK_ROWS - 1) / MERGE_EARLY_BLOCK_ROWS;
 	e->block = e->blocks ? calloc(e->blocks, sizeof(*e->block)) : NULL;
-	for (unsigned i = 0; e->block && i < MERGE_EARLY_THREADS; i++)
+	if (!e->block)
+		return;
+	pthread_condattr_t attr;
+	if (pthread_condattr_init(&attr) != 0)
+		return;
+	bool cond = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+	            pthread_cond_init(&e->wake, &attr) == 0;
+	pthread_condattr_destroy(&attr);
+	if (!cond)
+		return;
+	if (pthread_mutex_init(&e->lock, NULL) != 0) {
+		pthread_cond_destroy(&e->wake);
+		return;
+	}
+	e->started = true;
+	for (unsigned i = 0; i < MERGE_EARLY_THREADS; i++)
 		if (thread_start(&e->thread[e->threads], early_main, e) == 0)
 			e->threads++;
+}
+
+/* Wakes the threads waiting for frames. */
+static void wake_all(struct merge_early *e)
+{
+	if (!e->started)
+		return;
+	pthread_mutex_lock(&e->lock);
+	e->awake = true;
+	pthread_cond_broadcast(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+}
+
+size_t merge_early_stop(struct merge_early *e)
+{
+	atomic_store(&e->stop, true);
+	/* A thread taking a block from now on gets none. */
+	size_t taken = atomic_exchange(&e->next, e->blocks);
+	wake_all(e);
+	if (taken > e->blocks)
+		taken = e->blocks;
+	return taken * MERGE_EARLY_BLOCK_ROWS < e->rows ? taken * MERGE_EARLY_BLOCK_ROWS : e->rows;
 }
 
 size_t merge_early_finish(struct merge_early *e, bool keep)
@@ -81,8 +134,13 @@ size_t merge_early_finish(struct merge_early *e, bool keep)
 		atomic_store(&e->stop, true);
 		if (!keep)
 			atomic_store(&e->abandon, true);
+		wake_all(e);
 		for (unsigned i = 0; i < e->threads; i++)
 			thread_join(&e->thread[i]);
+		if (e->started) {
+			pthread_cond_destroy(&e->wake);
+			pthread_mutex_destroy(&e->lock);
+		}
 		e->finished = true;
 	}
 	if (!keep)

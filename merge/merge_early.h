@@ -11,6 +11,7 @@
 #ifndef XRLM_MERGE_EARLY_H
 #define XRLM_MERGE_EARLY_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,8 +56,14 @@ struct merge_early {
 	atomic_size_t next;  /* the next block to take */
 	atomic_bool stop;    /* take no more blocks */
 	atomic_bool abandon; /* leave the blocks taken too */
+	/* A thread waiting for frames to become final is woken early by
+	 * merge_early_stop(): the sandwich is done, every frame is. */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool awake;
 	struct thread thread[MERGE_EARLY_THREADS];
 	unsigned threads;
+	bool started;        /* lock and wake exist */
 	bool finished;       /* the threads are joined */
 };
 
@@ -67,6 +74,14 @@ struct merge_early {
  * @p e may be finished and destroyed without being started.
  */
 void merge_early_start(struct merge_early *e, size_t rows, merge_early_fill_fn *fill, void *ctx);
+
+/*
+ * Once every frame is final (the sandwich is done): no more blocks are
+ * taken, and those taken are finished without waiting. Returns the rows
+ * they hold, from the first: merge_early_finish() gives them all unless
+ * memory ran out. The threads go on until merge_early_finish().
+ */
+size_t merge_early_stop(struct merge_early *e);
 
 /*
  * Stops @p e's threads and joins them. With @p keep (every frame is final
