@@ -105,6 +105,7 @@ struct sweep {
 	calls_join_call_fn each; /* may be NULL */
 	void *each_ctx;
 	struct spill *ends; /* out->ends, or the caller's shared one */
+	const struct calls_join_opts *opts;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -576,6 +577,10 @@ static int run(struct sweep *s, const char *pre_path, const char *post_path,
 	}
 	if (calls_queue_start(&s->post, post_path, "post", false) != 0) {
 		calls_queue_finish(&s->pre); /* stopped: its rows and messages are moot */
+	} else if (s->opts->bracket && s->opts->bracket(s->opts->bracket_ctx, &s->bracket_ns) != 0) {
+		calls_queue_finish(&s->pre); /* the merge gave up: nothing to say */
+		out->pre_diag = s->pre.diag;
+		fail(&out->pre_diag, pre_path, "stopped");
 	} else if (walk(s, msg, sizeof(msg)) != 0) {
 		calls_queue_finish(&s->pre);
 		out->pre_diag = s->pre.diag;
@@ -614,7 +619,7 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	                  .pre_order.newest = INT64_MIN / 2, .post_order.newest = INT64_MIN / 2,
 	                  .placed_until = INT64_MIN, .final_until = INT64_MIN,
 	                  .each = opts->each, .each_ctx = opts->each_ctx,
-	                  .ends = opts->ends ? opts->ends : &out->ends};
+	                  .ends = opts->ends ? opts->ends : &out->ends, .opts = opts};
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));

@@ -140,6 +140,15 @@ struct calls_join_opts {
 	/* NULL, or where the frames final so far are published for readers
 	 * on other threads (calls_frames_share()). */
 	struct calls_frames_progress *progress;
+	/*
+	 * NULL, or called on the sandwich's thread once both files' readers
+	 * have started, before the first row is taken: the bracket correction
+	 * into *ns (the frames files' metadata give it, read meanwhile on
+	 * another thread; calls_join_each()'s bracket_ns is not used then).
+	 * Returns 0, or -1 to stop at once (the merge gave up).
+	 */
+	int (*bracket)(void *ctx, int64_t *ns);
+	void *bracket_ctx;
 };
 
 /*

@@ -782,11 +782,38 @@ static off_t calls_merged_bytes(uint64_t rows, bool gpu)
 	return (off_t)(SUMMARY_BYTES + rows * row);
 }
 
-static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,
-                       struct merge_calls *calls, const char *out_path, const char *functions_path,
-                       struct merge_summary *summary, merge_log_fn log, void *ctx)
+/*
+ * Are @p pre_csv's session's files read on threads of their own? Not for a
+ * very short session: it is done before threads would have started.
+ */
+static bool read_on_threads(const char *pre_csv)
 {
-	char dir[MERGE_PATH_MAX];
+	return csvr_estimate_rows(pre_csv, 1) > MERGE_THREADS_BYTES;
+}
+
+/*
+ * Starts @p calls' sandwich, if there are calls files, before the frames
+ * files' metadata are read: its readers' first rows come ~1 ms after they
+ * start, which the metadata's 0.3 ms need not precede. The sandwich takes
+ * its first row once merge_sides() gives it the bracket correction.
+ * Rows formatted early take CPUs beside the calls files' readers and the
+ * sandwich: for xrlm on a machine with some to spare, not for the merge in
+ * the layer, beside its application.
+ */
+static void start_calls(struct merge_calls *calls, const struct merge_paths *paths,
+                        const char *dir)
+{
+	bool threads = read_on_threads(paths->pre_csv);
+
+	merge_calls_start(calls, paths, dir, csvr_estimate_rows(paths->pre_csv, MERGE_FRAME_ROW_BYTES),
+	                  threads && workers_max() >= MERGE_EARLY_MIN_WORKERS);
+}
+
+static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,
+                       struct merge_calls *calls, const char *dir, const char *out_path,
+                       const char *functions_path, struct merge_summary *summary,
+                       merge_log_fn log, void *ctx)
+{
 	struct spill recs;
 	struct join j;
 	struct merge_gate gate = {0};
@@ -803,7 +830,6 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	char msg[MERGE_MSG_MAX];
 	int ret = -1;
 
-	out_file_dir_of(out_path, dir, sizeof(dir));
 	if (spill_init(&recs, sizeof(struct join_rec), MERGE_RECS_MEM, dir) != 0) {
 		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
 		return -1;
@@ -816,17 +842,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	 * earlier they take CPUs from the calls files' readers, which set the
 	 * pace); a very short session is done before threads would have
 	 * started. */
-	bool threads = csvr_estimate_rows(pre->cpu_path, 1) > MERGE_THREADS_BYTES;
+	bool threads = read_on_threads(pre->cpu_path);
 	bool calls_files = paths->calls_pre_csv && paths->calls_post_csv;
 	rc.recs_shared = threads && !calls_files && spill_share(&recs) == 0;
 	stats.rows_hint = csvr_estimate_rows(pre->cpu_path, MERGE_FRAME_ROW_BYTES);
-	/* The calls files are read beside the frames files. */
-	/* Rows formatted early take CPUs beside the calls files' readers and
-	 * the sandwich: for xrlm on a machine with some to spare, not for the
-	 * merge in the layer, beside its application. */
-	bool rows_early = calls_files && threads && workers_max() >= MERGE_EARLY_MIN_WORKERS;
-	merge_calls_start(calls, paths, (int64_t)post->cpu.meta.bracket_correction_ns, dir,
-	                  stats.rows_hint, rows_early);
+	/* The sandwich, started already, may take its rows now. */
+	merge_calls_bracket(calls, (int64_t)post->cpu.meta.bracket_correction_ns);
 	if (join_sides(pre, post, &j, &recs, threads, ahead, &stats, dir, log, ctx) != 0)
 		goto out;
 	/* The windows' memory is reused by what comes next (the statistics,
@@ -969,9 +990,12 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};
 	struct input post = {.name = "post", .cpu_path = paths->post_csv, .gpu_path = paths->gpu_post_csv};
 	struct merge_calls calls;
+	char dir[MERGE_PATH_MAX];
 	int ret = 0;
 
 	merge_calls_init(&calls);
+	out_file_dir_of(out_path, dir, sizeof(dir));
+	start_calls(&calls, paths, dir);
 	/* The metadata of every file first: the checks need no rows. */
 	int pre_ok = open_side(&pre), post_ok = open_side(&post);
 	if (pre_ok != 0 || post_ok != 0) {
@@ -985,7 +1009,7 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 		ret = -1;
 	}
 	if (ret == 0)
-		ret = merge_sides(&pre, &post, paths, &calls, out_path,
+		ret = merge_sides(&pre, &post, paths, &calls, dir, out_path,
 		                  paths->functions_csv ? paths->functions_csv : functions_path, summary,
 		                  log, ctx);
 	merge_calls_destroy(&calls);

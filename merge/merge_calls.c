@@ -122,6 +122,8 @@ void merge_calls_init(struct merge_calls *mc)
 {
 	memset(mc, 0, sizeof(*mc));
 	mc->row_frames.fd = mc->r.frames.fd = mc->r.ends.fd = mc->shared_ends.fd = -1;
+	mc->bracket_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	mc->bracket_changed = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 }
 
 /* The sandwich's options: the temporary files in @p dir, the xrEndFrame calls shared if they are. */
@@ -133,24 +135,50 @@ static struct calls_join_opts join_opts(struct merge_calls *mc, const char *dir)
 	                                .progress = mc->rows_early ? &mc->progress : NULL};
 }
 
+/* calls_join_opts.bracket: waits until merge_calls_bracket() or merge_calls_stop(). */
+static int wait_bracket(void *ctx, int64_t *ns)
+{
+	struct merge_calls *mc = ctx;
+
+	pthread_mutex_lock(&mc->bracket_lock);
+	while (mc->bracket_state == 0)
+		pthread_cond_wait(&mc->bracket_changed, &mc->bracket_lock);
+	int state = mc->bracket_state;
+	*ns = mc->join_bracket_ns;
+	pthread_mutex_unlock(&mc->bracket_lock);
+	return state > 0 ? 0 : -1;
+}
+
+/* Ends the wait for the bracket: given (@p state 1, @p ns) or given up (-1), whichever comes first. */
+static void end_bracket_wait(struct merge_calls *mc, int state, int64_t ns)
+{
+	pthread_mutex_lock(&mc->bracket_lock);
+	if (mc->bracket_state == 0) {
+		mc->bracket_state = state;
+		mc->join_bracket_ns = ns;
+		pthread_cond_broadcast(&mc->bracket_changed);
+	}
+	pthread_mutex_unlock(&mc->bracket_lock);
+}
+
 static void *join_main(void *arg)
 {
 	struct merge_calls *mc = arg;
-	const struct calls_join_opts opts = join_opts(mc, mc->join_dir);
+	struct calls_join_opts opts = join_opts(mc, mc->join_dir);
 
-	mc->join_ret = calls_join_each(mc->join_pre_csv, mc->join_post_csv, mc->join_bracket_ns,
-	                               &opts, &mc->r);
+	opts.bracket = wait_bracket;
+	opts.bracket_ctx = mc;
+	mc->join_ret = calls_join_each(mc->join_pre_csv, mc->join_post_csv, 0, &opts, &mc->r);
 	return NULL;
 }
 
-void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir, uint64_t frames_hint, bool rows_early)
+void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, const char *dir,
+                       uint64_t frames_hint, bool rows_early)
 {
 	if (!paths->calls_pre_csv || !paths->calls_post_csv)
 		return;
 	mc->join_pre_csv = paths->calls_pre_csv;
 	mc->join_post_csv = paths->calls_post_csv;
-	mc->join_bracket_ns = bracket_ns;
 	mc->join_dir = dir;
 	mc->join_frames_hint = frames_hint;
 	mc->rows_early = rows_early;
@@ -168,10 +196,16 @@ bool merge_calls_walk_early(struct merge_calls *mc, const char *dir)
 	return mc->ends_open || open_walk(mc, dir) == 0;
 }
 
+void merge_calls_bracket(struct merge_calls *mc, int64_t bracket_ns)
+{
+	end_bracket_wait(mc, 1, bracket_ns);
+}
+
 void merge_calls_stop(struct merge_calls *mc)
 {
 	if (!mc->joining)
 		return;
+	end_bracket_wait(mc, -1, 0); /* given already, unless the merge gave up */
 	thread_join(&mc->thread);
 	mc->joining = false;
 }

@@ -7,6 +7,7 @@
 #ifndef XRLM_MERGE_CALLS_H
 #define XRLM_MERGE_CALLS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "calls_join.h"
@@ -50,8 +51,12 @@ struct merge_calls {
 	bool joining;      /* the thread runs (or has run) and is not joined yet */
 	int join_ret;      /* what calls_join_each() returned there */
 	const char *join_pre_csv, *join_post_csv, *join_dir; /* borrowed */
-	int64_t join_bracket_ns;
 	uint64_t join_frames_hint;
+	/* The bracket correction, given to the running sandwich (merge_calls_bracket()). */
+	pthread_mutex_t bracket_lock;
+	pthread_cond_t bracket_changed;
+	int bracket_state; /* 0: awaited; 1: given; -1: the merge gave up */
+	int64_t join_bracket_ns;
 	bool rows_early; /* rows are to be formatted while the sandwich runs */
 	/* The frames the sandwich has made final so far (calls_frames.h). */
 	_Alignas(64) struct calls_frames_progress progress;
@@ -62,17 +67,23 @@ void merge_calls_init(struct merge_calls *mc);
 
 /*
  * Starts the sandwich of @p paths' calls files, if both are given, on a
- * thread of its own (@p bracket_ns and @p dir as for merge_calls_read(),
- * which takes its result; @p paths and @p dir are borrowed until then, or
- * until merge_calls_stop()): the calls files are read while the frames
- * files are. Without a thread, merge_calls_read() runs it. @p frames_hint:
- * the session's frames, as its frames file's size says (0: unknown), for
- * the memory its per-frame totals may hold (calls_frames_init()). With
+ * thread of its own (@p dir as for merge_calls_read(), which takes its
+ * result; @p paths and @p dir are borrowed until then, or until
+ * merge_calls_stop()): the calls files are read while the frames files'
+ * metadata are, then their rows. The readers start at once; the sandwich
+ * takes its first row once merge_calls_bracket() gives it the bracket
+ * correction, which post's frames file holds. Without a thread,
+ * merge_calls_read() runs it. @p frames_hint: the session's frames, as
+ * its frames file's size says (0: unknown), for the memory its per-frame
+ * totals may hold (calls_frames_init()). With
  * @p rows_early the sandwich publishes the frames it has made final, and
  * the rows' pass its rows' frames, for merge_calls_rows_final().
  */
-void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, int64_t bracket_ns,
-                       const char *dir, uint64_t frames_hint, bool rows_early);
+void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, const char *dir,
+                       uint64_t frames_hint, bool rows_early);
+
+/* Gives the sandwich merge_calls_start() started the bracket correction @p bracket_ns. */
+void merge_calls_bracket(struct merge_calls *mc, int64_t bracket_ns);
 
 /*
  * Once the merged rows are all known, while the sandwich merge_calls_start()
@@ -83,7 +94,10 @@ void merge_calls_start(struct merge_calls *mc, const struct merge_paths *paths, 
  */
 bool merge_calls_walk_early(struct merge_calls *mc, const char *dir);
 
-/* Waits for what merge_calls_start() started, if anything, and drops its result. */
+/*
+ * Waits for what merge_calls_start() started, if anything (stopping it
+ * if it still waits for the bracket correction), and drops its result.
+ */
 void merge_calls_stop(struct merge_calls *mc);
 
 /*

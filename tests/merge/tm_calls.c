@@ -590,6 +590,33 @@ static void test_calls_paths(void **state)
 	assert_int_equal(merge_functions_path("d/out.csv", buf, 8), -1);
 }
 
+/*
+ * The sandwich starts before the frames files' metadata are read, and
+ * waits for their bracket correction: a merge that fails on them stops it
+ * there (no hang, the frames file's error said, no file written).
+ */
+static void test_calls_stopped_early(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+
+	session_write(&s, a_frames_pre, a_frames_post, NULL, a_calls_pre, a_calls_post);
+	/* post's frames file says it is pre's */
+	put(s.post, pre_head, frames_cols, a_frames_post);
+	struct tm_log log = {0};
+	assert_int_equal(session_merge(&s, &sum, &log), -1);
+	assert_non_null(strstr(log.all, "frames-1-post.csv"));
+	assert_int_equal(access(s.merged, F_OK), -1);
+	assert_int_equal(access(s.functions, F_OK), -1);
+	/* A missing frames file the same. */
+	unlink(s.post);
+	struct tm_log missing = {0};
+	assert_int_equal(session_merge(&s, &sum, &missing), -1);
+	assert_non_null(strstr(missing.all, "frames-1-post.csv"));
+	tm_dir_remove(s.dir);
+}
+
 /* ---- percentiles in bounded memory ---- */
 
 static uint64_t lcg(uint64_t *x)
@@ -1014,6 +1041,7 @@ int main(void)
 		cmocka_unit_test(test_names_sharing_a_slot),
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
+		cmocka_unit_test(test_calls_stopped_early),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[0]),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[1]),
