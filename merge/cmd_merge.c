@@ -91,8 +91,7 @@ static size_t expected_heap(const struct merge_paths *p)
 	if (input > bound)
 		return bound;
 	size_t heap = fixed + input + input / 2;
-	if (p->calls_pre_csv && p->calls_post_csv && workers_max() >= MERGE_EARLY_MIN_WORKERS &&
-	    stat(p->pre_csv, &st) == 0 && st.st_size > 0)
+	if (p->calls_pre_csv && p->calls_post_csv && stat(p->pre_csv, &st) == 0 && st.st_size > 0)
 		heap += merge_early_bytes((uint64_t)st.st_size / MERGE_FRAME_ROW_BYTES);
 	return heap < bound ? heap : bound;
 }

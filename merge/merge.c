@@ -796,17 +796,16 @@ static bool read_on_threads(const char *pre_csv)
  * files' metadata are read: its readers' first rows come ~1 ms after they
  * start, which the metadata's 0.3 ms need not precede. The sandwich takes
  * its first row once merge_sides() gives it the bracket correction.
- * Rows formatted early take CPUs beside the calls files' readers and the
- * sandwich: for xrlm on a machine with some to spare, not for the merge in
- * the layer, beside its application.
+ * Rows formatted early (merge_early_wanted()) take CPUs beside the calls
+ * files' readers and the sandwich.
  */
 static void start_calls(struct merge_calls *calls, const struct merge_paths *paths,
                         const char *dir)
 {
-	bool threads = read_on_threads(paths->pre_csv);
+	uint64_t frames = csvr_estimate_rows(paths->pre_csv, MERGE_FRAME_ROW_BYTES);
 
-	merge_calls_start(calls, paths, dir, csvr_estimate_rows(paths->pre_csv, MERGE_FRAME_ROW_BYTES),
-	                  threads && workers_max() >= MERGE_EARLY_MIN_WORKERS);
+	merge_calls_start(calls, paths, dir, frames,
+	                  read_on_threads(paths->pre_csv) && merge_early_wanted(frames));
 }
 
 static int merge_sides(struct input *pre, struct input *post, const struct merge_paths *paths,

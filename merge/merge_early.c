@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "workers.h"
+
 /* How long a thread waits for the sandwich before it looks again. */
 #define EARLY_WAIT_NS 20000
 
@@ -159,11 +161,15 @@ int merge_early_give(const struct merge_early *e, size_t rows, struct merged_row
 	return 0;
 }
 
+bool merge_early_wanted(uint64_t frames)
+{
+	return workers_max() >= MERGE_EARLY_MIN_WORKERS &&
+	       frames <= MERGE_EARLY_BYTES / MERGE_EARLY_ROW_BYTES;
+}
+
 size_t merge_early_bytes(uint64_t frames)
 {
-	const uint64_t most = MERGE_EARLY_BYTES / MERGE_EARLY_ROW_BYTES;
-
-	return (size_t)(frames < most ? frames : most) * MERGE_EARLY_ROW_BYTES;
+	return merge_early_wanted(frames) ? (size_t)frames * MERGE_EARLY_ROW_BYTES : 0;
 }
 
 void merge_early_destroy(struct merge_early *e)

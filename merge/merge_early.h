@@ -99,7 +99,17 @@ size_t merge_early_finish(struct merge_early *e, bool keep);
  */
 int merge_early_give(const struct merge_early *e, size_t rows, struct merged_rows *r);
 
-/* The most bytes the rows of a session of @p frames frames hold while they wait (about). */
+/*
+ * Are a session's rows, @p frames of them (about), formatted early? For
+ * xrlm on a machine with CPUs to spare (workers_max()), not for the merge
+ * in the layer, beside its application; when they all fit in
+ * MERGE_EARLY_BYTES (a longer session would hold them to no use: its
+ * sandwich's frames do not all stay in memory, calls_frames.h, and their
+ * first eviction throws the early rows away).
+ */
+bool merge_early_wanted(uint64_t frames);
+
+/* The bytes the rows of a session of @p frames frames hold while they wait (about; 0 when not wanted). */
 size_t merge_early_bytes(uint64_t frames);
 
 /* Finishes @p e without keeping anything, and frees the blocks. */
