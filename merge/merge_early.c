@@ -73,7 +73,7 @@ static void *early_main(void *arg)
 {
 	struct merge_early *e = arg;
 
-	while (!atomic_load(&e->stop)) {
+	for (;;) {
 		size_t b = atomic_fetch_add(&e->next, 1);
 		if (b >= e->blocks || format_block(e, b) != 0)
 			break;
@@ -119,11 +119,15 @@ static void wake_all(struct merge_early *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
+/* No block is taken from now on. Returns how many were. */
+static size_t take_no_more(struct merge_early *e)
+{
+	return atomic_exchange(&e->next, e->blocks);
+}
+
 size_t merge_early_stop(struct merge_early *e)
 {
-	atomic_store(&e->stop, true);
-	/* A thread taking a block from now on gets none. */
-	size_t taken = atomic_exchange(&e->next, e->blocks);
+	size_t taken = take_no_more(e);
 	wake_all(e);
 	if (taken > e->blocks)
 		taken = e->blocks;
@@ -133,7 +137,7 @@ size_t merge_early_stop(struct merge_early *e)
 size_t merge_early_finish(struct merge_early *e, bool keep)
 {
 	if (!e->finished) {
-		atomic_store(&e->stop, true);
+		take_no_more(e);
 		if (!keep)
 			atomic_store(&e->abandon, true);
 		wake_all(e);

@@ -53,8 +53,7 @@ struct merge_early {
 	size_t rows;   /* rows [0, rows) may go early */
 	size_t blocks; /* of MERGE_EARLY_BLOCK_ROWS rows */
 	struct merge_early_block *block;
-	atomic_size_t next;  /* the next block to take */
-	atomic_bool stop;    /* take no more blocks */
+	atomic_size_t next;  /* the next block to take; blocks: take no more */
 	atomic_bool abandon; /* leave the blocks taken too */
 	/* A thread waiting for frames to become final is woken early by
 	 * merge_early_stop(): the sandwich is done, every frame is. */
