@@ -14,10 +14,16 @@ static const double pow10_table[10] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 };
 
-/* Beyond 2^53 a double no longer holds every integer, so r / 10^d would not
- * be the correctly rounded value of the text; such values are absurd for
- * frame timings and are printed through the slow exact path instead. */
+/* Beyond 2^53 a double no longer holds every integer: (double)ns is no
+ * longer exact. */
 #define FMT_EXACT_LIMIT 9007199254740992.0
+/*
+ * Below 2^50, v * 10^d (for v = r / 10^d, both roundings included) lies
+ * within 1/4 of the integer r, so a rounded value's text is its own. Near
+ * 2^53 the product's spacing is 0.5 and it may step to r +- 1. Values past
+ * this, absurd for frame timings, take the slow exact path.
+ */
+#define FMT_FAST_LIMIT 1125899906842624.0
 
 /* "00".."99": two digits per division halves the slow part. */
 static const char digit_pairs[201] =
@@ -126,11 +132,10 @@ char *fmt_ns_as_us(char *p, int64_t ns)
 }
 
 /*
- * A value whose scaled form is past 2^53: printed correctly rounded to
- * @p decimals by printf (exact in glibc), so the text reads back as @p v
- * itself (its spacing is then wider than 10^-decimals), which is what
- * fmt_round() returns for it. Only this thread's locale is switched to "C"
- * for the call, to get a '.' whatever the caller's locale is.
+ * A value whose scaled form is past FMT_FAST_LIMIT: printed correctly
+ * rounded to @p decimals by printf (exact in glibc). fmt_round() reads
+ * that text back (huge_round()). Only this thread's locale is switched to
+ * "C" for the call, to get a '.' whatever the caller's locale is.
  */
 static char *fmt_huge(char *p, double v, int decimals)
 {
@@ -141,6 +146,23 @@ static char *fmt_huge(char *p, double v, int decimals)
 	if (c)
 		uselocale(old);
 	return p + (n > 0 && n < FMT_NUM_MAX ? n : 0);
+}
+
+/*
+ * What fmt_huge()'s text reads back as. That value's own text reads back
+ * as itself: it is the nearest double to a @p decimals-digit number D, so
+ * the nearest such number to it is D or one no farther from it.
+ */
+static double huge_round(double v, int decimals)
+{
+	char text[FMT_NUM_MAX];
+	char *end;
+	locale_t c = u_locale_c();
+
+	*fmt_huge(text, v, decimals) = '\0';
+	if (!c || !text[0])
+		return v;
+	return strtod_l(text, &end, c);
 }
 
 /*
@@ -167,7 +189,7 @@ char *fmt_fixed(char *p, double v, int decimals)
 	decimals = clamp_decimals(decimals);
 
 	double scaled = v * pow10_table[decimals];
-	if (fabs(scaled) >= FMT_EXACT_LIMIT)
+	if (fabs(scaled) >= FMT_FAST_LIMIT)
 		return fmt_huge(p, v, decimals);
 
 	int64_t r = round_away(scaled);
@@ -185,8 +207,8 @@ double fmt_round(double v, int decimals)
 	decimals = clamp_decimals(decimals);
 
 	double scaled = v * pow10_table[decimals];
-	if (fabs(scaled) >= FMT_EXACT_LIMIT)
-		return v;
+	if (fabs(scaled) >= FMT_FAST_LIMIT)
+		return huge_round(v, decimals);
 	int64_t r = round_away(scaled);
 	if (r == 0)
 		return 0.0; /* "0.000", never "-0.000" */

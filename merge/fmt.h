@@ -2,9 +2,10 @@
  * Locale-independent number formatting for the merged CSV and the tables.
  *
  * Every fixed-point value is produced as r = round(v * 10^d) (half away from
- * zero) printed as an integer with a '.' inserted, so the text always reads
- * back (strtod) as exactly fmt_round(v, d): statistics computed from a merged
- * file's text equal those computed while writing it.
+ * zero) printed as an integer with a '.' inserted (past 2^50 for r: by
+ * printf), so the text always reads back (strtod) as exactly
+ * fmt_round(v, d), and that value's own text as itself: statistics computed
+ * from a merged file's text equal those computed while writing it.
  */
 #ifndef XRLM_FMT_H
 #define XRLM_FMT_H

@@ -113,20 +113,39 @@ static void test_fmt_integers_as_printf(void **state)
 	}
 }
 
-/* The text of fmt_fixed() must read back as exactly fmt_round(). */
+/*
+ * The text of fmt_fixed(@p v, @p d) must read back as exactly fmt_round(),
+ * and a rounded value's own text as itself: a merged row holds
+ * fmt_fixed(fmt_round(v)), and `xrlm stats` reads it back.
+ */
+static void check_reads_back(double v, int d)
+{
+	char buf[FMT_NUM_MAX], again[FMT_NUM_MAX];
+	double r = fmt_round(v, d);
+
+	fmt_fixed_str(buf, v, d);
+	if (strtod(buf, NULL) != r)
+		fail_msg("%.17g with %d decimals: text %s, fmt_round %.17g", v, d, buf, r);
+	fmt_fixed_str(again, r, d);
+	if (strtod(again, NULL) != r || fmt_round(r, d) != r)
+		fail_msg("%.17g with %d decimals: rounded %.17g, its text %s", v, d, r, again);
+}
+
 static void test_fmt_round_reads_back(void **state)
 {
 	(void)state;
 	srand(7);
+	for (int i = 0; i < 200000; i++)
+		check_reads_back(((double)rand() / RAND_MAX - 0.3) * pow(10, rand() % 9),
+		                 3 + rand() % 2);
+	/* Scaled by 10^d to near 2^53, where the scaled value's spacing is
+	 * 0.5 or 1: its re-scaling must not step to a neighbouring text.
+	 * The first is a merged row's share (fuzz_merge found it). */
+	check_reads_back(-40039979999940000.0 / 11000000.0 * 100.0, 4);
 	for (int i = 0; i < 200000; i++) {
-		double v = ((double)rand() / RAND_MAX - 0.3) * pow(10, rand() % 9);
-		int d = 3 + rand() % 2;
-		char buf[FMT_NUM_MAX];
-		fmt_fixed_str(buf, v, d);
-		double back = strtod(buf, NULL);
-		if (back != fmt_round(v, d))
-			fail_msg("%.17g with %d decimals: text %s, fmt_round %.17g", v, d, buf,
-			         fmt_round(v, d));
+		int d = rand() % 10;
+		double v = ldexp((double)rand() / RAND_MAX + 1.0, 47 + rand() % 9) / pow(10, d);
+		check_reads_back(rand() % 2 ? v : -v, d);
 	}
 }
 
