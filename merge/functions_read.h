@@ -20,6 +20,22 @@
 	"target_p99_us,target_max_us,share_pct,induced_calls,own_thread_calls,induced_us,"    \
 	"own_thread_us"
 
+/* The columns' indices, in FUNCTIONS_HEADER's order. */
+enum functions_col {
+	FUNCTIONS_COL_FN,
+	FUNCTIONS_COL_PHASE,
+	FUNCTIONS_COL_CALLS,
+	FUNCTIONS_COL_PER_FRAME,
+	FUNCTIONS_COL_TOTAL,
+	FUNCTIONS_COL_MEAN,
+	FUNCTIONS_COL_P50,
+	FUNCTIONS_COL_P99,
+	FUNCTIONS_COL_MAX,
+	FUNCTIONS_COL_SHARE,
+	FUNCTIONS_COL_INDUCED,
+	FUNCTIONS_COL_OWN_THREAD,
+};
+
 /* The columns every functions file has (files before induced_us/own_thread_us). */
 #define FUNCTIONS_MIN_COLUMNS 12
 

@@ -12,27 +12,12 @@
 #include "fmt.h"
 #include "functions_read.h"
 
-enum {
-	COL_FN,
-	COL_PHASE,
-	COL_CALLS,
-	COL_PER_FRAME,
-	COL_TOTAL,
-	COL_MEAN,
-	COL_P50,
-	COL_P99,
-	COL_MAX,
-	COL_SHARE,
-	COL_INDUCED,
-	COL_OWN_THREAD,
-};
-
 /* The cells of one row, as read. */
 struct fn_row {
 	char fn[CSVR_TEXT_MAX];
 	char phase[CSVR_TEXT_MAX];
 	uint64_t calls, induced, own_thread;
-	double num[COL_SHARE + 1]; /* COL_PER_FRAME..COL_SHARE; NAN: blank */
+	double num[FUNCTIONS_COL_SHARE + 1]; /* _PER_FRAME.._SHARE; NAN: blank */
 };
 
 struct rows {
@@ -56,12 +41,14 @@ static int keep_row(void *ctx, const union csvr_value *v, uint32_t present, char
 		t->cap = cap;
 	}
 	struct fn_row *r = &t->rows[t->count++];
-	snprintf(r->fn, sizeof(r->fn), "%s", (present & (1u << COL_FN)) ? v[COL_FN].s : "");
-	snprintf(r->phase, sizeof(r->phase), "%s", (present & (1u << COL_PHASE)) ? v[COL_PHASE].s : "");
-	r->calls = v[COL_CALLS].u;
-	r->induced = v[COL_INDUCED].u;
-	r->own_thread = v[COL_OWN_THREAD].u;
-	for (int c = COL_PER_FRAME; c <= COL_SHARE; c++)
+	snprintf(r->fn, sizeof(r->fn), "%s",
+	         (present & (1u << FUNCTIONS_COL_FN)) ? v[FUNCTIONS_COL_FN].s : "");
+	snprintf(r->phase, sizeof(r->phase), "%s",
+	         (present & (1u << FUNCTIONS_COL_PHASE)) ? v[FUNCTIONS_COL_PHASE].s : "");
+	r->calls = v[FUNCTIONS_COL_CALLS].u;
+	r->induced = v[FUNCTIONS_COL_INDUCED].u;
+	r->own_thread = v[FUNCTIONS_COL_OWN_THREAD].u;
+	for (int c = FUNCTIONS_COL_PER_FRAME; c <= FUNCTIONS_COL_SHARE; c++)
 		r->num[c] = (present & (1u << c)) ? v[c].f : NAN;
 	return 0;
 }
@@ -70,8 +57,8 @@ static int keep_row(void *ctx, const union csvr_value *v, uint32_t present, char
 static int by_total(const void *a, const void *b)
 {
 	const struct fn_row *x = a, *y = b;
-	double p = isnan(x->num[COL_TOTAL]) ? -INFINITY : x->num[COL_TOTAL];
-	double q = isnan(y->num[COL_TOTAL]) ? -INFINITY : y->num[COL_TOTAL];
+	double p = isnan(x->num[FUNCTIONS_COL_TOTAL]) ? -INFINITY : x->num[FUNCTIONS_COL_TOTAL];
+	double q = isnan(y->num[FUNCTIONS_COL_TOTAL]) ? -INFINITY : y->num[FUNCTIONS_COL_TOTAL];
 
 	if (p != q)
 		return p > q ? -1 : 1;
@@ -90,9 +77,10 @@ static void print_row(FILE *f, const struct fn_row *r)
 		g[FMT_NUM_MAX], h[FMT_NUM_MAX];
 
 	fprintf(f, "%-34s %-12s %9" PRIu64 " %8s %12s %10s %10s %10s %10s %7s %8" PRIu64 " %10" PRIu64
-	        "\n", r->fn, r->phase, r->calls, num(a, r->num[COL_PER_FRAME], 2),
-	        num(b, r->num[COL_TOTAL], 2), num(c, r->num[COL_MEAN], 2), num(d, r->num[COL_P50], 2),
-	        num(e, r->num[COL_P99], 2), num(g, r->num[COL_MAX], 2), num(h, r->num[COL_SHARE], 2),
+	        "\n", r->fn, r->phase, r->calls, num(a, r->num[FUNCTIONS_COL_PER_FRAME], 2),
+	        num(b, r->num[FUNCTIONS_COL_TOTAL], 2), num(c, r->num[FUNCTIONS_COL_MEAN], 2),
+	        num(d, r->num[FUNCTIONS_COL_P50], 2), num(e, r->num[FUNCTIONS_COL_P99], 2),
+	        num(g, r->num[FUNCTIONS_COL_MAX], 2), num(h, r->num[FUNCTIONS_COL_SHARE], 2),
 	        r->induced, r->own_thread);
 }
 
