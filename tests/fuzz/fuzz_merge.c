@@ -40,32 +40,72 @@ static void log_check(void *ctx, const char *message)
 }
 
 #ifdef FUZZ_MERGE_CALLS
+static const char *const names[PARTS] = {"pre.csv", "post.csv", "calls-pre.csv", "calls-post.csv"};
+
 /* functions_read_fn: adds up the calls column. */
 static int add_calls(void *ctx, const union csvr_value *values, uint32_t present, char *msg,
                      size_t msg_size)
 {
+	(void)present;
 	(void)msg;
 	(void)msg_size;
-	if (!(present & (1u << 2)))
-		fuzz_fail("a function without its calls");
-	*(uint64_t *)ctx += values[2].u;
+	*(uint64_t *)ctx += values[FUNCTIONS_COL_CALLS].u;
 	return 0;
 }
 
-/* Reads the functions file back: every pre call counted once. */
-static void check_functions(const char *path, const struct merge_summary *s)
+/* Parts 3 and 4: the calls files; the functions file goes to @p functions. */
+static void set_optional_paths(struct merge_paths *p, const struct fuzz_file *in, int parts,
+                               char *functions, size_t functions_size)
+{
+	fuzz_tmp_path(functions, functions_size, "functions.csv");
+	p->calls_pre_csv = parts > 2 ? in[2].path : NULL;
+	p->calls_post_csv = parts > 3 ? in[3].path : NULL;
+	p->functions_csv = functions;
+}
+
+/*
+ * After a merge that returned @p ret: a good one's functions file reads
+ * back, with every one of pre's calls counted once. Removes the file.
+ */
+static void check_optional_files(int ret, int parts, const char *functions,
+                                 const struct merge_summary *s)
 {
 	struct csvr_diag diag;
 	uint64_t calls = 0;
 
-	if (functions_read_each(path, add_calls, &calls, &diag) != 0) {
-		fuzz_check_line(diag.error);
-		fuzz_fail("the functions file cannot be read back");
+	if (ret == 0 && parts == PARTS) {
+		if (functions_read_each(functions, add_calls, &calls, &diag) != 0) {
+			fuzz_check_line(diag.error);
+			fuzz_fail("the functions file cannot be read back");
+		}
+		if (diag.warning_count)
+			fuzz_fail("the functions file reads back with warnings");
+		if (calls != s->calls_pre)
+			fuzz_fail("the functions file does not count each of pre's calls once");
 	}
-	if (diag.warning_count)
-		fuzz_fail("the functions file reads back with warnings");
-	if (calls != s->calls_pre)
-		fuzz_fail("the functions file does not count each of pre's calls once");
+	unlink(functions);
+}
+#else
+static const char *const names[PARTS] = {"pre.csv", "post.csv", "gpu-pre.csv", "gpu-post.csv"};
+
+/* Parts 3 and 4: the GPU files. */
+static void set_optional_paths(struct merge_paths *p, const struct fuzz_file *in, int parts,
+                               char *functions, size_t functions_size)
+{
+	(void)functions;
+	(void)functions_size;
+	p->gpu_pre_csv = parts > 2 ? in[2].path : NULL;
+	p->gpu_post_csv = parts > 3 ? in[3].path : NULL;
+}
+
+/* Nothing besides the merged file. */
+static void check_optional_files(int ret, int parts, const char *functions,
+                                 const struct merge_summary *s)
+{
+	(void)ret;
+	(void)parts;
+	(void)functions;
+	(void)s;
 }
 #endif
 
@@ -90,13 +130,7 @@ static void check_read_back(const char *out, const struct merge_summary *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fuzz_file in[PARTS];
-#ifdef FUZZ_MERGE_CALLS
-	static const char *const names[PARTS] = {"pre.csv", "post.csv", "calls-pre.csv",
-	                                         "calls-post.csv"};
 	char functions[FUZZ_PATH_MAX];
-#else
-	static const char *const names[PARTS] = {"pre.csv", "post.csv", "gpu-pre.csv", "gpu-post.csv"};
-#endif
 	char out[FUZZ_PATH_MAX];
 	size_t pos = 0;
 	int parts = 0;
@@ -111,23 +145,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (parts < 2)
 		return 0;
 
-#ifdef FUZZ_MERGE_CALLS
-	fuzz_tmp_path(functions, sizeof(functions), "functions.csv");
-	struct merge_paths paths = {
-		.pre_csv = in[0].path,
-		.post_csv = in[1].path,
-		.calls_pre_csv = parts > 2 ? in[2].path : NULL,
-		.calls_post_csv = parts > 3 ? in[3].path : NULL,
-		.functions_csv = functions,
-	};
-#else
-	struct merge_paths paths = {
-		.pre_csv = in[0].path,
-		.post_csv = in[1].path,
-		.gpu_pre_csv = parts > 2 ? in[2].path : NULL,
-		.gpu_post_csv = parts > 3 ? in[3].path : NULL,
-	};
-#endif
+	struct merge_paths paths = {.pre_csv = in[0].path, .post_csv = in[1].path};
+
+	set_optional_paths(&paths, in, parts, functions, sizeof(functions));
 	struct merge_summary s;
 	int errors = 0;
 
@@ -138,11 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == 0)
 		check_read_back(out, &s);
 	unlink(out);
-#ifdef FUZZ_MERGE_CALLS
-	if (ret == 0 && parts == PARTS)
-		check_functions(functions, &s);
-	unlink(functions);
-#endif
+	check_optional_files(ret, parts, functions, &s);
 	if (fuzz_tmp_count() != 0)
 		fuzz_fail("the merge left a file behind");
 	return 0;
