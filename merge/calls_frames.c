@@ -165,12 +165,13 @@ static struct calls_frames_page *page_of(struct calls_frames *s, uint64_t slot)
 	/* Another page's frames make room: a reader may be copying them. */
 	if (p->index >= 0 && s->progress && !s->broke)
 		progress_break(s);
+	s->last = NULL; /* it may be on the page that goes */
 	if (s->error || write_back(s, p) != 0 || load(s, p, index) != 0)
 		return NULL;
 	return p;
 }
 
-struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
+struct calls_frame *calls_frames_at_other(struct calls_frames *s, uint64_t id)
 {
 	if (!s->any) {
 		/* Ids are within CALLS_FRAME_SPAN of the file's first one, so
@@ -193,7 +194,9 @@ struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
 	if (id > s->max_id)
 		s->max_id = id;
 	p->dirty = true;
-	return &p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
+	s->last_id = id;
+	s->last = &p->frames[(id - s->origin) % CALLS_FRAMES_PAGE];
+	return s->last;
 }
 
 int calls_frames_get(struct calls_frames *s, uint64_t id, struct calls_frame *out)

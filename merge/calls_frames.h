@@ -83,6 +83,10 @@ struct calls_frames {
 	struct calls_frames_progress *progress;
 	uint64_t published; /* the sandwich's last published bound */
 	bool broke;         /* the sandwich broke it */
+	/* The last frame calls_frames_at() gave (NULL: none, or its page
+	 * gone): a frame's calls come together, and most ask for it again. */
+	struct calls_frame *last;
+	uint64_t last_id;
 	_Alignas(64) struct idmap used_pages; /* page number -> its bits in used */
 	uint64_t (*used)[CALLS_FRAMES_PAGE / 64];
 	size_t used_cap;
@@ -99,12 +103,22 @@ int calls_frames_init(struct calls_frames *s, const char *dir, uint64_t frames_h
 /* Frees the pages and closes (so removes) the file. */
 void calls_frames_destroy(struct calls_frames *s);
 
+/* calls_frames_at() for a frame other than the last one it gave. */
+struct calls_frame *calls_frames_at_other(struct calls_frames *s, uint64_t id);
+
 /*
  * Frame @p id (within 2 * CALLS_FRAME_SPAN of the first id asked for), to
  * change: valid until the next call. NULL on a file error (s->error set,
- * ERANGE for an id out of that span).
+ * ERANGE for an id out of that span). Inline: the sandwich asks for one
+ * per call; the last frame again (its page still held, as a frame below
+ * the published bound it would break that) is just given back.
  */
-struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id);
+static inline struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
+{
+	if (s->last && id == s->last_id && (id >= s->published || s->broke))
+		return s->last;
+	return calls_frames_at_other(s, id);
+}
 
 /*
  * Frame @p id as it stands, into @p out (zeros for a frame never touched

@@ -911,6 +911,49 @@ static void test_frames_progress(void **state)
 	tm_dir_remove(dir);
 }
 
+/*
+ * The same frame asked for again (the sandwich's usual case, which
+ * calls_frames_at() answers without a search): after its page went to the
+ * file and came back it is the page read back, not the place that now
+ * holds another page's frames; below a published bound it breaks the
+ * bound as any frame does.
+ */
+static void test_frames_same_again(void **state)
+{
+	(void)state;
+	char dir[256];
+	struct calls_frames s;
+	struct calls_frames_progress p = {0};
+	struct calls_frame f;
+	const uint64_t a = 5, b = a + CALLS_FRAMES_PAGES * CALLS_FRAMES_PAGE; /* b's page takes a's place */
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(calls_frames_init(&s, dir, 0), 0);
+	calls_frames_at(&s, b)->phase_ns[0] += 1;
+	calls_frames_at(&s, a)->phase_ns[0] += 10; /* b's page written back */
+	calls_frames_at(&s, a)->phase_ns[0] += 100;
+	assert_int_equal(calls_frames_get(&s, b, &f), 0); /* a's written back, b's read back */
+	assert_int_equal(f.phase_ns[0], 1);
+	calls_frames_at(&s, a)->phase_ns[0] += 1000; /* a's read back */
+	calls_frames_at(&s, a)->phase_ns[0] += 10000;
+	assert_true(s.fd >= 0);
+	assert_int_equal(calls_frames_get(&s, b, &f), 0);
+	assert_int_equal(f.phase_ns[0], 1);
+	assert_int_equal(calls_frames_get(&s, a, &f), 0);
+	assert_int_equal(f.phase_ns[0], 11110);
+	calls_frames_destroy(&s);
+
+	assert_int_equal(calls_frames_init(&s, dir, 100), 0);
+	calls_frames_share(&s, &p);
+	calls_frames_at(&s, 3)->phase_ns[0] = 1;
+	calls_frames_publish(&s, 4);
+	assert_false(atomic_load(&p.broken));
+	calls_frames_at(&s, 3)->phase_ns[0] = 2; /* changed after all */
+	assert_true(atomic_load(&p.broken));
+	calls_frames_destroy(&s);
+	tm_dir_remove(dir);
+}
+
 /* A reader of final frames beside the thread filling them (struct progress_race). */
 struct progress_race {
 	struct calls_frames *s;
@@ -1051,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_late_pre_by_rows),
 		cmocka_unit_test(test_late_calls_reported),
 		cmocka_unit_test(test_frames_progress),
+		cmocka_unit_test(test_frames_same_again),
 		cmocka_unit_test(test_frames_progress_race),
 		cmocka_unit_test(test_sandwich_progress),
 	};
