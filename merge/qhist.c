@@ -64,7 +64,12 @@ static int to_histogram(struct qhist *h)
 	return 0;
 }
 
-int qhist_add(struct qhist *h, int64_t v)
+/*
+ * qhist_add() for the first value, the one that moves the exact values
+ * into the histogram, and the first of a sign in the histogram: out of
+ * line, so that the usual case saves no registers for its calls.
+ */
+static __attribute__((noinline)) int add_rare(struct qhist *h, int64_t v)
 {
 	if (h->count == 0 && !h->exact && !h->pos && !h->neg) {
 		h->exact = malloc(QHIST_EXACT * sizeof(*h->exact));
@@ -79,6 +84,24 @@ int qhist_add(struct qhist *h, int64_t v)
 		return -1;
 	h->min = h->count == 0 || v < h->min ? v : h->min;
 	h->max = h->count == 0 || v > h->max ? v : h->max;
+	h->count++;
+	return 0;
+}
+
+int qhist_add(struct qhist *h, int64_t v)
+{
+	if (h->count == 0 || h->count == QHIST_EXACT)
+		return add_rare(h, v);
+	if (h->exact) {
+		h->exact[h->count] = v;
+	} else {
+		uint64_t *side = v < 0 ? h->neg : h->pos;
+		if (!side)
+			return add_rare(h, v);
+		side[bucket_of(magnitude(v))]++;
+	}
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
 	h->count++;
 	return 0;
 }
