@@ -23,6 +23,8 @@
 #define ENDS_PUBLISH 256
 /* How far back from the latest candidate a nested container is looked for. */
 #define NEST_SCAN 8
+/* Calls a thread's FIFO grows to rather than moving its live part more often (calls_join.h's bound). */
+#define FIFO_GROW_MAX (2 * CALLS_JOIN_LAG_ROWS)
 
 #define ORDER_STAMPS (CALLS_JOIN_LAG_ROWS / CALLS_JOIN_STAMP_ROWS + 1)
 
@@ -195,27 +197,33 @@ static inline struct thread_calls *thread_of(struct sweep *s, uint64_t id)
 }
 
 /*
- * Adds @p c to @p t's FIFO in t_entry order (moving the live part down when
- * the end is reached). A call arrives after the calls nested inside it: a
- * thread's ring holds its records in the order they returned.
+ * Makes room in @p t's FIFO for a call beginning at @p t_entry, in t_entry
+ * order (moving the live part down when the end is reached), and returns
+ * the room, for the caller to fill (NULL: out of memory). A call arrives
+ * after the calls nested inside it: a thread's ring holds its records in
+ * the order they returned.
  */
-static int fifo_push(struct thread_calls *t, const struct open_call *c)
+static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
 {
-	if (t->tail == t->cap && t->head > 0) {
+	/* The live part moves down once it fills at most half the FIFO, so
+	 * that a call is moved about once in all, not at every lap (the FIFO
+	 * grows otherwise, up to what the lag bounds hold anyway). */
+	if (t->tail == t->cap && t->head > 0 &&
+	    (t->tail - t->head <= t->cap / 2 || t->cap >= FIFO_GROW_MAX)) {
 		memmove(t->calls, t->calls + t->head, (t->tail - t->head) * sizeof(*t->calls));
 		t->finger = t->finger > t->head ? t->finger - t->head : 0;
 		t->tail -= t->head;
 		t->head = 0;
 	}
 	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
-		return -1;
+		return NULL;
 	size_t pos = t->tail;
-	while (pos > t->head && t->calls[pos - 1].t_entry > c->t_entry)
+	while (pos > t->head && t->calls[pos - 1].t_entry > t_entry)
 		pos--;
-	memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
-	t->calls[pos] = *c;
+	if (pos < t->tail) /* not the usual case: no call for nothing */
+		memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
 	t->tail++;
-	return 0;
+	return &t->calls[pos];
 }
 
 /*
@@ -373,18 +381,24 @@ static uint64_t open_frames_floor(const struct sweep *s)
 	return floor;
 }
 
-/* Finalizes every pre call that ended before @p bound. */
-static int finalize_before(struct sweep *s, int64_t bound)
+/*
+ * Finalizes every pre call that ended before @p bound. Returns how many,
+ * or -1.
+ */
+static int64_t finalize_before(struct sweep *s, int64_t bound)
 {
+	int64_t n = 0;
+
 	for (uint32_t i = 0; i < s->thread_ids.count; i++) {
 		struct thread_calls *t = &s->threads[i];
 		while (t->head < t->tail && t->calls[t->head].t_exit < bound) {
 			if (finalize(s, t) != 0)
 				return -1;
 			t->head++;
+			n++;
 		}
 	}
-	return 0;
+	return n;
 }
 
 /* Why a row could not be taken: memory, or a temporary file (calls_frames.h, spill.h). */
@@ -474,11 +488,17 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 		bound = frontier;
 	if (bound > s->final_until)
 		s->final_until = bound;
-	if (finalize_before(s, bound) != 0) {
+	int64_t finalized = finalize_before(s, bound);
+	if (finalized < 0) {
 		say_failure(s, msg, msg_size);
 		return -1;
 	}
-	if (s->r->frames.progress)
+	/* The floor rises as heads go; otherwise it is mostly where it was
+	 * when last published, and publishing it again would change nothing
+	 * (a call pushed in front of a head may raise it: rare, and then the
+	 * next call finalized publishes it, which only makes the early rows
+	 * wait a little). */
+	if (finalized > 0 && s->r->frames.progress)
 		calls_frames_publish(&s->r->frames, open_frames_floor(s));
 	return 0;
 }
@@ -502,21 +522,24 @@ static int add_end(struct sweep *s, const struct calls_qrow *p)
 /* Takes pre's row @p p. Returns 0, or -1 with the reason in @p msg. */
 static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_t msg_size)
 {
-	struct open_call c = {.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
-	                      .frame_id = p->frame_id, .thread_id = p->thread_id,
-	                      .result = p->result};
 	struct thread_calls *t = thread_of(s, p->thread_id);
+	uint32_t fn;
 
-	if (fn_of(s->r, &s->pre_fns, &s->pre, p, &c.fn, msg, msg_size) != 0)
+	if (fn_of(s->r, &s->pre_fns, &s->pre, p, &fn, msg, msg_size) != 0)
 		return -1;
-	if (!t || (s->r->fns[c.fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
+	if (!t || (s->r->fns[fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
 		say_failure(s, msg, msg_size);
 		return -1;
 	}
-	if (fifo_push(t, &c) != 0) {
+	/* Written in its place, not built here and copied there. */
+	struct open_call *c = fifo_push(t, p->t_entry_ns);
+	if (!c) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
 	}
+	*c = (struct open_call){.t_entry = p->t_entry_ns, .t_exit = p->t_exit_ns,
+	                        .frame_id = p->frame_id, .thread_id = p->thread_id,
+	                        .result = p->result, .fn = fn};
 	s->r->pre_calls++;
 	/* Post calls inside it may have been placed elsewhere already. */
 	if (p->t_entry_ns < s->placed_until)
