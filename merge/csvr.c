@@ -291,7 +291,8 @@ static void handle_data(struct engine *e, int terminator, uint64_t line)
 		return;
 	}
 
-	char msg[CSVR_BAD_MAX] = "";
+	char msg[CSVR_BAD_MAX];
+	msg[0] = '\0'; /* not the whole array: this runs for every row */
 	if (e->fmt->row(e->ctx, e->values, e->present, msg, sizeof(msg)) != 0) {
 		diag_error(e->diag, e->path, line, "%s", msg);
 		e->stop = true;

@@ -200,8 +200,8 @@ static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 	return true;
 }
 
-int side_file_row_times(const struct side_meta *meta, int64_t t_entry, int64_t t_exit, bool ordered,
-                        struct side_times *out, char *msg, size_t msg_size)
+int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int64_t t_exit,
+                              bool ordered, struct side_times *out, char *msg, size_t msg_size)
 {
 	if (!ticks_to_ns(t_entry, meta->clock_freq, &out->entry_ns) ||
 	    !ticks_to_ns(t_exit, meta->clock_freq, &out->exit_ns)) {
