@@ -764,6 +764,24 @@ static struct ahead_row *ahead_row_at(const struct csvr_seg *seg, size_t row_siz
 }
 
 /*
+ * fast_field() for text column @p c on a worker: the same checks, the text
+ * left where it is (the reader copies it from the line once it takes the
+ * row, ahead_deliver()).
+ */
+static bool ahead_text(struct engine *e, int c, const char **pp, char sep)
+{
+	const char *s = *pp;
+	const char *end = plain_field_end(s, CSVR_TEXT);
+	size_t len = (size_t)(end - s);
+
+	if (*end != sep || len >= CSVR_TEXT_MAX)
+		return false;
+	*pp = end + 1;
+	e->present |= (uint32_t)(len > 0) << c; /* blank: not present */
+	return true;
+}
+
+/*
  * The fast path over the line at @p line (which ends in a '\n' before
  * @p buf_end) with a worker's own engine @p e: as fast_row(), the row
  * kept in @p row instead of delivered. Returns false for any line
@@ -777,19 +795,23 @@ static bool ahead_row(struct engine *e, const char *line, const char *buf_end,
 
 	for (int c = 0; c < n; c++) {
 		const char *start = p;
-		if (!fast_field(e, c, &p, buf_end, c == n - 1 ? '\n' : ',')) {
-			reset_record(e);
-			return false;
-		}
-		if (e->kinds[c] == CSVR_TEXT)
+		if (e->kinds[c] == CSVR_TEXT) {
+			if (!ahead_text(e, c, &p, c == n - 1 ? '\n' : ','))
+				goto not_plain;
 			row->v[c].u = (uint64_t)(p - 1 - start) << 32 | (uint64_t)(start - line);
-		else
-			row->v[c] = e->values[c];
+			continue;
+		}
+		if (!fast_field(e, c, &p, buf_end, c == n - 1 ? '\n' : ','))
+			goto not_plain;
+		row->v[c] = e->values[c];
 	}
 	row->present = e->present;
 	row->len = (uint32_t)(p - line);
 	reset_record(e);
 	return true;
+not_plain:
+	reset_record(e);
+	return false;
 }
 
 /*
@@ -808,7 +830,8 @@ static void ahead_parse(void *ctx, struct csvr_seg *seg)
 
 	for (; p < lines_end; i++) {
 		/* Lines longer than a row's length field are left to the reader. */
-		if (csvr_ahead_rows(seg, row_size, i + 1) != 0 || lines_end - p > UINT32_MAX)
+		if ((i >= seg->rows_cap && csvr_ahead_rows(seg, row_size, i + 1) != 0) ||
+		    lines_end - p > UINT32_MAX)
 			break;
 		struct ahead_row *row = ahead_row_at(seg, row_size, i);
 		row->ok = ahead_row(e, p, buf_end, row);

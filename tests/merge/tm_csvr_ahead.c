@@ -187,6 +187,27 @@ static void test_comments_crlf_quotes_blanks(void **state)
 	check_same("f,1,2,3\n\"open,1,2,3\nf,4,5,6\n");
 }
 
+/*
+ * Text cells, which the threads check but do not copy: a blank one (not
+ * present), the longest kept and one byte too long (libcsv's error).
+ */
+static void test_text_cells(void **state)
+{
+	(void)state;
+	char body[3 * CSVR_TEXT_MAX + 64];
+	char name[CSVR_TEXT_MAX + 1];
+
+	check_same("f,1,2,3\n,4,5,6\nf,7,8,9\n");
+	memset(name, 'n', sizeof(name) - 1);
+	name[CSVR_TEXT_MAX - 1] = '\0';
+	snprintf(body, sizeof(body), "f,1,2,3\n%s,4,5,6\nf,7,8,9\n", name);
+	check_same(body);
+	name[CSVR_TEXT_MAX - 1] = 'n';
+	name[CSVR_TEXT_MAX] = '\0';
+	snprintf(body, sizeof(body), "f,1,2,3\n%s,4,5,6\nf,7,8,9\n", name);
+	check_same(body);
+}
+
 /* Many rows: every segment boundary falls somewhere in a row. */
 static void test_many_rows(void **state)
 {
@@ -209,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_cut_line_that_looks_like_a_row),
 		cmocka_unit_test(test_short_rows),
 		cmocka_unit_test(test_comments_crlf_quotes_blanks),
+		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
