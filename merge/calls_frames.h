@@ -110,8 +110,9 @@ struct calls_frame *calls_frames_at_other(struct calls_frames *s, uint64_t id);
  * Frame @p id (within 2 * CALLS_FRAME_SPAN of the first id asked for), to
  * change: valid until the next call. NULL on a file error (s->error set,
  * ERANGE for an id out of that span). Inline: the sandwich asks for one
- * per call; the last frame again (its page still held, as a frame below
- * the published bound it would break that) is just given back.
+ * per call, mostly the last one again, which is given back at once unless
+ * it lies below the published bound (then calls_frames_at_other() breaks
+ * the bound, as for any frame).
  */
 static inline struct calls_frame *calls_frames_at(struct calls_frames *s, uint64_t id)
 {

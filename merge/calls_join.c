@@ -23,7 +23,7 @@
 #define ENDS_PUBLISH 256
 /* How far back from the latest candidate a nested container is looked for. */
 #define NEST_SCAN 8
-/* Calls a thread's FIFO grows to rather than moving its live part more often (calls_join.h's bound). */
+/* Calls a thread's FIFO may grow to rather than move its live part more often (calls_join.h). */
 #define FIFO_GROW_MAX (2 * CALLS_JOIN_LAG_ROWS)
 
 #define ORDER_STAMPS (CALLS_JOIN_LAG_ROWS / CALLS_JOIN_STAMP_ROWS + 1)

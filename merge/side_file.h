@@ -53,6 +53,10 @@ struct side_times {
 	int64_t exit_ns;
 };
 
+/* side_file_row_times() for a row other than the usual one (below). */
+int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int64_t t_exit,
+                              bool ordered, struct side_times *out, char *msg, size_t msg_size);
+
 /*
  * The one check of a row's t_entry and t_exit, for every reader of them
  * (frames and calls files, `xrlm merge` and `xrlm trace`): @p t_entry and
@@ -60,11 +64,9 @@ struct side_times {
  * second; 0: ns), converted into @p out exactly for the usual 1 GHz clock.
  * Both must lie within ±SIDE_TIME_NS_MAX, and with @p ordered t_exit must
  * not be before t_entry. Returns 0, or -1 with the reason in @p msg.
+ * Inline for the usual row (nanoseconds already, in range and in order):
+ * every row of every file comes through here.
  */
-int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int64_t t_exit,
-                              bool ordered, struct side_times *out, char *msg, size_t msg_size);
-
-/* Inline for the usual row (nanoseconds already, in range and in order), else side_file_row_times_other(). */
 static inline int side_file_row_times(const struct side_meta *meta, int64_t t_entry,
                                       int64_t t_exit, bool ordered, struct side_times *out,
                                       char *msg, size_t msg_size)
