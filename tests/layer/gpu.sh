@@ -12,9 +12,9 @@
 #   gated-vulkan, gated-vulkan2-1.0  the gated mode (event gate) on an XR_KHR_vulkan_enable
 #                                    session and on a Vulkan 1.0 instance, chosen by auto,
 #                                    under the validation layer: bracket lines in pre's GPU
-#                                    file (the first nine submitted >= 35 ms apart), target_gpu_raw_us
-#                                    and # gpu_bracket_ns= in the merged file (which xrlm
-#                                    stats reads), corrected <= raw
+#                                    file (the first nine submitted >= 35 ms apart),
+#                                    target_gpu_raw_us and # gpu_bracket_ns= in the merged
+#                                    file (which xrlm stats reads), corrected <= raw
 #   modes                            gated and sandwich both order K = 0 < 200 < 1000,
 #                                    gated is selected where possible (vulkan2), and
 #                                    gated K = 1000 us reads between 700 and 1500 us
