@@ -15,6 +15,8 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 
 /* How long destruction waits for the GPU to finish our last timestamps. */
 #define DESTROY_WAIT_NS 1000000000ull
+/* How often xl_gpu_drain() looks whether the writer has collected everything. */
+#define DRAIN_STEP_NS 500000ull
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
 
@@ -351,14 +353,15 @@ static bool all_collected(void *ctx)
 	return pending_fences(ctx, pending) == 0;
 }
 
+/*
+ * No fence call here: a submitted slot's fence belongs to the writer, which
+ * resets it as it collects. Vulkan wants a fence's reset externally
+ * synchronized with every other use of it, and a fence reset while another
+ * thread waits for it never signals: that wait would run to its timeout.
+ */
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 {
-	VkFence pending[XL_GPU_SLOTS + 1];
-	unsigned n = pending_fences(gpu, pending);
-
-	if (n)
-		gpu->vk.WaitForFences(gpu->device, n, pending, VK_TRUE, timeout_ns);
-	xl_thread_wait(all_collected, gpu, timeout_ns, 1000000);
+	xl_thread_wait(all_collected, gpu, timeout_ns, DRAIN_STEP_NS);
 }
 
 void xl_gpu_abandon(struct xl_gpu *gpu)

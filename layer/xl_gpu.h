@@ -183,9 +183,9 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 void xl_gpu_destroy(struct xl_gpu *gpu);
 
 /*
- * Waits up to @p timeout_ns for the GPU to finish every submitted timestamp,
- * then up to the same again for the writer to collect them. Not on the
- * frame thread.
+ * Waits up to @p timeout_ns for the writer to collect every submitted
+ * timestamp (it polls the GPU every few ms). Not on the frame thread; never
+ * touches a fence the writer may be resetting.
  */
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns);
 

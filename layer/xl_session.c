@@ -11,8 +11,9 @@
 
 #include <string.h>
 
-/* How long xrDestroySession waits for the last timestamps to be written. */
-#define DRAIN_NS 100000000ull
+/* How long xrDestroySession waits for the last timestamps to be written:
+ * the GPU's finishing them and the writer's collecting them together. */
+#define DRAIN_NS 200000000ull
 /* How long xrCreateSession waits for the writers' first backing of the rings, and its step. */
 #define RINGS_BACKED_WAIT_NS 50000000ull
 #define RINGS_BACKED_STEP_NS 100000ull

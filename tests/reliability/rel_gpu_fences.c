@@ -1,0 +1,374 @@
+/*
+ * rel_gpu_fences: xrDestroySession's drain never uses a fence the writer
+ * may be resetting.
+ *
+ * A CI run once caught the Khronos validation layer reporting, in hello_xr's
+ * output, vkResetFences on the writer's thread while xrDestroySession's
+ * drain waited for the same fence on the app's thread. Besides breaking
+ * Vulkan's external synchronisation rule, a fence reset during a wait for
+ * all of several fences never signals: the drain then ran to its timeout.
+ *
+ * Here the real layer/xl_gpu.c runs on a real device (lavapipe in CI) under
+ * the validation layer: timestamps queued behind long GPU work, a thread
+ * collecting them as the writer does, and the drain on the main thread
+ * while most of them are still on the GPU. Fails on any validation message,
+ * a sample not collected, a drain that ran to its timeout, or a setup that
+ * left fewer than three samples pending when the drain began.
+ * Usage: rel_gpu_fences (no arguments).
+ */
+#include "xl_clock.h"
+#include "xl_gpu.h"
+#include "xl_thread.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAMES 4
+#define ROUNDS 6
+#define DRAIN_TIMEOUT_NS 2000000000ull
+#define FILL_BYTES (64ull << 20)
+#define COLLECT_STEP_NS 100000ull
+
+static atomic_uint g_validation_messages;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                 void *user)
+{
+	(void)severity, (void)types, (void)user;
+	atomic_fetch_add(&g_validation_messages, 1);
+	fprintf(stderr, "validation: %s\n", data->pMessage ? data->pMessage : "(no text)");
+	return VK_FALSE;
+}
+
+/* The device and what the test submits besides the layer's timestamps. */
+struct bed {
+	VkInstance instance;
+	VkDebugUtilsMessengerEXT messenger;
+	VkPhysicalDevice physical;
+	uint32_t family;
+	VkDevice device;
+	VkQueue queue;
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+	VkCommandPool pool;
+	VkCommandBuffer fill;
+};
+
+static bool fail(const char *what, VkResult r)
+{
+	fprintf(stderr, "FAIL: %s (VkResult %d)\n", what, r);
+	return false;
+}
+
+static bool create_instance(struct bed *b)
+{
+	const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+	const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+	VkDebugUtilsMessengerCreateInfoEXT mi = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+		                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+		               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	VkApplicationInfo app = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.pApplicationName = "rel_gpu_fences",
+		.apiVersion = VK_API_VERSION_1_1,
+	};
+	VkInstanceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pNext = &mi, /* also covers vkCreateInstance and vkDestroyInstance */
+		.pApplicationInfo = &app,
+		.enabledLayerCount = 1,
+		.ppEnabledLayerNames = layers,
+		.enabledExtensionCount = 1,
+		.ppEnabledExtensionNames = extensions,
+	};
+	VkResult r = vkCreateInstance(&ci, NULL, &b->instance);
+	if (r != VK_SUCCESS)
+		return fail("vkCreateInstance with VK_LAYER_KHRONOS_validation "
+		            "(package vulkan-validationlayers)", r);
+	PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+		vkGetInstanceProcAddr(b->instance, "vkCreateDebugUtilsMessengerEXT");
+	r = create ? create(b->instance, &mi, NULL, &b->messenger) : VK_ERROR_EXTENSION_NOT_PRESENT;
+	return r == VK_SUCCESS || fail("vkCreateDebugUtilsMessengerEXT", r);
+}
+
+/* The first device's first queue family with timestamps and transfers. */
+static bool pick_queue(struct bed *b)
+{
+	uint32_t n = 1;
+	VkResult r = vkEnumeratePhysicalDevices(b->instance, &n, &b->physical);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+		return fail("vkEnumeratePhysicalDevices", r);
+	if (n == 0)
+		return fail("no Vulkan device (lavapipe: package mesa-vulkan-drivers)", r);
+	VkQueueFamilyProperties fams[16];
+	n = 16;
+	vkGetPhysicalDeviceQueueFamilyProperties(b->physical, &n, fams);
+	for (b->family = 0; b->family < n; b->family++)
+		if (fams[b->family].timestampValidBits &&
+		    (fams[b->family].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
+			return true;
+	return fail("no queue family with timestamps", VK_ERROR_FEATURE_NOT_PRESENT);
+}
+
+static bool create_device(struct bed *b)
+{
+	float priority = 1.0f;
+	VkDeviceQueueCreateInfo qi = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+		.queueFamilyIndex = b->family,
+		.queueCount = 1,
+		.pQueuePriorities = &priority,
+	};
+	VkDeviceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &qi,
+	};
+	VkResult r = vkCreateDevice(b->physical, &ci, NULL, &b->device);
+	if (r != VK_SUCCESS)
+		return fail("vkCreateDevice", r);
+	vkGetDeviceQueue(b->device, b->family, 0, &b->queue);
+	return true;
+}
+
+/* A command buffer filling a large buffer: long GPU work between timestamps. */
+static bool create_fill(struct bed *b)
+{
+	VkBufferCreateInfo bi = {
+		.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+		.size = FILL_BYTES,
+		.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+	};
+	VkResult r = vkCreateBuffer(b->device, &bi, NULL, &b->buffer);
+	if (r != VK_SUCCESS)
+		return fail("vkCreateBuffer", r);
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(b->device, b->buffer, &req);
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(b->physical, &mp);
+	uint32_t type = 0;
+	while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
+		type++;
+	VkMemoryAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+		.allocationSize = req.size,
+		.memoryTypeIndex = type,
+	};
+	r = vkAllocateMemory(b->device, &ai, NULL, &b->memory);
+	if (r == VK_SUCCESS)
+		r = vkBindBufferMemory(b->device, b->buffer, b->memory, 0);
+	if (r != VK_SUCCESS)
+		return fail("the fill buffer's memory", r);
+
+	VkCommandPoolCreateInfo pi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.queueFamilyIndex = b->family,
+	};
+	VkCommandBufferAllocateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	VkCommandBufferBeginInfo begin = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT, /* queued several times */
+	};
+	r = vkCreateCommandPool(b->device, &pi, NULL, &b->pool);
+	ci.commandPool = b->pool;
+	if (r == VK_SUCCESS)
+		r = vkAllocateCommandBuffers(b->device, &ci, &b->fill);
+	if (r == VK_SUCCESS)
+		r = vkBeginCommandBuffer(b->fill, &begin);
+	if (r != VK_SUCCESS)
+		return fail("the fill's command buffer", r);
+	for (int i = 0; i < 4; i++) {
+		vkCmdFillBuffer(b->fill, b->buffer, 0, VK_WHOLE_SIZE, 0x01010101u * (uint32_t)i);
+		VkMemoryBarrier barrier = {
+			.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+		};
+		vkCmdPipelineBarrier(b->fill, VK_PIPELINE_STAGE_TRANSFER_BIT,
+		                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+	}
+	r = vkEndCommandBuffer(b->fill);
+	return r == VK_SUCCESS || fail("vkEndCommandBuffer", r);
+}
+
+static bool bed_create(struct bed *b)
+{
+	memset(b, 0, sizeof(*b));
+	return create_instance(b) && pick_queue(b) && create_device(b) && create_fill(b);
+}
+
+static void bed_destroy(struct bed *b)
+{
+	if (b->device) {
+		vkDeviceWaitIdle(b->device);
+		if (b->pool)
+			vkDestroyCommandPool(b->device, b->pool, NULL);
+		if (b->buffer)
+			vkDestroyBuffer(b->device, b->buffer, NULL);
+		if (b->memory)
+			vkFreeMemory(b->device, b->memory, NULL);
+		vkDestroyDevice(b->device, NULL);
+	}
+	if (b->messenger) {
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(b->instance, "vkDestroyDebugUtilsMessengerEXT");
+		if (destroy)
+			destroy(b->instance, b->messenger, NULL);
+	}
+	if (b->instance)
+		vkDestroyInstance(b->instance, NULL);
+}
+
+/* The writer's part: collect every finished sample, every COLLECT_STEP_NS. */
+struct collector {
+	struct xl_gpu *gpu;
+	atomic_bool stop;
+	atomic_uint frames;
+	unsigned brackets;
+	pthread_t thread;
+};
+
+static void count_sample(void *ctx, const struct xl_gpu_sample *s)
+{
+	struct collector *c = ctx;
+	if (s->bracket)
+		c->brackets++;
+	else
+		atomic_fetch_add(&c->frames, s->valid);
+}
+
+static void *collect_main(void *arg)
+{
+	struct collector *c = arg;
+	while (!atomic_load(&c->stop)) {
+		xl_gpu_collect(c->gpu, UINT32_MAX, count_sample, c);
+		xl_thread_sleep_ns(COLLECT_STEP_NS);
+	}
+	return NULL;
+}
+
+static bool submit_fill(struct bed *b)
+{
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &b->fill,
+	};
+	VkResult r = vkQueueSubmit(b->queue, 1, &si, VK_NULL_HANDLE);
+	return r == VK_SUCCESS || fail("vkQueueSubmit of the fill", r);
+}
+
+/* One round: FRAMES frames with long GPU work between them, then the drain. */
+static bool round_run(struct bed *b, struct xl_gpu *gpu, uint32_t round, struct collector *c)
+{
+	unsigned frames_before = c->frames;
+	for (int i = 0; i < FRAMES; i++) {
+		if (!xl_gpu_stamp(gpu, 1000 * round + i, round, false, 0))
+			return fail("xl_gpu_stamp", atomic_load(&gpu->submit_error));
+		if (i + 1 < FRAMES && !submit_fill(b))
+			return false;
+	}
+	unsigned pending = xl_gpu_pending(gpu, round);
+	uint64_t start = xl_clock_mono_ns();
+	xl_gpu_drain(gpu, DRAIN_TIMEOUT_NS);
+	double drain_ms = (double)(xl_clock_mono_ns() - start) / 1e6;
+	/* The collector frees a slot just before it hands the sample over. */
+	unsigned frames = 0;
+	for (int tries = 0; tries < 1000 && frames < FRAMES; tries++) {
+		frames = atomic_load(&c->frames) - frames_before;
+		if (frames < FRAMES)
+			xl_thread_sleep_ns(COLLECT_STEP_NS);
+	}
+
+	printf("round %u: %u of %d samples pending when the drain began; drain %.1f ms; "
+	       "%u frame samples collected\n", round, pending, FRAMES, drain_ms, frames);
+	if (pending < 3) {
+		fprintf(stderr, "FAIL: the GPU work between the timestamps was too short to test "
+		                "anything (raise FILL_BYTES)\n");
+		return false;
+	}
+	if (frames != FRAMES) {
+		fprintf(stderr, "FAIL: %u of %d frame samples collected\n", frames, FRAMES);
+		return false;
+	}
+	if (drain_ms * 1e6 >= DRAIN_TIMEOUT_NS * 0.9) {
+		fprintf(stderr, "FAIL: the drain ran to its timeout\n");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * ROUNDS rounds: whether the collector resets a fence while a wrong drain
+ * waits for it is a race, won most times by the collector (two runs in
+ * three of one round caught the old drain), so the test gives it several.
+ */
+static bool run(struct bed *b, struct xl_gpu *gpu)
+{
+	struct collector c = {.gpu = gpu};
+	if (pthread_create(&c.thread, NULL, collect_main, &c))
+		return fail("pthread_create", VK_SUCCESS);
+	bool ok = true;
+	for (uint32_t round = 1; ok && round <= ROUNDS; round++)
+		ok = round_run(b, gpu, round, &c);
+	atomic_store(&c.stop, true);
+	pthread_join(c.thread, NULL);
+	if (ok && c.brackets == 0) {
+		fprintf(stderr, "FAIL: no bracket measurement collected\n");
+		return false;
+	}
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		fprintf(stderr, "usage: rel_gpu_fences\n");
+		return 2;
+	}
+	struct bed b;
+	bool ok = bed_create(&b);
+	struct xl_gpu *gpu = NULL;
+	if (ok) {
+		XrGraphicsBindingVulkanKHR binding = {
+			.type = XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR,
+			.instance = b.instance,
+			.physicalDevice = b.physical,
+			.device = b.device,
+			.queueFamilyIndex = b.family,
+		};
+		struct xl_gpu_params params = {.bracket = true};
+		char why[160];
+		gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, NULL, why, sizeof(why));
+		if (!gpu)
+			ok = fail(why, VK_SUCCESS);
+	}
+	if (ok)
+		ok = run(&b, gpu);
+	if (gpu)
+		xl_gpu_destroy(gpu);
+	bed_destroy(&b);
+	unsigned messages = atomic_load(&g_validation_messages);
+	if (messages) {
+		fprintf(stderr, "FAIL: %u validation messages\n", messages);
+		ok = false;
+	}
+	if (ok)
+		printf("PASS: no validation message\n");
+	return ok ? 0 : 1;
+}
