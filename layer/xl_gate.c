@@ -54,7 +54,11 @@ static void gate_signal(struct xl_gate *gate, uint64_t token)
 	if (gate->kind == XL_GATE_KIND_EVENT) {
 		VkEvent event;
 		memcpy(&event, &token, sizeof(event));
+		/* Counted before the set can let the GPU finish the sample
+		 * (xl_gate_setting()), until the call has returned. */
+		atomic_fetch_add(&gate->setting, 1);
 		gate->set_event(gate->device, event);
+		atomic_fetch_sub(&gate->setting, 1);
 		return;
 	}
 	VkSemaphoreSignalInfo info = {

@@ -48,6 +48,7 @@ struct xl_gate {
 	atomic_uintptr_t armed_invalid; /* the invalid flag of pre's sample for that frame */
 	atomic_uint armed_tid;          /* the thread ending that frame */
 	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
+	atomic_uint setting;            /* threads inside vkSetEvent on one of the events */
 	uint64_t counter;               /* last value armed (pre's frame thread) */
 };
 
@@ -85,6 +86,17 @@ void xl_gate_destroy(struct xl_gate *gate, const struct xl_vk *vk);
 
 /* Frame thread, post side: opens the gate pre armed for this frame, if any. */
 void xl_gate_open(struct xl_gate *gate);
+
+/*
+ * Writer: whether post or the watchdog may still be inside vkSetEvent on one
+ * of the event gate's events. The writer resets a slot's event once its
+ * sample is done, which the set lets happen before the setter has returned:
+ * Vulkan wants the two calls externally synchronized, so the writer waits.
+ */
+static inline bool xl_gate_setting(struct xl_gate *gate)
+{
+	return atomic_load(&gate->setting) != 0;
+}
 
 /*
  * The watchdog thread's check, every few milliseconds: a target that waits

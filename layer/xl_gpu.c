@@ -561,6 +561,9 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		if (!bracket_collect(gpu, max_session, emit, ctx) ||
 		    vk->GetFenceStatus(gpu->device, slot->fence) != VK_SUCCESS)
 			return true;
+		/* Its event is reset below: not while its setter is still in vkSetEvent. */
+		if (gpu->events[gpu->tail % XL_GPU_SLOTS] && xl_gate_setting(gpu->gate))
+			return true;
 
 		uint64_t result[2] = {0, 0}; /* timestamp, availability; no WAIT bit */
 		VkResult r = vk->GetQueryPoolResults(gpu->device, gpu->pool,

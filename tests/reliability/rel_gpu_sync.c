@@ -1,22 +1,29 @@
 /*
- * rel_gpu_fences: xrDestroySession's drain never uses a fence the writer
- * may be resetting.
+ * rel_gpu_sync: each Vulkan object of ours is used by one thread at a time,
+ * as Vulkan's external synchronisation rules want, while the writer
+ * collects samples on its own thread.
  *
- * A CI run once caught the Khronos validation layer reporting, in hello_xr's
- * output, vkResetFences on the writer's thread while xrDestroySession's
- * drain waited for the same fence on the app's thread. Besides breaking
- * Vulkan's external synchronisation rule, a fence reset during a wait for
- * all of several fences never signals: the drain then ran to its timeout.
+ * The real layer/xl_gpu.c and layer/xl_gate.c run on a real device
+ * (lavapipe in CI) under the Khronos validation layer, with a thread that
+ * collects as the writer does. Fails on any validation message, a broken
+ * rule the case checks itself, a sample not collected or a drain that ran
+ * to its timeout.
  *
- * Here the real layer/xl_gpu.c runs on a real device (lavapipe in CI) under
- * the validation layer: timestamps queued behind long GPU work, a thread
- * collecting them as the writer does, and the drain on the main thread
- * while most of them are still on the GPU. Fails on any validation message,
- * a sample not collected, a drain that ran to its timeout, or a setup that
- * left fewer than three samples pending when the drain began.
- * Usage: rel_gpu_fences (no arguments).
+ * drain  xrDestroySession's drain while most samples are still on the GPU:
+ *        timestamps queued behind long GPU work. A CI run once caught the
+ *        validation layer reporting, in hello_xr's output, vkResetFences on
+ *        the writer's thread while the drain waited for the same fence on
+ *        the app's thread (and a fence reset during a wait for all of
+ *        several never signals: the drain ran to its timeout).
+ * gate   the event gate opened by a setter that stays inside vkSetEvent
+ *        for 20 ms after the event is set (a thread preempted there): the
+ *        writer must not reset the event until it has returned. The
+ *        validation layer cannot see this window, so the case checks it.
+ *
+ * Usage: rel_gpu_sync drain|gate
  */
 #include "xl_clock.h"
+#include "xl_gate.h"
 #include "xl_gpu.h"
 #include "xl_thread.h"
 
@@ -25,9 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FRAMES 4
 #define ROUNDS 6
+#define GATED_FRAMES 8
+#define SLOW_SET_NS 20000000ull
 #define DRAIN_TIMEOUT_NS 2000000000ull
 #define FILL_BYTES (64ull << 20)
 #define COLLECT_STEP_NS 100000ull
@@ -59,9 +69,13 @@ struct bed {
 	VkCommandBuffer fill;
 };
 
+/* Says what failed (with its VkResult, if it was a Vulkan call's); false. */
 static bool fail(const char *what, VkResult r)
 {
-	fprintf(stderr, "FAIL: %s (VkResult %d)\n", what, r);
+	if (r != VK_SUCCESS)
+		fprintf(stderr, "FAIL: %s (VkResult %d)\n", what, r);
+	else
+		fprintf(stderr, "FAIL: %s\n", what);
 	return false;
 }
 
@@ -79,7 +93,7 @@ static bool create_instance(struct bed *b)
 	};
 	VkApplicationInfo app = {
 		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-		.pApplicationName = "rel_gpu_fences",
+		.pApplicationName = "rel_gpu_sync",
 		.apiVersion = VK_API_VERSION_1_1,
 	};
 	VkInstanceCreateInfo ci = {
@@ -334,14 +348,74 @@ static bool run(struct bed *b, struct xl_gpu *gpu)
 	return ok;
 }
 
+/* The gate case's stand-ins for vkSetEvent and vkResetEvent: a setter slow to return. */
+static PFN_vkSetEvent g_real_set_event;
+static PFN_vkResetEvent g_real_reset_event;
+static atomic_uint_fast64_t g_being_set; /* the event inside slow_set_event(), as a token */
+static atomic_uint g_reset_during_set;
+
+static VKAPI_ATTR VkResult VKAPI_CALL slow_set_event(VkDevice device, VkEvent event)
+{
+	atomic_store(&g_being_set, xl_gate_event_token(event));
+	VkResult r = g_real_set_event(device, event);
+	xl_thread_sleep_ns(SLOW_SET_NS); /* preempted before returning */
+	atomic_store(&g_being_set, 0);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL checked_reset_event(VkDevice device, VkEvent event)
+{
+	if (atomic_load(&g_being_set) == xl_gate_event_token(event))
+		atomic_fetch_add(&g_reset_during_set, 1);
+	return g_real_reset_event(device, event);
+}
+
+/* Gated frames, each gate opened as post would, by the slow setter. */
+static bool run_gate(struct xl_gpu *gpu, struct xl_gate *gate)
+{
+	g_real_set_event = gate->set_event;
+	gate->set_event = slow_set_event;
+	g_real_reset_event = gpu->vk.ResetEvent;
+	gpu->vk.ResetEvent = checked_reset_event;
+
+	struct collector c = {.gpu = gpu};
+	if (pthread_create(&c.thread, NULL, collect_main, &c))
+		return fail("pthread_create", VK_SUCCESS);
+	bool ok = true;
+	for (int i = 0; ok && i < GATED_FRAMES; i++) {
+		if (!xl_gpu_stamp(gpu, 1000 + i, 1, true, (uint32_t)gettid()))
+			ok = fail("xl_gpu_stamp", atomic_load(&gpu->submit_error));
+		else
+			xl_gate_open(gate);
+	}
+	if (ok)
+		xl_gpu_drain(gpu, DRAIN_TIMEOUT_NS);
+	atomic_store(&c.stop, true);
+	pthread_join(c.thread, NULL);
+	if (!ok)
+		return false;
+
+	unsigned frames = atomic_load(&c.frames), bad = atomic_load(&g_reset_during_set);
+	printf("%u of %d gated frame samples collected; %u event resets while the setter "
+	       "was inside vkSetEvent\n", frames, GATED_FRAMES, bad);
+	if (atomic_load(&gate->tripped))
+		ok = fail("the watchdog tripped the gate", VK_SUCCESS);
+	if (frames != GATED_FRAMES)
+		ok = fail("a gated frame's sample was not collected", VK_SUCCESS);
+	if (bad)
+		ok = fail("the writer reset an event its setter was still setting", VK_SUCCESS);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
-	(void)argv;
-	if (argc != 1) {
-		fprintf(stderr, "usage: rel_gpu_fences\n");
+	bool gated = argc == 2 && strcmp(argv[1], "gate") == 0;
+	if (argc != 2 || (!gated && strcmp(argv[1], "drain") != 0)) {
+		fprintf(stderr, "usage: rel_gpu_sync drain|gate\n");
 		return 2;
 	}
 	struct bed b;
+	struct xl_gate gate;
 	bool ok = bed_create(&b);
 	struct xl_gpu *gpu = NULL;
 	if (ok) {
@@ -352,14 +426,15 @@ int main(int argc, char **argv)
 			.device = b.device,
 			.queueFamilyIndex = b.family,
 		};
-		struct xl_gpu_params params = {.bracket = true};
+		struct xl_gpu_params params = {.bracket = !gated, .gate_kind = XL_GATE_KIND_EVENT};
 		char why[160];
-		gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, NULL, why, sizeof(why));
+		gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, gated ? &gate : NULL,
+		                    why, sizeof(why));
 		if (!gpu)
 			ok = fail(why, VK_SUCCESS);
 	}
 	if (ok)
-		ok = run(&b, gpu);
+		ok = gated ? run_gate(gpu, &gate) : run(&b, gpu);
 	if (gpu)
 		xl_gpu_destroy(gpu);
 	bed_destroy(&b);
