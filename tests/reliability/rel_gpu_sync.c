@@ -28,6 +28,7 @@
  * Usage: rel_gpu_sync drain|gate
  */
 #include "gw_work.h"
+#include "tc_log.h"
 #include "xl_clock.h"
 #include "xl_gate.h"
 #include "xl_gpu.h"
@@ -69,7 +70,6 @@ struct bed {
 	VkPhysicalDevice physical;
 	uint32_t family;
 	VkDevice device;
-	VkQueue queue;
 };
 
 /* Says what failed (with its VkResult, if it was a Vulkan call's); false. */
@@ -123,9 +123,8 @@ static void log_line(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tc_log_v("[rel_gpu_sync] ", TC_LOG_MAX, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* The first device's first queue family with timestamps and transfers. */
@@ -162,10 +161,7 @@ static bool create_device(struct bed *b)
 		.pQueueCreateInfos = &qi,
 	};
 	VkResult r = vkCreateDevice(b->physical, &ci, NULL, &b->device);
-	if (r != VK_SUCCESS)
-		return fail("vkCreateDevice", r);
-	vkGetDeviceQueue(b->device, b->family, 0, &b->queue);
-	return true;
+	return r == VK_SUCCESS || fail("vkCreateDevice", r);
 }
 
 static bool bed_create(struct bed *b)
