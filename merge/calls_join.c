@@ -5,9 +5,10 @@
  * their own threads, functions named by ids). Each pre call waits in its
  * thread's FIFO (in t_entry order, whatever order the rows came in); a post
  * row is placed once every pre row that could hold it has been read (its
- * t_entry is below the lowest a pre row still to come may have: struct
- * order), and a pre call is final once no post row still to come can lie
- * inside it.
+ * t_entry is below the lowest a pre row still to come may have, the floor
+ * its reader gave pre's last row: calls_order.h), and a pre call is final
+ * once no post row still to come can lie inside it (it ends before the
+ * floor of post's next row).
  * Nested pre calls are subtracted from their container when it is final:
  * they are behind it in its FIFO then.
  */
@@ -25,42 +26,6 @@
 #define NEST_SCAN 8
 /* Calls a thread's FIFO may grow to rather than move its live part more often (calls_join.h). */
 #define FIFO_GROW_MAX (2 * CALLS_JOIN_LAG_ROWS)
-
-#define ORDER_STAMPS (CALLS_JOIN_LAG_ROWS / CALLS_JOIN_STAMP_ROWS + 1)
-
-/*
- * What a file's rows so far say about those still to come (calls_join.h):
- * none has a t_entry below the newest one's less CALLS_JOIN_LAG_NS, nor
- * below the newest one CALLS_JOIN_LAG_ROWS rows back.
- */
-struct order {
-	int64_t newest;               /* the newest t_entry so far */
-	uint64_t rows;                /* rows so far */
-	int64_t stamp[ORDER_STAMPS];  /* newest as of rows k * STAMP_ROWS, by k % ORDER_STAMPS */
-};
-
-/* Takes a row of t_entry @p t. */
-static void order_note(struct order *o, int64_t t)
-{
-	if (t > o->newest)
-		o->newest = t;
-	if (++o->rows % CALLS_JOIN_STAMP_ROWS == 0)
-		o->stamp[(o->rows / CALLS_JOIN_STAMP_ROWS) % ORDER_STAMPS] = o->newest;
-}
-
-/* The lowest t_entry a row still to come may have after those in @p o. */
-static int64_t order_floor(const struct order *o)
-{
-	int64_t floor = o->newest - CALLS_JOIN_LAG_NS;
-
-	if (o->rows >= CALLS_JOIN_LAG_ROWS) {
-		/* The last stamp at least LAG_ROWS rows back (a bound that is lower is still a bound). */
-		uint64_t k = (o->rows - CALLS_JOIN_LAG_ROWS) / CALLS_JOIN_STAMP_ROWS;
-		if (k > 0 && o->stamp[k % ORDER_STAMPS] > floor)
-			floor = o->stamp[k % ORDER_STAMPS];
-	}
-	return floor;
-}
 
 /* A pre call not yet final. */
 struct open_call {
@@ -101,7 +66,6 @@ struct sweep {
 	size_t thread_cap;
 	uint64_t last_thread_id; /* the last row's thread, */
 	uint32_t last_thread;    /* its index in threads + 1 (0: none yet) */
-	struct order pre_order, post_order; /* pre's rows read, post's placed */
 	int64_t placed_until; /* every post row before it is placed */
 	int64_t final_until;  /* every pre call ending before it is final */
 	calls_join_call_fn each; /* may be NULL */
@@ -452,21 +416,6 @@ static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, si
 }
 
 /*
- * The lowest t_entry a post row still to come may have, @p q being the
- * next one (NULL: none is left).
- */
-static int64_t post_floor(const struct sweep *s, const struct calls_qrow *q)
-{
-	if (!q)
-		return INT64_MAX;
-	/* As order_floor() on the rows placed, with q among them for the time bound. */
-	int64_t floor = q->t_entry_ns - CALLS_JOIN_LAG_NS, by_rows = order_floor(&s->post_order);
-	if (by_rows > floor)
-		floor = by_rows;
-	return floor < q->t_entry_ns ? floor : q->t_entry_ns;
-}
-
-/*
  * Places every post row that no pre row still to come can hold (before
  * @p frontier), then finalizes the pre calls no post row still to come can
  * fall into.
@@ -478,12 +427,12 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 	while ((q = calls_queue_peek(&s->post)) && q->t_entry_ns < frontier) {
 		if (place_post(s, q, msg, msg_size) != 0)
 			return -1;
-		order_note(&s->post_order, q->t_entry_ns);
 		calls_queue_pop(&s->post);
 	}
 	if (frontier > s->placed_until)
 		s->placed_until = frontier;
-	int64_t bound = post_floor(s, q);
+	/* No post row still to come begins before the next one's floor. */
+	int64_t bound = q ? q->floor : INT64_MAX;
 	if (frontier < bound)
 		bound = frontier;
 	if (bound > s->final_until)
@@ -544,8 +493,8 @@ static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_
 	/* Post calls inside it may have been placed elsewhere already. */
 	if (p->t_entry_ns < s->placed_until)
 		s->r->late_calls++;
-	order_note(&s->pre_order, p->t_entry_ns);
-	return advance(s, order_floor(&s->pre_order), msg, msg_size);
+	/* No pre row still to come begins before its floor. */
+	return advance(s, p->floor, msg, msg_size);
 }
 
 static void sweep_destroy(struct sweep *s)
@@ -593,12 +542,12 @@ static int run(struct sweep *s, const char *pre_path, const char *post_path,
 	char msg[CSVR_MSG_MAX / 2];
 	int ret = -1;
 
-	if (calls_queue_start(&s->pre, pre_path, "pre", true) != 0) {
+	if (calls_queue_start(&s->pre, pre_path, "pre", CALLS_FLOOR_AFTER, true) != 0) {
 		calls_queue_finish(&s->pre);
 		out->pre_diag = s->pre.diag;
 		return -1;
 	}
-	if (calls_queue_start(&s->post, post_path, "post", false) != 0) {
+	if (calls_queue_start(&s->post, post_path, "post", CALLS_FLOOR_FROM, false) != 0) {
 		calls_queue_finish(&s->pre); /* stopped: its rows and messages are moot */
 	} else if (s->opts->bracket && s->opts->bracket(s->opts->bracket_ctx, &s->bracket_ns) != 0) {
 		calls_queue_finish(&s->pre); /* the merge gave up: nothing to say */
@@ -639,7 +588,6 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 	if (!opts)
 		opts = &none;
 	struct sweep s = {.r = out, .bracket_ns = bracket_ns,
-	                  .pre_order.newest = INT64_MIN / 2, .post_order.newest = INT64_MIN / 2,
 	                  .placed_until = INT64_MIN, .final_until = INT64_MIN,
 	                  .each = opts->each, .each_ctx = opts->each_ctx,
 	                  .ends = opts->ends ? opts->ends : &out->ends, .opts = opts};

@@ -31,29 +31,12 @@
 
 #include "calls_frames.h"
 #include "calls_names.h"
+#include "calls_order.h" /* CALLS_JOIN_LAG_NS, CALLS_JOIN_LAG_ROWS */
 #include "calls_read.h"
 #include "idmap.h"
 #include "qhist.h"
 #include "spill.h"
 #include "u_phase.h"
-
-/*
- * How far rows may be out of t_entry order in a file: the writer pops the
- * oldest head of per-thread rings that hold records in the order the calls
- * returned, so a row can come after later-starting ones by up to its call's
- * duration (a call with calls nested in it comes after them). A row read
- * less than CALLS_JOIN_LAG_NS after a later one of its file, or less than
- * CALLS_JOIN_LAG_ROWS rows after it, is still placed right: calls are held
- * until either bound has passed, so the memory held is bounded by rows
- * (about 2 * CALLS_JOIN_LAG_ROWS calls of 64 bytes, ~8 MB) however fast the
- * app calls. A row later than both is counted in calls_result.late_calls
- * (the summary's `calls_late`): its target time may be counted in another
- * call; it is never placed wrong silently.
- */
-#define CALLS_JOIN_LAG_NS INT64_C(1000000000)
-#define CALLS_JOIN_LAG_ROWS 65536
-/* Rows between two samples of a file's newest t_entry (for the row bound). */
-#define CALLS_JOIN_STAMP_ROWS 1024
 
 /* One function's totals. */
 struct calls_fn {

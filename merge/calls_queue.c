@@ -38,6 +38,13 @@ static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t 
 	c->t_exit_ns = row->t_exit_ns;
 	c->frame_id = row->frame_id;
 	c->result = row->result;
+	if (q->floor == CALLS_FLOOR_AFTER) {
+		calls_order_note(&q->order, row->t_entry_ns);
+		c->floor = calls_order_floor(&q->order);
+	} else {
+		c->floor = calls_order_floor_from(&q->order, row->t_entry_ns);
+		calls_order_note(&q->order, row->t_entry_ns);
+	}
 	if (++q->fill_len < CALLS_QUEUE_BLOCK)
 		return 0;
 	q->fill_len = 0;
@@ -60,11 +67,14 @@ static int reader(void *ctx, struct prefetch *p)
 	return ret;
 }
 
-int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames)
+int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
+                      enum calls_floor floor, bool check_frames)
 {
 	memset(q, 0, sizeof(*q));
 	q->path = path;
 	q->side = side;
+	q->floor = floor;
+	calls_order_init(&q->order);
 	q->check_frames = check_frames;
 	q->fill = malloc(CALLS_QUEUE_BLOCK * sizeof(*q->fill));
 	if (!q->fill || calls_names_create(&q->names, CALLS_NAMES_FILE_MAX) != 0) {

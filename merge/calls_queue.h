@@ -12,19 +12,33 @@
 #include <stdbool.h>
 
 #include "calls_names.h"
+#include "calls_order.h"
 #include "calls_read.h"
 #include "prefetch.h"
 
 #define CALLS_QUEUE_BLOCK 1024 /* rows per batch handed over */
 
-/* A row as the queue hands it over: its function by id (calls_queue_fn()). */
+/*
+ * A row as the queue hands it over: its function by id (calls_queue_fn()),
+ * and what its file's rows up to it say about the t_entry of those still
+ * to come (calls_order.h), as the queue was asked: with CALLS_FLOOR_AFTER
+ * the lowest a row after this one may have, with CALLS_FLOOR_FROM the
+ * lowest this one and those after it may have.
+ */
 struct calls_qrow {
 	uint64_t thread_id;
 	int64_t t_entry_ns;
 	int64_t t_exit_ns;
 	uint64_t frame_id;
 	int64_t result;
+	int64_t floor;
 	uint32_t fn_id;
+};
+
+/* Which bound a row's floor is (struct calls_qrow). */
+enum calls_floor {
+	CALLS_FLOOR_AFTER, /* for the rows after it: pre's, whose rows are placed as they come */
+	CALLS_FLOOR_FROM,  /* for it and the rows after it: post's, whose next row waits */
 };
 
 /*
@@ -52,19 +66,23 @@ struct calls_queue {
 	bool have_frame;
 	uint64_t first_frame;
 	struct calls_names names; /* row.fn_id */
+	enum calls_floor floor;   /* row.floor */
+	struct calls_order order; /* the rows read so far */
 	struct side_meta meta;
 	struct csvr_diag diag;
 	int ret;
 };
 
 /*
- * Starts reading @p path (of side @p side) on a new thread. With
- * @p check_frames, the file's frame ids index the per-frame totals
- * (calls_frames.h): a row's more than CALLS_FRAME_SPAN from the first
- * row's is an error at its line. Returns 0, or -1 with q->diag.error set
- * (out of memory, no thread). Call calls_queue_finish() either way.
+ * Starts reading @p path (of side @p side) on a new thread, each row with
+ * the @p floor kind of bound. With @p check_frames, the file's frame ids
+ * index the per-frame totals (calls_frames.h): a row's more than
+ * CALLS_FRAME_SPAN from the first row's is an error at its line. Returns
+ * 0, or -1 with q->diag.error set (out of memory, no thread). Call
+ * calls_queue_finish() either way.
  */
-int calls_queue_start(struct calls_queue *q, const char *path, const char *side, bool check_frames);
+int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
+                      enum calls_floor floor, bool check_frames);
 
 /* calls_queue_peek()'s wait for the reader's next batch. */
 const struct calls_qrow *calls_queue_next_batch(struct calls_queue *q);

@@ -9,19 +9,10 @@
 
 #include "stats.h"
 
-#define LINEAR 128     /* magnitudes with a bucket each */
-#define SUB_BITS 6     /* 64 buckets per power of two above */
+#define LINEAR QHIST_LINEAR
+#define SUB_BITS QHIST_SUB_BITS
 #define OCTAVES (64 - 7)
 #define BUCKETS (LINEAR + OCTAVES * (1 << SUB_BITS))
-
-static unsigned bucket_of(uint64_t m)
-{
-	if (m < LINEAR)
-		return (unsigned)m;
-	unsigned e = 63u - (unsigned)__builtin_clzll(m); /* >= 7 */
-	unsigned sub = (unsigned)(m >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1);
-	return LINEAR + (e - 7) * (1u << SUB_BITS) + sub;
-}
 
 /* The middle of bucket @p b's magnitudes. */
 static double bucket_mid(unsigned b)
@@ -48,7 +39,7 @@ static int hist_add(struct qhist *h, int64_t v)
 		if (!*side)
 			return -1;
 	}
-	(*side)[bucket_of(magnitude(v))]++;
+	(*side)[qhist_bucket(magnitude(v))]++;
 	return 0;
 }
 
@@ -64,12 +55,8 @@ static int to_histogram(struct qhist *h)
 	return 0;
 }
 
-/*
- * qhist_add() for the first value, the one that moves the exact values
- * into the histogram, and the first of a sign in the histogram: out of
- * line, so that the usual case saves no registers for its calls.
- */
-static __attribute__((noinline)) int add_rare(struct qhist *h, int64_t v)
+/* Out of line, so that the usual case saves no registers for its calls. */
+int qhist_add_rare(struct qhist *h, int64_t v)
 {
 	if (h->count == 0 && !h->exact && !h->pos && !h->neg) {
 		h->exact = malloc(QHIST_EXACT * sizeof(*h->exact));
@@ -84,24 +71,6 @@ static __attribute__((noinline)) int add_rare(struct qhist *h, int64_t v)
 		return -1;
 	h->min = h->count == 0 || v < h->min ? v : h->min;
 	h->max = h->count == 0 || v > h->max ? v : h->max;
-	h->count++;
-	return 0;
-}
-
-int qhist_add(struct qhist *h, int64_t v)
-{
-	if (h->count == 0 || h->count == QHIST_EXACT)
-		return add_rare(h, v);
-	if (h->exact) {
-		h->exact[h->count] = v;
-	} else {
-		uint64_t *side = v < 0 ? h->neg : h->pos;
-		if (!side)
-			return add_rare(h, v);
-		side[bucket_of(magnitude(v))]++;
-	}
-	h->min = v < h->min ? v : h->min;
-	h->max = v > h->max ? v : h->max;
 	h->count++;
 	return 0;
 }
