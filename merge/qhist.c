@@ -25,11 +25,6 @@ static double bucket_mid(unsigned b)
 	return ldexp(1.0, (int)e) + (sub + 0.5) * width;
 }
 
-static uint64_t magnitude(int64_t v)
-{
-	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-}
-
 static int hist_add(struct qhist *h, int64_t v)
 {
 	uint64_t **side = v < 0 ? &h->neg : &h->pos;
@@ -39,7 +34,7 @@ static int hist_add(struct qhist *h, int64_t v)
 		if (!*side)
 			return -1;
 	}
-	(*side)[qhist_bucket(magnitude(v))]++;
+	(*side)[qhist_bucket(qhist_magnitude(v))]++;
 	return 0;
 }
 

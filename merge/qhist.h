@@ -30,6 +30,12 @@ struct qhist {
 /* qhist_add() for the first value, the one past the exact ones, a side's first. */
 int qhist_add_rare(struct qhist *h, int64_t v);
 
+/* |@p v| without overflow at INT64_MIN. */
+static inline uint64_t qhist_magnitude(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+}
+
 /* Histogram bucket of magnitude @p m (qhist.c's layout; inline for qhist_add()). */
 static inline unsigned qhist_bucket(uint64_t m)
 {
@@ -55,7 +61,7 @@ static inline int qhist_add(struct qhist *h, int64_t v)
 		uint64_t *side = v < 0 ? h->neg : h->pos;
 		if (!side)
 			return qhist_add_rare(h, v);
-		side[qhist_bucket(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v)]++;
+		side[qhist_bucket(qhist_magnitude(v))]++;
 	}
 	h->min = v < h->min ? v : h->min;
 	h->max = v > h->max ? v : h->max;
