@@ -100,9 +100,21 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 
 int columns_push(struct columns *c, enum columns_id id, double v)
 {
-	if (isnan(v))
-		return 0;
-	return stats_stream_add(&c->s[id], v);
+	return columns_push_n(c, id, &v, 1);
+}
+
+int columns_push_n(struct columns *c, enum columns_id id, const double *v, size_t n)
+{
+	/* Each run of values between blank cells at once. */
+	for (size_t i = 0; i < n;) {
+		size_t run = 0;
+		while (i + run < n && !isnan(v[i + run]))
+			run++;
+		if (run > 0 && stats_stream_add_n(&c->s[id], v + i, run) != 0)
+			return -1;
+		i += run + (i + run < n); /* past the run and the blank after it */
+	}
+	return 0;
 }
 
 /* Columns to fill and summarize together, possibly on a thread of their own. */

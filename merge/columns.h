@@ -64,10 +64,13 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
  */
 int columns_push(struct columns *c, enum columns_id id, double v);
 
+/* columns_push() of @p n values of column @p id, in order. */
+int columns_push_n(struct columns *c, enum columns_id id, const double *v, size_t n);
+
 /*
  * Fills the columns of streaming columns @p c whose bits are set in
  * @p mask (bit i: column i): adds each one's value of every row, in order,
- * with columns_push() (and, with COLUMNS_CPU_US, counts negative_cpu).
+ * with columns_push_n() (and, with COLUMNS_CPU_US, counts negative_cpu).
  * Returns 0, or -1 with errno set.
  */
 typedef int (*columns_fill_fn)(void *ctx, struct columns *c, unsigned mask);

@@ -320,17 +320,19 @@ static int fill_columns(void *ctx, struct columns *c, unsigned mask)
 			return -1;
 		if (n == 0)
 			return 0;
-		for (size_t i = 0; i < n; i++) {
-			for (int id = 0; id < COLUMNS_COUNT; id++) {
-				if (!(mask & (1u << id)))
-					continue;
-				double v = column_value(rc->bracket_correction_ns, &block[i], id);
-				if (id == COLUMNS_CPU_US && v < 0)
+		/* A block's values of one column at a time, added at once. */
+		for (int id = 0; id < COLUMNS_COUNT; id++) {
+			double v[MERGE_RECS_BLOCK];
+			if (!(mask & (1u << id)))
+				continue;
+			for (size_t i = 0; i < n; i++) {
+				v[i] = column_value(rc->bracket_correction_ns, &block[i], id);
+				if (id == COLUMNS_CPU_US && v[i] < 0)
 					c->negative_cpu++;
-				if (columns_push(c, id, v) != 0) {
-					errno = c->s[id].error ? c->s[id].error : EIO;
-					return -1;
-				}
+			}
+			if (columns_push_n(c, id, v, n) != 0) {
+				errno = c->s[id].error ? c->s[id].error : EIO;
+				return -1;
 			}
 		}
 	}

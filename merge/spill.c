@@ -177,6 +177,19 @@ void *spill_append(struct spill *s)
 	return s->mem + (size_t)(s->count++ - s->flushed) * s->item_size;
 }
 
+void *spill_append_n(struct spill *s, size_t *n)
+{
+	char *first = spill_append(s);
+
+	if (!first)
+		return NULL;
+	size_t room = s->mem_cap - (size_t)(s->count - s->flushed);
+	size_t more = *n - 1 < room ? *n - 1 : room;
+	s->count += more;
+	*n = 1 + more;
+	return first;
+}
+
 int spill_share(struct spill *s)
 {
 	struct spill_share *sh = calloc(1, sizeof(*sh));

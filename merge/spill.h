@@ -63,6 +63,13 @@ void spill_destroy(struct spill *s);
  */
 void *spill_append(struct spill *s);
 
+/*
+ * spill_append() for up to *@p n items (*@p n > 0) in a row: room for the
+ * first and as many after it as the memory holds before it must be
+ * written out, *@p n set to how many.
+ */
+void *spill_append_n(struct spill *s, size_t *n);
+
 /* Item @p i if it is still in memory (the last ones appended), else NULL. */
 void *spill_item(struct spill *s, uint64_t i);
 

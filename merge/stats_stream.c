@@ -67,24 +67,37 @@ void stats_stream_destroy(struct stats_stream *s)
 
 int stats_stream_add(struct stats_stream *s, double v)
 {
-	double *slot = spill_append(&s->values);
+	return stats_stream_add_n(s, &v, 1);
+}
 
-	if (!slot || s->error) {
-		if (!s->error)
-			s->error = s->values.error ? s->values.error : EIO;
-		return -1;
+int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n)
+{
+	while (n > 0) {
+		size_t k = n;
+		double *slot = spill_append_n(&s->values, &k);
+		if (!slot || s->error) {
+			if (!s->error)
+				s->error = s->values.error ? s->values.error : EIO;
+			return -1;
+		}
+		memcpy(slot, v, k * sizeof(*v));
+		/* As stats_compute(): left to right, the first value seeds min and max. */
+		size_t i = 0;
+		if (s->values.count == k) {
+			s->lo = s->hi = v[0];
+			s->sum += v[0];
+			i = 1;
+		}
+		for (; i < k; i++) {
+			if (v[i] < s->lo)
+				s->lo = v[i];
+			if (v[i] > s->hi)
+				s->hi = v[i];
+			s->sum += v[i];
+		}
+		v += k;
+		n -= k;
 	}
-	*slot = v;
-	/* As stats_compute(): left to right, the first value seeds min and max. */
-	if (s->values.count == 1) {
-		s->lo = s->hi = v;
-	} else {
-		if (v < s->lo)
-			s->lo = v;
-		if (v > s->hi)
-			s->hi = v;
-	}
-	s->sum += v;
 	return 0;
 }
 

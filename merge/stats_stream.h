@@ -38,6 +38,9 @@ int stats_stream_init(struct stats_stream *s, const char *dir);
 /* Adds one value (never NaN). Returns 0, or -1 (s->error set). */
 int stats_stream_add(struct stats_stream *s, double v);
 
+/* Adds @p n values in order (never NaN), as many stats_stream_add(). */
+int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n);
+
 /* Fills @p out. Returns 0, or -1 (s->error set: a spill failed). */
 int stats_stream_compute(struct stats_stream *s, struct stats_summary *out);
 

@@ -229,7 +229,9 @@ static void test_stats_random_against_sort(void **state)
  * A column too long for memory (spilled to a file, percentiles by radix
  * selection over it) gives the very summary of the same values in memory:
  * wide and narrow spreads (a bucket collected and selected, or narrowed
- * digit by digit), duplicates, negatives, both zeros.
+ * digit by digit), duplicates, negatives, both zeros; and the same values
+ * added in runs (stats_stream_add_n(), as the statistics' fill does) the
+ * very summary of them added one by one.
  */
 static void test_stats_stream_against_compute(void **state)
 {
@@ -242,9 +244,10 @@ static void test_stats_stream_against_compute(void **state)
 	tm_dir_create(dir, sizeof(dir));
 	srand(11);
 	for (int round = 0; round < 4; round++) {
-		struct stats_stream st;
-		struct stats_summary a, b;
+		struct stats_stream st, bulk;
+		struct stats_summary a, b, c;
 		assert_int_equal(stats_stream_init(&st, dir), 0);
+		assert_int_equal(stats_stream_init(&bulk, dir), 0);
 		for (size_t i = 0; i < n; i++) {
 			int r = rand();
 			switch (round) {
@@ -255,12 +258,22 @@ static void test_stats_stream_against_compute(void **state)
 			}
 			assert_int_equal(stats_stream_add(&st, v[i]), 0);
 		}
+		/* The same values added in runs of 1 to 300, across the memory's end. */
+		for (size_t i = 0, k; i < n; i += k) {
+			k = 1 + (size_t)rand() % 300;
+			k = k < n - i ? k : n - i;
+			assert_int_equal(stats_stream_add_n(&bulk, v + i, k), 0);
+		}
 		assert_int_equal(stats_stream_compute(&st, &a), 0);
+		assert_int_equal(stats_stream_compute(&bulk, &c), 0);
 		assert_true(st.values.fd >= 0); /* it did spill */
 		stats_compute(v, n, &b);
 		assert_true(a.count == b.count && a.mean == b.mean && a.median == b.median &&
 		            a.p95 == b.p95 && a.p99 == b.p99 && a.min == b.min && a.max == b.max);
+		assert_true(c.count == a.count && c.mean == a.mean && c.median == a.median &&
+		            c.p95 == a.p95 && c.p99 == a.p99 && c.min == a.min && c.max == a.max);
 		stats_stream_destroy(&st);
+		stats_stream_destroy(&bulk);
 	}
 	free(v);
 	tm_dir_remove(dir);
