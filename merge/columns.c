@@ -98,11 +98,6 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
 /* Above this many rows, the columns' selections run on threads of their own. */
 #define COLUMNS_THREADS_ROWS 2048
 
-int columns_push(struct columns *c, enum columns_id id, double v)
-{
-	return columns_push_n(c, id, &v, 1);
-}
-
 int columns_push_n(struct columns *c, enum columns_id id, const double *v, size_t n)
 {
 	/* Each run of values between blank cells at once. */

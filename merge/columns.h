@@ -58,13 +58,10 @@ int columns_add(struct columns *c, double cpu_us, double cpu_pct, double gpu_us,
                 double gpu_pct, double interval_us);
 
 /*
- * Adds value @p v of column @p id of streaming columns (NAN: a blank cell,
- * skipped). Safe from one thread per column at once. Returns 0, or -1
- * when the stream could not be written (its error set).
+ * Adds values @p v[0..n) of column @p id of streaming columns, in order
+ * (NAN: a blank cell, skipped). Safe from one thread per column at once.
+ * Returns 0, or -1 when the stream could not be written (its error set).
  */
-int columns_push(struct columns *c, enum columns_id id, double v);
-
-/* columns_push() of @p n values of column @p id, in order. */
 int columns_push_n(struct columns *c, enum columns_id id, const double *v, size_t n);
 
 /*
