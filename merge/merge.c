@@ -94,16 +94,59 @@ static void say_warnings(const struct csvr_diag *d, merge_log_fn log, void *ctx)
 		say(log, ctx, d->warnings[i]);
 }
 
-/* Opens the side's streams: the metadata before the rows is read. Returns 0 or -1. */
-static int open_side(struct input *s)
-{
-	int ret = side_cpu_stream_open(s->cpu_path, s->name, &s->cpu, &s->cpu_stream);
+/* One file's stream to open (open_files()), on a thread of its own or not. */
+struct open_job {
+	struct input *side;
+	bool gpu; /* the side's GPU file, else its CPU file */
+	int ret;
+	bool threaded;
+	struct thread thread;
+};
 
-	s->cpu_open = true;
-	if (s->gpu_path) {
-		if (side_gpu_stream_open(s->gpu_path, s->name, &s->gpu, &s->gpu_stream) != 0)
-			ret = -1;
+/* Opens @p j's stream: its metadata, before the rows, is read. */
+static void *open_main(void *arg)
+{
+	struct open_job *j = arg;
+	struct input *s = j->side;
+
+	if (j->gpu) {
+		j->ret = side_gpu_stream_open(s->gpu_path, s->name, &s->gpu, &s->gpu_stream);
 		s->gpu_open = true;
+	} else {
+		j->ret = side_cpu_stream_open(s->cpu_path, s->name, &s->cpu, &s->cpu_stream);
+		s->cpu_open = true;
+	}
+	return NULL;
+}
+
+/*
+ * Opens both sides' streams, with @p threads each file on a thread of its
+ * own: a file's opening reads its header into fresh pages (50-110 us on
+ * the device's VMs), and the four one after the other held the join's
+ * start back by ~0.3 ms. Returns 0, or -1 when one failed (its message
+ * waits in its diag, said in the files' order by finish_reading()).
+ */
+static int open_files(struct input *pre, struct input *post, bool threads)
+{
+	struct open_job job[4];
+	int n = 0, ret = 0;
+
+	job[n++] = (struct open_job){.side = pre};
+	if (pre->gpu_path)
+		job[n++] = (struct open_job){.side = pre, .gpu = true};
+	job[n++] = (struct open_job){.side = post};
+	if (post->gpu_path)
+		job[n++] = (struct open_job){.side = post, .gpu = true};
+	for (int i = 1; i < n; i++)
+		job[i].threaded = threads && thread_start(&job[i].thread, open_main, &job[i]) == 0;
+	for (int i = 0; i < n; i++)
+		if (!job[i].threaded)
+			open_main(&job[i]);
+	for (int i = 0; i < n; i++) {
+		if (job[i].threaded)
+			thread_join(&job[i].thread);
+		if (job[i].ret != 0)
+			ret = -1;
 	}
 	return ret;
 }
@@ -998,8 +1041,7 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	out_file_dir_of(out_path, dir, sizeof(dir));
 	start_calls(&calls, paths, dir);
 	/* The metadata of every file first: the checks need no rows. */
-	int pre_ok = open_side(&pre), post_ok = open_side(&post);
-	if (pre_ok != 0 || post_ok != 0) {
+	if (open_files(&pre, &post, read_on_threads(pre.cpu_path)) != 0) {
 		finish_reading(&pre, &post, log, ctx);
 		ret = -1;
 	} else if (check_sessions(&pre, &post, msg, sizeof(msg)) != 0 ||
