@@ -97,8 +97,7 @@ gated-vulkan | gated-vulkan2-1.0)
 	grep -q "^display_time,.*,gate_tripped,.*target_gpu_raw_us" "$merged" || fail "no target_gpu_raw_us column"
 	b=$(header_value "$merged" gpu_bracket_ns)
 	[ -n "$b" ] && [ "$b" -gt 0 ] || fail "# gpu_bracket_ns= is \"$b\""
-	raw_col=$(grep -m 1 '^display_time,' "$merged" | tr ',' '\n' | grep -n -x target_gpu_raw_us | cut -d: -f1)
-	raw=$(column_median "$merged" "$raw_col")
+	raw=$(column_median "$merged" "$(column_of "$merged" target_gpu_raw_us)")
 	corr=$(column_median "$merged" 8)
 	note "bracket $b ns; median raw $raw us, corrected $corr us"
 	awk -v c="$corr" -v r="$raw" 'BEGIN { exit !(c <= r && c > 0) }' ||
@@ -160,8 +159,7 @@ modes)
 				cut -d, -f2 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] / 1000 }')
 			# The raw median, the correction and the frames with a GPU value
 			# say which one moved when an ordering check fails.
-			raw_col=$(grep -m 1 '^display_time,' "$merged" | tr ',' '\n' | grep -n -x target_gpu_raw_us | cut -d: -f1)
-			raw=$(column_median "$merged" "$raw_col")
+			raw=$(column_median "$merged" "$(column_of "$merged" target_gpu_raw_us)")
 			note "$mode K=$k us (target measured ${self} us): median target_gpu_us=$m" \
 				"(raw $raw, gpu_bracket_ns=$(header_value "$merged" gpu_bracket_ns)," \
 				"$(header_value "$merged" gpu_frame_count) of $(header_value "$merged" frame_count) frames with a GPU value)"
@@ -173,9 +171,12 @@ modes)
 				fail "$mode: K=$k measured $raw (raw), not above the smaller K's $prev"
 			awk -v c="$m" -v r="$raw" 'BEGIN { exit !(c >= 0 && c <= r) }' ||
 				fail "$mode: K=$k corrected $m, not in [0, raw $raw]"
-			[ "$k" -eq 0 ] && zero=$m
-			[ "$k" -eq 1000 ] && { awk -v a="$m" -v b="$zero" 'BEGIN { exit !(a >= b + 500) }' ||
-				fail "$mode: K=1000 corrected $m, not 500 us above K=0's $zero"; }
+			if [ "$k" -eq 0 ]; then
+				zero=$m
+			elif [ "$k" -eq 1000 ]; then
+				awk -v a="$m" -v b="$zero" 'BEGIN { exit !(a >= b + 500) }' ||
+					fail "$mode: K=1000 corrected $m, not 500 us above K=0's $zero"
+			fi
 			prev=$raw
 		done
 	done
