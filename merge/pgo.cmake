@@ -8,8 +8,9 @@
 # xrlm_analysis are then compiled with what those runs counted
 # (-fprofile-use): branches laid out as they go, hot loops unrolled. A
 # 10^4-frame merge ran 5-11 % faster on the lent 16-CPU machine
-# (bench/RESULTS.md, twenty-sixth session). The profile changes how the code is laid out, never what it
-# computes: tests/merge/pgo_test.sh checks the outputs are the same.
+# (bench/RESULTS.md, twenty-sixth session). The profile changes how the
+# code is laid out, never what it computes: tests/merge/pgo_test.sh
+# checks the outputs are the same.
 #
 # XRLM_PGO_GENERATE=DIR is how the outer build configures the training
 # build: the same targets instrumented, their counts written under DIR,

@@ -162,7 +162,8 @@ modes)
 			raw=$(column_median "$merged" "$(column_of "$merged" target_gpu_raw_us)")
 			note "$mode K=$k us (target measured ${self} us): median target_gpu_us=$m" \
 				"(raw $raw, gpu_bracket_ns=$(header_value "$merged" gpu_bracket_ns)," \
-				"$(header_value "$merged" gpu_frame_count) of $(header_value "$merged" frame_count) frames with a GPU value)"
+				"$(header_value "$merged" gpu_frame_count) of" \
+				"$(header_value "$merged" frame_count) frames with a GPU value)"
 			if [ "$mode" = gated ] && [ "$k" -eq 1000 ]; then
 				awk -v m="$m" 'BEGIN { exit !(m >= 700 && m <= 1500) }' ||
 					fail "gated K=1000: measured $m us, outside 700..1500"
