@@ -23,27 +23,24 @@
 #include "columns.h"
 #include "side_cpu.h"
 #include "side_gpu.h"
-#include "fmt.h"
 #include "join.h"
 #include "merge_calls.h"
 #include "merge_check.h"
 #include "merge_early.h"
 #include "merge_gate.h"
+#include "merge_rows.h"
 #include "merged_write.h"
 #include "out_file.h"
 #include "prefetch.h"
 #include "spill.h"
 #include "thread.h"
-#include "u_names.h"
 
 #define MERGE_MSG_MAX 1024
 
-/* Records held in memory before the rest goes to a temporary file (48 bytes each). */
+/* Records held in memory before the rest goes to a temporary file (64 bytes each). */
 #define MERGE_RECS_MEM (1u << 17)
 /* Above this size of pre's CPU file (~1 300 frames), the files are read on threads. */
 #define MERGE_THREADS_BYTES (64u << 10)
-/* Records read back at a time while summarising and writing (on the stack: small). */
-#define MERGE_RECS_BLOCK 64
 
 /* One side's files, read a chunk at a time. */
 struct input {
@@ -239,74 +236,6 @@ static int check_matched(const struct input *pre, const struct input *post,
 	return 0;
 }
 
-/* An overflowed value has no text (fmt_fixed() writes nothing for it), so
- * it must not count as present in the statistics either. */
-static double blank_if_infinite(double v)
-{
-	return isinf(v) ? NAN : v;
-}
-
-/* What the rows are made from. */
-struct rows_ctx {
-	const struct spill *recs;
-	const struct merge_gate *gate;
-	uint64_t bracket_correction_ns;
-	bool has_gpu_files; /* gate_tripped is blank without */
-	int read_error;     /* errno of a failed read of the records */
-	const struct merge_calls *calls;
-	bool recs_shared;   /* the statistics read the records as the join publishes them */
-	size_t row_offset;  /* the rows writer's row 0 is this record (the ones before went early) */
-};
-
-/*
- * @p value (in ns / @p unit) as a share of the frame interval (percent,
- * rounded as written: see fmt.h), or NAN: it needs a value and a positive
- * interval (a zero or backwards one has no meaningful share).
- */
-static double share_of(double value, bool has_interval, int64_t interval_ns, double unit)
-{
-	if (!has_interval || interval_ns <= 0 || isnan(value))
-		return NAN;
-	return blank_if_infinite(fmt_round(value / ((double)interval_ns / unit) * 100.0, 4));
-}
-
-/* The target's CPU time of record @p a: pre's bracket less post's and the bracket correction. */
-static int64_t target_ns_of(uint64_t bracket_ns, const struct join_rec *a)
-{
-	return a->pre_ns - a->post_ns - (int64_t)bracket_ns;
-}
-
-/*
- * The times and shares of merged row @p r, from record @p a less the
- * bracket correction @p bracket_ns: what the statistics are computed over.
- */
-static void row_times(uint64_t bracket_ns, const struct join_rec *a, struct merged_row *r)
-{
-	r->display_time = a->display_time;
-	r->thread_id = a->thread_id;
-	r->pre_ns = a->pre_ns;
-	r->post_ns = a->post_ns;
-	r->target_ns = target_ns_of(bracket_ns, a);
-	r->has_interval = a->interval_ns != JOIN_NO_INTERVAL;
-	r->interval_ns = r->has_interval ? a->interval_ns : 0;
-	r->gpu_us = a->gpu_us;
-	r->gpu_raw_us = a->gpu_raw_us;
-	r->cpu_pct = share_of((double)r->target_ns, r->has_interval, r->interval_ns, 1.0);
-	r->gpu_pct = share_of(r->gpu_us, r->has_interval, r->interval_ns, 1000.0);
-}
-
-/* Merged row @p r of record @p a and its every-function columns @p calls_cols. */
-static void make_row(const struct rows_ctx *c, const struct join_rec *a, const int64_t *calls_cols,
-                     bool has_calls, struct merged_row *r)
-{
-	row_times(c->bracket_correction_ns, a, r);
-	r->has_gpu_raw = c->has_gpu_files;
-	r->gate_tripped = c->has_gpu_files ? merge_gate_tripped(c->gate, a->display_time) : -1;
-	r->has_calls = has_calls;
-	if (r->has_calls)
-		memcpy(r->calls_ns, calls_cols, sizeof(r->calls_ns));
-}
-
 /* Copies @p src into @p dst, cut to its @p size. */
 static void copy_text(char *dst, size_t size, const char *src)
 {
@@ -314,71 +243,6 @@ static void copy_text(char *dst, size_t size, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = '\0';
-}
-
-/* Column @p id's value of record @p a (NAN: blank), as the text of its row reads back. */
-static double column_value(uint64_t bracket_ns, const struct join_rec *a, enum columns_id id)
-{
-	int64_t target_ns = target_ns_of(bracket_ns, a);
-	bool has_interval = a->interval_ns != JOIN_NO_INTERVAL;
-
-	switch (id) {
-	case COLUMNS_CPU_US: return fmt_ns_as_us_value(target_ns);
-	case COLUMNS_CPU_PCT: return share_of((double)target_ns, has_interval, a->interval_ns, 1.0);
-	case COLUMNS_GPU_US: return a->gpu_us;
-	case COLUMNS_GPU_PCT: return share_of(a->gpu_us, has_interval, a->interval_ns, 1000.0);
-	default: return has_interval ? fmt_ns_as_us_value(a->interval_ns) : NAN;
-	}
-}
-
-/*
- * Up to MERGE_RECS_BLOCK records of @p recs from @p first into @p block,
- * *@p n of them (0: no more): as the join publishes them when @p shared,
- * else from all of them. Returns 0, or -1 with errno set.
- */
-static int read_recs(const struct spill *recs, bool shared, uint64_t first, struct join_rec *block,
-                     size_t *n)
-{
-	if (shared)
-		return spill_read_published(recs, first, MERGE_RECS_BLOCK, block, n);
-	uint64_t count = recs->count;
-	*n = first >= count ? 0 : count - first < MERGE_RECS_BLOCK ? (size_t)(count - first)
-	                                                           : MERGE_RECS_BLOCK;
-	return *n > 0 ? spill_read(recs, first, *n, block) : 0;
-}
-
-/*
- * columns_fill_fn: the values of the columns in @p mask of every record, in
- * order, read back from the records (on the statistics' threads: the
- * join's thread does none of this work). Returns 0, or -1 with errno set.
- */
-static int fill_columns(void *ctx, struct columns *c, unsigned mask)
-{
-	const struct rows_ctx *rc = ctx;
-	struct join_rec block[MERGE_RECS_BLOCK];
-	size_t n;
-
-	for (uint64_t first = 0;; first += n) {
-		if (read_recs(rc->recs, rc->recs_shared, first, block, &n) != 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		/* A block's values of one column at a time, added at once. */
-		for (int id = 0; id < COLUMNS_COUNT; id++) {
-			double v[MERGE_RECS_BLOCK];
-			if (!(mask & (1u << id)))
-				continue;
-			for (size_t i = 0; i < n; i++) {
-				v[i] = column_value(rc->bracket_correction_ns, &block[i], id);
-				if (id == COLUMNS_CPU_US && v[i] < 0)
-					c->negative_cpu++;
-			}
-			if (columns_push_n(c, id, v, n) != 0) {
-				errno = c->s[id].error ? c->s[id].error : EIO;
-				return -1;
-			}
-		}
-	}
 }
 
 /*
@@ -392,7 +256,7 @@ static int find_row_frames(const struct spill *recs, struct merge_calls *calls)
 	size_t n;
 
 	for (uint64_t first = 0; calls->ends_open; first += n) {
-		if (read_recs(recs, false, first, block, &n) != 0)
+		if (merge_rows_read(recs, false, first, block, &n) != 0)
 			return errno ? errno : EIO;
 		if (n == 0)
 			break;
@@ -452,7 +316,7 @@ static void frames_join(struct frames_job *j)
  * is.
  */
 struct stats_job {
-	const struct rows_ctx *rc;
+	const struct merge_rows_ctx *rc;
 	const char *dir;
 	struct merge_summary *s; /* its statistics only, until stats_wait() */
 	uint64_t rows_hint;      /* the records expected, while the join publishes them */
@@ -470,7 +334,7 @@ static void stats_run(struct stats_job *j)
 	} else {
 		/* While the join goes on, the count decides the threads only. */
 		c.rows = j->rc->recs_shared ? j->rows_hint : j->rc->recs->count;
-		if (columns_fill_summarize(&c, fill_columns, (void *)j->rc, j->s) != 0)
+		if (columns_fill_summarize(&c, merge_rows_columns, (void *)j->rc, j->s) != 0)
 			j->err = c.error ? c.error : ENOMEM;
 		else if (j->rc->recs_shared)
 			j->s->frame_count = j->rc->recs->count; /* every record was read: the join ended */
@@ -488,7 +352,7 @@ static void *stats_main(void *arg)
 /*
  * Starts @p j on a thread: the statistics need nothing of the calls files,
  * so they need not wait for the sandwich. The records must be flushed, or
- * shared (rows_ctx.recs_shared) before the join's first.
+ * shared (merge_rows_ctx.recs_shared) before the join's first.
  */
 static void stats_start(struct stats_job *j)
 {
@@ -516,9 +380,9 @@ static int stats_wait(struct stats_job *j)
  * sandwich already, or here, beside the statistics, which do not need it.
  * Returns 0 or an errno.
  */
-static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const struct input *pre,
-                     const struct input *post, struct stats_job *stats, struct frames_job *frames,
-                     struct merged_rows *rows, struct merge_summary *s)
+static int summarize(const struct merge_rows_ctx *rc, struct merge_calls *calls,
+                     const struct input *pre, const struct input *post, struct stats_job *stats,
+                     struct frames_job *frames, struct merged_rows *rows, struct merge_summary *s)
 {
 	bool early = frames->threaded;
 
@@ -563,84 +427,12 @@ static int summarize(const struct rows_ctx *rc, struct merge_calls *calls, const
 }
 
 /*
- * Formats the rows of records [@p first, @p last) into @p buf (of @p cap
- * bytes; *@p used of them filled), as many as fit. With @p final, while
- * the sandwich runs (merge_calls_rows_final()): *@p state is then 0 when
- * the next row's frames are not final yet, -1 when they never will be
- * here. Returns the first row not formatted.
- */
-static size_t format_rows(struct rows_ctx *c, size_t first, size_t last, char *buf, size_t cap,
-                          size_t *used, bool final, int *state)
-{
-	_Static_assert(MERGE_RECS_BLOCK <= MERGE_CALLS_ROWS_MAX, "a block's calls columns at once");
-	struct join_rec block[MERGE_RECS_BLOCK];
-	int64_t cols[MERGE_RECS_BLOCK][CALLS_COLS];
-	int64_t end_entry[MERGE_RECS_BLOCK], end_exit[MERGE_RECS_BLOCK];
-	char *p = buf;
-	size_t i = first;
-
-	*state = 1;
-	while (i < last && (size_t)(p - buf) + MERGED_ROW_MAX <= cap) {
-		size_t room = (cap - (size_t)(p - buf)) / MERGED_ROW_MAX;
-		size_t n = last - i < MERGE_RECS_BLOCK ? last - i : MERGE_RECS_BLOCK;
-		if (n > room)
-			n = room;
-		if (spill_read(c->recs, i, n, block) != 0) {
-			*state = -1;
-			c->read_error = errno ? errno : EIO;
-			break;
-		}
-		/* The row's xrEndFrame call: pre's bracket of it. */
-		for (size_t k = 0; k < n; k++) {
-			end_entry[k] = block[k].t_entry_ns;
-			end_exit[k] = block[k].t_entry_ns + block[k].pre_ns;
-		}
-		if (final) {
-			*state = merge_calls_rows_final(c->calls, i, n, end_entry, end_exit, &cols[0][0]);
-			if (*state != 1)
-				break;
-		} else if (merge_calls_rows(c->calls, i, n, end_entry, end_exit, &cols[0][0]) != 0) {
-			*state = -1;
-			c->read_error = errno ? errno : EIO;
-			break;
-		}
-		for (size_t k = 0; k < n; k++) {
-			struct merged_row r;
-			make_row(c, &block[k], cols[k], final || c->calls->present, &r);
-			p = merged_write_format_row(p, &r);
-		}
-		i += n;
-	}
-	*used = (size_t)(p - buf);
-	return i;
-}
-
-/* merged_write_fill_fn: the rows of records [first, last) past the ones formatted early. */
-static size_t fill_rows(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
-{
-	struct rows_ctx *c = ctx;
-	int state;
-	size_t off = c->row_offset;
-	size_t next = format_rows(c, first + off, last + off, buf, cap, used, false, &state);
-
-	/* A failed read ends the rows here; the merge then fails (see write_output). */
-	return state < 0 ? last : next - off;
-}
-
-/* merge_early_fill_fn: the rows of records [first, last) whose frames are final. */
-static size_t fill_final(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used,
-                         int *state)
-{
-	return format_rows(ctx, first, last, buf, cap, used, true, state);
-}
-
-/*
  * Writes the merged file of @p s, whose rows @p rows was formatting, and
  * the functions file; @p o is closed either way, @p room's reservation
  * ended before. Returns 0 or -1 (said).
  */
 static int write_output(struct merged_writer *o, struct out_reserve *room, struct merged_rows *rows,
-                        const char *functions_path, struct rows_ctx *rc,
+                        const char *functions_path, struct merge_rows_ctx *rc,
                         const struct merge_summary *s, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
@@ -862,7 +654,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct join j;
 	struct merge_gate gate = {0};
 	struct merge_summary s = {0};
-	struct rows_ctx rc = {.recs = &recs, .gate = &gate, .calls = calls};
+	struct merge_rows_ctx rc = {.recs = &recs, .gate = &gate, .calls = calls};
 	struct stats_job stats = {.rc = &rc, .dir = dir, .s = &s};
 	struct frames_job frames = {.recs = &recs, .calls = calls};
 	struct prefetch ahead[4] = {0};
@@ -912,7 +704,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 			gate_ok = merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
 			                             post->gpu_path ? &post->gpu.meta : NULL) == 0;
 			if (gate_ok)
-				merge_early_start(&early, (size_t)j.matched, fill_final, &rc);
+				merge_early_start(&early, (size_t)j.matched, merge_rows_fill_final, &rc);
 		}
 	}
 	/* The merged file is created now (a failure is said in its turn,
@@ -962,7 +754,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	else
 		merge_early_finish(&early, false);
 	size_t later = (size_t)recs.count - rc.row_offset;
-	merged_write_rows_start(&rows, &o, later, calls->present ? 0 : later, fill_rows, &rc);
+	merged_write_rows_start(&rows, &o, later, calls->present ? 0 : later, merge_rows_fill, &rc);
 	int err = summarize(&rc, calls, pre, post, &stats, &frames, &rows, &s);
 	/* A block taken and not formatted: memory ran out there. */
 	if (!err && rc.row_offset > 0 && (merge_early_finish(&early, true) < rc.row_offset ||
@@ -1059,86 +851,4 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	input_destroy(&pre);
 	input_destroy(&post);
 	return ret;
-}
-
-/* ---- default sibling paths ---- */
-
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Session @p n's file of @p kind and @p side, next to @p near, into @p out. */
-static bool sibling(char *out, const char *near, const struct u_names_parsed *n,
-                    const char *kind, const char *side)
-{
-	return u_names_sibling(out, MERGE_PATH_MAX, near, n, kind, side) >= 0;
-}
-
-/* As sibling(), left "" unless the file exists. */
-static void existing_sibling(char *out, const char *near, const struct u_names_parsed *n,
-                             const char *kind, const char *side)
-{
-	if (!sibling(out, near, n, kind, side) || !is_file(out))
-		out[0] = '\0';
-}
-
-int merge_sibling_paths(const char *pre_csv, const char *post_csv, struct merge_siblings *out)
-{
-	struct u_names_parsed n;
-
-	memset(out, 0, sizeof(*out));
-	if (!pre_csv || !u_names_parse(pre_csv, &n) || !u_names_is(&n, U_NAMES_FRAMES, U_NAMES_PRE))
-		return -1;
-	if (!sibling(out->post_csv, pre_csv, &n, U_NAMES_FRAMES, U_NAMES_POST) ||
-	    !sibling(out->merged_csv, pre_csv, &n, U_NAMES_FRAMES, NULL) ||
-	    !sibling(out->functions_csv, pre_csv, &n, U_NAMES_FUNCTIONS, NULL)) {
-		memset(out, 0, sizeof(*out));
-		return -1;
-	}
-	existing_sibling(out->gpu_pre_csv, pre_csv, &n, U_NAMES_GPU, U_NAMES_PRE);
-	existing_sibling(out->calls_pre_csv, pre_csv, &n, U_NAMES_CALLS, U_NAMES_PRE);
-
-	/* The post side's files live next to the post CPU file. */
-	const char *post = post_csv ? post_csv : out->post_csv;
-	if (u_names_parse(post, &n) && u_names_is(&n, U_NAMES_FRAMES, U_NAMES_POST)) {
-		existing_sibling(out->gpu_post_csv, post, &n, U_NAMES_GPU, U_NAMES_POST);
-		existing_sibling(out->calls_post_csv, post, &n, U_NAMES_CALLS, U_NAMES_POST);
-	}
-	return 0;
-}
-
-/* NULL for an empty path. */
-static const char *optional(const char *path)
-{
-	return path[0] ? path : NULL;
-}
-
-void merge_paths_from_siblings(const struct merge_siblings *sib, const char *pre_csv,
-                               struct merge_paths *out)
-{
-	*out = (struct merge_paths){
-		.pre_csv = pre_csv,
-		.post_csv = sib->post_csv,
-		.gpu_pre_csv = optional(sib->gpu_pre_csv),
-		.gpu_post_csv = optional(sib->gpu_post_csv),
-		.calls_pre_csv = optional(sib->calls_pre_csv),
-		.calls_post_csv = optional(sib->calls_post_csv),
-		.functions_csv = optional(sib->functions_csv),
-	};
-}
-
-int merge_functions_path(const char *merged_csv, char *out, size_t size)
-{
-	struct u_names_parsed n;
-	static const char ext[] = ".csv";
-
-	if (u_names_parse(merged_csv, &n) && u_names_is(&n, U_NAMES_FRAMES, NULL))
-		return u_names_sibling(out, size, merged_csv, &n, U_NAMES_FUNCTIONS, NULL) >= 0 ? 0 : -1;
-	size_t len = strlen(merged_csv);
-	if (len >= sizeof(ext) - 1 && strcmp(merged_csv + len - (sizeof(ext) - 1), ext) == 0)
-		len -= sizeof(ext) - 1;
-	int w = snprintf(out, size, "%.*s.functions.csv", (int)len, merged_csv);
-	return w >= 0 && (size_t)w < size ? 0 : -1;
 }
