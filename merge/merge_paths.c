@@ -1,6 +1,6 @@
 /*
  * A session's default sibling paths (its other files, the merged file and
- * the functions file, by the names of INTERFACE.md); see merge.h.
+ * the functions file, by the names of the README's "Files"); see merge.h.
  */
 #include "merge.h"
 
