@@ -72,7 +72,26 @@ struct sweep {
 	void *each_ctx;
 	struct spill *ends; /* out->ends, or the caller's shared one */
 	const struct calls_join_opts *opts;
+	unsigned tally_turn; /* advances that finalized calls, modulo TALLY_EVERY */
 };
+
+/* The counts are published once in this many advances that finalize calls. */
+#define TALLY_EVERY 64
+
+/* Publishes the counts so far to opts->tally (relaxed: each is read alone). */
+static void publish_tally(const struct sweep *s)
+{
+	struct calls_join_tally *t = s->opts->tally;
+	const struct calls_result *r = s->r;
+
+	atomic_store_explicit(&t->pre_calls, r->pre_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->post_calls, r->post_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->self_answered_calls, r->self_answered_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->induced_calls, r->induced_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->own_thread_calls, r->own_thread_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->late_calls, r->late_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->placed_until_ns, s->placed_until, memory_order_relaxed);
+}
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -449,6 +468,8 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 	 * wait a little). */
 	if (finalized > 0 && s->r->frames.progress)
 		calls_frames_publish(&s->r->frames, open_frames_floor(s));
+	if (finalized > 0 && s->opts->tally && ++s->tally_turn % TALLY_EVERY == 0)
+		publish_tally(s);
 	return 0;
 }
 

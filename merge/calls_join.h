@@ -25,6 +25,7 @@
 #ifndef XRLM_CALLS_JOIN_H
 #define XRLM_CALLS_JOIN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,6 +90,18 @@ struct calls_result {
 int calls_join(const char *pre_path, const char *post_path, int64_t bracket_ns,
                struct calls_result *out);
 
+/*
+ * The sandwich's counts so far, published now and then for a reader on
+ * another thread (calls_join_opts.tally): what the merge guesses its
+ * summary's length from while the sandwich still runs (merge.c). Each
+ * field is current on its own; together they are a snapshot only roughly.
+ */
+struct calls_join_tally {
+	_Atomic int64_t placed_until_ns; /* the rows before it are counted; INT64_MIN: none yet */
+	_Atomic uint64_t pre_calls, post_calls;
+	_Atomic uint64_t self_answered_calls, induced_calls, own_thread_calls, late_calls;
+};
+
 /* One pre call, once its exclusive target time is final (calls_join_each()). */
 struct calls_join_call {
 	const char *fn;
@@ -123,6 +136,8 @@ struct calls_join_opts {
 	/* NULL, or where the frames final so far are published for readers
 	 * on other threads (calls_frames_share()). */
 	struct calls_frames_progress *progress;
+	/* NULL, or where the counts so far are published (as often as the frames, about). */
+	struct calls_join_tally *tally;
 	/*
 	 * NULL, or called on the sandwich's thread once both files' readers
 	 * have started, before the first row is taken: the bracket correction

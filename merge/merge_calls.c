@@ -124,6 +124,7 @@ void merge_calls_init(struct merge_calls *mc)
 	mc->row_frames.fd = mc->r.frames.fd = mc->r.ends.fd = mc->shared_ends.fd = -1;
 	mc->bracket_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	mc->bracket_changed = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	atomic_init(&mc->tally.placed_until_ns, INT64_MIN);
 }
 
 /* The sandwich's options: the temporary files in @p dir, the xrEndFrame calls shared if they are. */
@@ -132,7 +133,8 @@ static struct calls_join_opts join_opts(struct merge_calls *mc, const char *dir)
 	return (struct calls_join_opts){.tmp_dir = dir,
 	                                .ends = mc->ends_shared ? &mc->shared_ends : NULL,
 	                                .frames_hint = mc->join_frames_hint,
-	                                .progress = mc->rows_early ? &mc->progress : NULL};
+	                                .progress = mc->rows_early ? &mc->progress : NULL,
+	                                .tally = mc->rows_early ? &mc->tally : NULL};
 }
 
 /* calls_join_opts.bracket: waits until merge_calls_bracket() or merge_calls_stop(). */
@@ -445,6 +447,40 @@ void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s
 	s->calls_late = r->late_calls;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
 	s->calls_frames_unmapped = r->frames_with_calls - mc->frames_used;
+}
+
+/* The share of a session passed below which its counts so far are not scaled to a guess. */
+#define GUESS_MIN_SHARE 0.1
+
+/* Count @p c so far, @p share of the session passed: the whole session's, about. */
+static uint64_t scale_count(const _Atomic uint64_t *c, double share)
+{
+	return (uint64_t)((double)atomic_load_explicit(c, memory_order_relaxed) / share + 0.5);
+}
+
+bool merge_calls_guess(const struct merge_calls *mc, int64_t first_ns, int64_t last_ns,
+                       struct merge_summary *s)
+{
+	const struct calls_join_tally *t = &mc->tally;
+	int64_t at = atomic_load_explicit(&t->placed_until_ns, memory_order_relaxed);
+
+	if (at == INT64_MIN || last_ns <= first_ns || at <= first_ns)
+		return false;
+	double share = at >= last_ns ? 1.0 : (double)(at - first_ns) / (double)(last_ns - first_ns);
+	if (share < GUESS_MIN_SHARE)
+		return false;
+	s->has_calls = true;
+	s->calls_pre = scale_count(&t->pre_calls, share);
+	s->calls_post = scale_count(&t->post_calls, share);
+	s->self_answered_calls = scale_count(&t->self_answered_calls, share);
+	s->induced_calls = scale_count(&t->induced_calls, share);
+	s->own_thread_calls = scale_count(&t->own_thread_calls, share);
+	s->calls_late = scale_count(&t->late_calls, share);
+	s->rows_without_calls = 0;
+	s->calls_dropped_queue_full_pre = 0;
+	s->calls_dropped_queue_full_post = 0;
+	s->calls_frames_unmapped = 0;
+	return true;
 }
 
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,

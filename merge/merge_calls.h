@@ -60,6 +60,8 @@ struct merge_calls {
 	bool rows_early; /* rows are to be formatted while the sandwich runs */
 	/* The frames the sandwich has made final so far (calls_frames.h). */
 	_Alignas(64) struct calls_frames_progress progress;
+	/* Its counts so far, with rows_early (merge_calls_guess()). */
+	_Alignas(64) struct calls_join_tally tally;
 };
 
 /* Empties @p mc (no files): merge_calls_destroy() may follow at once. */
@@ -153,6 +155,19 @@ void merge_calls_rows_publish(struct merge_calls *mc, bool end);
 
 /* The calls counts into @p s, after every row was given. */
 void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s);
+
+/*
+ * While the sandwich merge_calls_start() started with rows_early runs:
+ * the calls counts merge_calls_summarize() will give, guessed into @p s
+ * from the sandwich's counts so far, scaled by the share of the session
+ * (its rows' xrEndFrame calls from @p first_ns to @p last_ns) it has
+ * passed. Only their digit counts matter (merge.c); those of counts that
+ * come from the calls files' metadata are guessed as 0's. Returns false,
+ * with @p s unchanged, while too little of the session is passed for a
+ * guess.
+ */
+bool merge_calls_guess(const struct merge_calls *mc, int64_t first_ns, int64_t last_ns,
+                       struct merge_summary *s);
 
 /* Writes the functions file @p path. Returns 0, or -1 after one error line to @p log. */
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,

@@ -21,6 +21,7 @@
 #include "calls_names.h"
 #include "functions_read.h"
 #include "merge.h"
+#include "merge_calls.h"
 #include "merged_read.h"
 #include "qhist.h"
 #include "stats.h"
@@ -1044,6 +1045,94 @@ static void test_sandwich_progress(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/*
+ * @p frames frames of pre's (or post's) calls, 10 ms apart (longer than
+ * CALLS_JOIN_LAG_NS in all, so that calls are final before the end): a
+ * wait, a begin and an end each, 10 µs apart.
+ */
+static char *many_calls(int frames, bool post)
+{
+	char *text = malloc((size_t)frames * 3 * 64 + 1);
+	const char *fn[] = {"xrWaitFrame", "xrBeginFrame", "xrEndFrame"};
+	size_t len = 0;
+
+	assert_non_null(text);
+	text[0] = '\0';
+	for (int f = 0; f < frames; f++)
+		for (int k = 0; k < 3; k++) {
+			long t = 10000000L * f + 10000L * k;
+			len += (size_t)sprintf(text + len, "%s,7,%ld,%ld,%d,0\n", fn[k], t + (post ? 100 : 0),
+			                       t + (post ? 900 : 1000), f + 1);
+		}
+	return text;
+}
+
+/*
+ * The sandwich publishes its counts as it goes (calls_join_opts.tally):
+ * never more than its result's, and, over a session of thousands of
+ * calls, some of them before its end.
+ */
+static void test_sandwich_tally(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+	struct calls_join_tally t = {.placed_until_ns = INT64_MIN};
+	const struct calls_join_opts opts = {.tally = &t};
+	char *pre = many_calls(2000, false), *post = many_calls(2000, true);
+
+	session_write(&s, "", "", NULL, pre, post);
+	assert_int_equal(calls_join_each(s.calls_pre, s.calls_post, 0, &opts, &r), 0);
+	assert_int_equal(r.pre_calls, 6000);
+	assert_int_equal(r.post_calls, 6000);
+	uint64_t pre_seen = atomic_load(&t.pre_calls), post_seen = atomic_load(&t.post_calls);
+	assert_true(pre_seen > 0 && pre_seen <= r.pre_calls);
+	assert_true(post_seen > 0 && post_seen <= r.post_calls);
+	assert_true(atomic_load(&t.placed_until_ns) > 0);
+	assert_int_equal(atomic_load(&t.self_answered_calls), 0);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+	free(pre);
+	free(post);
+}
+
+/*
+ * The calls counts guessed while the sandwich runs: its counts so far
+ * scaled by the share of the session it has passed; none before a tenth
+ * of it; the counts from the files' metadata as 0's.
+ */
+static void test_calls_guess(void **state)
+{
+	(void)state;
+	struct merge_calls mc;
+	struct merge_summary s = {0};
+
+	merge_calls_init(&mc);
+	assert_false(merge_calls_guess(&mc, 1000, 2000, &s)); /* nothing published */
+	atomic_store(&mc.tally.placed_until_ns, 1050);
+	atomic_store(&mc.tally.pre_calls, 30);
+	assert_false(merge_calls_guess(&mc, 1000, 2000, &s)); /* 5 %: too early */
+	assert_false(s.has_calls);
+	atomic_store(&mc.tally.placed_until_ns, 1250);
+	atomic_store(&mc.tally.pre_calls, 2500);
+	atomic_store(&mc.tally.post_calls, 2499);
+	atomic_store(&mc.tally.induced_calls, 3);
+	atomic_store(&mc.tally.late_calls, 1);
+	s.calls_dropped_queue_full_pre = 7;
+	assert_true(merge_calls_guess(&mc, 1000, 2000, &s));
+	assert_true(s.has_calls);
+	assert_int_equal(s.calls_pre, 10000);
+	assert_int_equal(s.calls_post, 9996);
+	assert_int_equal(s.induced_calls, 12);
+	assert_int_equal(s.calls_late, 4);
+	assert_int_equal(s.self_answered_calls, 0);
+	assert_int_equal(s.calls_dropped_queue_full_pre, 0);
+	atomic_store(&mc.tally.placed_until_ns, 5000); /* past the last record: the counts as they are */
+	assert_true(merge_calls_guess(&mc, 1000, 2000, &s));
+	assert_int_equal(s.calls_pre, 2500);
+	merge_calls_destroy(&mc);
+}
+
 /* The merge says so: a warning naming the count, and the summary's calls_late. */
 static void test_late_calls_reported(void **state)
 {
@@ -1085,6 +1174,8 @@ int main(void)
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_calls_stopped_early),
+		cmocka_unit_test(test_sandwich_tally),
+		cmocka_unit_test(test_calls_guess),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[0]),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[1]),
