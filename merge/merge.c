@@ -323,6 +323,29 @@ struct stats_job {
 	struct thread thread;
 	bool threaded, done;
 	int err;
+	/* NULL, or the rows to write ahead once the statistics are done (struct ahead_job). */
+	struct ahead_job *_Atomic ahead;
+	struct merge_early *ahead_early; /* the same job's rows: stopped before the join */
+};
+
+/*
+ * The rows formatted early (merge_early.h), written to the merged file
+ * while the sandwich still runs, after the room the summary will take:
+ * its length guessed once the statistics are done, from them, the files'
+ * metadata, the join and the sandwich's counts so far. The rows' one
+ * writev() after the summary was 0.3-0.5 ms of a 10^4-frame merge's path
+ * with calls files (bench/RESULTS.md, twenty-ninth session). When the
+ * guess is wrong the rows are written again in their turn: the file's
+ * bytes never depend on it.
+ */
+struct ahead_job {
+	struct merge_early *early;
+	int fd;
+	struct stats_job *stats;
+	const struct input *pre, *post;
+	const struct join *j;
+	struct merge_calls *calls;
+	int64_t first_ns, last_ns; /* the first and last records' xrEndFrame calls */
 };
 
 static void stats_run(struct stats_job *j)
@@ -343,9 +366,32 @@ static void stats_run(struct stats_job *j)
 	j->done = true;
 }
 
+static void summary_of_inputs(struct merge_summary *s, const struct merge_rows_ctx *rc,
+                              const struct input *pre, const struct input *post,
+                              const struct join *j);
+
+/* merge_early_write()'s offset: the summary's length, guessed (struct ahead_job). */
+static int guess_summary_bytes(void *ctx, off_t *at)
+{
+	const struct ahead_job *a = ctx;
+	struct merge_summary g = *a->stats->s; /* the statistics */
+
+	summary_of_inputs(&g, a->stats->rc, a->pre, a->post, a->j);
+	if (!merge_calls_guess(a->calls, a->first_ns, a->last_ns, &g))
+		return 0;
+	size_t bytes = merged_write_summary_bytes(&g);
+	*at = (off_t)bytes;
+	return bytes > 0 ? 1 : -1;
+}
+
 static void *stats_main(void *arg)
 {
-	stats_run(arg);
+	struct stats_job *j = arg;
+
+	stats_run(j);
+	struct ahead_job *a = atomic_load_explicit(&j->ahead, memory_order_acquire);
+	if (a && !j->err)
+		merge_early_write(a->early, a->fd, guess_summary_bytes, a);
 	return NULL;
 }
 
@@ -363,12 +409,43 @@ static void stats_start(struct stats_job *j)
 static int stats_wait(struct stats_job *j)
 {
 	if (j->threaded) {
+		if (j->ahead_early)
+			merge_early_write_stop(j->ahead_early);
 		thread_join(&j->thread);
 		j->threaded = false;
 	}
 	if (!j->done)
 		stats_run(j);
 	return j->err;
+}
+
+/*
+ * Has @p stats' thread write @p early's rows ahead (struct ahead_job @p a)
+ * once its statistics are done, to @p fd, where they go if the summary's
+ * length is guessed right: the records @p recs are flushed, the frames
+ * files joined (@p j), @p calls' sandwich runs.
+ */
+static void ahead_start(struct ahead_job *a, struct stats_job *stats, struct merge_early *early,
+                        int fd, const struct input *pre, const struct input *post,
+                        const struct join *j, struct merge_calls *calls, const struct spill *recs)
+{
+	struct join_rec first, last;
+
+	if (recs->count == 0 || spill_read(recs, 0, 1, &first) != 0 ||
+	    spill_read(recs, recs->count - 1, 1, &last) != 0)
+		return;
+	*a = (struct ahead_job){.early = early, .fd = fd, .stats = stats, .pre = pre, .post = post,
+	                        .j = j, .calls = calls, .first_ns = first.t_entry_ns,
+	                        .last_ns = last.t_entry_ns};
+	stats->ahead_early = early;
+	atomic_store_explicit(&stats->ahead, a, memory_order_release);
+}
+
+/* Stops the rows @p j's thread writes ahead, if any, and waits for it: before their blocks end. */
+static void stats_stop_ahead(struct stats_job *j)
+{
+	if (j->ahead_early && j->threaded)
+		stats_wait(j);
 }
 
 /*
@@ -381,8 +458,9 @@ static int stats_wait(struct stats_job *j)
  * Returns 0 or an errno.
  */
 static int summarize(const struct merge_rows_ctx *rc, struct merge_calls *calls,
-                     const struct input *pre, const struct input *post, struct stats_job *stats,
-                     struct frames_job *frames, struct merged_rows *rows, struct merge_summary *s)
+                     const struct input *pre, const struct input *post, const struct join *j,
+                     struct stats_job *stats, struct frames_job *frames, struct merged_rows *rows,
+                     struct merge_summary *s)
 {
 	bool early = frames->threaded;
 
@@ -403,7 +481,19 @@ static int summarize(const struct merge_rows_ctx *rc, struct merge_calls *calls,
 		return frames->err;
 	if (err)
 		return err;
+	summary_of_inputs(s, rc, pre, post, j);
+	merge_calls_summarize(calls, s);
+	return 0;
+}
 
+/*
+ * The summary's values that come from the files' metadata, the gate and
+ * the join @p j into @p s: known once the frames files are joined.
+ */
+static void summary_of_inputs(struct merge_summary *s, const struct merge_rows_ctx *rc,
+                              const struct input *pre, const struct input *post,
+                              const struct join *j)
+{
 	s->dropped_queue_full_pre = pre->cpu.meta.dropped_queue_full;
 	s->dropped_queue_full_post = post->cpu.meta.dropped_queue_full;
 	s->gpu_ring_overflow_pre = pre->gpu.meta.gpu_ring_overflow;
@@ -422,14 +512,17 @@ static int summarize(const struct merge_rows_ctx *rc, struct merge_calls *calls,
 	          !rc->has_gpu_files ? "" : mode[0] ? mode : "unknown");
 	s->gate_trips = rc->gate->trips;
 	s->has_gpu_info = true;
-	merge_calls_summarize(calls, s);
-	return 0;
+	s->unmatched_pre = j->unmatched_pre;
+	s->unmatched_post = j->unmatched_post;
+	s->has_gpu_bracket = j->gpu_bracket_frames > 0;
+	if (s->has_gpu_bracket)
+		s->gpu_bracket_ns = (uint64_t)llround(j->gpu_bracket_ns_sum / (double)j->gpu_bracket_frames);
 }
 
 /*
- * Writes the merged file of @p s, whose rows @p rows was formatting, and
- * the functions file; @p o is closed either way, @p room's reservation
- * ended before. Returns 0 or -1 (said).
+ * Writes the merged file, whose summary @p o holds and whose rows @p rows
+ * was formatting, and the functions file; @p o is closed either way,
+ * @p room's reservation ended before. Returns 0 or -1 (said).
  */
 static int write_output(struct merged_writer *o, struct out_reserve *room, struct merged_rows *rows,
                         const char *functions_path, struct merge_rows_ctx *rc,
@@ -437,7 +530,6 @@ static int write_output(struct merged_writer *o, struct out_reserve *room, struc
 {
 	char msg[MERGE_MSG_MAX];
 
-	merged_write_summary(o, s);
 	merged_write_rows_finish(rows);
 	int cut = out_file_reserve_finish(room); /* before the file is closed either way */
 	if (cut && !o->error)
@@ -659,6 +751,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct frames_job frames = {.recs = &recs, .calls = calls};
 	struct prefetch ahead[4] = {0};
 	struct merge_early early = {0};
+	struct ahead_job rows_ahead;
 	bool gate_ok = false; /* gate collected */
 	struct merged_writer o;
 	bool o_open = false; /* o is to be committed or aborted */
@@ -715,6 +808,8 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	o_open = merged_write_open(&o, out_path, msg, sizeof(msg)) == 0;
 	if (o_open && calls_files)
 		out_file_reserve_start(&room, o.fd, calls_merged_bytes(j.matched, rc.has_gpu_files));
+	if (o_open && early.started && stats.threaded)
+		ahead_start(&rows_ahead, &stats, &early, o.fd, pre, post, &j, calls, &recs);
 	/* Every file is read now: its warnings, in the files' order. */
 	say_warnings(&pre->cpu.diag, log, ctx);
 	say_warnings(&pre->gpu.diag, log, ctx);
@@ -749,25 +844,21 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	/* The sandwich is done: the rows formatted early go first (unless a
 	 * frame changed after it said it was final), those of the blocks
 	 * taken finished meanwhile; the others go to the writers. */
-	if (calls->present && !atomic_load(&calls->progress.broken))
+	if (calls->present && !atomic_load(&calls->progress.broken)) {
 		rc.row_offset = merge_early_stop(&early);
-	else
+	} else {
+		stats_stop_ahead(&stats); /* before the rows it writes end */
 		merge_early_finish(&early, false);
+	}
 	size_t later = (size_t)recs.count - rc.row_offset;
 	merged_write_rows_start(&rows, &o, later, calls->present ? 0 : later, merge_rows_fill, &rc);
-	int err = summarize(&rc, calls, pre, post, &stats, &frames, &rows, &s);
+	int err = summarize(&rc, calls, pre, post, &j, &stats, &frames, &rows, &s);
 	/* A block taken and not formatted: memory ran out there. */
-	if (!err && rc.row_offset > 0 && (merge_early_finish(&early, true) < rc.row_offset ||
-	                                  merge_early_give(&early, rc.row_offset, &rows) != 0)) {
+	if (!err && rc.row_offset > 0 && merge_early_finish(&early, true) < rc.row_offset) {
 		merged_write_rows_cancel(&rows);
 		sayf(log, ctx, "%s: error: out of memory formatting the rows", pre->cpu_path);
 		goto out;
 	}
-	s.unmatched_pre = j.unmatched_pre;
-	s.unmatched_post = j.unmatched_post;
-	s.has_gpu_bracket = j.gpu_bracket_frames > 0;
-	if (s.has_gpu_bracket)
-		s.gpu_bracket_ns = (uint64_t)llround(j.gpu_bracket_ns_sum / (double)j.gpu_bracket_frames);
 	if (err) {
 		merged_write_rows_cancel(&rows);
 		if (err == ENOMEM)
@@ -777,6 +868,12 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 			     strerror(err));
 		goto out;
 	}
+	merged_write_summary(&o, &s);
+	if (merge_early_give(&early, rc.row_offset, &rows) != 0) {
+		merged_write_rows_cancel(&rows);
+		sayf(log, ctx, "%s: error: out of memory formatting the rows", pre->cpu_path);
+		goto out;
+	}
 	o_open = false; /* write_output() closes it either way */
 	if (write_output(&o, &room, &rows, functions_path, &rc, &s, log, ctx) != 0)
 		goto out;
@@ -784,6 +881,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		*summary = s;
 	ret = 0;
 out:
+	stats_stop_ahead(&stats); /* before the rows it writes end */
 	merge_early_finish(&early, false); /* they read the calls' frames and the records */
 	out_file_reserve_finish(&room); /* its thread uses the file */
 	if (o_open)

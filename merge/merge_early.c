@@ -3,8 +3,11 @@
  */
 #include "merge_early.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "workers.h"
 
@@ -55,7 +58,9 @@ static int format_block(struct merge_early *e, size_t b)
 			continue;
 		}
 		if (i == last) {
-			e->block[b] = (struct merge_early_block){buf, used, true};
+			e->block[b].buf = buf;
+			e->block[b].len = used;
+			atomic_store_explicit(&e->block[b].done, true, memory_order_release);
 			return 0;
 		}
 		/* Longer rows than assumed: more room. */
@@ -152,17 +157,107 @@ size_t merge_early_finish(struct merge_early *e, bool keep)
 	if (!keep)
 		return 0;
 	size_t b = 0;
-	while (b < e->blocks && e->block[b].done)
+	while (b < e->blocks && atomic_load(&e->block[b].done))
 		b++;
 	return b * MERGE_EARLY_BLOCK_ROWS < e->rows ? b * MERGE_EARLY_BLOCK_ROWS : e->rows;
 }
 
 int merge_early_give(const struct merge_early *e, size_t rows, struct merged_rows *r)
 {
-	for (size_t b = 0; b * MERGE_EARLY_BLOCK_ROWS < rows; b++)
+	size_t b = 0;
+
+	merged_write_rows_cut(r, e->written_end);
+	/* Written ahead where they belong (after the summary, whatever r's
+	 * file holds now), and rows that go: not those of a broken bound. */
+	size_t ahead_rows = e->written * MERGE_EARLY_BLOCK_ROWS < e->rows
+	                        ? e->written * MERGE_EARLY_BLOCK_ROWS : e->rows;
+	if (e->written > 0 && !e->write_error && e->written_at == (off_t)r->o->len &&
+	    ahead_rows <= rows) {
+		b = e->written;
+		merged_write_rows_ahead(r, e->written_bytes);
+	}
+	for (; b * MERGE_EARLY_BLOCK_ROWS < rows; b++)
 		if (merged_write_rows_prefix(r, e->block[b].buf, e->block[b].len) != 0)
 			return -1;
 	return 0;
+}
+
+/* Writes @p len bytes of @p buf at @p at of @p fd. Returns 0 or an errno. */
+static int write_at(int fd, const char *buf, size_t len, off_t at)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, buf, len, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		buf += n;
+		len -= (size_t)n;
+		at += n;
+	}
+	return 0;
+}
+
+/* The sandwich is done, or the writes are to stop. */
+static bool write_over(struct merge_early *e)
+{
+	if (atomic_load(&e->write_stop))
+		return true;
+	pthread_mutex_lock(&e->lock);
+	bool awake = e->awake;
+	pthread_mutex_unlock(&e->lock);
+	return awake;
+}
+
+/* Waits for block @p b. Returns true once it is formatted, false when it will not be in time. */
+static bool wait_block(struct merge_early *e, size_t b)
+{
+	for (;;) {
+		if (atomic_load_explicit(&e->block[b].done, memory_order_acquire))
+			return true;
+		if (write_over(e))
+			return false;
+		wait_final(e);
+	}
+}
+
+void merge_early_write(struct merge_early *e, int fd, merge_early_at_fn *at, void *ctx)
+{
+	sigset_t xfsz;
+	off_t first;
+	int known;
+
+	if (!e->started)
+		return;
+	while ((known = at(ctx, &first)) == 0 && !write_over(e))
+		wait_final(e);
+	if (known != 1)
+		return;
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, NULL);
+	e->written_at = first;
+	for (size_t b = 0; b < e->blocks && wait_block(e, b); b++) {
+		const struct merge_early_block *k = &e->block[b];
+		off_t from = first + (off_t)e->written_bytes;
+		e->written_end = from + (off_t)k->len;
+		e->write_error = write_at(fd, k->buf, k->len, from);
+		if (e->write_error)
+			return;
+		e->written++;
+		e->written_bytes += k->len;
+	}
+}
+
+void merge_early_write_stop(struct merge_early *e)
+{
+	if (!e->started)
+		return;
+	atomic_store(&e->write_stop, true);
+	/* The writer may wait in wait_final(): a wake-up that leaves awake as it is. */
+	pthread_mutex_lock(&e->lock);
+	pthread_cond_broadcast(&e->wake);
+	pthread_mutex_unlock(&e->lock);
 }
 
 bool merge_early_wanted(uint64_t frames)

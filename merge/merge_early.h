@@ -3,10 +3,13 @@
  * each block of rows as soon as the frames its every-function cells come
  * from are final (merge_calls_rows_final()), by a few threads taking the
  * blocks in order, and kept in memory (up to MERGE_EARLY_BYTES) until the
- * summary, which the sandwich's counts end, is written before them. At
- * 10^4 frames with calls files the rows' formatting came after the
+ * summary, which the sandwich's counts end, is written before them; most
+ * of them also go to the file before that, where a guess of the summary's
+ * length puts them (merge_early_write()), and stay there if it was right.
+ * At 10^4 frames with calls files the rows' formatting came after the
  * sandwich's end, ~0.9 ms of the merge's path to its file
- * (bench/RESULTS.md, twentieth session).
+ * (bench/RESULTS.md, twentieth session), and their write 0.3-0.5 ms
+ * (twenty-ninth session).
  */
 #ifndef XRLM_MERGE_EARLY_H
 #define XRLM_MERGE_EARLY_H
@@ -16,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "merged_write.h"
 #include "thread.h"
@@ -44,7 +48,7 @@ typedef size_t merge_early_fill_fn(void *ctx, size_t first, size_t last, char *b
 struct merge_early_block {
 	char *buf;
 	size_t len;
-	bool done;
+	atomic_bool done; /* buf and len are set (release) */
 };
 
 struct merge_early {
@@ -64,6 +68,13 @@ struct merge_early {
 	unsigned threads;
 	bool started;        /* lock and wake exist */
 	bool finished;       /* the threads are joined */
+	/* The blocks written ahead of the summary (merge_early_write()). */
+	atomic_bool write_stop;
+	off_t written_at;     /* where they start */
+	size_t written;       /* blocks [0, written) are in the file */
+	size_t written_bytes; /* their bytes */
+	off_t written_end;    /* the end of every write tried, 0 if none */
+	int write_error;      /* errno of a failed write; nothing more was written */
 };
 
 /*
@@ -92,11 +103,38 @@ size_t merge_early_stop(struct merge_early *e);
 size_t merge_early_finish(struct merge_early *e, bool keep);
 
 /*
- * Hands the bytes of the first @p rows rows (merge_early_finish()'s
- * count) to @p r, to be written after the summary. Returns 0, or -1 when
- * out of memory (r's file error set).
+ * Hands the bytes of the first @p rows rows (merge_early_finish()'s count,
+ * 0 when the rows formatted early are thrown away) to @p r, to be written
+ * after the summary, which r's file holds now (merged_write_summary()):
+ * those merge_early_write() wrote ahead stay where they are if that is
+ * where they belong (at the summary's length, and among the rows given);
+ * otherwise the rows are written again in their turn, and what was
+ * written ahead past their end is cut (merged_write_rows_cut()). Returns
+ * 0, or -1 when out of memory (r's file error set).
  */
 int merge_early_give(const struct merge_early *e, size_t rows, struct merged_rows *r);
+
+/*
+ * Where merge_early_write() writes the first block: 1 with *@p at set, 0
+ * when not known yet (asked again a little later), -1 when it never will be.
+ */
+typedef int merge_early_at_fn(void *ctx, off_t *at);
+
+/*
+ * Writes the blocks to @p fd as they are formatted, in order, from the
+ * offset @p at gives (pwrite(): the descriptor's offset stays), on the
+ * calling thread, before the summary whose length that offset guesses is
+ * known (merge.c). Returns at merge_early_write_stop(), at the sandwich's
+ * end (merge_early_stop(): the blocks left are written in their turn), at
+ * the last block, or at a failed write (write_error). e->written_at,
+ * e->written and e->written_bytes say what is in the file. SIGXFSZ is
+ * blocked on the calling thread first: a write past a file size limit
+ * fails instead of ending the process.
+ */
+void merge_early_write(struct merge_early *e, int fd, merge_early_at_fn *at, void *ctx);
+
+/* Makes merge_early_write() return after the write under way, if any. */
+void merge_early_write_stop(struct merge_early *e);
 
 /*
  * Are a session's rows, @p frames of them (about), formatted early? For

@@ -259,6 +259,18 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 	commit_bytes(o, p);
 }
 
+size_t merged_write_summary_bytes(const struct merge_summary *s)
+{
+	struct merged_writer w = {.fd = -1, .buf = malloc(MERGED_BUF_SIZE)};
+
+	if (!w.buf)
+		return 0;
+	merged_write_summary(&w, s); /* never more than the buffer: nothing is flushed */
+	size_t bytes = w.error ? 0 : w.len;
+	free(w.buf);
+	return bytes;
+}
+
 char *merged_write_format_row(char *p, const struct merged_row *r)
 {
 	p = fmt_i64(p, r->display_time);
@@ -565,15 +577,40 @@ static void rows_end(struct merged_rows *r)
 	pthread_mutex_destroy(&r->lock);
 }
 
+void merged_write_rows_ahead(struct merged_rows *r, size_t bytes)
+{
+	r->ahead = bytes;
+}
+
+void merged_write_rows_cut(struct merged_rows *r, off_t end)
+{
+	r->ahead_end = end;
+}
+
+/* Cuts what was written ahead past the rows' end (they were written again elsewhere). */
+static void cut_ahead(struct merged_rows *r)
+{
+	off_t end = lseek(r->o->fd, 0, SEEK_CUR);
+
+	if (end < 0)
+		r->o->error = errno;
+	else if (end < r->ahead_end && ftruncate(r->o->fd, end) != 0)
+		r->o->error = errno;
+}
+
 void merged_write_rows_finish(struct merged_rows *r)
 {
 	flush(r->o); /* the summary goes first */
+	if (r->ahead > 0 && !r->o->error && lseek(r->o->fd, (off_t)r->ahead, SEEK_CUR) < 0)
+		r->o->error = errno;
 	write_prefix(r);
 	merged_write_rows_ready(r, r->count);
 	pass_turn(r, SIZE_MAX); /* block 0's turn */
 	if (!r->started)
 		rows_worker(r);
 	rows_end(r);
+	if (r->ahead_end > 0 && !r->o->error)
+		cut_ahead(r);
 }
 
 void merged_write_rows_cancel(struct merged_rows *r)

@@ -27,6 +27,7 @@
 
 #include "merge.h"
 #include "thread.h"
+#include <sys/types.h>
 #include <sys/uio.h>
 
 #include "workers.h"
@@ -114,6 +115,9 @@ int merged_write_open(struct merged_writer *o, const char *path, char *msg, size
 /* Writes the summary lines and the column header. */
 void merged_write_summary(struct merged_writer *o, const struct merge_summary *s);
 
+/* The bytes merged_write_summary() writes for @p s; 0 when out of memory. */
+size_t merged_write_summary_bytes(const struct merge_summary *s);
+
 /* Formats one row (with its newline) at @p p, which has MERGED_ROW_MAX bytes; returns the end. */
 char *merged_write_format_row(char *p, const struct merged_row *r);
 
@@ -158,6 +162,8 @@ struct merged_rows {
 	bool cancelled;
 	struct iovec *prefix; /* rows formatted already, written before the first item */
 	size_t prefix_n, prefix_cap;
+	size_t ahead; /* bytes after the summary in the file already (merged_write_rows_ahead()) */
+	off_t ahead_end; /* the end of what was written ahead, 0 if nothing (merged_write_rows_cut()) */
 };
 
 /*
@@ -177,6 +183,20 @@ void merged_write_rows_start(struct merged_rows *r, struct merged_writer *o, siz
  * @p r. Returns 0, or -1 when out of memory (o->error set).
  */
 int merged_write_rows_prefix(struct merged_rows *r, const char *data, size_t len);
+
+/*
+ * The @p bytes after the summary are in the file already, written ahead
+ * (merge_early_write()) at exactly the summary's length: the prefix and
+ * the items follow them. From the thread that started @p r.
+ */
+void merged_write_rows_ahead(struct merged_rows *r, size_t bytes);
+
+/*
+ * Bytes up to @p end were written to the file ahead of their turn
+ * (merge_early_write()), maybe elsewhere than they belong: what of them
+ * lies past the rows' end is cut at merged_write_rows_finish().
+ */
+void merged_write_rows_cut(struct merged_rows *r, off_t end);
 
 /* Items [0, @p ready) may be formatted now. */
 void merged_write_rows_ready(struct merged_rows *r, size_t ready);

@@ -23,6 +23,7 @@
 #include "fmt.h"
 #include "join.h"
 #include "merge.h"
+#include "merge_early.h"
 #include "merged_read.h"
 #include "merged_write.h"
 #include "out_file.h"
@@ -1041,6 +1042,103 @@ static void test_rows_writer_prefix(void **state)
 	tm_dir_remove(dir);
 }
 
+/* merge_early_fill_fn: numbered rows, their frames final at once. */
+static size_t early_numbered(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                             size_t *used, int *state)
+{
+	(void)ctx;
+	*state = 1;
+	return numbered_rows(first, last, buf, cap, used);
+}
+
+/* merged_write_fill_fn: numbered rows after the *(size_t *)ctx formatted early. */
+static size_t later_numbered(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                             size_t *used)
+{
+	size_t early = *(const size_t *)ctx;
+
+	return numbered_rows(early + first, early + last, buf, cap, used) - early;
+}
+
+/* merge_early_at_fn: *(off_t *)ctx, or not known yet when it is negative. */
+static int given_at(void *ctx, off_t *at)
+{
+	*at = *(const off_t *)ctx;
+	return *at >= 0;
+}
+
+/*
+ * Rows formatted early and written ahead of the summary
+ * (merge_early_write()) at a guess of its length: kept where they are when
+ * the guess was right, written again in their turn otherwise (a longer
+ * guess left bytes past the file's end, which are cut; a shorter one wrote
+ * over the summary's place), and when the rows formatted early are thrown
+ * away (a broken bound: merge.c gives none); not written ahead when the
+ * sandwich ends before the guess. The file's bytes are the same every
+ * time: the summary, then every row once, in order.
+ */
+static void test_early_rows_written_ahead(void **state)
+{
+	(void)state;
+	char dir[256], path[512], msg[256], line[64];
+	const struct {
+		off_t guess; /* the summary has 10 bytes; -1: never guessed */
+		bool thrown; /* the rows formatted early are not given */
+	} cases[] = {{10, false}, {13, false}, {4, false}, {-1, false}, {10, true}};
+	/* Blocks of 512, 512 and 276 rows, all early: a longer guess ends past the rows. */
+	const size_t early_rows = 1300, total = 1300;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/rows.csv", dir);
+	workers_set_max(4);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct merge_early e;
+		struct merged_writer o;
+		struct merged_rows rows;
+		off_t guess = cases[c].guess;
+		size_t first_later;
+
+		unlink(path);
+		assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+		merge_early_start(&e, early_rows, early_numbered, NULL);
+		assert_true(e.started);
+		if (guess < 0) {
+			first_later = merge_early_stop(&e); /* the sandwich's end comes first */
+			merge_early_write(&e, o.fd, given_at, &guess);
+			assert_int_equal(e.written, 0);
+		} else {
+			merge_early_write(&e, o.fd, given_at, &guess);
+			assert_int_equal(e.written, e.blocks);
+			first_later = merge_early_stop(&e);
+			assert_int_equal(first_later, early_rows);
+		}
+		assert_int_equal(e.write_error, 0);
+		if (cases[c].thrown)
+			first_later = merge_early_finish(&e, false);
+		else
+			assert_true(merge_early_finish(&e, true) >= first_later);
+		size_t later = total - first_later;
+		merged_write_rows_start(&rows, &o, later, later, later_numbered, &first_later);
+		o.len = (size_t)sprintf(o.buf, "# summary\n");
+		assert_int_equal(merge_early_give(&e, first_later, &rows), 0);
+		bool kept = guess == 10 && !cases[c].thrown;
+		assert_int_equal(rows.ahead, kept ? e.written_bytes : 0);
+		assert_int_equal(rows.prefix_n, kept ? 0 : (first_later + 511) / 512);
+		merged_write_rows_finish(&rows);
+		assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+		merge_early_destroy(&e);
+
+		FILE *in = fopen(path, "r");
+		assert_non_null(in);
+		assert_non_null(fgets(line, sizeof(line), in));
+		assert_string_equal(line, "# summary\n");
+		check_numbered_rows(in, total); /* and nothing after them */
+		fclose(in);
+	}
+	workers_set_max(WORKERS_DEFAULT);
+	tm_dir_remove(dir);
+}
+
 /* What a test's fill saw of the block holding row 0. */
 struct first_fill {
 	size_t first_block; /* rows asked for from row 0 (0: not yet) */
@@ -1669,6 +1767,7 @@ int main(void)
 		cmocka_unit_test(test_rows_writer_first_block),
 		cmocka_unit_test(test_rows_writer_pieces),
 		cmocka_unit_test(test_rows_writer_prefix),
+		cmocka_unit_test(test_early_rows_written_ahead),
 		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
