@@ -3,12 +3,11 @@
  */
 #include "merge_early.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "spill.h" /* spill_pwrite_all() */
 #include "workers.h"
 
 /* How long a thread waits for the sandwich before it looks again. */
@@ -182,22 +181,6 @@ int merge_early_give(const struct merge_early *e, size_t rows, struct merged_row
 	return 0;
 }
 
-/* Writes @p len bytes of @p buf at @p at of @p fd. Returns 0 or an errno. */
-static int write_at(int fd, const char *buf, size_t len, off_t at)
-{
-	while (len > 0) {
-		ssize_t n = pwrite(fd, buf, len, at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? errno : EIO;
-		buf += n;
-		len -= (size_t)n;
-		at += n;
-	}
-	return 0;
-}
-
 /* The sandwich is done, or the writes are to stop. */
 static bool write_over(struct merge_early *e)
 {
@@ -241,8 +224,7 @@ void merge_early_write(struct merge_early *e, int fd, merge_early_at_fn *at, voi
 		const struct merge_early_block *k = &e->block[b];
 		off_t from = first + (off_t)e->written_bytes;
 		e->written_end = from + (off_t)k->len;
-		e->write_error = write_at(fd, k->buf, k->len, from);
-		if (e->write_error)
+		if (spill_pwrite_all(fd, k->buf, k->len, from, &e->write_error) != 0)
 			return;
 		e->written++;
 		e->written_bytes += k->len;
