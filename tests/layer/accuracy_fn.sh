@@ -12,7 +12,8 @@
 # disturbed the caches, and the fifteen calls of sync_actions up to 1.73
 # (bench/RESULTS.md, seventeenth session, where the figures are reported
 # against that target). This test checks where the time goes: a leak of
-# K = 50 or 500 into another phase stays far outside. K = 0, 50, 500.
+# K = 50 or 500 into another phase stays far outside. K = 0, 50, 500; a
+# miss while the host takes the CPUs is run again (accuracy_attempts in lib.sh).
 # Usage: accuracy_fn.sh FUNCTION PHASE
 . "$(dirname "$0")/lib.sh"
 fn=$1
@@ -27,7 +28,9 @@ phase_calls_tol() {
 		END { t = 0.25 * n; print (t > 2 ? t : 2) }'
 }
 
-for K in 0 50 500; do
+# One run at K = $K and the check of every phase's column (see
+# accuracy_attempts in lib.sh).
+accuracy_run() {
 	setup
 	export XRTEST_FRAME_RATE=0 XRLM_RECORD=1 XRLM_RECORD_FRAMES=200 "XRTEST_TARGET_CPU_US_$fn=$K"
 	run_app --graphics vulkan2 --frames 260
@@ -44,7 +47,13 @@ for K in 0 50 500; do
 		else
 			want=0 tol=$r
 		fi
-		near "$median" "$want" "$tol" ||
-			fail "$fn K=$K: median target_${p}_us $median is not within $tol us of $want"
+		if ! near "$median" "$want" "$tol"; then
+			miss="$fn K=$K: median target_${p}_us $median is not within $tol us of $want"
+			return
+		fi
 	done
+}
+
+for K in 0 50 500; do
+	accuracy_attempts accuracy_run
 done

@@ -118,25 +118,12 @@ layer_gl_use() {
 		sort -u || true
 }
 
-# The CPU time of all CPUs so far, and the hypervisor's share of it ("steal"), in ticks.
-cpu_ticks() {
-	awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 + 0; exit }' /proc/stat
-}
-
-# The percentage of the CPUs' time the host took since cpu_ticks() gave $1 $2.
-stolen_since() {
-	set -- "$1" "$2" $(cpu_ticks)
-	awk -v t="$(($3 - $1))" -v s="$(($4 - $2))" 'BEGIN { printf "%.0f", (t > 0 ? 100 * s / t : 0) }'
-}
-
 # One accuracy run of $APP (XRTEST_TARGET_GL_DRAWS draws a frame): sets
-# error (the per-frame error's median), errors (median and p90), truth,
-# tol and stolen.
+# error (the per-frame error's median), errors (median and p90), truth and
+# tol; $miss when the error is outside tol (see accuracy_attempts in lib.sh).
 accuracy_run() {
 	rm -rf "$OUT" "$XRLM_TEST_WORK/run" "$XRTEST_TARGET_GPU_LOG" && mkdir -p "$OUT"
-	set -- $(cpu_ticks)
 	run_gl "$PRE:$TARGET:$POST"
-	stolen=$(stolen_since "$1" "$2")
 	check_run
 	awk -v g="$gpu" -v f="$n" 'BEGIN { exit !(g >= 0.95 * f) }' ||
 		fail "only $gpu of $n frames have a GPU value"
@@ -164,26 +151,18 @@ accuracy_run() {
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[int(NR * 0.9)] }')
 	error=${errors% *}
 	tol=$(awk -v t="$truth" 'BEGIN { print 0.02 * t + 50 }')
+	note "$APP, $XRTEST_TARGET_GL_DRAWS draws: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values"
+	near "$error" 0 "$tol" ||
+		miss="target_gpu_us is off the target's own time by ${error} us (median)"
 }
 
 case $1 in
 accuracy)
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
 	APP=${3:-hello_xr}
-	# llvmpipe's GPU is the CPU: while the host (a VM's hypervisor) takes a
-	# fifth of the CPUs or more, the frame thread's preemptions leave
-	# llvmpipe idle inside the sandwich and the run says nothing about the
-	# monitor. Such a run that misses is tried again, up to three runs in
-	# all; a miss on a machine that had its CPUs fails at once.
-	for attempt in 1 2 3; do
-		accuracy_run
-		note "$APP, $2 draws, run $attempt: target's own GL time median ${truth} us; per-frame |target_gpu_us - truth| median ${error} us, p90 ${errors#* } us (tolerance ${tol} us); $gpu of $n frames with GPU values; the host took ${stolen} % of the CPUs"
-		near "$error" 0 "$tol" && break
-		[ "$stolen" -ge 20 ] ||
-			fail "target_gpu_us is off the target's own time by ${error} us (median)"
-		[ "$attempt" -lt 3 ] ||
-			fail "target_gpu_us is off the target's own time by ${error} us (median), in three runs while the host took 20 % or more of the CPUs"
-	done
+	# llvmpipe's GPU is the CPU: a miss while the host takes the CPUs is
+	# run again (accuracy_attempts in lib.sh).
+	accuracy_attempts accuracy_run
 	# The workload is really there: llvmpipe takes ~45 us a draw here.
 	awk -v t="$truth" -v d="$2" 'BEGIN { exit !(t >= 10 * d) }' ||
 		fail "the target's own GL time is only ${truth} us for $2 draws"
