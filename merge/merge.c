@@ -42,16 +42,25 @@
 /* Above this size of pre's CPU file (~1 300 frames), the files are read on threads. */
 #define MERGE_THREADS_BYTES (64u << 10)
 
-/* One side's files, read a chunk at a time. */
+/*
+ * One side's files, read a chunk at a time. Each file's reader thread
+ * writes its file's row count on every row and reads its stream's
+ * context: the CPU file's part and the GPU file's each start a cache line
+ * of their own, and so does what follows them, so that no line holds both
+ * readers' fields wherever the struct lands. Side by side, the GPU
+ * reader's count and the CPU reader's context shared a line whenever
+ * the struct began 48 bytes into one, which made every reader ~25 %
+ * slower (bench/RESULTS.md, thirtieth session).
+ */
 struct input {
 	const char *name; /* "pre" or "post" */
 	const char *cpu_path;
 	const char *gpu_path; /* NULL: none */
 	struct side_cpu_file cpu;
-	struct side_gpu_file gpu;
 	struct side_stream cpu_stream;
+	_Alignas(64) struct side_gpu_file gpu;
 	struct side_stream gpu_stream;
-	bool cpu_open, gpu_open; /* the streams exist (to close) */
+	_Alignas(64) bool cpu_open, gpu_open; /* the streams exist (to close) */
 	uint64_t cpu_rows;       /* pre: rows joined; post: the window's count */
 	uint64_t gpu_rows;
 };
