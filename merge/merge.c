@@ -851,10 +851,10 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 		goto out;
 	}
 	/* The sandwich is done: the rows formatted early go first (unless a
-	 * frame changed after it said it was final), those of the blocks
-	 * taken finished meanwhile; the others go to the writers. */
+	 * frame changed after it said it was final), every one of them
+	 * formatted now; those past MERGE_EARLY_BYTES go to the writers. */
 	if (calls->present && !atomic_load(&calls->progress.broken)) {
-		rc.row_offset = merge_early_stop(&early);
+		rc.row_offset = merge_early_final(&early);
 	} else {
 		stats_stop_ahead(&stats); /* before the rows it writes end */
 		merge_early_finish(&early, false);

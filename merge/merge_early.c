@@ -20,7 +20,7 @@ static void block_rows(const struct merge_early *e, size_t b, size_t *first, siz
 	*last = e->rows - *first < MERGE_EARLY_BLOCK_ROWS ? e->rows : *first + MERGE_EARLY_BLOCK_ROWS;
 }
 
-/* Waits EARLY_WAIT_NS for the sandwich to make more frames final, or for merge_early_stop(). */
+/* Waits EARLY_WAIT_NS for the sandwich to make more frames final, or for merge_early_final(). */
 static void wait_final(struct merge_early *e)
 {
 	struct timespec until;
@@ -129,21 +129,19 @@ static size_t take_no_more(struct merge_early *e)
 	return atomic_exchange(&e->next, e->blocks);
 }
 
-size_t merge_early_stop(struct merge_early *e)
+size_t merge_early_final(struct merge_early *e)
 {
-	size_t taken = take_no_more(e);
 	wake_all(e);
-	if (taken > e->blocks)
-		taken = e->blocks;
-	return taken * MERGE_EARLY_BLOCK_ROWS < e->rows ? taken * MERGE_EARLY_BLOCK_ROWS : e->rows;
+	return e->threads > 0 ? e->rows : 0;
 }
 
 size_t merge_early_finish(struct merge_early *e, bool keep)
 {
 	if (!e->finished) {
-		take_no_more(e);
-		if (!keep)
+		if (!keep) {
+			take_no_more(e);
 			atomic_store(&e->abandon, true);
+		}
 		wake_all(e);
 		for (unsigned i = 0; i < e->threads; i++)
 			thread_join(&e->thread[i]);

@@ -1067,6 +1067,48 @@ static int given_at(void *ctx, off_t *at)
 	return *at >= 0;
 }
 
+/* merge_early_fill_fn: numbered rows, their frames final once *(atomic_bool *)ctx is. */
+static size_t early_when_final(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                               size_t *used, int *state)
+{
+	if (!atomic_load((atomic_bool *)ctx)) {
+		*state = 0;
+		*used = 0;
+		return first;
+	}
+	*state = 1;
+	return numbered_rows(first, last, buf, cap, used);
+}
+
+/*
+ * The sandwich's end (merge_early_final()) while most blocks are not taken
+ * yet (ten blocks, four threads waiting for their frames): every block is
+ * still formatted early, none left to the merged file's writers.
+ */
+static void test_early_rows_all_after_final(void **state)
+{
+	(void)state;
+	const size_t rows = 10 * MERGE_EARLY_BLOCK_ROWS;
+	atomic_bool final = false;
+	struct merge_early e;
+
+	workers_set_max(4);
+	merge_early_start(&e, rows, early_when_final, &final);
+	assert_true(e.started);
+	assert_int_equal(e.threads, MERGE_EARLY_THREADS);
+	assert_int_equal(merge_early_final(&e), rows); /* before any block is formatted */
+	atomic_store(&final, true);
+	assert_int_equal(merge_early_finish(&e, true), rows);
+	for (size_t b = 0; b < e.blocks; b++) {
+		char first[32];
+		int n = snprintf(first, sizeof(first), "%zu\n", b * MERGE_EARLY_BLOCK_ROWS);
+		assert_true(atomic_load(&e.block[b].done));
+		assert_memory_equal(e.block[b].buf, first, (size_t)n);
+	}
+	merge_early_destroy(&e);
+	workers_set_max(WORKERS_DEFAULT);
+}
+
 /*
  * Rows formatted early and written ahead of the summary
  * (merge_early_write()) at a guess of its length: kept where they are when
@@ -1103,13 +1145,13 @@ static void test_early_rows_written_ahead(void **state)
 		merge_early_start(&e, early_rows, early_numbered, NULL);
 		assert_true(e.started);
 		if (guess < 0) {
-			first_later = merge_early_stop(&e); /* the sandwich's end comes first */
+			first_later = merge_early_final(&e); /* the sandwich's end comes first */
 			merge_early_write(&e, o.fd, given_at, &guess);
 			assert_int_equal(e.written, 0);
 		} else {
 			merge_early_write(&e, o.fd, given_at, &guess);
 			assert_int_equal(e.written, e.blocks);
-			first_later = merge_early_stop(&e);
+			first_later = merge_early_final(&e);
 			assert_int_equal(first_later, early_rows);
 		}
 		assert_int_equal(e.write_error, 0);
@@ -1768,6 +1810,7 @@ int main(void)
 		cmocka_unit_test(test_rows_writer_pieces),
 		cmocka_unit_test(test_rows_writer_prefix),
 		cmocka_unit_test(test_early_rows_written_ahead),
+		cmocka_unit_test(test_early_rows_all_after_final),
 		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_merge_join),
