@@ -123,10 +123,10 @@ static void wake_all(struct merge_early *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
-/* No block is taken from now on. Returns how many were. */
-static size_t take_no_more(struct merge_early *e)
+/* No block is taken from now on. */
+static void take_no_more(struct merge_early *e)
 {
-	return atomic_exchange(&e->next, e->blocks);
+	atomic_store(&e->next, e->blocks);
 }
 
 size_t merge_early_final(struct merge_early *e)
