@@ -139,11 +139,13 @@ struct csvr_stream;
  * threads of its own (csvr_ahead.h), in
  * segments of csvr_ahead_seg_bytes whose lines they parse while the
  * stream's caller delivers the rows before them: the callbacks and
- * messages stay exactly csvr_read_ex()'s. Tests lower both to read small
+ * messages stay exactly csvr_read_ex()'s. Tests lower all three to read small
  * files that way; nothing else changes them.
  */
 extern size_t csvr_ahead_min_bytes;
 extern size_t csvr_ahead_seg_bytes;
+/* The bytes after the header such a stream parses itself, the threads reading from there on. */
+extern size_t csvr_ahead_own_bytes;
 
 /*
  * Opens @p path and reads up to its column header. Returns 0; or -1 with

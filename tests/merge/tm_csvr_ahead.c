@@ -71,8 +71,11 @@ static const struct csvr_format format = {
 	.row = on_row,
 };
 
-/* Reads @p path (fast path on or off, reading ahead from @p min bytes in @p seg-byte segments). */
-static char *read_trace(const char *path, bool fast, size_t min, size_t seg)
+/*
+ * Reads @p path (fast path on or off, reading ahead from @p min bytes in
+ * @p seg-byte segments, the stream parsing the first @p own bytes itself).
+ */
+static char *read_trace(const char *path, bool fast, size_t min, size_t seg, size_t own)
 {
 	struct trace t = {0};
 	struct csvr_diag d;
@@ -81,6 +84,7 @@ static char *read_trace(const char *path, bool fast, size_t min, size_t seg)
 	memset(&d, 0, sizeof(d));
 	csvr_ahead_min_bytes = min;
 	csvr_ahead_seg_bytes = seg;
+	csvr_ahead_own_bytes = own;
 	int ret = csvr_read_ex(path, &format, &t, &d, &truncated, fast);
 	add(&t, "ret %d truncated %llu error %s\n", ret, (unsigned long long)truncated, d.error);
 	for (int i = 0; i < d.warning_count; i++)
@@ -108,30 +112,40 @@ static void write_file(const char *path, const char *body, long pad_to)
 	fclose(f);
 }
 
-/* Reads @p path ahead in segments of each of @p sizes bytes: all as @p want. */
+/*
+ * Reads @p path ahead in segments of each of @p sizes bytes, the stream
+ * parsing none, a few (cutting a line) or more of the first bytes itself
+ * (past the bytes read with the header too): all as @p want.
+ */
 static void check_sizes(const char *path, const char *want, const size_t *sizes, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		char *got = read_trace(path, true, 0, sizes[i]);
-		if (strcmp(got, want) != 0)
-			fail_msg("segments of %zu bytes:\n%s\nlibcsv alone:\n%s", sizes[i], got, want);
-		free(got);
+	static const size_t own[] = {0, 3, 11, 100, (size_t)CSVR_CHUNK_BYTES + 5};
+
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+		/* Every size once; with the stream's own bytes, a few (threads cost). */
+		for (size_t i = 0; i < n; i += k == 0 || n < 8 ? 1 : 7) {
+			char *got = read_trace(path, true, 0, sizes[i], own[k]);
+			if (strcmp(got, want) != 0)
+				fail_msg("segments of %zu bytes, %zu parsed by the stream:\n%s\n"
+				         "libcsv alone:\n%s", sizes[i], own[k], got, want);
+			free(got);
+		}
 	}
 }
 
 /*
  * @p body after the header, read every way: all the same as libcsv alone.
  * Once right after the header (the bytes the stream's first read took,
- * handed to the thread), in segments of 1 to 64 bytes; once after rows
- * that fill that first read exactly (@p body comes from the file), in a
- * few sizes.
+ * handed to the thread, or parsed by the stream up to some point), in
+ * segments of 1 to 64 bytes; once after rows that fill that first read
+ * exactly (@p body comes from the file), in a few sizes.
  */
 static void check_same(const char *body)
 {
 	static const size_t from_file[] = {9, 17, 64, 4096, (size_t)256 << 10};
 	size_t all[64];
 	char dir[256], path[300];
-	size_t min = csvr_ahead_min_bytes, seg = csvr_ahead_seg_bytes;
+	size_t min = csvr_ahead_min_bytes, seg = csvr_ahead_seg_bytes, own = csvr_ahead_own_bytes;
 
 	for (size_t i = 0; i < 64; i++)
 		all[i] = i + 1;
@@ -139,8 +153,8 @@ static void check_same(const char *body)
 	snprintf(path, sizeof(path), "%s/t.csv", dir);
 	for (int padded = 0; padded < 2; padded++) {
 		write_file(path, body, padded ? (long)CSVR_CHUNK_BYTES : 0);
-		char *want = read_trace(path, false, SIZE_MAX, seg);
-		char *fast = read_trace(path, true, SIZE_MAX, seg);
+		char *want = read_trace(path, false, SIZE_MAX, seg, own);
+		char *fast = read_trace(path, true, SIZE_MAX, seg, own);
 		assert_string_equal(fast, want);
 		free(fast);
 		if (padded)
@@ -151,6 +165,7 @@ static void check_same(const char *body)
 	}
 	csvr_ahead_min_bytes = min;
 	csvr_ahead_seg_bytes = seg;
+	csvr_ahead_own_bytes = own;
 	remove(path);
 	tm_dir_remove(dir);
 }
