@@ -1013,7 +1013,7 @@ static int top_up(struct csvr_stream *s, size_t want)
  * The stream parses the file's first csvr_ahead_own_bytes after the header
  * itself, on its caller's thread, while the threads read and parse from
  * there on: its caller's first rows come without waiting for the threads'
- * first segment (a calls file of a 10^4-frame session: its merge 0.1-0.25
+ * first segment (a calls file of a 10^4-frame session: its merge 0.07-0.25
  * ms faster, bench/RESULTS.md, thirty-second session). The engine is the
  * same one throughout, so a line cut at that point is whole again when the
  * first segment's bytes reach it (take_segment()).

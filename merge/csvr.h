@@ -139,7 +139,7 @@ struct csvr_stream;
  * threads of its own (csvr_ahead.h), in
  * segments of csvr_ahead_seg_bytes whose lines they parse while the
  * stream's caller delivers the rows before them: the callbacks and
- * messages stay exactly csvr_read_ex()'s. Tests lower all three to read small
+ * messages stay exactly csvr_read_ex()'s. Tests set all three to read small
  * files that way; nothing else changes them.
  */
 extern size_t csvr_ahead_min_bytes;
