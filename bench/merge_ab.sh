@@ -93,6 +93,8 @@ outputs() {
 }
 
 # One round's figure: the p50 wall ms of RUNS spawned merges of session $1 by $2.
+# Every build goes through env(1), with a variable of no meaning when it names
+# none: the same command for all.
 figure() {
 	case $2 in
 	*@*) e=${2#*@} ;;
