@@ -74,33 +74,28 @@ done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-ab-XXXXXX")
 trap 'rm -rf "$dir"' EXIT INT TERM
 
-# Runs XRLM[@VAR=VALUE] $1 with the arguments after it.
-run_xrlm() {
-	x=$1
-	shift
-	case $x in
-	*@*) env "${x#*@}" "${x%%@*}" "$@" ;;
-	*) "$x" "$@" ;;
+# The environment assignment env(1) runs XRLM[@VAR=VALUE] $1 with: VAR=VALUE,
+# or a variable of no meaning when it names none, so that every build goes
+# through the same command.
+env_of() {
+	case $1 in
+	*@*) echo "${1#*@}" ;;
+	*) echo XRLM_MERGE_AB=1 ;;
 	esac
 }
 
 # The merge of session $1 by $2, its outputs' checksum on stdout.
 outputs() {
 	rm -f "$dir/o.csv" "$dir/o.functions.csv"
-	run_xrlm "$2" merge "$dir/frames-$1-pre.csv" "$dir/frames-$1-post.csv" -o "$dir/o.csv" \
-		>/dev/null 2>"$dir/err" || { echo "merge_ab: $2 failed:" >&2; cat "$dir/err" >&2; exit 1; }
+	env "$(env_of "$2")" "${2%%@*}" merge "$dir/frames-$1-pre.csv" "$dir/frames-$1-post.csv" \
+		-o "$dir/o.csv" >/dev/null 2>"$dir/err" ||
+		{ echo "merge_ab: $2 failed:" >&2; cat "$dir/err" >&2; exit 1; }
 	cat "$dir/o.csv" "$dir/o.functions.csv" 2>/dev/null | cksum
 }
 
 # One round's figure: the p50 wall ms of RUNS spawned merges of session $1 by $2.
-# Every build goes through env(1), with a variable of no meaning when it names
-# none: the same command for all.
 figure() {
-	case $2 in
-	*@*) e=${2#*@} ;;
-	*) e=XRLM_MERGE_AB=1 ;;
-	esac
-	env "$e" "$spawn" --runs "$runs" --rm "$dir/o.csv" --rm "$dir/o.functions.csv" -- \
+	env "$(env_of "$2")" "$spawn" --runs "$runs" --rm "$dir/o.csv" --rm "$dir/o.functions.csv" -- \
 		"${2%%@*}" merge "$dir/frames-$1-pre.csv" "$dir/frames-$1-post.csv" -o "$dir/o.csv" \
 		2>/dev/null | sed -n 's/^wall_ms .* p50=\([^ ]*\) .*/\1/p'
 }
@@ -115,9 +110,11 @@ for s in $sizes; do
 	rm -f "$dir"/*
 	# shellcheck disable=SC2086
 	"$gen" "$dir" "$tag" "$n" $calls >/dev/null
-	want=$(outputs "$tag" "$1")
+	want=
 	for x in "$@"; do
-		[ "$(outputs "$tag" "$x")" = "$want" ] ||
+		got=$(outputs "$tag" "$x")
+		[ -n "$want" ] || want=$got
+		[ "$got" = "$want" ] ||
 			{ echo "merge_ab: $x's output differs from $1's at $s: not compared" >&2; exit 1; }
 	done
 	: >"$dir/rounds"
