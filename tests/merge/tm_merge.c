@@ -115,6 +115,39 @@ static void test_fmt_integers_as_printf(void **state)
 }
 
 /*
+ * fmt_fixed()'s text is r = v * 10^d rounded half away from zero, with a
+ * point inserted: at every precision, of every length, the fraction's
+ * leading zeros kept (odd and even precisions take different paths).
+ */
+static void test_fmt_fixed_digits(void **state)
+{
+	(void)state;
+	char got[FMT_NUM_MAX], want[FMT_NUM_MAX];
+
+	srand(11);
+	for (int i = 0; i < 200000; i++) {
+		int d = i % 10;
+		double v = ((double)rand() / RAND_MAX - 0.5) * pow(10, rand() % 14 - 4);
+		double scaled = v * pow(10, d);
+		if (fabs(scaled) >= 1e15)
+			continue; /* printf's exact path (fmt.c) */
+		long long r = scaled < 0 ? -(long long)(0.5 - scaled) : (long long)(scaled + 0.5);
+		unsigned long long m = r < 0 ? 0 - (unsigned long long)r : (unsigned long long)r;
+		unsigned long long unit = 1;
+		for (int k = 0; k < d; k++)
+			unit *= 10;
+		if (d > 0)
+			snprintf(want, sizeof(want), "%s%llu.%0*llu", r < 0 ? "-" : "", m / unit, d,
+			         m % unit);
+		else
+			snprintf(want, sizeof(want), "%s%llu", r < 0 ? "-" : "", m);
+		fmt_fixed_str(got, v, d);
+		if (strcmp(got, want) != 0)
+			fail_msg("%.17g with %d decimals: %s, not %s", v, d, got, want);
+	}
+}
+
+/*
  * The text of fmt_fixed(@p v, @p d) must read back as exactly fmt_round(),
  * and a rounded value's own text as itself: a merged row holds
  * fmt_fixed(fmt_round(v)), and `xrlm stats` reads it back.
@@ -1786,6 +1819,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_fixed),
 		cmocka_unit_test(test_fmt_integers_as_printf),
+		cmocka_unit_test(test_fmt_fixed_digits),
 		cmocka_unit_test(test_fmt_round_reads_back),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_random_against_sort),
