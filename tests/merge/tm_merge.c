@@ -116,8 +116,8 @@ static void test_fmt_integers_as_printf(void **state)
 
 /*
  * fmt_fixed()'s text is r = v * 10^d rounded half away from zero, with a
- * point inserted: at every precision, of every length, the fraction's
- * leading zeros kept (odd and even precisions take different paths).
+ * point inserted: at every precision 0 to 9, of every length, the
+ * fraction's leading zeros kept.
  */
 static void test_fmt_fixed_digits(void **state)
 {
