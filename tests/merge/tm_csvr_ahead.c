@@ -238,6 +238,43 @@ static void test_many_rows(void **state)
 	free(body);
 }
 
+/*
+ * Numbers of every length from 1 to 20 digits (the fast path reads 8
+ * bytes at a time and leaves more than 19 digits to libcsv's path),
+ * leading zeros, each kind's limits and one past them (each an error of
+ * its own: an error ends the read); text cells of 1 to 18 bytes with
+ * bytes that end nothing ('!', '+', a control byte, bytes above 0x7f).
+ */
+static void test_numbers_and_text_bytes(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"f,9223372036854775808,1,1\n", "f,1,-9223372036854775809,1\n",
+		"f,1,1,18446744073709551616\n", "f,12345678901234567890,1,1\n",
+		"f,-,1,1\n", "f,1,1,-1\n", "f,1,1,1-\n", "f,1,12345678901234567x,1\n",
+	};
+	const char *digits = "12345678901234567890";
+	char body[8192];
+	size_t n = 0;
+
+	for (int len = 1; len <= 20; len++) {
+		int ilen = len < 19 ? len : 19;
+		n += (size_t)sprintf(body + n, "f,%.*s,-%.*s,%.*s\n", ilen, digits, ilen, digits, len,
+		                     digits);
+		n += (size_t)sprintf(body + n, "f,%0*d,-%0*d,%0*d\n", ilen, 7, ilen, 7, len, 7);
+	}
+	n += (size_t)sprintf(body + n, "f,9223372036854775807,-9223372036854775808,"
+	                     "18446744073709551615\nf,0,-0,\nf,00000000000000000000001,1,1\n");
+	for (int len = 1; len <= 18; len++)
+		n += (size_t)sprintf(body + n, "%.*s,1,2,3\n", len, "a!b$c%d&e(f)g*h+i\x01\xc3\xa9");
+	assert_true(n < sizeof(body));
+	check_same(body);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(body, sizeof(body), "f,1,2,3\n%sf,4,5,6\n", bad[i]);
+		check_same(body);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_comments_crlf_quotes_blanks),
 		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_many_rows),
+		cmocka_unit_test(test_numbers_and_text_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
