@@ -7,10 +7,12 @@
 # all its frames with exit 0 in every case.
 #
 # The kernel's fs.protected_symlinks would already refuse some of these
-# follows; it is set to 0 for the run where it can be (root, writable
-# /proc/sys) and restored after, so the monitor's own checks are what is
-# tested. Where it cannot be set, the cases that depend on it are left out
-# (said in the output); the others run.
+# follows in the sticky directory; it is set to 0 for those cases where it
+# can be (root, writable /proc/sys) and restored after, and they are left
+# out (said in the output) where it cannot. The same two links are also
+# planted in a directory of the attacker's own (not sticky, where the
+# kernel follows any link), which runs everywhere: the monitor's own
+# checks are what is tested, whatever the kernel's setting.
 #
 # Needs root (to become nobody and daemon): exit 77 (skipped) otherwise.
 . "$(dirname "$0")/rel_lib.sh"
@@ -91,14 +93,19 @@ else
 	note "cannot set fs.protected_symlinks (read-only /proc/sys?): the cases the kernel would refuse on its own are left out"
 fi
 
-if [ $protect_off -eq 1 ]; then
-	# The output directory itself is another user's link to nobody's private directory.
-	as_daemon ln -s "$PRIVATE" "$SHARED/out"
-	refused "$SHARED/out" "is a symbolic link"
-	# Directories would be created through another user's link.
-	as_daemon ln -s "$PRIVATE" "$SHARED/lnk"
-	refused "$SHARED/lnk/a/b" "is a symbolic link owned by another user"
-fi
+# planted_links DIR: in DIR (writable by daemon), the output directory
+# itself is another user's link to nobody's private directory; then
+# directories would be created through another user's link.
+planted_links() {
+	as_daemon ln -s "$PRIVATE" "$1/out"
+	refused "$1/out" "is a symbolic link"
+	as_daemon ln -s "$PRIVATE" "$1/lnk"
+	refused "$1/lnk/a/b" "is a symbolic link owned by another user"
+}
+[ $protect_off -eq 0 ] || planted_links "$SHARED"
+# daemon's own directory, which nobody may enter but not write in.
+mkdir -m 755 "$T/daemons" && chown daemon:daemon "$T/daemons"
+planted_links "$T/daemons"
 # nobody's own link as the output directory: still not followed.
 as_nobody ln -s "$PRIVATE" "$SHARED/mine"
 refused "$SHARED/mine" "is a symbolic link"
