@@ -120,8 +120,14 @@ merge_no_gpu)
 	cmp "$work/out" "$work/merge-table" || fail "stats differs on a file with 0 values"
 	;;
 merge_gpu_options)
-	# Explicit GPU files from elsewhere override discovery.
+	# Explicit GPU files from elsewhere override discovery: the session's
+	# own GPU files beside it are another session's (s1's, which do not
+	# join with s3's frames: discovered, they would fail the merge).
 	cp "$data"/frames-s3-*.csv "$work"/
+	cp "$data/gpu-s1-pre.csv" "$work/gpu-s3-pre.csv"
+	cp "$data/gpu-s1-post.csv" "$work/gpu-s3-post.csv"
+	run merge "$work/frames-s3-pre.csv" "$work/frames-s3-post.csv" -o "$work/discovered.csv"
+	[ "$rc" -ne 0 ] || fail "the planted GPU files merged: they do not tell discovery from the options"
 	run merge "$work/frames-s3-pre.csv" "$work/frames-s3-post.csv" \
 		--gpu-pre "$data/gpu-s3-pre.csv" --gpu-post="$data/gpu-s3-post.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
