@@ -1,7 +1,8 @@
 #!/bin/sh
 # xrlm-run prints, after the summary, the warnings the layers logged during
 # this run (bad settings, chain problems), once each, and nothing else from
-# the logs: neither the init metadata nor an earlier run's warnings.
+# the logs: neither the init metadata, nor an earlier run's warnings, nor
+# the routine lines of a clean run.
 . "$(dirname "$0")/lib.sh"
 setup
 unset XR_ENABLE_API_LAYERS XRLM_OUTPUT_DIR
@@ -35,6 +36,18 @@ done
 warnings | grep -q '"early"' && fail "an earlier run's warning was shown again"
 warnings | grep -Eq 'instance:|clock:|recording to|merged into|target layer:' &&
 	fail "init metadata shown as warnings: $(warnings)"
+
+# A clean run shows no warnings block, whatever the graphics: the layers'
+# routine lines (no GPU binding, the OpenGL queries made and frames
+# stamped, the Vulkan device's) are not warnings.
+for graphics in headless egl vulkan2; do
+	"$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$OUT" -- \
+		"$XRLM_TEST_APP" --graphics $graphics --frames 30 >"$log" 2>&1 ||
+		fail "xrlm-run failed ($graphics): $(cat "$log")"
+	grep -q "^merged CSV: " "$log" || fail "no summary ($graphics): $(cat "$log")"
+	! grep -q "^xrlm-run: the layers warned" "$log" ||
+		fail "a clean $graphics run showed warnings: $(warnings)"
+done
 
 # A chain problem: pre disabled (a pass-through), so post is alone and
 # records nothing; what post says about it is shown.
