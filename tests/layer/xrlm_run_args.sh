@@ -77,10 +77,11 @@ wrapper_accepts() { # OPTION VALUE
 	[ $status -eq 2 ] || fail "xrlm-run ran /no/such/app"
 	grep -q "does not exist" "$W/err.log"
 }
-verdict() { [ "$1" -eq 0 ] && echo "accept$2" || echo "refuse$2"; }
+verdict() { [ "$1" -eq 0 ] && echo "accept${2-}" || echo "refuse${2-}"; }
 checked=0
 for v in 0 -0 0.001 0.0009 .001 1. +5 -1 604800 604800.0001 6.048e5 99999999 1e999 1e-310 \
-	'' ' 1' 0x10 inf 1e 281474976710656 281474976710657; do
+	'' ' 1' 0x10 inf 1e 281474976710656 281474976710657 \
+	+0000000000000000000005 00000000000000000005 000000000000000000005; do
 	layer_run "$v"
 	for pair in --seconds:XRLM_RECORD_S --delay:XRLM_RECORD_DELAY_S --frames:XRLM_RECORD_FRAMES; do
 		opt=${pair%%:*} var=${pair#*:}
