@@ -15,6 +15,12 @@
 #                                    file (the first nine submitted >= 35 ms apart),
 #                                    target_gpu_raw_us and # gpu_bracket_ns= in the merged
 #                                    file (which xrlm stats reads), corrected <= raw
+#   dropped                          the target returns from every 7th xrEndFrame
+#                                    without calling down (a dropped frame): the
+#                                    gate is opened all the same, the session stays
+#                                    gated without a trip, the dropped frames are
+#                                    pre's unmatched ones, every other one has its
+#                                    GPU value
 #   modes                            gated and sandwich both order K = 0 < 200 < 1000
 #                                    (raw medians; each corrected one in [0, raw],
 #                                    K = 1000's 500 us above K = 0's), gated is
@@ -135,6 +141,21 @@ deadlock)
 	[ -n "$t" ] || fail "no frame is marked # gate_tripped in the pre GPU file"
 	grep -q "^$t,.*,0\$" "$XRLM_TEST_WORK/tripped" || fail "the marked frame $t is not the invalid row after it"
 	gpu_share 0.9
+	;;
+dropped)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=100 XRTEST_TARGET_ANSWER_xrEndFrame=7
+	run_app --graphics vulkan2 --frames 100
+	dropped=$(sed -n 's/.*summary of xrEndFrame: .*answered=\([0-9]*\).*/\1/p' "$XRLM_TEST_WORK/app.log")
+	[ "${dropped:-0}" -ge 10 ] || fail "the target dropped ${dropped:-no} frames, not every 7th"
+	! grep -q "GPU gate" "$XRLM_TEST_WORK/app.log" "$OUT/xrlm-pre.log" ||
+		fail "the gate tripped on a dropped frame: $(grep -h "GPU gate" "$OUT/xrlm-pre.log")"
+	merged=$(merged_files)
+	[ "$(header_value "$merged" gpu_mode)" = gated ] || fail "the session did not stay gated"
+	[ "$(header_value "$merged" gate_trips)" = 0 ] || fail "gate trips: $(header_value "$merged" gate_trips)"
+	[ "$(header_value "$merged" unmatched_pre)" = "$dropped" ] ||
+		fail "unmatched_pre $(header_value "$merged" unmatched_pre), not the $dropped dropped frames"
+	[ "$(header_value "$merged" unmatched_post)" = 0 ] || fail "post has frames pre lacks"
+	gpu_share 1
 	;;
 modes)
 	# The ordering is the measurement's: the raw medians. The correction

@@ -81,6 +81,18 @@ static XrResult XRAPI_CALL answer_xrStopHapticFeedback(XrSession session,
 	return info ? XR_SUCCESS : XR_ERROR_VALIDATION_FAILURE;
 }
 
+/*
+ * The frame dropped without a word, as a frame limiter does (or a
+ * validation layer that refuses a bad frame, less its error): the layers
+ * below never see this xrEndFrame, and the runtime discards the frame at
+ * the next xrBeginFrame.
+ */
+static XrResult XRAPI_CALL answer_xrEndFrame(XrSession session, const XrFrameEndInfo *info)
+{
+	(void)session;
+	return info ? XR_SUCCESS : XR_ERROR_VALIDATION_FAILURE;
+}
+
 /* Each answer checked against its function's PFN type by the compiler. */
 #define TT_ANSWER(name) [XL_FN_##name] = (PFN_xrVoidFunction)(PFN_##name)answer_##name
 static const PFN_xrVoidFunction answers[XL_FN_COUNT] = {
@@ -93,6 +105,7 @@ static const PFN_xrVoidFunction answers[XL_FN_COUNT] = {
 	TT_ANSWER(xrLocateSpace),
 	TT_ANSWER(xrApplyHapticFeedback),
 	TT_ANSWER(xrStopHapticFeedback),
+	TT_ANSWER(xrEndFrame),
 };
 #undef TT_ANSWER
 
