@@ -57,6 +57,7 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	char *dir = in->settings.output_dir, warning[256];
 
 	memset(in, 0, sizeof(*in));
+	in->pid = getpid();
 	xl_settings_output_dir(dir, sizeof(in->settings.output_dir), warning, sizeof(warning));
 	in->dir_fd = open_output_dir(dir, sizeof(in->settings.output_dir));
 	if (warning[0])
@@ -249,10 +250,15 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
  * The process is exiting (or the library is being unloaded) with an
  * instance still monitored: finish the session and its merge, as
  * xrDestroyInstance would, without touching the chain.
+ *
+ * Not in a child the application forked, which exits with a copy of the
+ * instance: the writer and control threads are the parent's (joining them
+ * would wait for ever on the copy of a condition variable), and so are the
+ * files, the merge and the control socket.
  */
 __attribute__((destructor)) static void layer_at_exit(void)
 {
-	if (!xl_inst.monitoring)
+	if (!xl_inst.monitoring || xl_inst.pid != getpid())
 		return;
 	xl_log("process exiting with the instance alive: finishing the recording");
 	stop_monitoring(&xl_inst);

@@ -130,19 +130,7 @@ void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_
 		snprintf(out, out_size, "%d-%s", (int)pid, stamp);
 }
 
-FILE *xl_files_create(int dir_fd, const char *name)
+int xl_files_create(int dir_fd, const char *name)
 {
-	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		int saved = errno;
-		close(fd);
-		errno = saved;
-		return NULL;
-	}
-	/* Rows are flushed by the writer every 0.5 s (xl_writer_files.c), not per line. */
-	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	return f;
+	return openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }

@@ -35,7 +35,7 @@ bool xl_files_dir_path(int dir_fd, char *out, size_t out_size);
  */
 void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s, uint32_t n);
 
-/* Creates the new file @p name in @p dir_fd for buffered writing; NULL and errno on failure. */
-FILE *xl_files_create(int dir_fd, const char *name);
+/* Creates the new file @p name in @p dir_fd, write-only; its descriptor, or -1 and errno. */
+int xl_files_create(int dir_fd, const char *name);
 
 #endif /* XL_FILES_H */

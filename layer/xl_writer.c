@@ -100,7 +100,7 @@ static bool write_mark(void *ctx, const char *line)
 /* Writes the user marks of the open session (xl_marks.h) among its rows. */
 static void write_marks(struct xl_writer *w)
 {
-	uint32_t open = w->csv.file && !w->open_failed ? w->open_id : 0;
+	uint32_t open = xl_csv_file_is_open(&w->csv) && !w->open_failed ? w->open_id : 0;
 	xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, open, w->closed_id, write_mark, w);
 }
 

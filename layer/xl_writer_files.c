@@ -150,7 +150,7 @@ static void open_calls_file(struct xl_writer *w)
 /* Closes the calls file with its footer: @p dropped counts every function's drops. */
 static void close_calls_file(struct xl_writer *w, uint64_t dropped)
 {
-	if (!w->calls_csv.file)
+	if (!xl_csv_file_is_open(&w->calls_csv))
 		return;
 	if (!xl_side_csv_close(&w->calls_csv, dropped))
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
@@ -247,9 +247,9 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 		xl_trace_gpu(&w->trace, s, trace_calibrate, c);
 	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
 		return; /* its session's files are gone or unusable */
-	if (!w->gpu_csv.file)
+	if (!xl_csv_file_is_open(&w->gpu_csv))
 		open_gpu_file(w, c);
-	if (w->gpu_csv.file && !xl_gpu_csv_row(&w->gpu_csv, s)) {
+	if (xl_csv_file_is_open(&w->gpu_csv) && !xl_gpu_csv_row(&w->gpu_csv, s)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s", w->open_tag,
 		            w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
@@ -330,9 +330,9 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 	uint64_t overflow = skipped + late;
 	/* Every sample was skipped: the file then holds just the count, so that
 	 * the merged summary says what was lost. */
-	if (!w->gpu_csv.file && overflow && !w->gpu_failed)
+	if (!xl_csv_file_is_open(&w->gpu_csv) && overflow && !w->gpu_failed)
 		open_gpu_file(w, NULL);
-	if (w->gpu_csv.file) {
+	if (xl_csv_file_is_open(&w->gpu_csv)) {
 		/* The gate is re-armed only by the next XrSession's creation. */
 		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
 			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
@@ -411,11 +411,11 @@ void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
 
 void xl_writer_files_flush(struct xl_writer *w, uint64_t now)
 {
-	if (!w->dirty || !w->csv.file || now - w->last_flush_ns < FLUSH_EVERY_NS)
+	if (!w->dirty || !xl_csv_file_is_open(&w->csv) || now - w->last_flush_ns < FLUSH_EVERY_NS)
 		return;
-	if (w->gpu_csv.file)
+	if (xl_csv_file_is_open(&w->gpu_csv))
 		xl_csv_file_flush(&w->gpu_csv);
-	if (w->calls_csv.file && !w->calls_failed && !xl_csv_file_flush(&w->calls_csv))
+	if (xl_csv_file_is_open(&w->calls_csv) && !w->calls_failed && !xl_csv_file_flush(&w->calls_csv))
 		calls_file_failed(w);
 	if (!xl_csv_file_flush(&w->csv)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing %s failed: %s; "

@@ -32,7 +32,7 @@ static void usage(void)
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
-	       "                     [--gl-uncurrent-every N]\n"
+	       "                     [--gl-uncurrent-every N] [--fork-at N]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -50,7 +50,10 @@ static void usage(void)
 	       "  --vk-1.0       create the Vulkan instance for API 1.0, as hello_xr does\n"
 	       "                 (default 1.1)\n"
 	       "  --gl-uncurrent-every N  (egl) call every Nth xrEndFrame with no GL context\n"
-	       "                 current, an application bug the layers must survive\n");
+	       "                 current, an application bug the layers must survive\n"
+	       "  --fork-at N    after frame N, fork a child that calls exit(0) at once (its\n"
+	       "                 destructors run, as a helper process's do) and wait up to\n"
+	       "                 10 s for it\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -108,6 +111,8 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->toggle_every);
 	if (strcmp(opt, "--gl-uncurrent-every") == 0)
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->gl_uncurrent_every);
+	if (strcmp(opt, "--fork-at") == 0)
+		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->fork_at);
 	if (strcmp(opt, "--cycles") == 0) {
 		if (!parse_number(opt, value, 1, APP_MAX_CYCLES, &n))
 			return false;
@@ -126,7 +131,7 @@ static bool takes_value(const char *opt)
 	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
 	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0 ||
 	       strcmp(opt, "--gpu-us") == 0 || strcmp(opt, "--calls") == 0 ||
-	       strcmp(opt, "--gl-uncurrent-every") == 0;
+	       strcmp(opt, "--gl-uncurrent-every") == 0 || strcmp(opt, "--fork-at") == 0;
 }
 
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)

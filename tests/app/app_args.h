@@ -4,7 +4,7 @@
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
- *                 [--gl-uncurrent-every N]
+ *                 [--gl-uncurrent-every N] [--fork-at N]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -39,6 +39,7 @@ struct app_options {
 	enum app_calls calls;
 	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */
 	uint64_t gl_uncurrent_every; /* egl: every Nth xrEndFrame without a current context; 0 = never */
+	uint64_t fork_at; /* after frame N, fork a child that calls exit(0); 0 = never */
 };
 
 enum app_args_result {

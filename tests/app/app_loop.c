@@ -13,8 +13,14 @@
 #include "app_check.h"
 #include "tc_xr.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static bool handle_state(struct app *app, XrSessionState state)
 {
@@ -58,6 +64,46 @@ bool app_poll_events(struct app *app)
 	return false;
 }
 
+/* How long the app waits for its forked child to exit. */
+#define FORK_WAIT_STEPS 1000
+#define FORK_WAIT_STEP_NS 10000000
+
+/*
+ * Forks a child that exits at once through exit(): its atexit handlers and
+ * library destructors run (the monitor's among them), as they do in a real
+ * application's helper process. Waits up to 10 s for it: false if it hung
+ * (then killed) or failed.
+ */
+static bool fork_child(void)
+{
+	/* Our own buffered output, not the child's to write a second time;
+	 * only ours: fflush(NULL) would also empty the stdio buffers of the
+	 * libraries loaded, which a real application need not do. */
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		app_error("fork: %s", strerror(errno));
+		return false;
+	}
+	if (pid == 0)
+		exit(0);
+	for (int i = 0; i < FORK_WAIT_STEPS; i++) {
+		int status;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+				return true;
+			app_error("the forked child %d ended with status 0x%x", (int)pid, status);
+			return false;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = FORK_WAIT_STEP_NS}, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	app_error("the forked child %d did not exit within 10 s (hung in exit()): killed", (int)pid);
+	return false;
+}
+
 /* Events, then one frame if the session runs (else a short nap). */
 static bool iterate(struct app *app)
 {
@@ -75,6 +121,8 @@ static bool iterate(struct app *app)
 	 * toggle at the next xrEndFrame, so sessions are exactly N frames. */
 	if (app->opts.toggle_every && app->frames_done % app->opts.toggle_every == 0)
 		raise(SIGUSR2);
+	if (app->opts.fork_at && app->frames_done == app->opts.fork_at && !fork_child())
+		return false;
 	if (app->frames_done >= app->opts.frames && !app->exit_requested) {
 		app->exit_requested = true;
 		return APP_XR(xrRequestExitSession(app->session));
