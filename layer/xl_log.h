@@ -16,6 +16,7 @@
 enum xl_log_once_id {
 	XL_ONCE_FILE_OPEN,
 	XL_ONCE_FILE_WRITE,
+	XL_ONCE_RECORDING_STOPPED, /* the frames file failed: its own, as it stops recording */
 	XL_ONCE_MERGE,
 	XL_ONCE_LATE_RECORD,
 	XL_ONCE_SESSION_INFO,

@@ -350,6 +350,19 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 	w->gpu_failed = false;
 }
 
+/*
+ * A session given up (a file could not be written, or not every one
+ * opened): whatever is open is closed as it is, without its footer, so
+ * that no descriptor outlives the session.
+ */
+static void abandon_files(struct xl_writer *w)
+{
+	xl_csv_file_close(&w->csv, NULL);
+	xl_csv_file_close(&w->calls_csv, NULL);
+	xl_csv_file_close(&w->gpu_csv, NULL);
+	w->gpu_failed = false;
+}
+
 bool xl_writer_files_close(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
@@ -357,7 +370,9 @@ bool xl_writer_files_close(struct xl_writer *w)
 	uint64_t dropped = atomic_load(&info->dropped[w->cfg.side]);
 	bool had_rows = false;
 
-	if (!w->open_failed) {
+	if (w->open_failed) {
+		abandon_files(w);
+	} else {
 		close_gpu_file(w, info);
 		had_rows = w->csv.rows > 0;
 		if (!xl_side_csv_close(&w->csv, dropped))
@@ -401,7 +416,7 @@ void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames file holds xrEndFrame's records alone */
 	if (!xl_side_csv_row(&w->csv, rec)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s; recording "
+		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: writing %s failed: %s; recording "
 		            "stopped", w->open_tag, w->csv.name, strerror(errno));
 		give_up_session(w);
 		return;
@@ -418,7 +433,7 @@ void xl_writer_files_flush(struct xl_writer *w, uint64_t now)
 	if (xl_csv_file_is_open(&w->calls_csv) && !w->calls_failed && !xl_csv_file_flush(&w->calls_csv))
 		calls_file_failed(w);
 	if (!xl_csv_file_flush(&w->csv)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: flushing %s failed: %s; "
+		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: flushing %s failed: %s; "
 		            "recording stopped", w->open_tag, w->csv.name, strerror(errno));
 		give_up_session(w);
 	}

@@ -47,16 +47,28 @@ case_missing() {
 	note "missing directory created, session recorded and merged"
 }
 
-# The directory fills up: one line per side at most, the app unaffected.
+# The directory fills up: the app unaffected; the side whose frames file
+# failed says once that it stopped recording, each side at most once that
+# its calls file failed (the frames file goes on without it), nothing more; the stopped
+# session's files are closed all the same.
 fill_up() {
 	run_app_traced --graphics headless --frames 20000 --stats
 	ran_all 20000
 	only_written_under "$OUT"
+	left=$(unclosed_csv_files "$OUT")
+	[ -z "$left" ] || fail "files of the stopped session never closed: $left"
 	grep -h "failed" "$W/app.log" "$OUT"/xrlm-*.log 2>/dev/null | grep -E "$1" >"$W/msgs" || true
 	[ -s "$W/msgs" ] || fail "no line says the disk is full ($1)"
 	for side in pre post; do
-		[ "$(grep -c " $side: " "$W/msgs")" -le 1 ] || fail "more than one line for $side: $(cat "$W/msgs")"
+		stopped=$(grep -c " $side: .*; recording stopped" "$W/msgs" || true)
+		calls=$(grep -c " $side: .*; calls no longer recorded" "$W/msgs" || true)
+		[ "$stopped" -le 1 ] || fail "$side said $stopped times that it stopped recording: $(cat "$W/msgs")"
+		[ "$calls" -le 1 ] && [ "$(grep -c " $side: " "$W/msgs")" -eq $((stopped + calls)) ] ||
+			fail "more lines for $side than its calls file's and the stop's: $(cat "$W/msgs")"
 	done
+	# The side whose frames file failed stops both (a side whose file is
+	# still whole stops silently, at the other's request).
+	grep -q "; recording stopped" "$W/msgs" || fail "no side said it stopped recording: $(cat "$W/msgs")"
 	note "$(head -n 1 "$W/msgs" | sed 's/^.*\(pre\|post\): //')"
 }
 

@@ -70,7 +70,7 @@ one_line() {
 run_app_traced() {
 	rm -rf "$XRLM_TEST_WORK/trace" && mkdir -p "$XRLM_TEST_WORK/trace"
 	ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 strace -ff -qq -y --seccomp-bpf -s 4096 --status=successful -o "$XRLM_TEST_WORK/trace/t" \
-		-e trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,truncate,chmod,fchmodat \
+		-e trace=open,openat,creat,close,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,unlink,unlinkat,truncate,chmod,fchmodat \
 		"$XRLM_TEST_APP" "$@" >"$XRLM_TEST_WORK/app.log" 2>&1 ||
 		{ cat "$XRLM_TEST_WORK/app.log" >&2; fail "xrlm-test-app $* exited non-zero"; }
 }
@@ -103,6 +103,19 @@ written_paths() {
 	/^(mkdirat|renameat2?|linkat|symlinkat|unlinkat|fchmodat)\(/ { at_path($0); next }
 	/^(mkdir|rename|link|symlink|unlink|truncate|chmod)\(/ { plain_paths($0); next }
 	' | sort -u
+}
+
+# The CSV files under directory $1 the traced run opened for writing more
+# often than it closed them: descriptors left open until the process ended.
+unclosed_csv_files() {
+	cat "$XRLM_TEST_WORK"/trace/t.* | awk -v dir="$1/" '
+	/^(open|openat|creat)\(/ && /O_WRONLY|O_RDWR|O_CREAT/ {
+		r = $0; sub(/.*= [0-9]+</, "", r); sub(/>$/, "", r)
+		if (index(r, dir) == 1 && r ~ /\.csv$/) opened[r]++
+		next
+	}
+	/^close\(/ { r = $0; sub(/^close\([0-9]+</, "", r); sub(/>\).*/, "", r); closed[r]++ }
+	END { for (p in opened) if (closed[p] < opened[p]) print p }'
 }
 
 # Fails unless every written path is under one of the directories given
