@@ -247,6 +247,16 @@ static void finish_functions(struct xl_settings *s)
 	s->functions_all = s->functions_count == XL_FN_COUNT;
 }
 
+/* @p item without the blanks around it (those inside stay: "wait begin" is no name). */
+static char *trim_blanks(char *item)
+{
+	item += strspn(item, " \t");
+	size_t len = strlen(item);
+	while (len > 0 && (item[len - 1] == ' ' || item[len - 1] == '\t'))
+		item[--len] = '\0';
+	return item;
+}
+
 /*
  * Parses a XRLM_FUNCTIONS value into @p s's function set: "all", "frame",
  * or a comma list of function names and phase names (wait, begin, end,
@@ -265,8 +275,7 @@ static bool parse_functions(struct xl_settings *s, const char *text, char *bad, 
 	bad[0] = '\0';
 	snprintf(list, sizeof(list), "%s", text);
 	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		item += strspn(item, " \t");
-		item[strcspn(item, " \t")] = '\0';
+		item = trim_blanks(item);
 		if (!item[0])
 			continue;
 		if (select_item(s, item))

@@ -9,7 +9,7 @@ fail() {
 }
 rm -rf "$XRLM_TEST_WORK" && mkdir -p "$XRLM_TEST_WORK"
 log=$XRLM_TEST_WORK/demo.log
-for bad in 0 00 -5 abc 1.5 1000000001 99999999999999999999; do
+for bad in '' 0 00 -5 abc 1.5 1000000001 99999999999999999999; do
 	set +e
 	timeout 10 sh "$XRLM_TEST_SOURCE/scripts/demo" "$bad" >"$log" 2>&1
 	status=$?
