@@ -31,11 +31,14 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 	xl_marks_init(&ctl->marks);
 	ctl->frame_limit = settings->frame_limit;
 	ctl->time_limit_s = settings->time_limit_s;
-	ctl->delay_s = settings->delay_s;
+	/* A delay of 0 starts at the first frame, as XRLM_RECORD=1 does: armed,
+	 * it would wait for the writer's next look at the clock, and an
+	 * unpaced app's first frames would run before it. */
+	ctl->delay_s = settings->delay_s > 0.0 ? settings->delay_s : -1.0;
 	snprintf(ctl->output_dir, sizeof(ctl->output_dir), "%s", settings->output_dir);
-	if (settings->delay_s >= 0.0)
+	if (settings->delay_s > 0.0)
 		word = XL_REQ_ARM;
-	else if (settings->record_at_start)
+	else if (settings->delay_s == 0.0 || settings->record_at_start)
 		word = XL_REQ_START;
 	atomic_init(&ctl->word, word);
 	return ctl;

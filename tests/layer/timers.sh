@@ -1,9 +1,11 @@
 #!/bin/sh
 # XRLM_RECORD_DELAY_S and XRLM_RECORD_S at 90 Hz: a 1 s delay and a 1 s
-# limit record about 90 frames; a 1 s delay alone records all but ~90.
+# limit record about 90 frames; a 1 s delay alone records all but ~90; a
+# delay of 0 records every frame, unpaced too (as XRLM_RECORD=1 does).
 . "$(dirname "$0")/lib.sh"
 
-# recorded VAR=VALUE...: 270 headless frames at 90 Hz with these knobs; prints
+# recorded VAR=VALUE...: 270 headless frames at 90 Hz (unless the knobs say
+# otherwise) with these knobs; prints
 # the number of frames the merged file holds (run it in $(...): it exports).
 recorded() {
 	setup
@@ -21,3 +23,7 @@ note "delay 1 s + limit 1 s: $n frames"
 n=$(recorded XRLM_RECORD_DELAY_S=1)
 note "delay 1 s, no limit, 270 frames: $n frames"
 [ "$n" -ge 170 ] && [ "$n" -le 190 ] || fail "recorded $n frames, expected 180 +- 10"
+
+n=$(recorded XRLM_RECORD_DELAY_S=0 XRTEST_FRAME_RATE=0)
+note "delay 0, unpaced, 270 frames: $n frames"
+[ "$n" -eq 270 ] || fail "recorded $n frames of 270 with a delay of 0"
