@@ -252,14 +252,15 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size)
 {
-	PFN_vkGetInstanceProcAddr gipa = xl_vk_find_loader(params->gipa);
-	if (!gipa) {
-		snprintf(why, why_size, "Vulkan is not loaded in this process");
-		return NULL;
-	}
 	struct xl_gpu *gpu = calloc(1, sizeof(*gpu));
 	if (!gpu) {
 		snprintf(why, why_size, "out of memory");
+		return NULL;
+	}
+	PFN_vkGetInstanceProcAddr gipa = xl_vk_find_loader(&gpu->vk, params->gipa);
+	if (!gipa) {
+		snprintf(why, why_size, "Vulkan is not loaded in this process");
+		free(gpu);
 		return NULL;
 	}
 	gpu->session = session;
@@ -268,10 +269,12 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	atomic_init(&gpu->submit_error, VK_SUCCESS);
 	if (!xl_vk_load(&gpu->vk, gipa, binding->instance, binding->device)) {
 		snprintf(why, why_size, "a Vulkan entry point is missing");
+		xl_vk_release(&gpu->vk);
 		free(gpu);
 		return NULL;
 	}
 	if (!query_queue(gpu, binding->physicalDevice, binding->queueFamilyIndex, why, why_size)) {
+		xl_vk_release(&gpu->vk);
 		free(gpu);
 		return NULL;
 	}
@@ -332,6 +335,7 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyQueryPool(gpu->device, gpu->pool, NULL);
 	if (gpu->gate)
 		xl_gate_destroy(gpu->gate, vk);
+	xl_vk_release(&gpu->vk);
 	free(gpu);
 }
 

@@ -6,17 +6,30 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-PFN_vkGetInstanceProcAddr xl_vk_find_loader(PFN_vkGetInstanceProcAddr app_gipa)
+PFN_vkGetInstanceProcAddr xl_vk_find_loader(struct xl_vk *vk, PFN_vkGetInstanceProcAddr app_gipa)
 {
+	vk->loader = NULL;
 	if (app_gipa)
 		return app_gipa;
 	/* RTLD_NOLOAD: only if the application has loaded Vulkan already. The
-	 * handle is not closed: closing would only drop our extra reference,
-	 * and the library stays loaded for the application anyway. */
+	 * reference is held while we call into it: the app may close its own. */
 	void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD);
 	if (!lib)
 		return NULL;
-	return (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
+	PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
+	if (!gipa) {
+		dlclose(lib);
+		return NULL;
+	}
+	vk->loader = lib;
+	return gipa;
+}
+
+void xl_vk_release(struct xl_vk *vk)
+{
+	if (vk->loader)
+		dlclose(vk->loader);
+	vk->loader = NULL;
 }
 
 /* A device function under its core name or, failing that, its KHR/EXT alias. */

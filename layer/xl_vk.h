@@ -66,6 +66,7 @@
 	  "vkGetCalibratedTimestampsKHR", "vkGetCalibratedTimestampsEXT")
 
 struct xl_vk {
+	void *loader; /* our reference to libvulkan when the app gave no gipa; NULL else */
 	PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
 #define XL_VK_MEMBER(name) PFN_vk##name name;
 	XL_VK_INSTANCE_FUNCTIONS(XL_VK_MEMBER)
@@ -79,9 +80,13 @@ struct xl_vk {
 
 /*
  * Finds the application's vkGetInstanceProcAddr: @p app_gipa when given,
- * else the loader already in the process. NULL if Vulkan is not loaded.
+ * else the loader already in the process, then holding a reference to it
+ * in @p vk until xl_vk_release(). NULL if Vulkan is not loaded.
  */
-PFN_vkGetInstanceProcAddr xl_vk_find_loader(PFN_vkGetInstanceProcAddr app_gipa);
+PFN_vkGetInstanceProcAddr xl_vk_find_loader(struct xl_vk *vk, PFN_vkGetInstanceProcAddr app_gipa);
+
+/* Drops the reference xl_vk_find_loader() took, if any. */
+void xl_vk_release(struct xl_vk *vk);
 
 /*
  * Loads every entry point above for @p device of @p instance. Returns false
