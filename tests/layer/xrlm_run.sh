@@ -31,7 +31,8 @@ set -e
 	fail "an unknown target was not refused clearly"
 # A merge the application's exit cut short (its temporary file left, by a
 # process now gone, and no merged file): xrlm-run recovers the session with
-# xrlm merge and removes the temporary file.
+# xrlm merge and removes the temporary files (the merged file's and the
+# functions file's).
 OUT2=$XRLM_TEST_WORK/cut
 mkdir -p "$OUT2"
 cat >"$XRLM_TEST_WORK/cut.sh" <<CUT
@@ -43,6 +44,7 @@ for m in "$OUT2"/frames-merged-*.csv; do
 	rm -f "\$m" "$OUT2/functions-merged-\$tag.csv"
 	dead=\$(sh -c 'echo \$\$')
 	echo partial >"$OUT2/.frames-merged-\$tag.csv.tmp-\$dead-1"
+	echo partial >"$OUT2/.functions-merged-\$tag.csv.tmp-\$dead-1"
 done
 CUT
 chmod +x "$XRLM_TEST_WORK/cut.sh"
@@ -50,5 +52,5 @@ chmod +x "$XRLM_TEST_WORK/cut.sh"
 	>"$XRLM_TEST_WORK/cut.log" 2>&1 || fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/cut.log")"
 grep -q "recovering it with xrlm merge" "$XRLM_TEST_WORK/cut.log" || fail "no recovery: $(cat "$XRLM_TEST_WORK/cut.log")"
 ls "$OUT2"/frames-merged-*.csv >/dev/null 2>&1 || fail "the session was not merged again"
-[ -z "$(ls -A "$OUT2" | grep tmp)" ] || fail "the cut merge's temporary file was left: $(ls -A "$OUT2")"
+[ -z "$(ls -A "$OUT2" | grep tmp)" ] || fail "the cut merge's temporary files were left: $(ls -A "$OUT2")"
 note "xrlm-run prints the summary and path and passes the status through; a cut merge is recovered"
