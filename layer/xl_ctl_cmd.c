@@ -150,6 +150,11 @@ void xl_ctl_cmd_request(struct xl_control *ctl, struct xl_ctl_client *c, char *l
 	char *arg;
 	const char *cmd = split(line, &arg);
 
+	if (!cmd[0]) {
+		xl_ctl_client_print(c, "ERR a request begins with its word, not a blank (status, "
+		                    "start, stop, mark TEXT, watch, quit)");
+		return;
+	}
 	if (strcmp(cmd, "mark") == 0 && arg) {
 		cmd_mark(ctl, c, arg, now_ns);
 		return;

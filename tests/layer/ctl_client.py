@@ -41,6 +41,7 @@ EXPECT = {
     "binary": "ERR malformed request",
     "oversized": "ERR request too long",
     "args": "ERR status takes no argument",
+    "blank": "ERR a request begins with its word",
     "badmark": "ERR mark: the text must be",
 }
 
@@ -55,6 +56,8 @@ def request(kind, rng):
         return b"status " + b"A" * rng.randint(600, 5000) + b"\n"
     if kind == "args":
         return b"status now\n"
+    if kind == "blank":
+        return b" status\n"
     return b"mark \x01\x02\n"  # badmark
 
 
