@@ -361,6 +361,41 @@ static int header_columns(const struct csvr_format *fmt, const char *line, size_
 }
 
 /*
+ * Where header @p line (@p len bytes) first departs from @p header, said
+ * in @p out: the column by number, what it holds and what was expected
+ * (a message quoting both lines whole would cut a long header before it).
+ */
+static void header_difference(const char *header, const char *line, size_t len, char *out,
+                              size_t size)
+{
+	const char *h = header, *l = line, *l_end = line + len;
+	char got[48], want[48];
+
+	for (int col = 1;; col++) {
+		size_t h_len = strcspn(h, ","), l_len = 0;
+		while (l + l_len < l_end && l[l_len] != ',')
+			l_len++;
+		bool h_more = h[h_len] == ',', l_more = l + l_len < l_end;
+		if (h_len != l_len || memcmp(h, l, h_len) != 0) {
+			quote_field(got, sizeof(got), l, l_len);
+			quote_field(want, sizeof(want), h, h_len);
+			snprintf(out, size, "column %d is \"%s\", expected \"%s\"", col, got, want);
+			return;
+		}
+		if (h_more != l_more) {
+			snprintf(out, size, h_more ? "only %d columns" : "more than %d columns", col);
+			return;
+		}
+		if (!h_more) {
+			snprintf(out, size, "the header as expected");
+			return;
+		}
+		h += h_len + 1;
+		l += l_len + 1;
+	}
+}
+
+/*
  * The columns of the header @p line (@p len bytes) into e->ncols, e->kinds
  * and e->names; false after reporting a wrong header.
  */
@@ -379,9 +414,13 @@ static bool take_header(struct engine *e, const char *line, size_t len, uint64_t
 	}
 	e->ncols = header_columns(fmt, line, len);
 	if (e->ncols == 0) {
-		char q[64];
-		quote_field(q, sizeof(q), line, len);
-		diag_error(e->diag, e->path, lineno, "wrong column header \"%s\" (expected \"%s\")", q,
+		char why[160];
+		if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+			snprintf(why, sizeof(why), "the file begins with a UTF-8 byte-order mark "
+			                           "(saved by a spreadsheet?), which no column name has");
+		else
+			header_difference(fmt->header, line, len, why, sizeof(why));
+		diag_error(e->diag, e->path, lineno, "wrong column header: %s (expected \"%s\")", why,
 		           fmt->header);
 		return false;
 	}

@@ -466,8 +466,12 @@ static void test_read_errors(void **state)
 		{"bad-row-pre.csv", "bad-row-pre.csv:9: error:", "t_entry"},
 		{"bad-short-pre.csv", "bad-short-pre.csv:9: error:", "expected 4 fields, got 2"},
 		{"bad-long-pre.csv", "bad-long-pre.csv:8: error:", "expected 4 fields, got 5"},
-		{"bad-header-pre.csv", "bad-header-pre.csv:2: error:", "wrong column header"},
+		{"bad-header-pre.csv", "bad-header-pre.csv:2: error:",
+		 "wrong column header: column 2 is \"thread\", expected \"thread_id\""},
 		{"bad-garbage-pre.csv", "bad-garbage-pre.csv:1: error:", "wrong column header"},
+		{"bad-bom-pre.csv", "bad-bom-pre.csv:1: error:", "UTF-8 byte-order mark"},
+		{"bad-cut-header-pre.csv", "bad-cut-header-pre.csv:1: error:",
+		 "wrong column header: only 3 columns"},
 		{"bad-empty-pre.csv", "bad-empty-pre.csv: error:", "empty file"},
 		{"does-not-exist-pre.csv", "does-not-exist-pre.csv: error:", "cannot open"},
 	};
