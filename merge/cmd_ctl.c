@@ -283,17 +283,22 @@ static int parse_args(int argc, char **argv, struct ctl_args *a)
 	const char *const names[] = {"--timeout", "--count"};
 	const char **const slots[] = {&timeout, &count};
 	int npos = 0;
+	bool options_end = false; /* after "--": a mark's text may begin with "--" */
 	double t;
 	uint64_t v;
 
 	for (int i = 0; i < argc; i++) {
-		int m = cmd_options(argc, argv, &i, names, slots, 2);
+		if (!options_end && strcmp(argv[i], "--") == 0) {
+			options_end = true;
+			continue;
+		}
+		int m = options_end ? 0 : cmd_options(argc, argv, &i, names, slots, 2);
 		if (m == CMD_EXIT_USAGE)
 			return m;
 		if (m)
 			continue;
 		bool in_text = npos >= 2 && strcmp(pos[0], "mark") == 0;
-		if (cmd_is_option(argv[i]) && !in_text)
+		if (cmd_is_option(argv[i]) && !in_text && !options_end)
 			return cmd_usage_error("unknown option", argv[i]);
 		if (in_text && npos == 3) {
 			/* mark PID TEXT...: the words of the text, joined by spaces */

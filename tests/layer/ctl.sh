@@ -116,19 +116,21 @@ basic)
 	ctl_ok mark "$app" 'warm, "cache" ready \o/ é'
 	grep -q "^mark written into session $tag$" "$XRLM_TEST_WORK/ctl.out" || fail "mark: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	ctl_ok mark "$app" second word # the words of TEXT... joined by a space
+	ctl_ok mark "$app" -- --count 3 # after "--", a text that looks like an option
 	ctl_ok watch "$app" --count 3
 	check_watch 3 250 5000
 	ctl_ok stop "$app"
 	merged=$(stopped_path)
 	[ "$merged" = "$OUT/frames-merged-$tag.csv" ] || fail "stop named '$merged', not the session's merged file"
 	[ -s "$merged" ] || fail "stop answered before $merged was in place"
-	# Two marks, the same in both files, escaped as README says.
+	# Three marks, the same in both files, escaped as README says.
 	for side in pre post; do
 		f=$OUT/frames-$tag-$side.csv
-		[ "$(grep -c '^# mark t=[0-9]* text=' "$f")" -eq 2 ] || fail "$f: marks: $(grep mark "$f")"
+		[ "$(grep -c '^# mark t=[0-9]* text=' "$f")" -eq 3 ] || fail "$f: marks: $(grep mark "$f")"
 		grep -q '^# mark t=[0-9]* text=warm\\x2c\\x20\\x22cache\\x22\\x20ready\\x20\\x5co/\\x20é$' "$f" ||
 			fail "$f: mark escaped as: $(grep mark "$f")"
 		grep -q '^# mark t=[0-9]* text=second\\x20word$' "$f" || fail "$f: $(grep mark "$f")"
+		grep -q '^# mark t=[0-9]* text=--count\\x203$' "$f" || fail "$f: $(grep mark "$f")"
 	done
 	[ "$(grep '^# mark' "$OUT/frames-$tag-pre.csv")" = "$(grep '^# mark' "$OUT/frames-$tag-post.csv")" ] ||
 		fail "the sides' marks differ"
