@@ -466,8 +466,8 @@ fn_bad_knobs() {
 		XRTEST_TARGET_CPU_US_xrGetInstanceProcAddr=100
 	fn_bad_one cpu_empty_name 'XRTEST_TARGET_CPU_US_: "" is not an OpenXR function' \
 		XRTEST_TARGET_CPU_US_=100
-	fn_bad_one answer_no 'XRTEST_TARGET_ANSWER_xrEndFrame: the target cannot answer xrEndFrame itself' \
-		XRTEST_TARGET_ANSWER_xrEndFrame=1
+	fn_bad_one answer_no 'XRTEST_TARGET_ANSWER_xrBeginFrame: the target cannot answer xrBeginFrame itself' \
+		XRTEST_TARGET_ANSWER_xrBeginFrame=1
 	fn_bad_one answer_abc 'XRTEST_TARGET_ANSWER_xrPollEvent="x".*using the default 0' \
 		XRTEST_TARGET_ANSWER_xrPollEvent=x
 	fn_bad_one answer_unknown 'XRTEST_TARGET_ANSWER_xrFoo: "xrFoo" is not an OpenXR function' \
