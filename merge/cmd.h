@@ -72,6 +72,16 @@ int cmd_is_option(const char *arg);
 int cmd_default_output(const char *in, const char *ext, char *buf, size_t size);
 
 /*
+ * Refuses an output file that is one of the command's inputs: @p out and
+ * an entry of @p inputs (@p n of them; NULL entries are skipped) that are
+ * the same file, by device and inode, so that a link or another spelling
+ * of the path counts too. Writing it would destroy the input (`xrlm report`
+ * replaces its output) or fail only after the work (the others never
+ * replace a file). Returns 0, or CMD_EXIT_USAGE after one line naming both.
+ */
+int cmd_check_output(const char *out, const char *const *inputs, size_t n);
+
+/*
  * Flushes @p f (stdout after a report) and returns 0, or prints one line
  * naming the error and returns CMD_EXIT_INPUT.
  */

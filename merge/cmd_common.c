@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cmd_usage_error(const char *what, const char *arg)
 {
@@ -81,6 +82,25 @@ int cmd_parse_args(int argc, char **argv, const char *const *names, const char *
 int cmd_is_option(const char *arg)
 {
 	return arg[0] == '-' && arg[1] != '\0';
+}
+
+int cmd_check_output(const char *out, const char *const *inputs, size_t n)
+{
+	struct stat out_st, in_st;
+
+	/* An output that does not exist yet is none of the inputs. */
+	if (stat(out, &out_st) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!inputs[i] || stat(inputs[i], &in_st) != 0)
+			continue;
+		if (out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino) {
+			fprintf(stderr, "xrlm: %s: error: is the input %s; not writing over it\n", out,
+			        inputs[i]);
+			return CMD_EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int cmd_finish_output(FILE *f)

@@ -121,6 +121,24 @@ static int merge_prefaulted(const struct merge_paths *paths, const char *out,
 	return ret;
 }
 
+/*
+ * Neither output (the merged file; with calls files, the functions file)
+ * may be one of the merge's inputs.
+ */
+static int check_outputs(const struct merge_paths *p, const char *out)
+{
+	const char *const inputs[] = {p->pre_csv, p->post_csv, p->gpu_pre_csv,
+	                              p->gpu_post_csv, p->calls_pre_csv, p->calls_post_csv};
+	const size_t n = sizeof(inputs) / sizeof(inputs[0]);
+	char functions[MERGE_PATH_MAX];
+	int ret = cmd_check_output(out, inputs, n);
+
+	if (ret == 0 && p->calls_pre_csv && p->calls_post_csv &&
+	    merge_functions_path(out, functions, sizeof(functions)) == 0)
+		ret = cmd_check_output(functions, inputs, n);
+	return ret;
+}
+
 static int run_merge(int argc, char **argv)
 {
 	struct merge_args a = {0};
@@ -155,6 +173,8 @@ static int run_merge(int argc, char **argv)
 		paths.calls_post_csv = sib.calls_post_csv[0] ? sib.calls_post_csv : NULL;
 	}
 	const char *out = a.out ? a.out : sib.merged_csv;
+	if ((ret = check_outputs(&paths, out)) != 0)
+		return ret;
 
 	if (merge_prefaulted(&paths, out, &s) != 0)
 		return CMD_EXIT_INPUT;

@@ -5,7 +5,8 @@
  * (frames-merged-<tag>.html) and the sibling functions-merged-<tag>.csv is
  * shown when it exists. The page is written to a temporary file in the
  * same directory and renamed into place, so a browser never opens half a
- * page; an existing page of the same name is replaced.
+ * page; an existing page of the same name is replaced, unless it is one of
+ * the files the page is made from.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -114,8 +115,16 @@ static int run_report(int argc, char **argv)
 	if (!a.out && cmd_default_output(a.merged, ".html", out, sizeof(out)) != 0)
 		return cmd_usage_error("path too long", a.merged);
 	const char *out_path = a.out ? a.out : out;
+	fn_path = a.functions ? strdup(a.functions) : a.no_functions ? NULL : sibling_functions(a.merged);
+	/* The page replaces its output: never one of the files it is made from. */
+	const char *const inputs[] = {a.merged, fn_path};
+	if ((ret = cmd_check_output(out_path, inputs, 2)) != 0) {
+		free(fn_path);
+		return ret;
+	}
 	if (ncsv_read(a.merged, NULL, &frames, err, sizeof(err)) != 0) {
 		cmd_log(NULL, err);
+		free(fn_path);
 		return CMD_EXIT_INPUT;
 	}
 	struct report_html_input in = {
@@ -128,7 +137,6 @@ static int run_report(int argc, char **argv)
 		cmd_log(NULL, frames.warning);
 		in.warnings[nwarn++] = frames.warning;
 	}
-	fn_path = a.functions ? strdup(a.functions) : a.no_functions ? NULL : sibling_functions(a.merged);
 	if (fn_path && ncsv_read(fn_path, text_cols, &functions, err, sizeof(err)) != 0) {
 		/* A broken functions file costs its table, not the whole report. */
 		cmd_log(NULL, err);
@@ -166,8 +174,8 @@ const struct cmd cmd_report = {
 	        "frame-by-frame charts with zoom and pan, histograms and percentile\n"
 	        "curves with p50/p95/p99 marked, and the per-phase and per-function\n"
 	        "breakdowns when the file has them. Default OUT: MERGED with .html\n"
-	        "for .csv (replaced if it is the user's own regular file). The sibling\n"
-	        "functions-merged-<tag>.csv is shown when it exists (or F with\n"
-	        "--functions).\n",
+	        "for .csv (replaced if it is the user's own regular file and not\n"
+	        "MERGED or F). The sibling functions-merged-<tag>.csv is shown when\n"
+	        "it exists (or F with --functions).\n",
 	.run = run_report,
 };

@@ -196,6 +196,14 @@ static int write_file(struct trace_job *j, const char *path)
 	return 0;
 }
 
+/* The output must not be one of the files the trace is read from. */
+static int check_output(const struct trace_job *j, const char *path)
+{
+	const char *const inputs[] = {j->cpu[0], j->cpu[1], j->gpu[0], j->gpu[1], j->frames_pre};
+
+	return cmd_check_output(path, inputs, sizeof(inputs) / sizeof(inputs[0]));
+}
+
 static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *max_mb)
 {
 	*max_mb = DEFAULT_MAX_MB;
@@ -234,6 +242,8 @@ static int run_trace(int argc, char **argv)
 	if (ret == 0 && !a.out)
 		snprintf(out, sizeof(out), "%s/trace-%s.json", j->dir, j->tag);
 	const char *path = a.out ? a.out : out;
+	if (ret == 0)
+		ret = check_output(j, path);
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ret == 0 && write_file(j, path) != 0)

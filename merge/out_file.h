@@ -32,7 +32,8 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
  * it is this user's own regular file (never a link, a device such as
  * /dev/null, a directory or another user's file). On failure removes @p tmp
  * and returns -1 with a message in @p msg. For outputs made again and again
- * from the same input (`xrlm report`).
+ * from the same input (`xrlm report`); that @p path is not the input itself
+ * is the caller's to check first (cmd_check_output()).
  */
 int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_size);
 

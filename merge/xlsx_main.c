@@ -64,6 +64,9 @@ int main(int argc, char **argv)
 	job.merged_csv = a.in;
 	job.out_path = a.out ? a.out : out;
 	job.functions_csv = functions_read_sibling(a.in, functions, sizeof(functions)) ? functions : NULL;
+	const char *const inputs[] = {job.merged_csv, job.functions_csv};
+	if ((ret = cmd_check_output(job.out_path, inputs, 2)) != 0)
+		return ret;
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)

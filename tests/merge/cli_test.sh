@@ -499,6 +499,37 @@ refuses_overwrite)
 	expect_error 1 "frames-merged-s1.csv: error: already exists"
 	[ "$(cat "$work/frames-merged-s1.csv")" = keep ] || fail "file was changed"
 	;;
+output_is_input)
+	# An output that is one of the command's inputs (the same file, by any
+	# path or link) is refused before anything is written: one line,
+	# status 2, the input unchanged.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	cd "$work" || fail "cd"
+	run merge frames-s1-pre.csv frames-s1-post.csv -o m.csv
+	[ "$rc" -eq 0 ] || fail "merge: status $rc"
+	ln m.csv link.html
+	cp m.csv m.keep
+	cp m.functions.csv f.keep
+	while IFS='|' read -r words output input; do
+		eval "run $words"
+		expect_error 2 "$output: error: is the input $input; not writing over it"
+	done <<-EOF
+	report m.csv -o m.csv|m.csv|m.csv
+	report m.csv -o ./m.csv|./m.csv|m.csv
+	report m.csv -o link.html|link.html|m.csv
+	report m.csv --functions m.functions.csv -o m.functions.csv|m.functions.csv|m.functions.csv
+	xlsx m.csv -o ./m.csv|./m.csv|m.csv
+	trace frames-s1-pre.csv -o ./calls-s1-post.csv|./calls-s1-post.csv|./calls-s1-post.csv
+	merge frames-s1-pre.csv frames-s1-post.csv -o calls-s1-pre.csv|calls-s1-pre.csv|calls-s1-pre.csv
+	merge frames-s1-pre.csv frames-s1-post.csv --gpu-pre m.csv --gpu-post m.csv -o link.html|link.html|m.csv
+	EOF
+	cmp -s m.csv m.keep && cmp -s m.functions.csv f.keep || fail "an input was changed"
+	cmp -s "$data/calls-s1-pre.csv" calls-s1-pre.csv || fail "a calls file was changed"
+	# Another output is still written.
+	run report m.csv -o m.html
+	[ "$rc" -eq 0 ] && [ -s m.html ] || fail "report -o m.html: status $rc"
+	;;
 stats_wrong_file)
 	run stats "$data/frames-s1-pre.csv"
 	expect_error 1 "frames-s1-pre.csv:7: error: wrong column header"
