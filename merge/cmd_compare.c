@@ -287,15 +287,20 @@ static void print_json(FILE *f, const struct compare_args *a, const struct ncsv 
 	fputc('\n', f);
 }
 
-/* Reads both files; returns 0, or CMD_EXIT_INPUT after one message. */
+/*
+ * Reads both files, each a merged file (a file with no column to compare
+ * would pass any --fail-above). Returns 0, or CMD_EXIT_INPUT after one
+ * message.
+ */
 static int load(const struct compare_args *a, struct ncsv t[2])
 {
 	char err[NCSV_MSG_MAX];
 
 	for (int s = 0; s < 2; s++) {
-		if (ncsv_read(a->path[s], NULL, &t[s], err, sizeof(err)) != 0) {
-			if (s)
-				ncsv_destroy(&t[0]);
+		if (ncsv_read(a->path[s], NULL, &t[s], err, sizeof(err)) != 0 ||
+		    metrics_check_merged(&t[s], a->path[s], err, sizeof(err)) != 0) {
+			for (int k = 0; k <= s; k++)
+				ncsv_destroy(&t[k]);
 			cmd_log(NULL, err);
 			return CMD_EXIT_INPUT;
 		}

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "functions_read.h"
 #include "merge.h"
+#include "metrics.h"
 #include "ncsv.h"
 #include "out_file.h"
 #include "report_html.h"
@@ -126,6 +127,12 @@ static int run_report(int argc, char **argv)
 		cmd_log(NULL, err);
 		free(fn_path);
 		return CMD_EXIT_INPUT;
+	}
+	/* Any other CSV would make a page with nothing on it. */
+	if (metrics_check_merged(&frames, a.merged, err, sizeof(err)) != 0) {
+		cmd_log(NULL, err);
+		ret = CMD_EXIT_INPUT;
+		goto out;
 	}
 	struct report_html_input in = {
 		.frames_path = a.merged,

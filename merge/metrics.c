@@ -3,7 +3,10 @@
  */
 #include "metrics.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "ncsv.h"
 
 const struct metrics_column metrics_columns[] = {
 	{"target_us", "target CPU time", METRICS_MAIN},
@@ -31,4 +34,16 @@ const struct metrics_column *metrics_find(const char *name)
 		if (strcmp(metrics_columns[i].name, name) == 0)
 			return &metrics_columns[i];
 	return NULL;
+}
+
+int metrics_check_merged(const struct ncsv *t, const char *path, char *msg, size_t msg_size)
+{
+	for (size_t i = 0; i < metrics_count; i++) {
+		const struct ncsv_col *col = ncsv_col(t, metrics_columns[i].name);
+		if (col && !col->text)
+			return 0;
+	}
+	snprintf(msg, msg_size, "%s: error: not a merged file (no target_us, target_gpu_us, "
+	         "frame_interval_us or per-phase column)", path);
+	return -1;
 }

@@ -29,4 +29,14 @@ extern const size_t metrics_count;
 /* The known column named @p name, or NULL. */
 const struct metrics_column *metrics_find(const char *name);
 
+struct ncsv;
+
+/*
+ * Checks that @p t, read from @p path, is a merged frames file: one of the
+ * known columns at least, with numbers. Any other CSV (a per-side file, a
+ * functions file) would otherwise read as a file with nothing to compare
+ * or plot. Returns 0, or -1 with one line "<path>: error: ..." in @p msg.
+ */
+int metrics_check_merged(const struct ncsv *t, const char *path, char *msg, size_t msg_size);
+
 #endif /* XRLM_METRICS_H */

@@ -196,6 +196,14 @@ bad_input)
 	compare "$work/a.csv" "$work/bad.csv"
 	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
 	grep -q "bad.csv:2: error: column 2 (frame_interval_us) is not a number" "$work/err" || fail "bad number message"
+	# A file with no column to compare (any CSV, a per-side frames file) is
+	# not a merged file: an error naming it, not a --fail-above that passes.
+	printf 'a,b\n1,2\n' >"$work/j.csv"
+	compare "$work/j.csv" "$work/j.csv" --fail-above 0
+	expect_error 1 "j.csv: error: not a merged file"
+	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
+	compare "$work/a.csv" "$work/frames-x-pre.csv" --fail-above 0
+	expect_error 1 "frames-x-pre.csv: error: not a merged file"
 	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
 	printf 'target_us,frame_interval_us\n1,2\n"3,4\n5,6\n7,8\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"

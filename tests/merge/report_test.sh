@@ -157,6 +157,13 @@ bad_input)
 	"$gen" "$work/frames-merged-x.csv" --frames 10 || fail "generator failed"
 	"$xrlm" report "$work/frames-merged-x.csv" --functions "$work/none.csv" >"$work/out" 2>"$work/err"
 	[ $? -eq 1 ] || fail "missing --functions file: not status 1"
+	# A CSV with no merged column (a per-side frames file): refused, no page.
+	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
+	"$xrlm" report "$work/frames-x-pre.csv" >"$work/out" 2>"$work/err"
+	[ $? -eq 1 ] || fail "a per-side file: not status 1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "frames-x-pre.csv: error: not a merged file" "$work/err" ||
+		fail "a per-side file: $(cat "$work/err")"
+	[ ! -e "$work/frames-x-pre.html" ] || fail "a page for a per-side file"
 	"$xrlm" report "$work/frames-merged-x.csv" -o "$work/nodir/x.html" >"$work/out" 2>"$work/err"
 	[ $? -eq 1 ] || fail "unwritable output: not status 1"
 	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected one line on stderr"
