@@ -142,6 +142,37 @@ static int find_session(const char *in, struct trace_job *j)
 	return 0;
 }
 
+/* " --from X" or " --to Y" as given (seconds or a frame id) into @p buf; "" when unset. */
+static void bound_text(const char *option, const struct trace_bound *b, char *buf, size_t size)
+{
+	if (!b->set)
+		buf[0] = '\0';
+	else if (b->frame)
+		snprintf(buf, size, " %s f%" PRId64, option, b->frame_id);
+	else
+		snprintf(buf, size, " %s %g", option, b->seconds);
+}
+
+/*
+ * A window that holds no event is an error, not a trace of metadata only:
+ * one line naming it and the span of the session's calls.
+ */
+static void say_empty_window(const struct trace_job *j)
+{
+	char from[64], to[64];
+
+	bound_text("--from", &j->from, from, sizeof(from));
+	bound_text("--to", &j->to, to, sizeof(to));
+	if (!j->have_first) {
+		fprintf(stderr, "xrlm: the window%s%s holds no event: session %s has no calls\n",
+		        from, to, j->tag);
+		return;
+	}
+	fprintf(stderr, "xrlm: the window%s%s holds no event: session %s runs from 0 to %.3f s, "
+	        "frames f%" PRId64 " to f%" PRId64 "\n", from, to, j->tag,
+	        (double)(j->last_ns - j->first_ns) / 1e9, j->first_frame_id, j->last_frame_id);
+}
+
 /* Writes the whole document to @p f. */
 static int write_trace(struct trace_job *j, FILE *f)
 {
@@ -150,6 +181,11 @@ static int write_trace(struct trace_job *j, FILE *f)
 	trace_out_begin(&j->out, f, j->from_ns, j->to_ns);
 	if (trace_cpu_run(j) != 0 || trace_gpu_run(j) != 0)
 		return -1;
+	/* Only metadata is written after this. */
+	if (j->out.events == 0 && (j->from.set || j->to.set)) {
+		say_empty_window(j);
+		return -1;
+	}
 	snprintf(pre, sizeof(pre), "pre (%s)", j->layer[0][0] ? j->layer[0] : "pre");
 	snprintf(post, sizeof(post), "post (%s)", j->layer[1][0] ? j->layer[1] : "post");
 	snprintf(target, sizeof(target), "target (%s)",
@@ -218,8 +254,13 @@ static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *
 		return ret;
 	if (trace_cpu_window(j) != 0)
 		return CMD_EXIT_INPUT;
-	/* An empty window would write a trace with nothing in it, silently. */
-	if (a->from && a->to && j->from_ns > j->to_ns)
+	/* An empty window would write a trace with nothing in it, silently:
+	 * bounds the wrong way round are seen before any work; a window that
+	 * holds no event of the session (a frame bound past its frames is
+	 * left at INT64_MAX or INT64_MIN) as the trace is written
+	 * (write_trace()). */
+	if (a->from && a->to && j->from_ns != INT64_MAX && j->to_ns != INT64_MIN &&
+	    j->from_ns > j->to_ns)
 		return cmd_usage_error("--from is after --to: the window is empty", a->from);
 	return 0;
 }

@@ -58,7 +58,10 @@ static struct trace_call from_calls_row(const struct calls_row *r)
 	                           (int64_t)r->frame_id, 0, r->result};
 }
 
-/* Window pass: the first call's time and the frame bounds' times. */
+/*
+ * Window pass: the first call's time, the frame bounds' times, and the
+ * session's span (for the message about a window that holds nothing).
+ */
 static int window_call(void *ctx, const struct trace_call *c, char *msg, size_t msg_size)
 {
 	struct trace_job *j = ctx;
@@ -68,7 +71,15 @@ static int window_call(void *ctx, const struct trace_call *c, char *msg, size_t 
 	if (!j->have_first) {
 		j->have_first = true;
 		j->first_ns = c->t_entry;
+		j->last_ns = c->t_exit;
+		j->first_frame_id = j->last_frame_id = c->frame_id;
 	}
+	if (c->t_exit > j->last_ns)
+		j->last_ns = c->t_exit;
+	if (c->frame_id < j->first_frame_id)
+		j->first_frame_id = c->frame_id;
+	if (c->frame_id > j->last_frame_id)
+		j->last_frame_id = c->frame_id;
 	if (j->from.frame && c->frame_id >= j->from.frame_id && c->t_entry < j->from_ns)
 		j->from_ns = c->t_entry;
 	if (j->to.frame && c->frame_id <= j->to.frame_id && c->t_exit > j->to_ns)
@@ -116,8 +127,8 @@ static void call_slice(struct trace_job *j, int pid, const struct trace_call *c)
 	else
 		snprintf(args, sizeof(args), "\"frame_id\":%" PRId64 ",\"display_time\":%" PRId64,
 		         c->frame_id, c->display_time);
-	trace_out_slice(&j->out, pid, c->thread_id, c->fn, c->t_entry, c->t_exit - c->t_entry, args);
-	j->slices++;
+	j->slices += trace_out_slice(&j->out, pid, c->thread_id, c->fn, c->t_entry,
+	                             c->t_exit - c->t_entry, args);
 }
 
 /* The app's frame markers, from pre's frame-loop calls (entry and exit). */
@@ -147,12 +158,11 @@ static void target_slice(struct trace_job *j, const struct trace_call *c, int64_
 
 	snprintf(args, sizeof(args), "\"target_us\":%.3f,\"below_us\":%.3f,\"frame_id\":%" PRId64,
 	         (double)target_ns / 1000.0, (double)below_ns / 1000.0, c->frame_id);
-	trace_out_slice(&j->out, TRACE_PID_TARGET, c->thread_id, c->fn, c->t_entry,
-	                c->t_exit - c->t_entry, args);
+	j->target_slices += trace_out_slice(&j->out, TRACE_PID_TARGET, c->thread_id, c->fn,
+	                                    c->t_entry, c->t_exit - c->t_entry, args);
 	if (strcmp(c->fn, "xrEndFrame") == 0)
 		trace_out_counter(&j->out, TRACE_PID_TARGET, "target_us", c->t_entry,
 		                  (double)target_ns / 1000.0);
-	j->target_slices++;
 }
 
 /* A user's mark: a global instant event named by its text. */
@@ -160,8 +170,7 @@ static void mark(void *ctx, int64_t t_ns, const char *text)
 {
 	struct trace_job *j = ctx;
 
-	trace_out_mark(&j->out, text, t_ns);
-	j->marks++;
+	j->marks += trace_out_mark(&j->out, text, t_ns);
 }
 
 static void keep_names(struct trace_job *j, int side, const struct side_meta *m)

@@ -35,9 +35,12 @@ struct trace_job {
 	struct trace_target target;
 	struct trace_spool_rec gpu_next;
 	bool gpu_has_next;
-	uint64_t slices, target_slices, marks;
+	uint64_t slices, target_slices, marks; /* written: those in the window */
 	int64_t first_ns; /* window resolution: the session's first call */
 	bool have_first;
+	/* The span of pre's calls, from the window pass (when a bound is given). */
+	int64_t last_ns;
+	int64_t first_frame_id, last_frame_id;
 	/* The first file read, whose session every other file must share. */
 	char ref_path[MERGE_PATH_MAX];
 	char ref_session[SIDE_TEXT_MAX];

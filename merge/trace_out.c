@@ -82,6 +82,7 @@ static void name_process(struct trace_out *o, int pid, int index, const char *na
 	put_string(o->f, name);
 	fprintf(o->f, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
 	              "\"args\":{\"sort_index\":%d}}", pid, index);
+	o->events++; /* the sort index's, which event_head() did not count */
 }
 
 void trace_out_begin(struct trace_out *o, FILE *f, int64_t from_ns, int64_t to_ns)
@@ -104,11 +105,11 @@ static void put_args(FILE *f, const char *args)
 		fprintf(f, ",\"args\":{%s}", args);
 }
 
-void trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *name,
+bool trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *name,
                      int64_t t_ns, int64_t dur_ns, const char *args)
 {
 	if (!in_window(o, t_ns, dur_ns))
-		return;
+		return false;
 	see_track(o, pid, tid);
 	event_head(o, name, 'X', pid, tid);
 	fputs(",\"ts\":", o->f);
@@ -117,6 +118,7 @@ void trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *nam
 	put_us(o->f, dur_ns);
 	put_args(o->f, args);
 	fputc('}', o->f);
+	return true;
 }
 
 void trace_out_instant(struct trace_out *o, int pid, uint64_t tid, const char *name,
@@ -132,14 +134,15 @@ void trace_out_instant(struct trace_out *o, int pid, uint64_t tid, const char *n
 	fputc('}', o->f);
 }
 
-void trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns)
+bool trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns)
 {
 	if (!in_window(o, t_ns, 0))
-		return;
+		return false;
 	event_head(o, text, 'i', TRACE_PID_PRE, 0);
 	fputs(",\"s\":\"g\",\"cat\":\"mark\",\"ts\":", o->f);
 	put_us(o->f, t_ns);
 	fputc('}', o->f);
+	return true;
 }
 
 void trace_out_counter(struct trace_out *o, int pid, const char *name, int64_t t_ns,

@@ -22,7 +22,7 @@ enum trace_pid { TRACE_PID_PRE = 1, TRACE_PID_POST = 2, TRACE_PID_TARGET = 3 };
 struct trace_out {
 	FILE *f;
 	int64_t from_ns, to_ns; /* the window */
-	uint64_t events;
+	uint64_t events; /* written so far, the metadata events included */
 	struct {
 		int pid;
 		uint64_t tid;
@@ -33,16 +33,19 @@ struct trace_out {
 /* Starts the document on @p f: '{"traceEvents":['. */
 void trace_out_begin(struct trace_out *o, FILE *f, int64_t from_ns, int64_t to_ns);
 
-/* A complete slice ("ph":"X") on track (@p pid, @p tid); @p args: JSON members or NULL. */
-void trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *name,
+/*
+ * A complete slice ("ph":"X") on track (@p pid, @p tid); @p args: JSON
+ * members or NULL. Returns whether it was written (it overlaps the window).
+ */
+bool trace_out_slice(struct trace_out *o, int pid, uint64_t tid, const char *name,
                      int64_t t_ns, int64_t dur_ns, const char *args);
 
 /* An instant event ("ph":"i", thread scope). */
 void trace_out_instant(struct trace_out *o, int pid, uint64_t tid, const char *name,
                        int64_t t_ns, const char *args);
 
-/* A user's mark: a global instant event ("s":"g") named @p text. */
-void trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns);
+/* A user's mark: a global instant event ("s":"g") named @p text. Returns whether it was written. */
+bool trace_out_mark(struct trace_out *o, const char *text, int64_t t_ns);
 
 /* A counter sample ("ph":"C") named @p name in process @p pid. */
 void trace_out_counter(struct trace_out *o, int pid, const char *name, int64_t t_ns,

@@ -166,12 +166,25 @@ window)
 	check "$work/f.json"
 	[ "$(stat 1)" = 40 ] || fail "frames 10..19: $(stat 1) pre slices, expected 40"
 	[ "$(stat 3)" = 40 ] || fail "frames 10..19: $(stat 3) target slices"
+	# The "wrote" line counts what the file holds, not the whole session.
+	marks=$(jq '[.traceEvents[] | select(.cat == "mark")] | length' "$work/f.json")
+	want="wrote $work/f.json: $(jq '.traceEvents | length' "$work/f.json") events ($(($(stat 1) + $(stat 2))) calls, $(stat 3) target slices, $marks marks)"
+	[ "$(cat "$work/out")" = "$want" ] || fail "'$(cat "$work/out")', expected '$want'"
 	# Frames are 11.1 ms apart from t = 0: 0.1 s to 0.2 s holds frames 10 to 18.
 	run trace "$work/calls-W1-pre.csv" -o "$work/s.json" --from 0.1 --to 0.2
 	check "$work/s.json"
 	[ "$(stat 1)" -gt 0 ] && [ "$(stat 1)" -lt "$all" ] || fail "seconds window: $(stat 1) of $all"
 	run trace "$work/calls-W1-pre.csv" -o "$work/x.json" --from xyz
 	expect_error 2 "--from takes seconds"
+	# A window that holds no event (past the end, in seconds or frames) is
+	# an error naming it and the session's span; no file is written.
+	for w in "--from 1000|--from 1000" "--from f500 --to f600|--from f500 --to f600" \
+		"--from=100|--from 100"; do
+		run trace "$work/calls-W1-pre.csv" -o "$work/e.json" ${w%%|*}
+		expect_error 1 "the window ${w#*|} holds no event: session W1 runs from 0 to 1\.[0-9]* s, frames f[0-9]* to f[0-9]*$"
+		[ ! -e "$work/e.json" ] || fail "a trace of the empty window ${w#*|}"
+	done
+	! ls -a "$work" | grep -q '\.tmp-' || fail "temporary file left"
 	;;
 size)
 	"$gen_session" "$work" S1 20000 >/dev/null || fail "gen_session failed"
