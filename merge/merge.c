@@ -702,6 +702,33 @@ static void say_one_gpu_file(const struct input *pre, const struct input *post, 
 }
 
 /*
+ * A calls file without one call beside its side's frames file with rows:
+ * what a writer killed before its calls were flushed leaves. The
+ * per-function figures then are not the target's (every function 0 calls,
+ * the other side's calls all "own-thread"): said once per side. The merge
+ * goes on, as for the other files a kill cuts short: its frames columns
+ * are sound, and `xrlm merge DIR` must recover such a session.
+ */
+static void say_empty_calls(const struct merge_calls *calls, const struct merge_paths *paths,
+                            const struct input *pre, const struct input *post,
+                            merge_log_fn log, void *ctx)
+{
+	const char *const calls_paths[2] = {paths->calls_pre_csv, paths->calls_post_csv};
+	const uint64_t call_counts[2] = {calls->r.pre_calls, calls->r.post_calls};
+	const struct input *const sides[2] = {pre, post};
+
+	if (!calls->present)
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (call_counts[i] > 0 || sides[i]->cpu_rows == 0)
+			continue;
+		sayf(log, ctx, "%s: warning: no calls, while %s has %llu frames: the per-function "
+		     "figures are not the target's", calls_paths[i], sides[i]->cpu_path,
+		     (unsigned long long)sides[i]->cpu_rows);
+	}
+}
+
+/*
  * A merged row's bytes with the every-function columns, a little over a
  * generated session's (150 bytes, 168 with GPU files), and the summary's:
  * the room reserved ahead of the writes (what is not written is cut).
@@ -828,6 +855,7 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	if (merge_calls_read(calls, paths, pre->cpu.meta.session,
 	                     (int64_t)post->cpu.meta.bracket_correction_ns, dir, log, ctx) != 0)
 		goto out;
+	say_empty_calls(calls, paths, pre, post, log, ctx);
 	say_one_gpu_file(pre, post, log, ctx);
 	if (!gate_ok && merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
 	                                   post->gpu_path ? &post->gpu.meta : NULL) != 0) {

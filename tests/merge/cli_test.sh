@@ -386,6 +386,19 @@ calls_errors)
 	stderr_once "calls-s1-post.csv:41: warning: "
 	grep -q "^# truncated_rows=1$" "$work/frames-merged-s1.csv" || fail "truncated row not counted"
 	;;
+calls_empty)
+	# A calls file with its metadata and header only (its writer killed
+	# before the calls were flushed) beside a frames file with rows: still
+	# merged, with one warning naming it; the full file beside it, none.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	grep '^#\|^fn,' "$data/calls-s1-pre.csv" | grep -v '^# session_end' >"$work/calls-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	stderr_once "calls-s1-pre.csv: warning: no calls, while $work/frames-s1-pre.csv has 3 frames: the per-function figures are not the target's$"
+	[ -s "$work/functions-merged-s1.csv" ] || fail "no functions file"
+	grep -q "^matched frames: 3$" "$work/out" || fail "frames not merged"
+	;;
 calls_errors_late)
 	# A bad row late in a long session's calls file: the rows' pass, which
 	# takes the sandwich's xrEndFrame calls as they come, must not wait for
