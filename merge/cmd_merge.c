@@ -19,12 +19,31 @@
 struct merge_args {
 	const char *pre, *post, *gpu_pre, *gpu_post, *out, *threads;
 	bool no_gpu, no_calls, all;
+	bool dir; /* one operand, a directory (held in pre): merge DIR */
 };
+
+/*
+ * merge DIR takes the options that apply to every session alike; the
+ * others name one session's files or print its per-function table, which
+ * merge DIR does not. Returns 0, or CMD_EXIT_USAGE naming the option.
+ */
+static int check_dir_options(const struct merge_args *a)
+{
+	if (a->out)
+		return cmd_usage_error("merge DIR does not take -o/--output",
+		                       "each merged file goes beside its session");
+	if (a->gpu_pre || a->gpu_post)
+		return cmd_usage_error("merge DIR does not take --gpu-pre/--gpu-post",
+		                       "each session's own GPU files are used");
+	if (a->all)
+		return cmd_usage_error("merge DIR does not take --all", "it prints no per-function table");
+	return 0;
+}
 
 static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 {
 	static const char *const names[] = {"--gpu-pre", "--gpu-post", "-o", "--output", "--threads"};
-	int positional = 0;
+	int positional = 0, ret;
 
 	for (int i = 0; i < argc; i++) {
 		const char **const slots[] = {&a->gpu_pre, &a->gpu_post, &a->out, &a->out, &a->threads};
@@ -51,7 +70,10 @@ static int parse_merge_args(int argc, char **argv, struct merge_args *a)
 			return cmd_usage_error("unexpected argument", argv[i]);
 		}
 	}
-	if (positional < 2)
+	a->dir = positional == 1 && sessions_is_dir(a->pre);
+	if (a->dir && (ret = check_dir_options(a)) != 0)
+		return ret;
+	if (!a->dir && positional < 2)
 		return cmd_usage_error("merge needs PRE.csv and POST.csv, or a directory", NULL);
 	if (a->no_gpu && (a->gpu_pre || a->gpu_post))
 		return cmd_usage_error("--no-gpu conflicts with --gpu-pre/--gpu-post", NULL);
@@ -145,11 +167,13 @@ static int run_merge(int argc, char **argv)
 	struct merge_siblings sib;
 	struct merge_summary s;
 
-	if (argc == 1 && sessions_is_dir(argv[0]))
-		return cmd_merge_dir(argv[0]);
 	int ret = parse_merge_args(argc, argv, &a);
 	if (ret != 0)
 		return ret;
+	if (a.dir) {
+		const struct cmd_merge_dir_options opts = {a.no_gpu, a.no_calls};
+		return cmd_merge_dir(a.pre, &opts);
+	}
 
 	bool derived = merge_sibling_paths(a.pre, a.post, &sib) == 0;
 	if (!a.out && !derived)
@@ -192,7 +216,7 @@ static int run_merge(int argc, char **argv)
 const struct cmd cmd_merge = {
 	.name = "merge",
 	.synopsis = "PRE.csv POST.csv [--gpu-pre F] [--gpu-post F] [--no-gpu] [--no-calls] [--all] "
-	            "[--threads N] [-o OUT] | DIR",
+	            "[--threads N] [-o OUT] | DIR [--no-gpu] [--no-calls] [--threads N]",
 	.help = "joins a session's per-side files (frames-<tag>-pre.csv and\n"
 	        "frames-<tag>-post.csv) into frames-merged-<tag>.csv next to PRE\n"
 	        "(or OUT; an existing file is never overwritten). The sibling\n"
@@ -210,6 +234,8 @@ const struct cmd cmd_merge = {
 	        "The merged file's bytes do not depend on it.\n"
 	        "With DIR: merges every session there that has both per-side files,\n"
 	        "no merged file and no writer still running (what a kill leaves),\n"
-	        "one line each; exit status 1 if any failed.\n",
+	        "one line each; exit status 1 if any failed. --no-gpu, --no-calls\n"
+	        "and --threads apply to every session; -o, --gpu-pre, --gpu-post\n"
+	        "and --all are refused there.\n",
 	.run = run_merge,
 };

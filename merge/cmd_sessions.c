@@ -166,8 +166,9 @@ const struct cmd cmd_ls = {
 
 /* ---- merge DIR ---- */
 
-/* Merges session @p e; prints its one line. Returns 0 or -1. */
-static int merge_one(const struct sessions *s, const struct sessions_entry *e)
+/* Merges session @p e as @p opts says; prints its one line. Returns 0 or -1. */
+static int merge_one(const struct sessions *s, const struct sessions_entry *e,
+                     const struct cmd_merge_dir_options *opts)
 {
 	char pre[MERGE_PATH_MAX], post[MERGE_PATH_MAX];
 	struct merge_siblings sib;
@@ -188,13 +189,17 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e)
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	paths.post_csv = post;
+	if (opts->no_gpu)
+		paths.gpu_pre_csv = paths.gpu_post_csv = NULL;
+	if (opts->no_calls)
+		paths.calls_pre_csv = paths.calls_post_csv = NULL;
 	if (merge_files(&paths, sib.merged_csv, &sum, cmd_log, NULL) != 0)
 		return -1;
 	printf("%s: merged %" PRIu64 " frames into %s\n", e->tag, sum.frame_count, sib.merged_csv);
 	return 0;
 }
 
-int cmd_merge_dir(const char *dir)
+int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 {
 	struct sessions s;
 	char msg[CSVR_MSG_MAX];
@@ -223,7 +228,7 @@ int cmd_merge_dir(const char *dir)
 		}
 		/* Each message is flushed in order with the merge's stderr lines. */
 		fflush(stdout);
-		if (merge_one(&s, e) == 0)
+		if (merge_one(&s, e, opts) == 0)
 			merged++;
 		else
 			failed++;

@@ -653,6 +653,35 @@ merge_dir)
 	run ls "$work/d"
 	grep -q "^$E .*merged, 6 frames$" "$work/out" || fail "ls after merge DIR"
 	;;
+merge_dir_options)
+	# merge DIR applies --threads, --no-gpu and --no-calls to every session,
+	# and names each option it does not take (nothing merged then).
+	t=999999007-20261101T100000
+	for k in frames calls gpu; do
+		for side in pre post; do cp "$data/$k-s1-$side.csv" "$work/$k-$t-$side.csv"; done
+	done
+	while IFS='|' read -r words option; do
+		eval "run merge \"\$work\" $words"
+		expect_error 2 "merge DIR does not take $option: "
+	done <<-EOF
+	-o x.csv|-o/--output
+	--output=x.csv|-o/--output
+	--gpu-pre x.csv|--gpu-pre/--gpu-post
+	--all|--all
+	EOF
+	[ ! -e "$work/frames-merged-$t.csv" ] || fail "a refused command merged"
+	run merge "$work" --threads 9
+	expect_error 2 "--threads must be 1 to 8"
+	run merge "$work" --threads 2 --no-gpu --no-calls
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^$t: merged 3 frames into " "$work/out" || fail "not merged"
+	grep -q "^# gpu_frame_count=0$" "$work/frames-merged-$t.csv" || fail "GPU files used despite --no-gpu"
+	[ ! -e "$work/functions-merged-$t.csv" ] || fail "calls files used despite --no-calls"
+	rm "$work/frames-merged-$t.csv"
+	run merge "$work" --threads=1
+	[ "$rc" -eq 0 ] && [ -s "$work/functions-merged-$t.csv" ] || fail "--threads=1: status $rc, or no functions file"
+	grep -q "^# gpu_frame_count=3$" "$work/frames-merged-$t.csv" || fail "GPU files not used by default"
+	;;
 merge_dir_nothing)
 	mkdir "$work/d"
 	cp "$data/expected-merged-s1.csv" "$work/d/frames-merged-1-20261101T100000.csv"
