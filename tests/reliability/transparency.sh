@@ -44,6 +44,13 @@ run() {
 		s/(0x)+[0-9a-fA-F]+/ADDR/g; s/[0-9]+/N/g' \
 		"$2/api_dump.txt" | awk '/^XrResult / && NR > 1 { print line; line = "" }
 		{ sub(/^ +/, ""); line = line (line == "" ? "" : " | ") $0 } END { print line }' >"$2/calls"
+	# Both layers must have run, or the comparisons below compare nothing:
+	# api_dump logged every frame's xrEndFrame, core_validation said hello.
+	n=$(grep -c '^XrResult xrEndFrame ' "$2/calls" || true)
+	[ "$n" -ge "$XRTEST_EXIT_AFTER_FRAMES" ] ||
+		fail "api_dump logged $n xrEndFrame calls of $XRTEST_EXIT_AFTER_FRAMES with $1"
+	grep -q "^Core Validation output type: text" "$2/hello_xr.log" ||
+		fail "core_validation did not run with $1"
 	# stdout and stderr interleave differently from run to run: compare sorted.
 	grep -v '^\[xrlm\|^xrlm \|^\[xrlm-test' "$2/hello_xr.log" |
 		sed -E 's/0x[0-9a-fA-F]+/ADDR/g; s/[0-9]+/N/g' | sort >"$2/out"
