@@ -329,6 +329,9 @@ calls_table)
 	sed -n 3p "$work/merge.table" | grep -q "^xrApplyHapticFeedback  *other  *3  *1.00  *105.00 " ||
 		fail "top row: $(sed -n 3p "$work/merge.table")"
 	grep -q "^xrPollEvent  *other .* 0  *3$" "$work/merge.table" || fail "own-thread calls not shown"
+	# every row after it has no more target time than the one above (column 5)
+	awk '/^xr/ { if (n++ && $5 > last) bad = 1; last = $5 } END { exit bad || n != 15 }' \
+		"$work/merge.table" || fail "the rows are not in order of target time: $(cat "$work/merge.table")"
 	run stats "$m"
 	[ "$rc" -eq 0 ] || fail "stats status $rc"
 	sed -n '/^per function/,$p' "$work/out" >"$work/stats.table"
