@@ -428,6 +428,11 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
                   uint32_t thread_id)
 {
+	/* After a failed submission (a lost device, out of memory) nothing more
+	 * goes onto the application's queue: the frames' samples are lost,
+	 * counted, and the writer has said why. */
+	if (atomic_load_explicit(&gpu->submit_error, memory_order_relaxed) != VK_SUCCESS)
+		return false;
 	uint32_t head = atomic_load_explicit(&gpu->head, memory_order_relaxed);
 	uint32_t index = head % XL_GPU_SLOTS;
 	struct xl_gpu_slot *slot = &gpu->slots[index];

@@ -196,7 +196,8 @@ void xl_gpu_abandon(struct xl_gpu *gpu);
  * Frame thread: submits a timestamp for this frame on the application's
  * queue, behind the gate when @p gated (@p thread_id: the calling thread,
  * for the watchdog). Returns false when no slot is free (the caller counts
- * a gpu_ring_overflow) or the submission failed.
+ * a gpu_ring_overflow) or the submission failed; after one failure it
+ * submits nothing more and returns false at once.
  */
 bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
                   uint32_t thread_id);

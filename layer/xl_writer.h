@@ -57,6 +57,7 @@ struct xl_writer {
 	bool calls_failed;            /* the calls file could not be written */
 	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
 	bool gpu_failed;            /* the GPU file could not be written */
+	bool gpu_submit_failed;     /* a GPU timestamp's submission failed: none are made since */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
 	uint32_t closed_id;   /* newest session this side has finished */
 	uint64_t ended_ns;    /* when the writer first saw open_id ended; 0: not yet */

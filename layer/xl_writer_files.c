@@ -263,10 +263,11 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
 {
 	int err = atomic_load(&gpu->submit_error);
-	if (err != VK_SUCCESS)
-		xl_log_once(XL_ONCE_GPU, "vkQueueSubmit of a GPU timestamp failed (VkResult %d); "
-		            "GPU samples are missing from then on", err);
-	(void)w;
+	if (err == VK_SUCCESS)
+		return;
+	xl_log_once(XL_ONCE_GPU, "vkQueueSubmit of a GPU timestamp failed (VkResult %d); "
+	            "no more are submitted, and the GPU samples are missing from then on", err);
+	w->gpu_submit_failed = true;
 }
 
 bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session)
@@ -342,12 +343,15 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 			            w->gpu_csv.name);
 	}
 	if (overflow)
-		xl_log("session %s: %llu GPU samples lost: %llu skipped (all GPU slots busy), %u "
+		xl_log("session %s: %llu GPU samples lost: %llu skipped (%s), %u "
 		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
-		       (unsigned long long)overflow, (unsigned long long)skipped, late,
+		       (unsigned long long)overflow, (unsigned long long)skipped,
+		       w->gpu_submit_failed ? "all GPU slots busy, or after the failed submission"
+		                            : "all GPU slots busy", late,
 		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
 		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
 	w->gpu_failed = false;
+	w->gpu_submit_failed = false;
 }
 
 /*
@@ -361,6 +365,7 @@ static void abandon_files(struct xl_writer *w)
 	xl_csv_file_close(&w->calls_csv, NULL);
 	xl_csv_file_close(&w->gpu_csv, NULL);
 	w->gpu_failed = false;
+	w->gpu_submit_failed = false;
 }
 
 bool xl_writer_files_close(struct xl_writer *w)
