@@ -117,6 +117,20 @@ static const char *verdict_of(const struct abtest_result *r)
 	return change > 0 ? verdict_slower : verdict_faster;
 }
 
+/*
+ * Whether the median grew by more than @p pct %, its interval above zero.
+ * From a median of 0 or below the relative change has no value (rel_pct
+ * is NaN), and any growth is more than every percentage: the absolute
+ * interval above zero is the test (a GPU column reading 0 in gated mode,
+ * then 500 us, must fail the gate).
+ */
+static bool grew_past(const struct abtest_result *r, double pct)
+{
+	if (isnan(r->rel_pct))
+		return r->diff_lo > 0;
+	return r->rel_pct > pct && r->rel_lo_pct > 0;
+}
+
 /* Compares one column; fills @p m. Returns 0, or -1 when out of memory. */
 static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
                        struct compare_metric *m)
@@ -141,8 +155,7 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	if (ret == 0 && !m->skipped) {
 		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
 		m->verdict = verdict_of(&m->r);
-		m->fails = a->has_fail_above && m->r.rel_pct > a->fail_above_pct &&
-		           m->r.rel_lo_pct > 0;
+		m->fails = a->has_fail_above && grew_past(&m->r, a->fail_above_pct);
 	}
 	free(v[0]);
 	free(v[1]);

@@ -131,6 +131,15 @@ fail_above)
 	[ "$rc" -eq 0 ] || fail "-10 % (faster) with --fail-above 5: status $rc"
 	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "without --fail-above: status $rc"
+	# From a median of 0 (a GPU column of a target with no GPU work), any
+	# growth whose interval lies above zero is past every percentage.
+	awk -F, -v OFS=, '/^#/ { print; next } !h { h = 1; for (i = 1; i <= NF; i++) if ($i == "target_gpu_us") c = i; print; next }
+		{ $c = "0.000"; print }' "$work/a.csv" >"$work/z.csv"
+	compare "$work/z.csv" "$work/a.csv" --fail-above 1000
+	[ "$rc" -eq 1 ] || fail "target_gpu_us from a median of 0 with --fail-above 1000: status $rc, expected 1"
+	grep -q "FAIL: above --fail-above" "$work/out" || fail "the column grown from 0 not marked"
+	compare "$work/a.csv" "$work/z.csv" --fail-above 5
+	[ "$rc" -eq 0 ] || fail "down to a median of 0 with --fail-above 5: status $rc"
 	;;
 json)
 	gen a --seed 1 --frames 1000
