@@ -88,7 +88,7 @@ double join_gpu_correct(double raw_us, double bracket_ns)
 {
 	if (isnan(raw_us))
 		return NAN;
-	double us = raw_us - bracket_ns / 1000.0;
+	double us = raw_us - (isnan(bracket_ns) ? 0.0 : bracket_ns / 1000.0);
 	return us > 0 ? fmt_round(us, 3) : 0.0;
 }
 
@@ -116,8 +116,12 @@ static void join_gpu(struct join *j, int64_t display_time, struct join_rec *r, i
 	double bracket_ns = ((const struct side_gpu_row *)a)->bracket_ns;
 	r->gpu_raw_us = gpu_target_us(a, b);
 	r->gpu_us = join_gpu_correct(r->gpu_raw_us, bracket_ns);
-	if (!isnan(r->gpu_raw_us) && bracket_ns > 0) {
-		j->gpu_bracket_ns_sum += bracket_ns;
+	/* The summary's mean is over every frame with a GPU value, a frame
+	 * before pre's first measurement counting as corrected by 0; none
+	 * measured in the whole file: no mean. */
+	if (!isnan(r->gpu_raw_us)) {
+		j->gpu_bracket_seen |= !isnan(bracket_ns);
+		j->gpu_bracket_ns_sum += isnan(bracket_ns) ? 0.0 : bracket_ns;
 		j->gpu_bracket_frames++;
 	}
 }

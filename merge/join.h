@@ -50,6 +50,7 @@ struct join {
 	uint64_t gpu_matched;  /* matched frames with a row in both GPU files */
 	double gpu_bracket_ns_sum; /* over gpu_bracket_frames frames with a GPU value */
 	uint64_t gpu_bracket_frames;
+	bool gpu_bracket_seen; /* a frame with a GPU value had a measured bracket (0 included) */
 	uint64_t unmatched_pre;
 	uint64_t unmatched_post; /* known after join_finish() */
 };

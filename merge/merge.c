@@ -523,7 +523,7 @@ static void summary_of_inputs(struct merge_summary *s, const struct merge_rows_c
 	s->has_gpu_info = true;
 	s->unmatched_pre = j->unmatched_pre;
 	s->unmatched_post = j->unmatched_post;
-	s->has_gpu_bracket = j->gpu_bracket_frames > 0;
+	s->has_gpu_bracket = j->gpu_bracket_seen && j->gpu_bracket_frames > 0;
 	if (s->has_gpu_bracket)
 		s->gpu_bracket_ns = (uint64_t)llround(j->gpu_bracket_ns_sum / (double)j->gpu_bracket_frames);
 }

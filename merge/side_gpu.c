@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "u_parse.h"
@@ -64,6 +65,7 @@ const struct csvr_format side_gpu_format = {
 int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->bracket_ns = NAN;
 	side_file_reserve(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
 	return side_file_read(path, &side_gpu_format, expected_side, &out->meta, &out->diag, out);
 }
@@ -72,6 +74,7 @@ int side_gpu_stream_open(const char *path, const char *expected_side, struct sid
                        struct side_stream *stream)
 {
 	memset(out, 0, sizeof(*out));
+	out->bracket_ns = NAN;
 	side_file_reserve_chunk(path, (void **)&out->rows, &out->cap, sizeof(*out->rows));
 	return side_file_stream_open(stream, path, &side_gpu_format, expected_side, &out->meta, &out->diag,
 	                             out);

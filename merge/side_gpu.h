@@ -15,7 +15,7 @@ struct side_gpu_row {
 	int64_t display_time;
 	uint64_t ticks;
 	double period_ns; /* 0 when the row is not valid (valid=0) */
-	double bracket_ns; /* the last `# gpu_bracket_ns=` above the row (pre); 0: none */
+	double bracket_ns; /* the last `# gpu_bracket_ns=` above the row (pre); NAN: none yet */
 };
 
 /* A per-side GPU file. Owns rows; release with side_gpu_destroy(). */
@@ -25,7 +25,7 @@ struct side_gpu_file {
 	struct side_gpu_row *rows;
 	size_t count;
 	size_t cap;
-	double bracket_ns; /* while reading: the last `# gpu_bracket_ns=` seen */
+	double bracket_ns; /* while reading: the last `# gpu_bracket_ns=` seen; NAN: none */
 };
 
 /* The GPU file's columns for csvr; see side_cpu_format. */

@@ -1519,6 +1519,54 @@ static void test_gpu_correct(void **state)
 	assert_double_equal(join_gpu_correct(9.6, 21400), 0.0, 0);    /* nothing submitted */
 	assert_double_equal(join_gpu_correct(0.0, 0), 0.0, 0);
 	assert_true(isnan(join_gpu_correct(NAN, 500)));
+	assert_double_equal(join_gpu_correct(5.2504, NAN), 5.25, 0); /* none measured yet */
+}
+
+/*
+ * The summary's gpu_bracket_ns is the mean over every frame with a GPU
+ * value: a frame before pre's first measurement counts as corrected by 0
+ * (bracket-late/: 10 none, 50 with 3000: 1500), and a measured 0 is a
+ * value, not an empty line (bracket-zero/).
+ */
+static void test_merge_gpu_bracket_mean(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *gpu_pre;
+		const char *rows_10_50[2];
+		uint64_t mean;
+		const char *line;
+	} cases[] = {
+		{"bracket-late/gpu-s3-pre.csv",
+		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n",
+		  "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,,,,,,,,,,,,,5.250\n"},
+		 1500, "\n# gpu_bracket_ns=1500\n"},
+		{"bracket-zero/gpu-s3-pre.csv",
+		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n",
+		  "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,,,,,,,,,,,,,5.250\n"},
+		 0, "\n# gpu_bracket_ns=0\n"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dir[256], out[512];
+		struct tm_log log = {0};
+		struct merge_summary s;
+		tm_dir_create(dir, sizeof(dir));
+		assert_int_equal(merge_data(dir, "frames-s3-pre.csv", "frames-s3-post.csv",
+		                            cases[i].gpu_pre, "gpu-s3-post.csv", &s, &log, out,
+		                            sizeof(out)),
+		                 0);
+		char *got = tm_file_read(out);
+		for (int k = 0; k < 2; k++)
+			if (!strstr(got, cases[i].rows_10_50[k]))
+				fail_msg("%s: no row %s in\n%s", cases[i].gpu_pre, cases[i].rows_10_50[k],
+				         tm_rows_of(got));
+		assert_true(s.has_gpu_bracket);
+		assert_int_equal(s.gpu_bracket_ns, cases[i].mean);
+		assert_non_null(strstr(got, cases[i].line));
+		free(got);
+		tm_dir_remove(dir);
+	}
 }
 
 /*
@@ -1855,6 +1903,7 @@ int main(void)
 		cmocka_unit_test(test_merge_gpu_rules),
 		cmocka_unit_test(test_gpu_correct),
 		cmocka_unit_test(test_merge_gpu_bracket),
+		cmocka_unit_test(test_merge_gpu_bracket_mean),
 		cmocka_unit_test(test_merge_empty_session),
 		cmocka_unit_test(test_merge_truncated),
 		cmocka_unit_test(test_merge_refuses_overwrite),
