@@ -148,8 +148,11 @@ static bool plan_request(const VkDeviceCreateInfo *app, const struct device_surv
 	}
 	req->timeline_khr = req->timeline && !core;
 
+	/* The extension needs VK_KHR_get_physical_device_properties2 below
+	 * Vulkan 1.1, which a 1.0 instance may lack: only from 1.1, as the
+	 * timeline feature's query above. */
 	req->calibrated = s->app_calibrated_ext;
-	if (!req->calibrated && s->has_calibrated_ext) {
+	if (!req->calibrated && s->has_calibrated_ext && s->api >= VK_API_VERSION_1_1) {
 		req->exts[req->ci.enabledExtensionCount++] = CALIBRATED_EXT;
 		req->calibrated = true;
 		req->changed = true;

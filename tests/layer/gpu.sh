@@ -9,8 +9,10 @@
 #   deadlock                         the target waits for its own GPU work inside
 #                                    xrEndFrame: the gate's watchdog keeps the app
 #                                    running, the log explains the fallback
-#   gated-vulkan, gated-vulkan2-1.0  the gated mode (event gate) on an XR_KHR_vulkan_enable
-#                                    session and on a Vulkan 1.0 instance, chosen by auto,
+#   gated-vulkan, gated-vulkan2-1.0, gated-vulkan2-1.0-minimal
+#                                    the gated mode (event gate) on an XR_KHR_vulkan_enable
+#                                    session and on a Vulkan 1.0 instance (with a runtime
+#                                    that enables no extension too), chosen by auto,
 #                                    under the validation layer: bracket lines in pre's GPU
 #                                    file (the first nine submitted >= 35 ms apart),
 #                                    target_gpu_raw_us and # gpu_bracket_ns= in the merged
@@ -66,12 +68,17 @@ columns-vulkan | columns-vulkan2)
 	done
 	grep -q "GPU mode: auto" "$OUT/xrlm-pre.log" || fail "the pre log does not name the GPU mode"
 	;;
-gated-vulkan | gated-vulkan2-1.0)
+gated-vulkan | gated-vulkan2-1.0 | gated-vulkan2-1.0-minimal)
 	export XRTEST_TARGET_GPU_US=300
 	if [ "$case" = gated-vulkan ]; then
 		run_validated --graphics vulkan --frames 150
-	else
+	elif [ "$case" = gated-vulkan2-1.0 ]; then
 		run_validated --graphics vulkan2 --vk-1.0 --frames 150
+	else
+		# A runtime that enables no extension: no
+		# VK_KHR_get_physical_device_properties2 on the 1.0 instance, which
+		# pre's device additions must not presume.
+		XRTEST_VK_MINIMAL=1 run_validated --graphics vulkan2 --vk-1.0 --frames 150
 	fi
 	gpu_share 0.95
 	grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "auto did not choose the event gate"

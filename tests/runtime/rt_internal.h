@@ -50,6 +50,7 @@ struct rt_knobs {
 	uint64_t exit_after_frames;   /* XRTEST_EXIT_AFTER_FRAMES, 0 = never */
 	uint64_t compositor_cpu_us;   /* XRTEST_COMPOSITOR_CPU_US */
 	uint64_t compositor_gpu_us;   /* XRTEST_COMPOSITOR_GPU_US */
+	bool vk_minimal;              /* XRTEST_VK_MINIMAL: ask Vulkan for no extension */
 };
 
 /* Reads the knobs from the environment, one log line per bad value. */

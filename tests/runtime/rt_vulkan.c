@@ -45,6 +45,8 @@ static XrResult ext_string(XrInstance instance, XrSystemId system, const char *c
 	XrResult r = rt_instance_get_system(instance, system, &inst);
 	if (r != XR_SUCCESS)
 		return r;
+	if (inst->knobs.vk_minimal)
+		n = 0;
 	char s[512] = "";
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -189,7 +191,7 @@ XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
 	VkInstanceCreateInfo ci = *createInfo->vulkanCreateInfo;
 	const char *exts[RT_MAX_EXTS];
 	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_instance_exts,
-	                RT_COUNT(g_instance_exts), exts))
+	                inst->knobs.vk_minimal ? 0 : RT_COUNT(g_instance_exts), exts))
 		return XR_ERROR_LIMIT_REACHED;
 	*vulkanResult = create(&ci, createInfo->vulkanAllocator, vulkanInstance);
 	return XR_SUCCESS;
@@ -218,7 +220,7 @@ XrResult XRAPI_CALL rt_xrCreateVulkanDeviceKHR(XrInstance instance,
 	VkDeviceCreateInfo ci = *createInfo->vulkanCreateInfo;
 	const char *exts[RT_MAX_EXTS];
 	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_device_exts,
-	                RT_COUNT(g_device_exts), exts))
+	                inst->knobs.vk_minimal ? 0 : RT_COUNT(g_device_exts), exts))
 		return XR_ERROR_LIMIT_REACHED;
 	*vulkanResult = create(createInfo->vulkanPhysicalDevice, &ci, createInfo->vulkanAllocator,
 	                       vulkanDevice);
