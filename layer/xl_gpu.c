@@ -598,6 +598,14 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 	}
 }
 
+void xl_gpu_each_uncollected(const struct xl_gpu *gpu, void (*lost)(void *ctx, uint32_t session_id),
+                             void *ctx)
+{
+	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++)
+		if (atomic_load_explicit(&gpu->slots[i].state, memory_order_acquire) == SLOT_SUBMITTED)
+			lost(ctx, gpu->slots[i].session_id);
+}
+
 unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id)
 {
 	unsigned n = 0;

@@ -211,6 +211,14 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
                         void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx);
 
+/*
+ * Calls @p lost with @p ctx and the session of each frame sample still on
+ * the GPU or not yet collected: what xl_gpu_destroy() will throw away.
+ * Only once no other thread collects (the writer let go of @p gpu).
+ */
+void xl_gpu_each_uncollected(const struct xl_gpu *gpu, void (*lost)(void *ctx, uint32_t session_id),
+                             void *ctx);
+
 /* Writer thread: how many of session @p session_id's samples are still on the GPU. */
 unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id);
 

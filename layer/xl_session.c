@@ -139,14 +139,27 @@ static struct xl_gpu *take_gpu(struct xl_instance *in, XrSession session)
 	return gpu;
 }
 
+/* A frame sample destroyed before the writer collected it: lost, and counted. */
+static void count_lost(void *ctx, uint32_t session_id)
+{
+	struct xl_instance *in = ctx;
+	atomic_fetch_add_explicit(&xl_control_session(in->ctl, session_id)->gpu_overflow[xl_side.index],
+	                          1, memory_order_relaxed);
+}
+
 XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 {
 	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
 	if (gpu && gpu->session == session) {
-		/* Let the writer write the last samples, then free everything
-		 * on the device before the chain below destroys the session. */
+		/* Let the writer write the last samples (it may be busy: post's
+		 * merge of an earlier session), then free everything on the
+		 * device before the chain below destroys the session; what the
+		 * writer did not collect is counted as lost. */
 		xl_gpu_drain(gpu, DRAIN_NS);
-		xl_gpu_destroy(take_gpu(in, session));
+		gpu = take_gpu(in, session);
+		if (gpu)
+			xl_gpu_each_uncollected(gpu, count_lost, in);
+		xl_gpu_destroy(gpu);
 	}
 	xl_gl_session_end(in, session);
 	return xl_next_xrDestroySession(session);

@@ -347,7 +347,8 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
 		       (unsigned long long)overflow, (unsigned long long)skipped,
 		       w->gpu_submit_failed ? "all GPU slots busy, or after the failed submission"
-		                            : "all GPU slots busy", late,
+		                            : "all GPU slots busy, or uncollected at xrDestroySession",
+		       late,
 		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
 		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
 	w->gpu_failed = false;
