@@ -15,9 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <math.h>
-#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,31 +28,12 @@
  */
 #define LATE_CALLS_NS 100000000ull
 
-/* Sets the calling thread's scheduling policy (no priority: the normal ones). */
-static void set_policy(pthread_t thread, int policy)
-{
-	struct sched_param none = {0};
-	pthread_setschedparam(thread, policy, &none);
-}
-
 /*
- * Runs the session-closed hook (post: the merge, CPU-bound for up to
- * seconds) at SCHED_IDLE, so that it never takes a core from the
- * application's frame thread, then gives the merge's memory back. A stop
- * request restores the normal policy (see xl_writer_stop): an exiting
- * process must not wait for a starved merge.
+ * Closes the open session's files, then hands the session to the
+ * session-closed hook's thread (post: the merge, CPU-bound for up to
+ * seconds), so that this thread goes on draining the rings meanwhile.
+ * Should the queue be full (or no thread start), the hook runs here.
  */
-static void run_session_closed(struct xl_writer *w, uint32_t id)
-{
-	set_policy(pthread_self(), SCHED_IDLE);
-	if (atomic_load(&w->stop))
-		set_policy(pthread_self(), SCHED_OTHER);
-	w->cfg.session_closed(w->cfg.ctx, id, w->open_tag, w->dir_fd);
-	set_policy(pthread_self(), SCHED_OTHER);
-	malloc_trim(0);
-}
-
-/* Closes the open session's files, then runs the session-closed hook. */
 static void close_session(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
@@ -62,8 +41,10 @@ static void close_session(struct xl_writer *w)
 	bool had_rows = xl_writer_files_close(w);
 	xl_trace_session_end(&w->trace, atomic_load(&info->dropped[w->cfg.side]),
 	                     atomic_load(&info->gpu_overflow[w->cfg.side]));
-	if (had_rows && w->cfg.session_closed)
-		run_session_closed(w, id);
+	if (!had_rows || !w->cfg.session_closed)
+		return;
+	if (!xl_hook_thread_post(&w->hooks, id, w->open_tag, w->dir_fd))
+		w->cfg.session_closed(w->cfg.ctx, id, w->open_tag, w->dir_fd);
 }
 
 static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
@@ -104,11 +85,17 @@ static void write_marks(struct xl_writer *w)
 	xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, open, w->closed_id, write_mark, w);
 }
 
-/* Says which sessions this side is wholly done with (see xl_control.h, settled). */
+/*
+ * Says which sessions this side is wholly done with (see xl_control.h,
+ * settled): closed, and their hook returned.
+ */
 static void publish_settled(struct xl_writer *w)
 {
-	atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], w->closed_id,
-	                      memory_order_release);
+	uint32_t settled = w->closed_id;
+	uint32_t busy = w->cfg.session_closed ? xl_hook_thread_busy_from(&w->hooks) : 0;
+	if (busy && busy - 1 < settled)
+		settled = busy - 1;
+	atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], settled, memory_order_release);
 }
 
 /*
@@ -210,6 +197,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
+	if (cfg->session_closed)
+		xl_hook_thread_init(&w->hooks, cfg->session_closed, cfg->ctx);
 	int err = xl_sleeper_init(&w->sleeper);
 	if (!err) {
 		err = xl_thread_start(&w->thread, writer_main, w,
@@ -219,6 +208,8 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	}
 	if (err) {
 		xl_log("cannot start the writer thread: %s; nothing will be recorded", strerror(err));
+		if (cfg->session_closed)
+			xl_hook_thread_stop(&w->hooks);
 		if (w->dir_fd >= 0)
 			close(w->dir_fd);
 		w->dir_fd = -1;
@@ -233,10 +224,14 @@ void xl_writer_stop(struct xl_writer *w)
 	if (!w->started)
 		return;
 	atomic_store(&w->stop, true);
-	set_policy(w->thread, SCHED_OTHER); /* a merge at SCHED_IDLE finishes now */
-	xl_sleeper_wake(&w->sleeper);       /* and a sleeping loop makes its last pass now */
+	xl_sleeper_wake(&w->sleeper); /* a sleeping loop makes its last pass now */
 	pthread_join(w->thread, NULL);
 	xl_sleeper_destroy(&w->sleeper);
+	if (w->cfg.session_closed) {
+		/* The sessions handed over, the last one's too, finish now. */
+		xl_hook_thread_stop(&w->hooks);
+		publish_settled(w);
+	}
 	w->started = false;
 	if (w->dir_fd >= 0)
 		close(w->dir_fd);

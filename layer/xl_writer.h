@@ -12,6 +12,7 @@
 #define XL_WRITER_H
 
 #include "xl_control.h"
+#include "xl_hook_thread.h"
 #include "xl_ring.h"
 #include "xl_side_csv.h"
 #include "xl_trace.h"
@@ -66,6 +67,7 @@ struct xl_writer {
 	uint32_t toggles_seen; /* pre: signal toggles already reported */
 	bool by_signal;        /* pre: a toggle signal started open_id */
 	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
+	struct xl_hook_thread hooks; /* runs cfg.session_closed (post: the merge) */
 };
 
 /*

@@ -11,6 +11,9 @@
  *            those are lost too, and counted.
  * And no call record is lost when it arrives after its session ended (a
  * call in flight on another thread at the stop returns later): late.
+ * Nor while the session-closed hook (post: the merge) of the previous
+ * session runs for long: the writer goes on draining the rings, and the
+ * session is settled only once its hook returned: hook.
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
 #include "xl_control.h"
@@ -20,6 +23,7 @@
 #include "xl_writer.h"
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +145,7 @@ static int consume_files(const char *dir, const char *prefix,
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		FILE *f = fopen(path, "r");
+		FILE *f = line ? fopen(path, "r") : NULL;
 		while (f && fgets(text, sizeof(text), f))
 			line(ctx, text);
 		if (f)
@@ -211,6 +215,90 @@ static int check_late(const char *dir)
 	return 0;
 }
 
+/* The session-closed hook: blocks until released (5 s at most), counting its sessions. */
+static atomic_bool hook_release;
+static atomic_uint hook_entered, hook_done;
+
+static void blocking_hook(void *ctx, uint32_t id, const char *tag, int dir_fd)
+{
+	(void)ctx, (void)id, (void)tag, (void)dir_fd;
+	atomic_fetch_add(&hook_entered, 1);
+	for (int i = 0; i < 5000 && !atomic_load(&hook_release); i++)
+		usleep(1000);
+	atomic_fetch_add(&hook_done, 1);
+}
+
+/*
+ * Session 1 (10 frames) stops; while its hook blocks, session 2 records
+ * three rings' worth of frames: none may be lost, and session 1 is not
+ * settled before its hook returns.
+ */
+static int check_hook(const char *dir)
+{
+	struct xl_settings settings = {.delay_s = -1.0};
+	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", dir);
+	struct xl_control *ctl = xl_control_create(&settings);
+	static struct xl_ring_pool rings;
+	struct xl_writer w;
+	int failures = 0;
+
+	if (!ctl || xl_ring_pool_create(&rings, 1024) != 0)
+		return 1;
+	struct xl_writer_config cfg = {
+		.side = XL_SIDE_PRE,
+		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
+		.ctl = ctl,
+		.rings = &rings,
+		.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+		.session_closed = blocking_hook,
+	};
+	if (xl_writer_start(&w, &cfg) != 0)
+		return 1;
+	xl_control_request(ctl, XL_REQ_START);
+	for (unsigned i = 0; i < 10; i++)
+		push_frame(&rings, xl_control_pre_frame(ctl), i);
+	xl_control_stop_now(ctl);
+	for (int i = 0; i < 2000 && !atomic_load(&hook_entered); i++)
+		usleep(1000);
+	if (!atomic_load(&hook_entered)) {
+		fprintf(stderr, "FAIL hook: session 1's hook never ran\n");
+		failures++;
+	}
+	xl_control_request(ctl, XL_REQ_START);
+	unsigned lost = 0;
+	for (unsigned i = 0; i < 3 * 1024; i++) {
+		lost += !push_frame(&rings, xl_control_pre_frame(ctl), 100 + i);
+		if (i % 100 == 99)
+			usleep(20000); /* the writer's poll is 2 ms: it keeps up, if it runs */
+	}
+	uint32_t settled = atomic_load(&ctl->settled[XL_SIDE_PRE]);
+	atomic_store(&hook_release, true);
+	xl_control_stop_now(ctl);
+	xl_writer_stop(&w);
+	if (lost) {
+		fprintf(stderr, "FAIL hook: %u of %u frames lost while the previous session's hook "
+		        "ran (the writer stopped draining)\n", lost, 3 * 1024);
+		failures++;
+	}
+	if (settled >= 1) {
+		fprintf(stderr, "FAIL hook: session 1 settled (%u) before its hook returned\n", settled);
+		failures++;
+	}
+	if (atomic_load(&hook_done) != 2 || atomic_load(&ctl->settled[XL_SIDE_PRE]) != 2) {
+		fprintf(stderr, "FAIL hook: %u hooks ran, sessions settled up to %u; want 2 and 2\n",
+		        atomic_load(&hook_done), atomic_load(&ctl->settled[XL_SIDE_PRE]));
+		failures++;
+	}
+	xl_ring_pool_destroy(&rings);
+	close(cfg.dir_fd);
+	xl_control_unref(ctl);
+	consume_files(dir, "", NULL, NULL);
+	if (!failures)
+		printf("hook: %u frames recorded while the previous session's hook ran, none lost\n",
+		       3 * 1024);
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -221,5 +309,6 @@ int main(int argc, char **argv)
 	failed |= check("skipped", argv[1], 40, 40, 0);
 	failed |= check("pending", argv[1], 40, 0, 5);
 	failed |= check("both", argv[1], 40, 35, 5);
+	failed |= check_hook(argv[1]);
 	return failed;
 }

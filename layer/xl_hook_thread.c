@@ -1,0 +1,117 @@
+/*
+ * The session-closed hook's thread; see xl_hook_thread.h.
+ */
+#include "xl_hook_thread.h"
+
+#include "xl_thread.h"
+
+#include <fcntl.h>
+#include <malloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Sets the calling thread's scheduling policy (no priority: the normal ones). */
+static void set_policy(int policy)
+{
+	struct sched_param none = {0};
+	pthread_setschedparam(pthread_self(), policy, &none);
+}
+
+/*
+ * The next job into @p job, waiting for one, the previous one done; false
+ * once stopped and empty.
+ */
+static bool next_job(struct xl_hook_thread *t, struct xl_hook_job *job)
+{
+	pthread_mutex_lock(&t->lock);
+	t->running_id = 0;
+	while (!t->count && !atomic_load(&t->stop))
+		pthread_cond_wait(&t->cond, &t->lock);
+	bool got = t->count > 0;
+	if (got) {
+		*job = t->jobs[t->head];
+		t->head = (t->head + 1) % XL_HOOK_QUEUE;
+		t->count--;
+		t->running_id = job->id;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return got;
+}
+
+static void *hook_main(void *arg)
+{
+	struct xl_hook_thread *t = arg;
+	struct xl_hook_job job;
+
+	while (next_job(t, &job)) {
+		/* Idle priority while the application runs; normal once it stops
+		 * (xl_hook_thread_stop() sets it too, after setting stop). */
+		set_policy(SCHED_IDLE);
+		if (atomic_load(&t->stop))
+			set_policy(SCHED_OTHER);
+		t->hook(t->ctx, job.id, job.tag, job.dir_fd);
+		if (job.dir_fd >= 0)
+			close(job.dir_fd);
+		malloc_trim(0);
+	}
+	return NULL;
+}
+
+void xl_hook_thread_init(struct xl_hook_thread *t, xl_hook_fn hook, void *ctx)
+{
+	*t = (struct xl_hook_thread){.hook = hook, .ctx = ctx};
+	atomic_init(&t->stop, false);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+}
+
+bool xl_hook_thread_post(struct xl_hook_thread *t, uint32_t id, const char *tag, int dir_fd)
+{
+	struct xl_hook_job job = {.id = id, .dir_fd = -1};
+	snprintf(job.tag, sizeof(job.tag), "%s", tag);
+
+	pthread_mutex_lock(&t->lock);
+	bool room = t->count < XL_HOOK_QUEUE;
+	if (room && !t->started)
+		t->started = xl_thread_start(&t->thread, hook_main, t, "xrlm-merge") == 0;
+	bool queued = room && t->started;
+	if (queued) {
+		if (dir_fd >= 0)
+			job.dir_fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
+		t->jobs[(t->head + t->count) % XL_HOOK_QUEUE] = job;
+		t->count++;
+		pthread_cond_signal(&t->cond);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return queued;
+}
+
+uint32_t xl_hook_thread_busy_from(struct xl_hook_thread *t)
+{
+	pthread_mutex_lock(&t->lock);
+	uint32_t oldest = t->running_id ? t->running_id : t->count ? t->jobs[t->head].id : 0;
+	pthread_mutex_unlock(&t->lock);
+	return oldest;
+}
+
+void xl_hook_thread_stop(struct xl_hook_thread *t)
+{
+	pthread_mutex_lock(&t->lock);
+	atomic_store(&t->stop, true);
+	pthread_cond_signal(&t->cond);
+	bool started = t->started;
+	pthread_mutex_unlock(&t->lock);
+	if (started) {
+		/* A hook already running at SCHED_IDLE finishes at the normal policy. */
+		struct sched_param none = {0};
+		pthread_setschedparam(t->thread, SCHED_OTHER, &none);
+		pthread_join(t->thread, NULL);
+	}
+	for (; t->count; t->count--, t->head = (t->head + 1) % XL_HOOK_QUEUE)
+		if (t->jobs[t->head].dir_fd >= 0)
+			close(t->jobs[t->head].dir_fd);
+	t->started = false;
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
+}
