@@ -228,9 +228,11 @@ void xl_writer_stop(struct xl_writer *w)
 	pthread_join(w->thread, NULL);
 	xl_sleeper_destroy(&w->sleeper);
 	if (w->cfg.session_closed) {
-		/* The sessions handed over, the last one's too, finish now. */
+		/* The sessions handed over, the last one's too, finish now: then
+		 * every closed session is settled. */
 		xl_hook_thread_stop(&w->hooks);
-		publish_settled(w);
+		atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], w->closed_id,
+		                      memory_order_release);
 	}
 	w->started = false;
 	if (w->dir_fd >= 0)
