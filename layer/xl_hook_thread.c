@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* Sets the calling thread's scheduling policy (no priority: the normal ones). */
-static void set_policy(int policy)
+/* Sets @p thread's scheduling policy (no priority: the normal ones). */
+static void set_policy(pthread_t thread, int policy)
 {
 	struct sched_param none = {0};
-	pthread_setschedparam(pthread_self(), policy, &none);
+	pthread_setschedparam(thread, policy, &none);
 }
 
 /*
@@ -47,9 +47,9 @@ static void *hook_main(void *arg)
 	while (next_job(t, &job)) {
 		/* Idle priority while the application runs; normal once it stops
 		 * (xl_hook_thread_stop() sets it too, after setting stop). */
-		set_policy(SCHED_IDLE);
+		set_policy(pthread_self(), SCHED_IDLE);
 		if (atomic_load(&t->stop))
-			set_policy(SCHED_OTHER);
+			set_policy(pthread_self(), SCHED_OTHER);
 		t->hook(t->ctx, job.id, job.tag, job.dir_fd);
 		if (job.dir_fd >= 0)
 			close(job.dir_fd);
@@ -104,8 +104,7 @@ void xl_hook_thread_stop(struct xl_hook_thread *t)
 	pthread_mutex_unlock(&t->lock);
 	if (started) {
 		/* A hook already running at SCHED_IDLE finishes at the normal policy. */
-		struct sched_param none = {0};
-		pthread_setschedparam(t->thread, SCHED_OTHER, &none);
+		set_policy(t->thread, SCHED_OTHER);
 		pthread_join(t->thread, NULL);
 	}
 	for (; t->count; t->count--, t->head = (t->head + 1) % XL_HOOK_QUEUE)
