@@ -22,8 +22,10 @@
 
 /* xrEndFrame calls appended to a shared spill between two spill_publish(). */
 #define ENDS_PUBLISH 256
-/* How far back from the latest candidate a nested container is looked for. */
-#define NEST_SCAN 8
+/* How many levels out from the latest candidate a container is looked for (see container()). */
+#define NEST_HOPS 256
+/* Steps before bisecting the FIFO: calls come in time order, mostly. */
+#define FINGER_STEPS 4
 /* Calls a thread's FIFO may grow to rather than move its live part more often (calls_join.h). */
 #define FIFO_GROW_MAX (2 * CALLS_JOIN_LAG_ROWS)
 
@@ -36,6 +38,7 @@ struct open_call {
 	int64_t post_ns;  /* durations of the post calls inside */
 	uint32_t fn;
 	uint32_t npost;
+	uint32_t up; /* how many places back the call holding it is; 0: none (see memo_up()) */
 	bool forwarded;
 };
 
@@ -48,12 +51,14 @@ struct fn_map {
 /*
  * One thread's pre calls in t_entry order, [head, tail) of calls. finger
  * is where the last post call's search ended: the next one, a little later
- * in time, ends there or a few calls on.
+ * in time, ends there or a few calls on. The calls below known (and from
+ * head) have their up set.
  */
 struct thread_calls {
 	struct open_call *calls;
 	size_t head, tail, cap;
 	size_t finger;
+	size_t known;
 };
 
 struct sweep {
@@ -180,59 +185,6 @@ static inline struct thread_calls *thread_of(struct sweep *s, uint64_t id)
 }
 
 /*
- * Makes room in @p t's FIFO for a call beginning at @p t_entry, in t_entry
- * order (moving the live part down when the end is reached), and returns
- * the room, for the caller to fill (NULL: out of memory). A call arrives
- * after the calls nested inside it: a thread's ring holds its records in
- * the order they returned.
- */
-static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
-{
-	/* The live part moves down once it fills at most half the FIFO, so
-	 * that a call is moved about once in all, not at every lap (the FIFO
-	 * grows otherwise, up to what the lag bounds hold anyway). */
-	if (t->tail == t->cap && t->head > 0 &&
-	    (t->tail - t->head <= t->cap / 2 || t->cap >= FIFO_GROW_MAX)) {
-		memmove(t->calls, t->calls + t->head, (t->tail - t->head) * sizeof(*t->calls));
-		t->finger = t->finger > t->head ? t->finger - t->head : 0;
-		t->tail -= t->head;
-		t->head = 0;
-	}
-	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
-		return NULL;
-	size_t pos = t->tail;
-	while (pos > t->head && t->calls[pos - 1].t_entry > t_entry)
-		pos--;
-	if (pos < t->tail) /* not the usual case: no call for nothing */
-		memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
-	t->tail++;
-	return &t->calls[pos];
-}
-
-/*
- * The durations of the calls nested directly inside the FIFO's head: those
- * after it that it holds, less the ones held by another of them. They are
- * still in the FIFO (behind the head, which is finalized first). Their
- * number goes to *@p count.
- */
-static int64_t nested_ns(const struct thread_calls *t, int64_t *count)
-{
-	const struct open_call *c = &t->calls[t->head];
-	int64_t covered_until = c->t_entry, sum = 0;
-
-	*count = 0;
-	for (size_t i = t->head + 1; i < t->tail && t->calls[i].t_entry < c->t_exit; i++) {
-		const struct open_call *n = &t->calls[i];
-		if (n->t_exit > c->t_exit || n->t_entry < covered_until)
-			continue;
-		sum += n->t_exit - n->t_entry;
-		(*count)++;
-		covered_until = n->t_exit;
-	}
-	return sum;
-}
-
-/*
  * What the clock reads add to @p c's bracket beyond the target's time:
  * half of bracket_correction_ns (one read) for P's own two reads, whose
  * outer halves fall inside its bracket, and one more for each bracket
@@ -258,8 +210,45 @@ static size_t first_after_in(const struct thread_calls *t, size_t lo, size_t hi,
 	return lo;
 }
 
-/* Steps from the finger before bisecting: post calls come in time order, mostly. */
-#define FINGER_STEPS 4
+/*
+ * The first of @p t's calls after call @p i that begins once @p i has
+ * ended: a step or two usually, a bisection past many nested calls.
+ */
+static size_t next_sibling(const struct thread_calls *t, size_t i)
+{
+	int64_t end = t->calls[i].t_exit;
+	size_t j = i + 1;
+
+	for (int n = 0; j < t->tail && t->calls[j].t_entry < end; n++, j++)
+		if (n == FINGER_STEPS)
+			return first_after_in(t, j, t->tail, end - 1);
+	return j;
+}
+
+/*
+ * The durations of the calls nested directly inside the FIFO's head: those
+ * after it that it holds, less the ones held by another of them (skipped
+ * by bisection: a call's nested ones can be thousands in a hostile file).
+ * They are still in the FIFO (behind the head, which is finalized first).
+ * Their number goes to *@p count. A call beginning inside the head and
+ * ending after it cannot be on one thread: the walk stops there.
+ */
+static int64_t nested_ns(const struct thread_calls *t, int64_t *count)
+{
+	const struct open_call *c = &t->calls[t->head];
+	int64_t sum = 0;
+
+	*count = 0;
+	for (size_t i = t->head + 1; i < t->tail && t->calls[i].t_entry < c->t_exit;) {
+		const struct open_call *n = &t->calls[i];
+		if (n->t_exit > c->t_exit)
+			break;
+		sum += n->t_exit - n->t_entry;
+		(*count)++;
+		i = next_sibling(t, i);
+	}
+	return sum;
+}
 
 /*
  * The first of @p t's calls beginning after @p entry, found from the
@@ -284,19 +273,101 @@ static size_t first_after(struct thread_calls *t, int64_t entry)
 }
 
 /*
+ * Makes room in @p t's FIFO for a call beginning at @p t_entry, in t_entry
+ * order (moving the live part down when the end is reached), and returns
+ * the room, for the caller to fill (NULL: out of memory). A call arrives
+ * after the calls nested inside it: a thread's ring holds its records in
+ * the order they returned.
+ */
+static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
+{
+	/* The live part moves down once it fills at most half the FIFO, so
+	 * that a call is moved about once in all, not at every lap (the FIFO
+	 * grows otherwise, up to what the lag bounds hold anyway). */
+	if (t->tail == t->cap && t->head > 0 &&
+	    (t->tail - t->head <= t->cap / 2 || t->cap >= FIFO_GROW_MAX)) {
+		memmove(t->calls, t->calls + t->head, (t->tail - t->head) * sizeof(*t->calls));
+		t->finger = t->finger > t->head ? t->finger - t->head : 0;
+		t->known = t->known > t->head ? t->known - t->head : 0;
+		t->tail -= t->head;
+		t->head = 0;
+	}
+	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
+		return NULL;
+	size_t pos = t->tail;
+	for (int n = 0; pos > t->head && t->calls[pos - 1].t_entry > t_entry; n++, pos--) {
+		if (n == FINGER_STEPS) {
+			/* a call holding many nested ones: bisect the rest */
+			pos = first_after_in(t, t->head, pos, t_entry);
+			break;
+		}
+	}
+	if (pos < t->tail) /* not the usual case: no call for nothing */
+		memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
+	/* The ups from pos on were found without this call, and have moved:
+	 * found again when needed (a call comes before known only when it is
+	 * later in its file than the lag allows: calls_order.h). */
+	if (t->known > pos)
+		t->known = pos;
+	t->tail++;
+	return &t->calls[pos];
+}
+
+/* Whether @p c holds [@p entry, @p exit]. */
+static inline bool holds(const struct open_call *c, int64_t entry, int64_t exit)
+{
+	return c->t_entry <= entry && exit <= c->t_exit;
+}
+
+/* The index of the call holding @p t's call @p i (SIZE_MAX: none still open); i < t->known. */
+static size_t up_of(const struct thread_calls *t, size_t i)
+{
+	uint32_t up = t->calls[i].up;
+
+	return up && up <= i - t->head ? i - up : SIZE_MAX;
+}
+
+/*
+ * Sets up for @p t's calls up to @p end: the innermost earlier call
+ * holding each. Calls on one thread nest or follow each other, so a call
+ * not holding the next one ended before it: the next one's holder holds
+ * that call too, and is found among its holders, skipping what is nested
+ * in them (each call's up is found once, in a few steps overall).
+ */
+static void memo_up(struct thread_calls *t, size_t end)
+{
+	if (t->known < t->head)
+		t->known = t->head;
+	for (; t->known < end; t->known++) {
+		struct open_call *c = &t->calls[t->known];
+		size_t h = t->known > t->head ? t->known - 1 : SIZE_MAX;
+		while (h != SIZE_MAX && !holds(&t->calls[h], c->t_entry, c->t_exit))
+			h = up_of(t, h);
+		c->up = h == SIZE_MAX || t->known - h > UINT32_MAX ? 0 : (uint32_t)(t->known - h);
+	}
+}
+
+/*
  * The innermost pre call of @p t holding [entry, exit], or NULL: the last
- * one that began at or before @p entry, or one of the few before it (an
- * outer call around a nested one).
+ * one that began at or before @p entry, or one of the calls holding it (a
+ * call before the post call may be nested in the one that holds it, as
+ * are the app's calls the target made through the loader before calling
+ * down). Hostile files may nest calls thousands deep: NEST_HOPS levels
+ * out are looked at, not more, to keep the cost of a post call bounded.
  */
 static struct open_call *container(struct thread_calls *t, int64_t entry, int64_t exit)
 {
 	size_t lo = first_after(t, entry);
 
-	for (size_t i = lo, n = 0; i > t->head && n < NEST_SCAN; i--, n++) {
-		struct open_call *c = &t->calls[i - 1];
-		if (c->t_entry <= entry && exit <= c->t_exit)
-			return c;
-	}
+	if (lo == t->head)
+		return NULL;
+	if (holds(&t->calls[lo - 1], entry, exit))
+		return &t->calls[lo - 1];
+	memo_up(t, lo);
+	size_t h = up_of(t, lo - 1);
+	for (int n = 0; h != SIZE_MAX && n < NEST_HOPS; n++, h = up_of(t, h))
+		if (holds(&t->calls[h], entry, exit))
+			return &t->calls[h];
 	return NULL;
 }
 

@@ -335,6 +335,45 @@ static void test_nested_three_levels(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/*
+ * The target made many app calls through the loader, one nested two deep,
+ * before calling down: the post xrEndFrame is still pre's xrEndFrame's,
+ * however many calls end between the two (the search once looked 8 back).
+ */
+static void test_nested_many_before_forward(void **state)
+{
+	(void)state;
+	char pre[4096] = "", post[4096] = "";
+	size_t np = 0, nq = 0;
+	struct session s;
+	struct calls_result r;
+
+	for (int i = 0; i < 20; i++) {
+		int64_t at = 11000 + 300 * i;
+		if (i == 5) /* xrPollEvent inside the sixth xrLocateSpace, self-answered */
+			np += snprintf(pre + np, sizeof(pre) - np, "xrPollEvent,1,%lld,%lld,1,0\n",
+			               (long long)at + 70, (long long)at + 80);
+		np += snprintf(pre + np, sizeof(pre) - np, "xrLocateSpace,1,%lld,%lld,1,0\n",
+		               (long long)at, (long long)at + 100);
+		nq += snprintf(post + nq, sizeof(post) - nq, "xrLocateSpace,1,%lld,%lld,1,0\n",
+		               (long long)at + 10, (long long)at + 60);
+	}
+	snprintf(pre + np, sizeof(pre) - np, "xrEndFrame,1,10000,20000,1,0\n");
+	snprintf(post + nq, sizeof(post) - nq, "xrEndFrame,1,18000,19000,1,0\n");
+	session_write(&s, "500,1,10000,20000\n", "500,1,18000,19000\n", NULL, pre, post);
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.own_thread_calls, 0);
+	assert_int_equal(r.induced_calls, 0);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->forwarded_calls, 1);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 20 * 100 - 1000);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->forwarded_calls, 20);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 20 * 50 - 10);
+	assert_int_equal(find_fn(&r, "xrPollEvent")->total_ns, 10);
+	assert_int_equal(r.self_answered_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
 static void test_two_threads(void **state)
 {
 	(void)state;
@@ -1165,6 +1204,7 @@ int main(void)
 		cmocka_unit_test_prestate(test_nested_pre_call, &orders[0]),
 		cmocka_unit_test_prestate(test_nested_pre_call, &orders[1]),
 		cmocka_unit_test(test_nested_three_levels),
+		cmocka_unit_test(test_nested_many_before_forward),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_frames_that_map_to_nothing),
 		cmocka_unit_test(test_bad_calls_rows),
