@@ -8,7 +8,9 @@
 #include "xl_thread.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 VkResult xl_gate_create(struct xl_gate *gate, const struct xl_vk *vk, VkDevice device,
                         enum xl_gate_kind kind, bool timeline_khr)
@@ -79,20 +81,61 @@ void xl_gate_open(struct xl_gate *gate)
 		gate_signal(gate, value);
 }
 
-/* Whether thread @p tid of this process is running or runnable ('R'). */
-static bool thread_running(uint32_t tid)
+/* The first line of /proc/self/task/<tid>/<what> into @p buf; false if unreadable. */
+static bool task_read(uint32_t tid, const char *what, char *buf, size_t size)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/self/task/%u/stat", tid);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%u/%s", tid, what);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	size_t n = fread(buf, 1, size - 1, f);
 	fclose(f);
 	buf[n] = '\0';
+	return n > 0;
+}
+
+/* Whether a syscall number is a timed sleep (nanosleep(2), clock_nanosleep(2)). */
+static bool is_sleep_syscall(long nr)
+{
+#ifdef SYS_nanosleep
+	if (nr == SYS_nanosleep)
+		return true;
+#endif
+#ifdef SYS_clock_nanosleep
+	if (nr == SYS_clock_nanosleep)
+		return true;
+#endif
+#ifdef SYS_clock_nanosleep_time64
+	if (nr == SYS_clock_nanosleep_time64)
+		return true;
+#endif
+	return false;
+}
+
+/*
+ * Whether thread @p tid of this process will come back by itself: it is
+ * running or runnable ('R'), or sleeps on a timer (a target that sleeps
+ * before calling down, as a frame limiter does, is not waiting for its GPU
+ * work; it gets the running thread's timeout, as one polling its GPU work
+ * between sleeps does).
+ */
+static bool thread_returns(uint32_t tid)
+{
+	char buf[512];
+
+	if (!task_read(tid, "stat", buf, sizeof(buf)))
+		return false;
 	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
 	char *end = strrchr(buf, ')');
-	return end && end[1] == ' ' && end[2] == 'R';
+	if (end && end[1] == ' ' && end[2] == 'R')
+		return true;
+	/* "<syscall number> <arguments...>", "running", or "-1 ..." outside a syscall */
+	if (!task_read(tid, "syscall", buf, sizeof(buf)))
+		return false;
+	char *after;
+	long nr = strtol(buf, &after, 10);
+	return after != buf && is_sleep_syscall(nr);
 }
 
 bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns)
@@ -106,7 +149,7 @@ bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_t
 	if (now <= armed_at || now - armed_at < timeout_ns)
 		return false;
 	uint64_t age = now - armed_at;
-	if (age < hard_timeout_ns && thread_running(atomic_load(&gate->armed_tid)))
+	if (age < hard_timeout_ns && thread_returns(atomic_load(&gate->armed_tid)))
 		return false;
 	atomic_bool *invalid = (atomic_bool *)atomic_load(&gate->armed_invalid);
 	if (gate_take(gate, value) != value)
@@ -128,11 +171,11 @@ static void *watchdog_main(void *arg)
 
 	while (!atomic_load(&wd->stop)) {
 		if (xl_gate_watchdog(wd->gate, XL_GATE_TIMEOUT_NS, XL_GATE_HARD_TIMEOUT_NS))
-			xl_log_loud("GPU gate: the target waited for its own GPU work inside "
-			            "xrEndFrame (the gated mode would deadlock); the gate was opened "
-			            "after %llu ms (%llu s if the thread kept running), that frame's "
-			            "GPU sample is marked invalid, and the session continues in "
-			            "sandwich mode",
+			xl_log_loud("GPU gate: the target waited inside xrEndFrame without calling "
+			            "down for %llu ms (%llu s if its thread ran or slept on a timer): "
+			            "waiting for its own GPU work, it would deadlock in the gated "
+			            "mode; the gate was opened, that frame's GPU sample is marked "
+			            "invalid, and the session continues in sandwich mode",
 			            (unsigned long long)(XL_GATE_TIMEOUT_NS / 1000000),
 			            (unsigned long long)(XL_GATE_HARD_TIMEOUT_NS / 1000000000));
 		xl_thread_sleep_ns(WATCHDOG_STEP_NS);

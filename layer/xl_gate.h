@@ -60,7 +60,7 @@ struct xl_gate_watchdog {
 	struct xl_gate *gate;
 };
 
-/* How long an armed gate may stay closed while the frame thread sleeps, or runs. */
+/* How long an armed gate may stay closed while the frame thread is blocked, or runs (or sleeps on a timer). */
 #define XL_GATE_TIMEOUT_NS 50000000ull
 #define XL_GATE_HARD_TIMEOUT_NS 2000000000ull
 

@@ -336,8 +336,8 @@ static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
 	if (xl_csv_file_is_open(&w->gpu_csv)) {
 		/* The gate is re-armed only by the next XrSession's creation. */
 		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
-			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target waited for its "
-			                              "own GPU work: sandwich mode from then on)\n");
+			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target did not call "
+			                              "down in time: sandwich mode from then on)\n");
 		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", w->open_tag,
 			            w->gpu_csv.name);

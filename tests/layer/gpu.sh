@@ -23,6 +23,10 @@
 #                                    gated without a trip, the dropped frames are
 #                                    pre's unmatched ones, every other one has its
 #                                    GPU value
+#   slept                            the target sleeps 90 ms (a timer) before calling
+#                                    down: no deadlock, so no trip (the watchdog gives a
+#                                    sleeping frame thread the running one's 2 s); the
+#                                    session stays gated, every frame has its GPU value
 #   modes                            gated and sandwich both order K = 0 < 200 < 1000
 #                                    (raw medians; each corrected one in [0, raw],
 #                                    K = 1000's 500 us above K = 0's), gated is
@@ -136,9 +140,9 @@ off)
 deadlock)
 	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=300 XRTEST_TARGET_GPU_WAIT=1
 	run_app --graphics vulkan2 --frames 100
-	grep -q "GPU gate: the target waited for its own GPU work" "$XRLM_TEST_WORK/app.log" ||
+	grep -q "GPU gate: the target waited inside xrEndFrame without calling down" "$XRLM_TEST_WORK/app.log" ||
 		fail "no explanation on stderr"
-	grep -q "GPU gate: the target waited for its own GPU work" "$OUT/xrlm-pre.log" ||
+	grep -q "GPU gate: the target waited inside xrEndFrame without calling down" "$OUT/xrlm-pre.log" ||
 		fail "no explanation in the pre log"
 	grep -q "^# gpu_mode=gated" "$OUT"/gpu-*-pre.csv || fail "the session did not start gated"
 	grep -q "^# gpu_gate_tripped=1" "$OUT"/gpu-*-pre.csv || fail "the GPU file does not note the trip"
@@ -162,6 +166,17 @@ dropped)
 	[ "$(header_value "$merged" unmatched_pre)" = "$dropped" ] ||
 		fail "unmatched_pre $(header_value "$merged" unmatched_pre), not the $dropped dropped frames"
 	[ "$(header_value "$merged" unmatched_post)" = 0 ] || fail "post has frames pre lacks"
+	gpu_share 1
+	;;
+slept)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=100 XRTEST_TARGET_SLEEP_US=90000
+	run_app --graphics vulkan2 --frames 12
+	grep -q "sleep_us=90000" "$XRLM_TEST_WORK/app.log" || fail "the target did not sleep"
+	! grep -q "GPU gate" "$XRLM_TEST_WORK/app.log" "$OUT/xrlm-pre.log" ||
+		fail "the gate tripped on a sleep: $(grep -h "GPU gate" "$OUT/xrlm-pre.log")"
+	merged=$(merged_files)
+	[ "$(header_value "$merged" gpu_mode)" = gated ] || fail "the session did not stay gated"
+	[ "$(header_value "$merged" gate_trips)" = 0 ] || fail "gate trips: $(header_value "$merged" gate_trips)"
 	gpu_share 1
 	;;
 modes)

@@ -26,6 +26,7 @@ static void knobs_read(void)
 	knobs.cpu_us = u_env_u64("XRTEST_TARGET_CPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_us = u_env_u64("XRTEST_TARGET_GPU_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gpu_wait = u_env_u64("XRTEST_TARGET_GPU_WAIT", 0, 0, 1, tt_log_warn, NULL) != 0;
+	knobs.sleep_us = u_env_u64("XRTEST_TARGET_SLEEP_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gl_draws = u_env_u64("XRTEST_TARGET_GL_DRAWS", 0, 0, TT_KNOB_MAX_GL_DRAWS,
 	                           tt_log_warn, NULL);
 	/* Empty counts as unset. A copy: the app may change its environment. */
@@ -38,9 +39,10 @@ static void knobs_read(void)
 	                            TT_KNOB_MAX_THREAD_HZ, tt_log_warn, NULL);
 	char thread_calls[128];
 	tt_calls_format(&knobs.thread_calls, thread_calls, sizeof(thread_calls));
-	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d gpu_log=%s gl_draws=%llu "
+	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d sleep_us=%llu gpu_log=%s gl_draws=%llu "
 	       "thread_calls=%s thread_hz=%llu",
 	       (unsigned long long)knobs.cpu_us, (unsigned long long)knobs.gpu_us, knobs.gpu_wait,
+	       (unsigned long long)knobs.sleep_us,
 	       knobs.gpu_log ? knobs.gpu_log : "-", (unsigned long long)knobs.gl_draws,
 	       thread_calls, (unsigned long long)knobs.thread_hz);
 }

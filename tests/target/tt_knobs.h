@@ -15,6 +15,7 @@ struct tt_knobs {
 	uint64_t cpu_us; /* XRTEST_TARGET_CPU_US: busy CPU time */
 	uint64_t gpu_us; /* XRTEST_TARGET_GPU_US: GPU work submitted on the session's queue */
 	bool gpu_wait;   /* XRTEST_TARGET_GPU_WAIT: wait for that work before forwarding */
+	uint64_t sleep_us; /* XRTEST_TARGET_SLEEP_US: sleep (a timer) before forwarding */
 	const char *gpu_log; /* XRTEST_TARGET_GPU_LOG: per-frame CSV path; NULL if unset */
 	uint64_t gl_draws; /* XRTEST_TARGET_GL_DRAWS: OpenGL sessions' draws (tt_gl.h) */
 	struct tt_calls thread_calls; /* XRTEST_TARGET_THREAD_CALLS: calls per tick of its own thread */

@@ -34,6 +34,7 @@ struct tt_session {
 	struct tt_instance *instance;
 	PFN_xrEndFrame next_end_frame; /* copied: one lookup per frame, not two */
 	uint64_t cpu_us;
+	uint64_t sleep_us;
 	bool gpu_wait;
 	struct tt_gpu *gpu; /* NULL: no Vulkan binding or no GPU work requested */
 	struct tt_gl *gl;   /* NULL: no OpenGL binding or no GL work requested */

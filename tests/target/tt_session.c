@@ -183,6 +183,7 @@ static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessi
 	s->next_end_frame = inst->next_end_frame;
 	s->cpu_us = knobs->cpu_us;
 	s->gpu_wait = knobs->gpu_wait;
+	s->sleep_us = knobs->sleep_us;
 	/* Fail loudly: a test asking for GPU work must not silently get none. */
 	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) ||
 	    (knobs->gl_draws > 0 && !session_setup_gl(s, info, knobs)) ||
@@ -223,6 +224,8 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 		tt_burn_cpu_us(s->cpu_us);
 	if (s->gpu && s->gpu_wait && !tt_gpu_wait(s->gpu))
 		return XR_ERROR_RUNTIME_FAILURE;
+	if (s->sleep_us)
+		tt_sleep_us(s->sleep_us);
 	return s->next_end_frame(session, info);
 }
 
