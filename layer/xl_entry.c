@@ -28,17 +28,29 @@ static PFN_xrGetInstanceProcAddr next_gipa;
 
 /*
  * Opens the output directory safely (see xl_files_open_dir) and the log in
- * it; says once, on stderr too, why it cannot be used. From then on @p dir
- * is the directory's resolved path, the one every message names.
+ * it; says once, on stderr too, why it cannot be used. A directory the user
+ * named (@p named) that cannot be used gives way to the default one, as any
+ * bad setting does. From then on @p dir is the directory's resolved path,
+ * the one every message names.
  */
-static int open_output_dir(char *dir, size_t dir_size)
+static int open_output_dir(char *dir, size_t dir_size, bool named)
 {
-	char why[512], resolved[XL_PATH_MAX];
+	char why[512], resolved[XL_PATH_MAX], refused[XL_PATH_MAX + 640] = "";
 
 	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));
+	if (dir_fd < 0 && named) {
+		char def[XL_PATH_MAX];
+		xl_settings_default_dir(def, sizeof(def));
+		snprintf(refused, sizeof(refused),
+		         "output directory %s cannot be used: %s; using the default, %s", dir, why, def);
+		snprintf(dir, dir_size, "%s", def);
+		dir_fd = xl_files_open_dir(dir, why, sizeof(why));
+	}
 	char log_why[256];
 	if (!xl_log_open(dir_fd, xl_side.name, log_why, sizeof(log_why)))
 		xl_log_loud("log file in %s cannot be used: %s; log lines go to stderr", dir, log_why);
+	if (refused[0])
+		xl_log_loud("%s", refused);
 	if (dir_fd < 0) {
 		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded", dir,
 		            why);
@@ -58,8 +70,9 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 
 	memset(in, 0, sizeof(*in));
 	in->pid = getpid();
-	xl_settings_output_dir(dir, sizeof(in->settings.output_dir), warning, sizeof(warning));
-	in->dir_fd = open_output_dir(dir, sizeof(in->settings.output_dir));
+	bool named = xl_settings_output_dir(dir, sizeof(in->settings.output_dir), warning,
+	                                    sizeof(warning));
+	in->dir_fd = open_output_dir(dir, sizeof(in->settings.output_dir), named);
 	if (warning[0])
 		xl_log("setting ignored: %s", warning);
 	xl_settings_load(&in->settings);

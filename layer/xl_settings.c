@@ -43,7 +43,13 @@ bool xl_settings_layer_disabled(const char *layer_name)
 	return getenv(name) != NULL;
 }
 
-void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size)
+void xl_settings_default_dir(char *out, size_t out_size)
+{
+	if (!default_state_dir(out, out_size))
+		snprintf(out, out_size, "/tmp/xr-layer-monitor-%u", (unsigned)getuid());
+}
+
+bool xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size)
 {
 	const char *dir = getenv("XRLM_OUTPUT_DIR");
 	warning[0] = '\0';
@@ -58,14 +64,14 @@ void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t wa
 		else
 			n = -1;
 		if (n >= 0 && n < (int)out_size)
-			return;
+			return true;
 		snprintf(warning, warning_size,
 		         "XRLM_OUTPUT_DIR is too long or cannot be resolved; using the default");
 	} else if (dir) {
 		snprintf(warning, warning_size, "XRLM_OUTPUT_DIR is empty; using the default");
 	}
-	if (!default_state_dir(out, out_size))
-		snprintf(out, out_size, "/tmp/xr-layer-monitor-%u", (unsigned)getuid());
+	xl_settings_default_dir(out, out_size);
+	return false;
 }
 
 /*

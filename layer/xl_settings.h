@@ -80,10 +80,17 @@ const char *xl_settings_gpu_gate_name(enum xl_gpu_gate gate);
 bool xl_settings_layer_disabled(const char *layer_name);
 
 /*
- * Resolves the output directory alone, before the log exists (the log lives
- * in it). Writes a warning into @p warning (empty when none).
+ * The default output directory: $XDG_STATE_HOME/xr-layer-monitor, else
+ * ~/.local/state/xr-layer-monitor, else (no home) /tmp/xr-layer-monitor-<uid>.
  */
-void xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size);
+void xl_settings_default_dir(char *out, size_t out_size);
+
+/*
+ * Resolves the output directory alone, before the log exists (the log lives
+ * in it). Writes a warning into @p warning (empty when none). Returns
+ * whether it is XRLM_OUTPUT_DIR's (false: the default).
+ */
+bool xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t warning_size);
 
 /*
  * Reads every setting but the output directory (resolved first, with

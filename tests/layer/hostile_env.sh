@@ -1,7 +1,7 @@
 #!/bin/sh
 # Bad input never stops the application: an unusable output directory and
-# malformed settings each get a clear line and a safe default, and the app
-# runs all frames with exit status 0.
+# malformed settings each get a clear line and a safe default (the default
+# directory is recorded in), and the app runs all frames with exit status 0.
 . "$(dirname "$0")/lib.sh"
 export XRTEST_FRAME_RATE=0
 
@@ -13,7 +13,14 @@ export XRLM_RECORD=1 XRLM_OUTPUT_DIR=$XRLM_TEST_WORK/file/sub
 strace -f -qq -s 4096 -e trace=write -o "$XRLM_TEST_WORK/writes" \
 	"$XRLM_TEST_APP" --graphics headless --frames 100 >"$XRLM_TEST_WORK/app.log" 2>&1 ||
 	fail "the app exited non-zero: $(cat "$XRLM_TEST_WORK/app.log")"
-grep -q "cannot be used" "$XRLM_TEST_WORK/app.log" || fail "no message about the unusable directory"
+for side in pre post; do
+	line="xrlm $side: output directory $XRLM_OUTPUT_DIR cannot be used: .*; using the default,"
+	grep -q "$line $XDG_STATE_HOME/xr-layer-monitor\$" "$XRLM_TEST_WORK/app.log" ||
+		fail "no $side line about the unusable directory: $(cat "$XRLM_TEST_WORK/app.log")"
+done
+# As any bad setting: the default is used (INTERFACE.md).
+ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
+	fail "nothing recorded in the default directory"
 grep 'write(2, "xrlm ' "$XRLM_TEST_WORK/writes" >"$XRLM_TEST_WORK/xrlm_writes" || fail "no traced stderr line"
 # strace -f prints a write another thread's call interrupted as
 # "... <unfinished ...>"; its buffer is shown whole all the same.

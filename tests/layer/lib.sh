@@ -33,6 +33,9 @@ setup() {
 	export XR_RUNTIME_JSON=$XRLM_TEST_RUNTIME_JSON
 	export XR_API_LAYER_PATH=$XRLM_TEST_MANIFESTS:$XRLM_TEST_TARGET_MANIFESTS:$SYSTEM_LAYERS
 	export XRLM_OUTPUT_DIR=$OUT
+	# The layers' default directory, where an unusable XRLM_OUTPUT_DIR sends
+	# them: never the user's own.
+	export XDG_STATE_HOME=$XRLM_TEST_WORK/state
 	export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST
 }
 

@@ -5,8 +5,9 @@
 #   missing:  a directory three levels deep that does not exist: created
 #   full:     a 64 KiB tmpfs fills up mid-session (ENOSPC), and the same with
 #             `ulimit -f` (EFBIG) where mounting is not allowed
-#   readonly: a read-only tmpfs: the directory cannot be created under it,
-#             or exists but no file can be created in it
+#   readonly: a read-only tmpfs: the directory cannot be created under it
+#             (the default directory is used instead), or exists but no
+#             file can be created in it
 #   symlinks: symlinks planted where the session's files and the log will
 #             be created, pointing at a file outside: nothing goes through
 #   deleted:  the directory is deleted between two sessions: the next one
@@ -95,8 +96,11 @@ case_readonly() {
 	export XRLM_OUTPUT_DIR=$W/ro/out
 	run_app_traced --graphics headless --frames 200 --stats
 	ran_all 200
-	only_written_under "$W/ro/out"
-	one_line "$W/app.log" "pre: output directory $W/ro/out cannot be used"
+	# A directory that cannot be made is a bad setting: the default is used.
+	only_written_under "$W/ro/out" "$XDG_STATE_HOME/xr-layer-monitor"
+	one_line "$W/app.log" "pre: output directory $W/ro/out cannot be used: .*; using the default"
+	ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
+		fail "nothing recorded in the default directory"
 	export XRLM_OUTPUT_DIR=$W/ro
 	run_app_traced --graphics headless --frames 200 --stats
 	ran_all 200

@@ -51,6 +51,10 @@ sed "s|\"library_path\": *\"[^\"]*\"|\"library_path\": \"$T/bin/$(basename "$rt_
 cp "$XRLM_TEST_APP" "$T/bin/app"
 chmod -R a+rX "$T"
 export XR_RUNTIME_JSON=$T/bin/runtime.json XR_API_LAYER_PATH=$T/layers HOME=/nonexistent
+# nobody's default directory, where a refused one sends the layers.
+NSTATE=$T/nstate
+mkdir -m 700 "$NSTATE" && chown nobody:nogroup "$NSTATE"
+export XDG_STATE_HOME=$NSTATE
 
 SHARED=$T/shared
 mkdir -m 1777 "$SHARED"
@@ -75,13 +79,17 @@ run_nobody() {
 }
 
 # refused DIR PATTERN: nothing written in the private directory, one line
-# per side on stderr naming the cause.
+# per side on stderr naming the cause; the session recorded in nobody's
+# default directory instead.
 refused() {
 	run_nobody "$1"
 	[ -z "$(ls -A "$PRIVATE")" ] || fail "written through a link into the private directory: $(ls -A "$PRIVATE")"
 	for side in pre post; do
-		one_line "$W/app.log" "xrlm $side: output directory $1 cannot be used: .*$2"
+		one_line "$W/app.log" "xrlm $side: output directory $1 cannot be used: .*$2.*; using the default"
 	done
+	ls "$NSTATE"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
+		fail "nothing recorded in the default directory after $1 was refused"
+	rm -rf "${NSTATE:?}"/xr-layer-monitor
 	note "refused $1: $(sed -n 's/^xrlm pre: output directory [^:]*: //p' "$W/app.log")"
 }
 
