@@ -54,3 +54,26 @@ grep -q "recovering it with xrlm merge" "$XRLM_TEST_WORK/cut.log" || fail "no re
 ls "$OUT2"/frames-merged-*.csv >/dev/null 2>&1 || fail "the session was not merged again"
 [ -z "$(ls -A "$OUT2" | grep tmp)" ] || fail "the cut merge's temporary files were left: $(ls -A "$OUT2")"
 note "xrlm-run prints the summary and path and passes the status through; a cut merge is recovered"
+
+# --out through the user's own link (the layers refuse a last component
+# that is a link): recorded in the directory it names, whose path is printed.
+mkdir -p "$XRLM_TEST_WORK/real"
+ln -s "$XRLM_TEST_WORK/real" "$XRLM_TEST_WORK/link"
+"$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$XRLM_TEST_WORK/link" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 40 >"$XRLM_TEST_WORK/link.log" 2>&1 ||
+	fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/link.log")"
+path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/link.log")
+case $path in "$XRLM_TEST_WORK/real/frames-merged-"*.csv) ;; *)
+	fail "--out through a link: merged CSV '$path': $(cat "$XRLM_TEST_WORK/link.log")" ;; esac
+
+# No --out, no XRLM_OUTPUT_DIR: the layers' default directory, where a
+# relative XDG_STATE_HOME counts for nothing (XDG base directory spec).
+export HOME=$XRLM_TEST_WORK/home
+mkdir -p "$HOME" "$XRLM_TEST_WORK/cwd"
+(cd "$XRLM_TEST_WORK/cwd" && XDG_STATE_HOME=relstate "$XRLM_TEST_RUN" --target "$TARGET" \
+	--frames 20 -- "$XRLM_TEST_APP" --graphics headless --frames 40) >"$XRLM_TEST_WORK/def.log" 2>&1 ||
+	fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/def.log")"
+path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/def.log")
+case $path in "$HOME/.local/state/xr-layer-monitor/frames-merged-"*.csv) ;; *)
+	fail "relative XDG_STATE_HOME: merged CSV '$path' (files in cwd: $(ls -A "$XRLM_TEST_WORK/cwd"))" ;; esac
+[ -z "$(ls -A "$XRLM_TEST_WORK/cwd")" ] || fail "xrlm-run wrote under the relative XDG_STATE_HOME"
