@@ -15,6 +15,7 @@
 
 #include "xl_clock.h"
 #include "xl_log.h"
+#include "u_ticks.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -296,6 +297,7 @@ static void poll(struct xl_gl *gl)
 		fn->GetQueryObjectui64v(q->name, GL_QUERY_RESULT, &ns);
 		struct xl_gl_done d = {
 			.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
+			           .valid_bits = U_TICKS_BITS_MAX, /* GL's ns: 64 bits, no wrap */
 			           .valid = true, .session_id = q->session_id},
 		};
 		push_done(gl, &d);

@@ -5,6 +5,7 @@
 
 #include "xl_clock.h"
 #include "xl_thread.h"
+#include "u_ticks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,7 +244,8 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 		snprintf(why, why_size, "queue family %u has no timestamps", family);
 		return false;
 	}
-	gpu->valid_mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+	gpu->valid_bits = bits < U_TICKS_BITS_MAX ? bits : U_TICKS_BITS_MAX;
+	gpu->valid_mask = u_ticks_mask(gpu->valid_bits);
 	gpu->period_ns = props.limits.timestampPeriod;
 	return true;
 }
@@ -503,8 +505,11 @@ static int64_t bracket_read(struct xl_gpu *gpu)
 	for (uint32_t i = 0; i < BRACKET_QUERIES; i++)
 		if (!q[i][1])
 			return -1;
-	uint64_t outer = (q[3][0] - q[0][0]) & gpu->valid_mask;
-	uint64_t inner = (q[2][0] - q[1][0]) & gpu->valid_mask;
+	uint64_t outer, inner;
+	/* Backwards: a reset clock, nothing to measure (a wrap in between is fine). */
+	if (!u_ticks_since(q[3][0], q[0][0], gpu->valid_bits, &outer) ||
+	    !u_ticks_since(q[2][0], q[1][0], gpu->valid_bits, &inner))
+		return -1;
 	if (inner > outer)
 		return 0;
 	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
@@ -585,6 +590,7 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 			.display_time = slot->display_time,
 			.ticks = result[0] & gpu->valid_mask,
 			.period_ns = gpu->period_ns,
+			.valid_bits = (uint8_t)gpu->valid_bits,
 			.valid = r == VK_SUCCESS && result[1] != 0 && !tripped,
 			.gate_tripped = tripped,
 			.session_id = slot->session_id,

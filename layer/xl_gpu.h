@@ -77,6 +77,7 @@ struct xl_gpu_sample {
 	bool valid;
 	bool gate_tripped;   /* the watchdog opened the gate on this frame */
 	bool bracket;        /* not a frame: a bracket measurement (bracket_ns) */
+	uint8_t valid_bits;  /* ticks wrap at 2^valid_bits (u_ticks.h); 64: never */
 	uint32_t session_id;
 	int64_t bracket_ns;  /* what an empty submission's sandwich read, ns */
 };
@@ -137,7 +138,8 @@ struct xl_gpu {
 	struct xl_gpu_bracket bracket; /* pre only: null fence on post */
 	atomic_uint head;          /* next slot to submit (written by the frame thread) */
 	uint32_t tail;             /* next slot to read (writer thread) */
-	uint64_t valid_mask;
+	uint64_t valid_mask;       /* u_ticks_mask(valid_bits) */
+	unsigned valid_bits;       /* timestampValidBits: the ticks wrap at 2^valid_bits */
 	float period_ns;
 	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
 	struct xl_gate_watchdog watchdog; /* runs with a gate */

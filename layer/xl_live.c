@@ -4,6 +4,7 @@
 #include "xl_live.h"
 
 #include "stats.h"
+#include "u_ticks.h"
 
 #include <string.h>
 
@@ -80,7 +81,7 @@ static bool watched(struct xl_live *live)
 void xl_live_cpu(struct xl_live *live, unsigned side, uint32_t session_id, int64_t display_time,
                  uint32_t thread_id, uint64_t t_entry, uint64_t t_exit)
 {
-	struct xl_live_entry e = {display_time, thread_id, session_id, t_exit - t_entry, 0.0f}, m;
+	struct xl_live_entry e = {display_time, thread_id, session_id, t_exit - t_entry, 0.0f, 0}, m;
 
 	if (!watched(live))
 		return;
@@ -96,18 +97,21 @@ void xl_live_cpu(struct xl_live *live, unsigned side, uint32_t session_id, int64
 }
 
 void xl_live_gpu(struct xl_live *live, unsigned side, uint32_t session_id, int64_t display_time,
-                 uint64_t ticks, float period_ns)
+                 uint64_t ticks, unsigned valid_bits, float period_ns)
 {
-	struct xl_live_entry e = {display_time, 0, session_id, ticks, period_ns}, m;
+	struct xl_live_entry e = {display_time, 0, session_id, ticks, period_ns, valid_bits}, m;
+	uint64_t d;
 
 	if (!watched(live))
 		return;
 	pthread_mutex_lock(&live->lock);
 	if (pair(live, side, KIND_GPU, &e, &m)) {
 		const struct xl_live_entry *pre = side == 0 ? &e : &m, *post = side == 0 ? &m : &e;
-		/* As the merge: only a pair on one clock, in order, has a GPU time. */
-		if (pre->period_ns == post->period_ns && post->value >= pre->value)
-			add_value(&live->gpu, (double)(post->value - pre->value) * pre->period_ns / 1000.0);
+		/* As the merge: only a pair on one clock, in order (modulo its
+		 * wrap), has a GPU time. */
+		if (pre->period_ns == post->period_ns && pre->valid_bits == post->valid_bits &&
+		    u_ticks_since(post->value, pre->value, pre->valid_bits, &d))
+			add_value(&live->gpu, (double)d * pre->period_ns / 1000.0);
 	}
 	pthread_mutex_unlock(&live->lock);
 }

@@ -29,6 +29,7 @@ struct xl_live_entry {
 	uint32_t session_id; /* 0: free */
 	uint64_t value;     /* CPU: bracket ns; GPU: ticks */
 	float period_ns;    /* GPU only */
+	uint32_t valid_bits; /* GPU only: the ticks wrap at 2^valid_bits (u_ticks.h) */
 };
 
 /* One kind (CPU or GPU) of values paired during the current second. */
@@ -67,9 +68,13 @@ void xl_live_watch(struct xl_live *live, int delta);
 void xl_live_cpu(struct xl_live *live, unsigned side, uint32_t session_id, int64_t display_time,
                  uint32_t thread_id, uint64_t t_entry, uint64_t t_exit);
 
-/* Writer of side @p side: one valid GPU sample it wrote. */
+/*
+ * Writer of side @p side: one valid GPU sample it wrote, @p ticks of a
+ * clock @p valid_bits wide (a pair straddling its wrap counts as the ticks
+ * that passed, as in the merge).
+ */
 void xl_live_gpu(struct xl_live *live, unsigned side, uint32_t session_id, int64_t display_time,
-                 uint64_t ticks, float period_ns);
+                 uint64_t ticks, unsigned valid_bits, float period_ns);
 
 /*
  * Control thread, once a second: the frames paired since the last call,

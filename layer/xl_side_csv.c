@@ -116,7 +116,7 @@ bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full)
 
 int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                     const struct xl_side_csv_meta *meta, const char *gpu_clock,
-                    const char *gpu_mode)
+                    const char *gpu_mode, unsigned valid_bits)
 {
 	char header[512];
 
@@ -127,8 +127,9 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
 	         "# gpu_mode=%s\n"
+	         "# gpu_valid_bits=%u\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",
-	         gpu_clock, meta->side, meta->layer, tag, gpu_mode);
+	         gpu_clock, meta->side, meta->layer, tag, gpu_mode, valid_bits);
 	return create_with_header(f, dir_fd, U_NAMES_GPU, tag, meta->side, header);
 }
 

@@ -51,11 +51,12 @@ bool xl_side_csv_close(struct xl_csv_file *f, uint64_t dropped_queue_full);
 
 /*
  * Creates "gpu-<tag>-<side>.csv" and writes its header (@p gpu_clock:
- * "vulkan" or "opengl"). 0, or -1 with errno.
+ * "vulkan" or "opengl"; @p valid_bits: the ticks' width, at whose top
+ * they wrap, which the readers need to subtract them). 0, or -1 with errno.
  */
 int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                     const struct xl_side_csv_meta *meta, const char *gpu_clock,
-                    const char *gpu_mode);
+                    const char *gpu_mode, unsigned valid_bits);
 
 /* Appends one GPU row (a bracket measurement: its `# gpu_bracket_ns=` line); false once the file has failed. */
 bool xl_gpu_csv_row(struct xl_csv_file *f, const struct xl_gpu_sample *s);

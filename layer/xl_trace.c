@@ -7,6 +7,7 @@
 #include "xl_clock.h"
 #include "xl_fn.h"
 #include "xl_log.h"
+#include "u_ticks.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -219,7 +220,9 @@ void xl_trace_gpu_on(struct xl_trace *t, const struct xl_gpu_sample *s,
 		return;
 	recalibrate(t, calibrate, ctx);
 	if (t->cal_valid && s->valid) {
-		int64_t ticks = (int64_t)(s->ticks - t->cal.gpu_ticks);
+		/* Either side of the calibration, which is at most a second old:
+		 * a wrap in between is undone. */
+		int64_t ticks = u_ticks_delta(s->ticks, t->cal.gpu_ticks, s->valid_bits);
 		int64_t at = (int64_t)t->cal.monotonic_ns + llround((double)ticks * s->period_ns);
 		g.t_ns = at > 0 ? (uint64_t)at : 0;
 		g.cal_deviation_ns = t->cal.max_deviation_ns;

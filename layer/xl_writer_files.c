@@ -8,6 +8,7 @@
 #include "xl_gl.h"
 #include "xl_log.h"
 #include "xl_thread.h"
+#include "u_ticks.h"
 
 #include <errno.h>
 #include <string.h>
@@ -209,6 +210,27 @@ struct gpu_emit_ctx {
 };
 
 /*
+ * The width of the side's current GPU clock, for a GPU file opened
+ * without a sample: its Vulkan queue's timestampValidBits; OpenGL's
+ * nanoseconds, or no stamper left, 64. Takes the holder's lock, which a
+ * sample's emit already holds: only for a file opened without one.
+ */
+static unsigned current_valid_bits(struct xl_writer *w)
+{
+	struct xl_gpu_holder *holder = w->cfg.gpu;
+	unsigned bits = U_TICKS_BITS_MAX;
+
+	if (!holder)
+		return bits;
+	pthread_mutex_lock(&holder->lock);
+	struct xl_gpu *gpu = atomic_load(&holder->gpu);
+	if (gpu && !atomic_load(&holder->gl))
+		bits = gpu->valid_bits;
+	pthread_mutex_unlock(&holder->lock);
+	return bits;
+}
+
+/*
  * Opens the session's GPU file; @p c NULL (no sample came): no clock
  * correlation line, the clock named after the side's current GPU state.
  */
@@ -216,10 +238,13 @@ static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
 {
 	struct xl_gpu_calibration cal;
 	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
+	/* The readers subtract ticks modulo this width (README "GPU files"). */
+	unsigned bits = !c ? current_valid_bits(w) : gl ? U_TICKS_BITS_MAX : c->gpu->valid_bits;
 
 	w->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu->gated);
 	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich") != 0) {
+	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich",
+	                    bits) != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create %s: %s; GPU samples "
 		            "dropped", w->open_tag, w->gpu_csv.name, strerror(errno));
 		w->gpu_failed = true;
@@ -256,7 +281,7 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
 	}
 	if (s->valid && !s->bracket)
 		xl_live_gpu(&w->cfg.ctl->live, w->cfg.side, s->session_id, s->display_time, s->ticks,
-		            s->period_ns);
+		            s->valid_bits, s->period_ns);
 	w->dirty = true;
 }
 

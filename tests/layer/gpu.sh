@@ -3,7 +3,8 @@
 # Usage: gpu.sh CASE, where CASE is one of:
 #   columns-vulkan, columns-vulkan2  GPU columns filled for >= 95 % of frames,
 #                                    under the Khronos validation layer (no
-#                                    errors, no leaked objects at vkDestroyDevice)
+#                                    errors, no leaked objects at vkDestroyDevice);
+#                                    both GPU files say # gpu_valid_bits=64 (lavapipe's)
 #   headless                         no GPU file, blank GPU columns
 #   off                              XRLM_GPU_MODE=off: no GPU file on a Vulkan session
 #   deadlock                         the target waits for its own GPU work inside
@@ -69,6 +70,9 @@ columns-vulkan | columns-vulkan2)
 	for f in "$OUT"/gpu-*-pre.csv "$OUT"/gpu-*-post.csv; do
 		tag=$(basename "$f" .csv | sed 's/^gpu-//; s/-p[a-z]*$//')
 		[ "$(header_value "$f" session)" = "$tag" ] || fail "$f does not say # session=$tag"
+		# lavapipe's timestampValidBits: the width the readers unwrap ticks with.
+		[ "$(header_value "$f" gpu_valid_bits)" = 64 ] ||
+			fail "$f does not say # gpu_valid_bits=64 (says \"$(header_value "$f" gpu_valid_bits)\")"
 	done
 	grep -q "GPU mode: auto" "$OUT/xrlm-pre.log" || fail "the pre log does not name the GPU mode"
 	;;

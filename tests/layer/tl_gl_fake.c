@@ -294,6 +294,7 @@ static void test_readback_never_blocks(void **state)
 		assert_int_equal(c.s[i].ticks, 1000 + 10 * (1 + i));
 		assert_true(c.s[i].valid);
 		assert_true(c.s[i].period_ns == 1.0f);
+		assert_int_equal(c.s[i].valid_bits, 64); /* GL's ns never wrap */
 	}
 	assert_int_equal(xl_gl_pending(gl), 3);
 	end_undisturbed(gl);

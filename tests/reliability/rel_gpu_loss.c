@@ -6,7 +6,8 @@
  * control block, against a stand-in for layer/xl_gpu.c defined here, so the
  * GPU's behaviour is exact, not timing-dependent:
  *   skipped: every frame found all GPU slots busy (no sample ever arrives):
- *            the GPU file must still exist, saying gpu_ring_overflow=<n>.
+ *            the GPU file must still exist, saying gpu_ring_overflow=<n>
+ *            and its clock's gpu_valid_bits (the stand-in's 36).
  *   pending: the session's samples are still on the GPU when it closes:
  *            those are lost too, and counted.
  * And no call record is lost when it arrives after its session ended (a
@@ -32,6 +33,8 @@
 
 /* ---- the stand-in GPU: no sample ever finishes; fake_pending on the GPU */
 static unsigned fake_pending;
+/* Its timestampValidBits (ANV's): what a file without samples says. */
+#define STAND_IN_BITS 36
 
 bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
                     void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
@@ -85,6 +88,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped, bool
 	struct xl_writer w;
 
 	memset(&gpu, 0, sizeof(gpu));
+	gpu.valid_bits = STAND_IN_BITS;
 	atomic_init(&gpu.submit_error, VK_SUCCESS);
 	pthread_mutex_init(&holder.lock, NULL);
 	atomic_init(&holder.gpu, &gpu);
@@ -158,17 +162,26 @@ static int consume_files(const char *dir, const char *prefix,
 	return files;
 }
 
-static void overflow_line(void *ctx, const char *text)
+/* What the one GPU file of a session says; -1 where it does not. */
+struct gpu_file_lines {
+	long long overflow;   /* "# session_end gpu_ring_overflow=" */
+	long long valid_bits; /* "# gpu_valid_bits=" */
+};
+
+static void gpu_file_line(void *ctx, const char *text)
 {
-	sscanf(text, "# session_end gpu_ring_overflow=%lld", (long long *)ctx);
+	struct gpu_file_lines *g = ctx;
+
+	sscanf(text, "# session_end gpu_ring_overflow=%lld", &g->overflow);
+	sscanf(text, "# gpu_valid_bits=%lld", &g->valid_bits);
 }
 
-/* The "# session_end gpu_ring_overflow=" of the one GPU file in @p dir, or -1. */
-static long long overflow_in(const char *dir)
+/* The lines of the one GPU file in @p dir (each -1 without the file). */
+static struct gpu_file_lines gpu_file_in(const char *dir)
 {
-	long long n = -1;
-	consume_files(dir, "gpu-", overflow_line, &n);
-	return n;
+	struct gpu_file_lines g = {-1, -1};
+	consume_files(dir, "gpu-", gpu_file_line, &g);
+	return g;
 }
 
 static void count_data_line(void *ctx, const char *text)
@@ -189,7 +202,14 @@ static int check(const char *name, const char *dir, unsigned frames, uint64_t sk
 {
 	fake_pending = pending;
 	run_session(dir, frames, skipped, false);
-	long long got = overflow_in(dir), want = (long long)(skipped + pending);
+	struct gpu_file_lines g = gpu_file_in(dir);
+	long long got = g.overflow, want = (long long)(skipped + pending);
+	/* A file of lost samples only still says its clock's width (the stamper's). */
+	if (got > 0 && g.valid_bits != STAND_IN_BITS) {
+		fprintf(stderr, "FAIL %s: the GPU file says gpu_valid_bits=%lld (-1: no line), "
+		        "want %d\n", name, g.valid_bits, STAND_IN_BITS);
+		return 1;
+	}
 	if (got != want) {
 		fprintf(stderr, "FAIL %s: %u frames, %llu skipped, %u still on the GPU: the GPU "
 		        "file says gpu_ring_overflow=%lld (-1: no GPU file), want %lld\n", name,
@@ -204,7 +224,7 @@ static int check_late(const char *dir)
 {
 	fake_pending = 0;
 	run_session(dir, 10, 0, true);
-	overflow_in(dir);
+	gpu_file_in(dir);
 	long long rows = calls_rows_in(dir);
 	if (rows != 11) {
 		fprintf(stderr, "FAIL late: the calls file has %lld rows, want 11 (10 frames and "
