@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "idmap.h"
+#include "u_ticks.h"
 
 static uint64_t cpu_hash(const void *row)
 {
@@ -47,11 +48,13 @@ struct window_source join_gpu_source(join_pull_fn pull, void *ctx)
 /* ---- join ---- */
 
 int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
-              const struct window_source *gpu_post, struct spill *recs)
+              const struct window_source *gpu_post, const unsigned gpu_bits[2], struct spill *recs)
 {
 	memset(j, 0, sizeof(*j));
 	j->recs = recs;
 	j->has_gpu = gpu_pre && gpu_post;
+	if (j->has_gpu)
+		memcpy(j->gpu_bits, gpu_bits, sizeof(j->gpu_bits));
 	j->last_rec = WINDOW_NONE;
 	if (window_init(&j->post, post) != 0)
 		return -1;
@@ -68,16 +71,23 @@ void join_destroy(struct join *j)
 	window_destroy(&j->gpu[1]);
 }
 
-/* The target GPU time of one frame, or NAN when the pair is unusable. */
-static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gpu_row *post)
+/*
+ * The target GPU time of one frame, or NAN when the pair is unusable;
+ * @p bits: the two files' tick widths.
+ */
+static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gpu_row *post,
+                            const unsigned bits[2])
 {
+	uint64_t ticks;
+
 	if (pre->period_ns <= 0 || post->period_ns <= 0)
 		return NAN; /* invalid on either side */
-	if (pre->period_ns != post->period_ns)
+	if (pre->period_ns != post->period_ns || bits[0] != bits[1])
 		return NAN; /* ticks of different clocks cannot be subtracted */
-	if (post->ticks < pre->ticks)
+	/* A wrap between the two is undone: the ticks that passed. */
+	if (!u_ticks_since(post->ticks, pre->ticks, bits[0], &ticks))
 		return NAN; /* backwards: clock reset or corruption */
-	double us = (double)(post->ticks - pre->ticks) * pre->period_ns / 1000.0;
+	double us = (double)ticks * pre->period_ns / 1000.0;
 	if (isinf(us))
 		return NAN; /* an absurd period: no time that can be written */
 	/* Rounded as written, so a merged file's text gives the same stats. */
@@ -114,7 +124,7 @@ static void join_gpu(struct join *j, int64_t display_time, struct join_rec *r, i
 		return;
 	j->gpu_matched++;
 	double bracket_ns = ((const struct side_gpu_row *)a)->bracket_ns;
-	r->gpu_raw_us = gpu_target_us(a, b);
+	r->gpu_raw_us = gpu_target_us(a, b, j->gpu_bits);
 	r->gpu_us = join_gpu_correct(r->gpu_raw_us, bracket_ns);
 	/* The summary's mean is over every frame with a GPU value, a frame
 	 * before pre's first measurement counting as corrected by 0; none

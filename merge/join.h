@@ -41,6 +41,7 @@ struct join_rec {
 struct join {
 	struct window post;    /* post's CPU rows */
 	struct window gpu[2];  /* pre's and post's GPU rows, when has_gpu */
+	unsigned gpu_bits[2];  /* their files' tick widths (side_meta_gpu_bits()) */
 	bool has_gpu;
 	uint64_t last_rec;     /* the previous pre row's record, WINDOW_NONE: none */
 	int64_t last_t_entry;  /* its t_entry */
@@ -74,11 +75,12 @@ double join_gpu_correct(double raw_us, double bracket_ns);
 
 /*
  * Prepares @p j: post's CPU rows from @p post, the GPU rows from @p gpu_pre
- * and @p gpu_post when both are non-NULL; records go to @p recs.
- * Returns 0, or -1 when out of memory (join_destroy() either way).
+ * and @p gpu_post when both are non-NULL, whose files' ticks are
+ * @p gpu_bits[0] and [1] wide (ignored without them); records go to
+ * @p recs. Returns 0, or -1 when out of memory (join_destroy() either way).
  */
 int join_init(struct join *j, const struct window_source *post, const struct window_source *gpu_pre,
-              const struct window_source *gpu_post, struct spill *recs);
+              const struct window_source *gpu_post, const unsigned gpu_bits[2], struct spill *recs);
 
 /*
  * Joins pre's next CPU row. Returns 0, or -1 when a source failed, memory

@@ -657,7 +657,11 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 	/* After the readers, which set the join's pace. */
 	if (shared)
 		stats_start(stats);
-	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL, recs);
+	/* The GPU files' headers are read: their widths are known. */
+	const unsigned gpu_bits[2] = {side_meta_gpu_bits(&pre->gpu.meta),
+	                              side_meta_gpu_bits(&post->gpu.meta)};
+	int ret = join_init(j, &in[1], both_gpu ? &in[2] : NULL, both_gpu ? &in[3] : NULL,
+	                    gpu_bits, recs);
 	if (ret == 0)
 		ret = join_pre(&in[0], j, shared);
 	if (ret == 0)

@@ -58,6 +58,21 @@ static bool is_key(const char *text, size_t klen, const char *key)
 	return strlen(key) == klen && memcmp(text, key, klen) == 0;
 }
 
+/* "gpu_valid_bits": a counter's width, 1..64; false (with a message) otherwise. */
+static bool parse_valid_bits(const char *value, unsigned *out, char *msg, size_t msg_size)
+{
+	uint64_t bits;
+
+	if (u_parse_span_u64(value, strlen(value), &bits) != U_PARSE_OK || bits < 1 ||
+	    bits > U_TICKS_BITS_MAX) {
+		snprintf(msg, msg_size, "gpu_valid_bits is not a width in bits from 1 to %d: "
+		         "\"%.40s\"", U_TICKS_BITS_MAX, value);
+		return false;
+	}
+	*out = (unsigned)bits;
+	return true;
+}
+
 /* One `# key=value` line before the column header. */
 static int header_line(struct side_reader *c, const char *text, size_t klen, const char *value,
                        char *msg, size_t msg_size)
@@ -83,6 +98,9 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 		set_text(m->gpu_clock, sizeof(m->gpu_clock), value);
 	} else if (is_key(text, klen, "gpu_mode")) {
 		set_text(m->gpu_mode, sizeof(m->gpu_mode), value);
+	} else if (is_key(text, klen, "gpu_valid_bits")) {
+		if (!parse_valid_bits(value, &m->gpu_valid_bits, msg, msg_size))
+			return -1;
 	} else if (is_key(text, klen, "clock_freq")) {
 		if (!parse_count("clock_freq", value, &m->clock_freq, msg, msg_size))
 			return -1;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "csvr.h"
+#include "u_ticks.h"
 
 #define SIDE_TEXT_MAX 256
 
@@ -25,6 +26,9 @@ struct side_meta {
 	char gpu_clock[64];
 	char gpu_mode[32];           /* a GPU file's "# gpu_mode=" */
 	uint64_t clock_freq;         /* ticks per second; 0 when absent */
+	/* A GPU file's "# gpu_valid_bits=" (1..64: its ticks wrap at 2^N);
+	 * 0 when absent. Read it with side_meta_gpu_bits(). */
+	unsigned gpu_valid_bits;
 	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
 	bool has_bracket_correction;
 	uint64_t bracket_correction_ns;
@@ -79,6 +83,16 @@ static inline int side_file_row_times(const struct side_meta *meta, int64_t t_en
 		return 0;
 	}
 	return side_file_row_times_other(meta, t_entry, t_exit, ordered, out, msg, msg_size);
+}
+
+/*
+ * The width of a GPU file's ticks, for u_ticks.h: its `# gpu_valid_bits=`,
+ * or 64 for a file without the line (written before the layers said it:
+ * read as it always was).
+ */
+static inline unsigned side_meta_gpu_bits(const struct side_meta *meta)
+{
+	return meta->gpu_valid_bits ? meta->gpu_valid_bits : U_TICKS_BITS_MAX;
 }
 
 /* Frees what @p m owns (the gate trips). */

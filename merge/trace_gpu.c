@@ -26,7 +26,8 @@ static int post_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_
 	struct trace_job *j = ctx;
 	struct trace_spool_rec r = {{g->display_time, (int64_t)g->ticks, g->t_ns,
 	                             (g->valid ? TRACE_GPU_VALID : 0) |
-	                                     (g->placed ? TRACE_GPU_PLACED : 0)}};
+	                                     (g->placed ? TRACE_GPU_PLACED : 0) |
+	                                     (int64_t)g->valid_bits << TRACE_GPU_BITS_SHIFT}};
 	(void)msg;
 	(void)msg_size;
 

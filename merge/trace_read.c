@@ -8,6 +8,7 @@
 #include "side_gpu.h"
 #include "u_ctl.h"
 #include "u_parse.h"
+#include "u_ticks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,8 +23,17 @@ struct reader {
 	void *ctx;
 	int64_t rows; /* frames files: the frame id of the next row, less one */
 	bool has_cal;
-	uint64_t cal_ticks;
 	int64_t cal_ns;
+	/*
+	 * GPU files: the clock unwrapped, from the latest calibration on. The
+	 * ticks of the last valid row (or of the calibration), and how many
+	 * ticks past the calibration's they are; each row moves it on by its
+	 * nearest distance from the one before (u_ticks_delta()), so a clock
+	 * that wraps any number of times is followed as long as consecutive
+	 * rows are less than half a wrap apart.
+	 */
+	uint64_t last_ticks;
+	int64_t since_cal;
 };
 
 /* Largest |time| accepted, as the merge's readers. */
@@ -102,16 +112,32 @@ static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, s
 		return -1;
 	}
 	r->has_cal = true;
-	r->cal_ticks = ticks;
 	r->cal_ns = (int64_t)ns;
+	r->last_ticks = ticks;
+	r->since_cal = 0;
 	return 0;
+}
+
+/*
+ * Moves the unwrapped clock on to @p ticks (a valid row's). Wrapping
+ * arithmetic: a 64-bit clock then gives exactly (int64_t)(ticks -
+ * calibration's), as it always did, and a hostile file no overflow.
+ */
+static int64_t unwrap(struct reader *r, uint64_t ticks)
+{
+	int64_t step = u_ticks_delta(ticks, r->last_ticks, side_meta_gpu_bits(r->side.meta));
+
+	r->since_cal = (int64_t)((uint64_t)r->since_cal + (uint64_t)step);
+	r->last_ticks = ticks;
+	return r->since_cal;
 }
 
 static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
                    size_t msg_size)
 {
 	struct reader *r = ctx;
-	struct trace_gpu g = {v[0].i, v[1].u, v[2].f, v[3].u != 0, false, 0};
+	struct trace_gpu g = {v[0].i, v[1].u, side_meta_gpu_bits(r->side.meta), v[2].f, v[3].u != 0,
+	                      false, 0};
 	(void)present;
 
 	if (!(g.period_ns >= 0.0 && g.period_ns < 1e6)) {
@@ -119,7 +145,7 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 		return -1;
 	}
 	if (r->has_cal && g.valid) {
-		double at = (double)r->cal_ns + ((double)(int64_t)(g.ticks - r->cal_ticks)) * g.period_ns;
+		double at = (double)r->cal_ns + (double)unwrap(r, g.ticks) * g.period_ns;
 		if (at > 0.0 && at < (double)TIME_MAX) {
 			g.placed = true;
 			g.t_ns = (int64_t)llround(at);

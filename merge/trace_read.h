@@ -5,7 +5,8 @@
  * frames file (frames-<tag>-<side>.csv) gives its xrEndFrame calls,
  * numbered 1, 2, ... as frame ids, and the user's marks among its rows; a
  * GPU file its timestamps, placed on CLOCK_MONOTONIC through the latest
- * "# calibration" line before them.
+ * "# calibration" line before them, the GPU clock unwrapped row by row
+ * when it is narrower than 64 bits (`# gpu_valid_bits=`).
  */
 #ifndef XRLM_TRACE_READ_H
 #define XRLM_TRACE_READ_H
@@ -33,6 +34,7 @@ struct trace_call {
 struct trace_gpu {
 	int64_t display_time;
 	uint64_t ticks;
+	unsigned valid_bits; /* the file's tick width (side_meta_gpu_bits()) */
 	double period_ns;
 	bool valid;
 	bool placed; /* t_ns holds its CLOCK_MONOTONIC time (a calibration came before it) */

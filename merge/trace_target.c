@@ -3,6 +3,8 @@
  */
 #include "trace_target.h"
 
+#include "u_ticks.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -98,10 +100,13 @@ bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bo
 	while (*has_next && next->v[0] < pre->display_time)
 		*has_next = trace_spool_next(post, next);
 	if (!*has_next || next->v[0] != pre->display_time || !pre->valid ||
-	    !(next->v[3] & TRACE_GPU_VALID))
+	    !(next->v[3] & TRACE_GPU_VALID) ||
+	    (uint64_t)next->v[3] >> TRACE_GPU_BITS_SHIFT != pre->valid_bits)
 		return false;
 	out->display_time = pre->display_time;
-	out->target_ns = (double)(int64_t)((uint64_t)next->v[1] - pre->ticks) * pre->period_ns;
+	/* Signed, as a trace shows a backwards pair; a wrap between them is undone. */
+	out->target_ns = (double)u_ticks_delta((uint64_t)next->v[1], pre->ticks, pre->valid_bits) *
+	                 pre->period_ns;
 	out->placed = pre->placed && (next->v[3] & TRACE_GPU_PLACED);
 	out->pre_ns = pre->t_ns;
 	out->post_ns = next->v[2];

@@ -76,17 +76,20 @@ struct trace_gpu_pair {
 	int64_t display_time;
 	int64_t pre_ns, post_ns; /* CLOCK_MONOTONIC, when both are placed */
 	bool placed;
-	double target_ns;        /* (post − pre) ticks × period */
+	double target_ns;        /* (post − pre) ticks (u_ticks_delta()) × period */
 };
 
-/* Flags of a spooled GPU record's v[3]. */
+/* Flags of a spooled GPU record's v[3]... */
 #define TRACE_GPU_VALID 1
 #define TRACE_GPU_PLACED 2
+/* ...above which it holds the file's tick width (trace_gpu's valid_bits). */
+#define TRACE_GPU_BITS_SHIFT 8
 
 /*
  * Pairs pre's GPU timestamp @p pre with post's of the same frame from
  * @p post (records {display_time, ticks, t_ns, flags}, submission order).
- * True with @p out filled when post has it.
+ * True with @p out filled when post has it, on a clock of the same width
+ * (the ticks are subtracted modulo it).
  */
 bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bool *has_next,
                       const struct trace_gpu *pre, struct trace_gpu_pair *out);

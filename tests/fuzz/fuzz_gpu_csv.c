@@ -21,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_file_set(&in, data, size);
 	int ret = side_gpu_read(in.path, "post", &f);
 	fuzz_check_diag(&f.diag, ret);
+	/* The join and the trace rely on this: a width u_ticks.h knows, or none. */
+	if (ret == 0 && f.meta.gpu_valid_bits > 64)
+		fuzz_fail("GPU file accepted with gpu_valid_bits above 64");
 	for (size_t i = 0; ret == 0 && i < f.count; i++) {
 		/* The join relies on this: invalid rows carry period 0. */
 		if (!(f.rows[i].period_ns >= 0) || !isfinite(f.rows[i].period_ns))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a synthetic session with calls files for `xrlm trace`'s tests.
 
-    trace_gen.py DIR TAG FRAMES [--threads N] [--induced]
+    trace_gen.py DIR TAG FRAMES [--threads N] [--induced] [--wrap-bits B]
 
 DIR/calls-TAG-{pre,post}.csv: per frame, on the render thread,
 xrWaitFrame, xrBeginFrame, xrLocateViews and xrEndFrame, and on N - 1
@@ -11,7 +11,9 @@ threads. --induced adds, in every tenth frame's xrEndFrame, a second post
 call (xrGetInstanceProperties, a call the target makes itself) inside it,
 and a post call on a thread pre never saw. Also frames-TAG-{pre,post}.csv
 (the xrEndFrame rows, and a user's mark after the tenth) and
-gpu-TAG-{pre,post}.csv with a calibration line.
+gpu-TAG-{pre,post}.csv with a calibration line. --wrap-bits writes the
+GPU files as a clock B bits wide would (`# gpu_valid_bits=B`, every tick
+modulo 2^B): the same session, its GPU clock wrapping.
 Prints the numbers the tests check: pre calls, then target slices' sum of
 target_us for xrEndFrame (µs, 3 decimals).
 """
@@ -35,6 +37,7 @@ args = sys.argv[1:]
 DIR, TAG, FRAMES = args[0], args[1], int(args[2])
 threads = int(args[args.index("--threads") + 1]) if "--threads" in args else 1
 induced = "--induced" in args
+wrap_bits = int(args[args.index("--wrap-bits") + 1]) if "--wrap-bits" in args else 64
 
 rows = {"pre": [], "post": []}
 frames = {"pre": [], "post": []}
@@ -85,11 +88,13 @@ for side in ("pre", "post"):
                 out.write("# mark t=%d text=shader\\x20cache\\x2c\\x20\\x22warm\\x22\n" % r[2])
         out.write("# session_end dropped_queue_full=0\n")
     with open(f"{DIR}/gpu-{TAG}-{side}.csv", "w") as out:
-        out.write(f"# gpu_clock=vulkan\n# side={side}\n# session={TAG}\n# fn=xrEndFrame\n"
-                  "display_time,gpu_ticks,gpu_period_ns,valid\n")
+        out.write(f"# gpu_clock=vulkan\n# side={side}\n# session={TAG}\n# fn=xrEndFrame\n")
+        if wrap_bits < 64:
+            out.write(f"# gpu_valid_bits={wrap_bits}\n")
+        out.write("display_time,gpu_ticks,gpu_period_ns,valid\n")
         out.write("# calibration gpu_ticks=5000 monotonic_ns=1000000000 max_deviation_ns=10\n")
         for (dt, _, entry, _) in frames["pre"]:
             ticks = 5000 + (entry - 1_000_000_000) + (100_000 if side == "post" else 0)
-            out.write(f"{dt},{ticks},1,1\n")
+            out.write(f"{dt},{ticks % (1 << wrap_bits)},1,1\n")
         out.write("# session_end gpu_ring_overflow=0\n")
 print(len(rows["pre"]), "%.3f" % (end_target_ns / 1000))

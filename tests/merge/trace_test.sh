@@ -15,6 +15,8 @@
 #   write_limit past `ulimit -f` (the spools of either pass, the output): one line, no file
 #   other_session files whose # session= lines differ: refused, no file
 #   clock_freq  frames files counting in 2 GHz ticks: the same trace as in ns
+#   gpu_wrap    GPU files of a 25-bit clock (# gpu_valid_bits=25) that wraps 65 times:
+#               every GPU event where the same session's 64-bit files put it
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -115,6 +117,31 @@ PY
 	[ "$(stat 3)" = 300 ] || fail "target slices $(stat 3), 300 frames"
 	cmp -s "$work/ns.json" "$work/ghz.json" ||
 		fail "a 2 GHz frames file gives another trace than the same times in ns"
+	;;
+gpu_wrap)
+	# The same session twice, its GPU files once as a 64-bit clock writes
+	# them and once as a 25-bit one (1 ns ticks: a wrap every 33.5 ms,
+	# frames 11.1 ms apart): the GPU events must land at the same times,
+	# only their raw gpu_ticks differ.
+	mkdir "$work/plain" "$work/wrap" || fail "mkdir"
+	gen "$work/plain" G1 200
+	gen "$work/wrap" G1 200 --wrap-bits 25
+	grep -q '^# gpu_valid_bits=25$' "$work/wrap/gpu-G1-pre.csv" || fail "no width line"
+	wraps=$(awk -F, '/^[0-9]/ { if (n++ && $2 < last) w++; last = $2 } END { print w + 0 }' \
+		"$work/wrap/gpu-G1-pre.csv")
+	[ "$wraps" -ge 2 ] || fail "pre's GPU clock wraps $wraps times, the test needs >= 2"
+	for d in plain wrap; do
+		run trace "$work/$d/frames-G1-pre.csv" -o "$work/$d.json"
+		[ "$rc" = 0 ] || fail "status $rc ($d)"
+		check "$work/$d.json"
+		[ "$(stat 4)" = 200 ] || fail "$d: $(stat 4) target GPU slices, 200 frames"
+		[ "$(jq '[.traceEvents[] | select(.name == "GPU timestamp")] | length' "$work/$d.json")" = 400 ] ||
+			fail "$d: not every GPU timestamp is placed"
+		jq -S 'del(.traceEvents[].args.gpu_ticks)' "$work/$d.json" >"$work/$d.cmp" || fail "jq"
+	done
+	cmp -s "$work/plain.cmp" "$work/wrap.cmp" ||
+		fail "a wrapping GPU clock ($wraps wraps) places its events elsewhere: $(diff "$work/plain.cmp" "$work/wrap.cmp" | head -n 4)"
+	echo "gpu_wrap: $wraps wraps in pre's GPU file, every event in place"
 	;;
 empty)
 	gen "$work" E1 0
