@@ -130,9 +130,12 @@ static bool thread_returns(uint32_t tid)
 	char *end = strrchr(buf, ')');
 	if (end && end[1] == ' ' && end[2] == 'R')
 		return true;
-	/* "<syscall number> <arguments...>", "running", or "-1 ..." outside a syscall */
+	/* "<syscall number> <arguments...>", "-1 ..." outside a syscall, or
+	 * "running": woken since its state was read. */
 	if (!task_read(tid, "syscall", buf, sizeof(buf)))
 		return false;
+	if (strncmp(buf, "running", 7) == 0)
+		return true;
 	char *after;
 	long nr = strtol(buf, &after, 10);
 	return after != buf && is_sleep_syscall(nr);
