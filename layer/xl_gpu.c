@@ -373,6 +373,8 @@ void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 void xl_gpu_abandon(struct xl_gpu *gpu)
 {
 	xl_gate_watchdog_stop(&gpu->watchdog);
+	/* Our reference only: the application's own keeps the loader loaded. */
+	xl_vk_release(&gpu->vk);
 	free(gpu);
 }
 

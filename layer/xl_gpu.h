@@ -191,7 +191,7 @@ void xl_gpu_destroy(struct xl_gpu *gpu);
  */
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns);
 
-/* Frees the host memory only: the device is gone or about to be. */
+/* Frees the host memory only (the device is gone or about to be), and gives back the loader's reference. */
 void xl_gpu_abandon(struct xl_gpu *gpu);
 
 /*

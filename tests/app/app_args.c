@@ -31,6 +31,7 @@ static void usage(void)
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
 	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
+	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
 	       "                     [--gl-uncurrent-every N] [--fork-at N]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
@@ -43,6 +44,8 @@ static void usage(void)
 	       "                 thread and descriptor counts after each xrDestroyInstance\n"
 	       "  --toggle-every N  raise SIGUSR2 (the monitor's toggle) every N frames\n"
 	       "  --exit-without-destroy  call exit(0) after the loop, destroying nothing\n"
+	       "  --keep-session xrDestroyInstance with the session alive (an application bug\n"
+	       "                 the runtime and the layers must survive)\n"
 	       "  --gpu-us N     N us of the app's own GPU work per frame, before xrEndFrame\n"
 	       "                 (Vulkan only; --stats adds app_gpu_load_ns)\n"
 	       "  --calls C      full: actions, spaces, views, swapchain, events every frame\n"
@@ -154,6 +157,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--exit-without-destroy") == 0) {
 			o->exit_without_destroy = true;
+			continue;
+		}
+		if (strcmp(opt, "--keep-session") == 0) {
+			o->keep_session = true;
 			continue;
 		}
 		if (strcmp(opt, "--vk-1.0") == 0) {

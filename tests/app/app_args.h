@@ -4,7 +4,7 @@
  *                 [--warmup N] [--threads 1|2] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
- *                 [--gl-uncurrent-every N] [--fork-at N]
+ *                 [--gl-uncurrent-every N] [--fork-at N] [--keep-session]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -35,6 +35,7 @@ struct app_options {
 	uint32_t cycles;       /* instance create..destroy cycles in this process */
 	uint64_t toggle_every; /* raise SIGUSR2 after every N frames; 0 = never */
 	bool exit_without_destroy; /* exit() after the loop, destroying nothing */
+	bool keep_session;         /* xrDestroyInstance with the session alive */
 	uint64_t gpu_us; /* the app's own GPU load per frame (app_load.c); 0 = none */
 	enum app_calls calls;
 	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */

@@ -115,13 +115,16 @@ bool app_xr_destroy(struct app *app)
 	ok = app_input_destroy(&app->input) && ok;
 	if (app->space)
 		ok = APP_XR(xrDestroySpace(app->space)) && ok;
-	if (app->session)
+	if (app->session && !app->opts.keep_session)
 		ok = APP_XR(xrDestroySession(app->session)) && ok;
-	/* The Vulkan device outlives the session that used it. */
+	/* The instance takes a session kept alive with it, and the Vulkan
+	 * device outlives the session that used it. */
+	if (app->instance && app->opts.keep_session)
+		ok = APP_XR(xrDestroyInstance(app->instance)) && ok;
 	app_vk_destroy(&app->vk);
 	if (app->has_gl)
 		app_egl_destroy(&app->egl);
-	if (app->instance)
+	if (app->instance && !app->opts.keep_session)
 		ok = APP_XR(xrDestroyInstance(app->instance)) && ok;
 	app->space = XR_NULL_HANDLE;
 	app->session = XR_NULL_HANDLE;

@@ -12,19 +12,26 @@
 #  - each cycle's session has its own tag and complete, merged files.
 # Both runs use --threads 2: a sanitizer runtime that starts its own thread
 # with the first pthread_create (TSan) then does so in both.
-# Usage: lifecycle.sh headless|vulkan2
+# With "kept", the app calls xrDestroyInstance with its session alive
+# (--keep-session), and every reference to the Vulkan loader the layers
+# took is given back all the same (an LD_PRELOAD shim counts them).
+# Usage: lifecycle.sh headless|vulkan|vulkan2 [kept]
 . "$(dirname "$0")/rel_lib.sh"
 setup
 export XRTEST_FRAME_RATE=0
 CYCLES=4
 
+keep=
+[ "${2:-}" != kept ] || keep=--keep-session
 unset XR_ENABLE_API_LAYERS
-run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2
+run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2 $keep
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/baseline"
 [ "$(wc -l <"$XRLM_TEST_WORK/baseline")" -eq $CYCLES ] || fail "no cycle lines without the monitor"
 
 export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST XRLM_RECORD=1
-LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2
+preload=
+[ -z "$keep" ] || preload="${XRLM_TEST_PRELOAD:-} $XRLM_TEST_DL_COUNT"
+LD_PRELOAD=$preload LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2 $keep
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/monitored"
 if ! cmp -s "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored"; then
 	paste "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored" >&2
@@ -39,4 +46,12 @@ done
 [ "$(check_all_sessions)" -eq $CYCLES ] || fail "not one session per cycle"
 [ "$(grep -l '^# session_end dropped_queue_full=0$' "$OUT"/frames-*-p*.csv | wc -l)" -eq $((2 * CYCLES)) ] ||
 	fail "a session destroyed while recording has an unfinished file"
+if [ -n "$keep" ]; then
+	counts=$(sed -n 's/^\[dl-count\] libvulkan //p' "$XRLM_TEST_WORK/app.log")
+	opened=$(echo "$counts" | sed -n 's/.*opened=\([0-9]*\).*/\1/p')
+	closed=$(echo "$counts" | sed -n 's/.*closed=\([0-9]*\).*/\1/p')
+	[ "${opened:-0}" -ge "$CYCLES" ] || fail "the shim saw ${opened:-no} references taken, not one a cycle at least"
+	[ "$opened" = "$closed" ] || fail "references to the Vulkan loader taken $opened times, given back $closed"
+	note "sessions kept alive into xrDestroyInstance: $opened references to the Vulkan loader taken, all given back"
+fi
 note "$1: $CYCLES cycles, libraries loaded/unloaded $inits time(s), $(tail -n 1 "$XRLM_TEST_WORK/monitored" | cut -d' ' -f3-) as without the monitor, $CYCLES sessions merged"
