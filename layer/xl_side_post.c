@@ -36,6 +36,12 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	struct xl_chain_report chain;
 	struct xl_control *ctl = atomic_exchange(&attached_control, NULL);
 
+	/* Inside the application the merge reads each file on one thread:
+	 * fewer threads beside the app's, and no segments' memory (csvr.h).
+	 * Set here, before this instance's writer and merge threads start:
+	 * two merges at once (the writer's, when the merge thread's queue is
+	 * full) must not both write it. */
+	csvr_ahead_min_bytes = SIZE_MAX;
 	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, PRE_LAYER_NAME, &chain);
 	if (chain.partner_found) {
 		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "
@@ -155,9 +161,6 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	/* Every file of the session: frames, GPU and calls files. */
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
-	/* Inside the application the merge reads each file on one thread:
-	 * fewer threads beside the app's, and no segments' memory (csvr.h). */
-	csvr_ahead_min_bytes = SIZE_MAX;
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
 		return false;
 	char merged[MERGE_PATH_MAX];
