@@ -3,27 +3,38 @@
  */
 #include "xl_signal.h"
 
+#include "xl_clock.h"
 #include "xl_log.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 /* The toggle signal: the handler only sets a bit in the control word. */
 static struct xl_control *_Atomic signal_ctl;
+/* Handlers running (any thread): xl_signal_remove() waits for them. */
+static atomic_uint signal_running;
+/* How long xl_signal_remove() waits for them, at most. */
+#define SIGNAL_DRAIN_NS 100000000ull
 static int signal_number;
 static struct sigaction signal_old;
 
 static void on_toggle_signal(int sig)
 {
 	(void)sig;
-	struct xl_control *ctl = atomic_load_explicit(&signal_ctl, memory_order_acquire);
-	if (!ctl)
-		return;
-	xl_control_toggle(ctl);
-	/* Lock-free, so async-signal-safe: pre's writer prints the line. */
-	atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
+	/* Counted before the block is loaded (both sequentially consistent):
+	 * xl_signal_remove() either sees this handler running or it made the
+	 * block NULL before the load. */
+	atomic_fetch_add(&signal_running, 1);
+	struct xl_control *ctl = atomic_load(&signal_ctl);
+	if (ctl) {
+		xl_control_toggle(ctl);
+		/* Lock-free, so async-signal-safe: pre's writer prints the line. */
+		atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
+	}
+	atomic_fetch_sub(&signal_running, 1);
 }
 
 static bool has_app_handler(const struct sigaction *sa)
@@ -82,6 +93,13 @@ void xl_signal_remove(void)
 	if (sigaction(signal_number, NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
 	    cur.sa_handler == on_toggle_signal)
 		sigaction(signal_number, &signal_old, NULL);
-	atomic_store_explicit(&signal_ctl, NULL, memory_order_release);
+	atomic_store(&signal_ctl, NULL);
+	/* A handler that loaded the block before it is freed must be done
+	 * with it first: a few instructions, on another thread (one that
+	 * interrupted this thread has returned already). Bounded all the
+	 * same: a thread stopped inside the handler must not hang this one. */
+	uint64_t until = xl_clock_mono_ns() + SIGNAL_DRAIN_NS;
+	while (atomic_load(&signal_running) && xl_clock_mono_ns() < until)
+		sched_yield();
 	signal_number = 0;
 }
