@@ -9,13 +9,16 @@
  * it is. An instance the layer does not monitor (disabled, misordered, a
  * second concurrent one) gets nothing but the next layer's pointers.
  */
+#include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_hooks.h"
 #include "xl_instance.h"
 #include "xl_log.h"
 #include "xl_session.h"
+#include "xl_thread.h"
 #include "xl_wrap.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,110 @@
 
 struct xl_instance xl_inst;
 
-/* The next layer's xrGetInstanceProcAddr: the same function for every instance. */
-static PFN_xrGetInstanceProcAddr next_gipa;
+/*
+ * Whether an instance holds xl_inst, from its xrCreateInstance until it is
+ * ended: taken atomically, because two loaders in one process (each with
+ * its own instance) may create theirs at once, and the one monitored
+ * instance must not be set up by both.
+ */
+static atomic_bool inst_claimed;
+
+/* The instance monitored (XR_NULL_HANDLE: none), for other threads' lookups. */
+static _Atomic(XrInstance) monitored_handle;
+
+/* Whether @p instance is the one monitored. */
+static bool is_monitored(XrInstance instance)
+{
+	return instance != XR_NULL_HANDLE && instance == atomic_load(&monitored_handle);
+}
+
+/* How long a side that waits for the claim (xl_side_waits_for_claim) waits. */
+#define CLAIM_WAIT_NS 1000000000ull
+
+static bool claim_once(void)
+{
+	bool free_slot = false;
+	return atomic_compare_exchange_strong(&inst_claimed, &free_slot, true);
+}
+
+/* Takes xl_inst for the instance being created; false: another holds it. */
+static bool claim_instance(void)
+{
+	if (claim_once())
+		return true;
+	if (!xl_side_waits_for_claim())
+		return false;
+	uint64_t until = xl_clock_mono_ns() + CLAIM_WAIT_NS;
+	while (xl_clock_mono_ns() < until) {
+		xl_thread_sleep_ns(1000000);
+		if (claim_once())
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The next layer's xrGetInstanceProcAddr of each instance. Usually the
+ * same function for every instance, but not below post with two loaders
+ * in the process (each its own terminator): calling one loader's with the
+ * other's instance crashes. A few instances at a time; past that, and for
+ * an instance not known (yet), the latest creation's. Only the monitored
+ * instance's xrDestroyInstance comes through this layer: another's entry
+ * stays until its handle comes back for a new instance (the old one is
+ * gone then), or its slot is the oldest taken when none is free.
+ */
+#define NEXT_GIPAS 16
+static struct {
+	_Atomic(XrInstance) instance; /* published last, XR_NULL_HANDLE: free */
+	_Atomic(PFN_xrGetInstanceProcAddr) gipa;
+	atomic_bool taken;
+} next_gipas[NEXT_GIPAS];
+static _Atomic(PFN_xrGetInstanceProcAddr) latest_gipa;
+static atomic_uint next_gipa_evict; /* the slot taken next when none is free */
+
+/* Remembers @p gipa as @p instance's next layer's. */
+static void next_gipa_add(XrInstance instance, PFN_xrGetInstanceProcAddr gipa)
+{
+	int slot = -1;
+
+	for (int i = 0; i < NEXT_GIPAS && slot < 0; i++)
+		if (atomic_load(&next_gipas[i].instance) == instance)
+			slot = i; /* a handle back: its old instance is gone */
+	for (int i = 0; i < NEXT_GIPAS && slot < 0; i++) {
+		bool free_slot = false;
+		if (atomic_compare_exchange_strong(&next_gipas[i].taken, &free_slot, true))
+			slot = i;
+	}
+	if (slot < 0)
+		slot = (int)(atomic_fetch_add(&next_gipa_evict, 1) % NEXT_GIPAS);
+	atomic_store(&next_gipas[slot].taken, true);
+	atomic_store(&next_gipas[slot].instance, XR_NULL_HANDLE);
+	atomic_store(&next_gipas[slot].gipa, gipa);
+	atomic_store(&next_gipas[slot].instance, instance);
+}
+
+/* Forgets @p instance (destroyed). */
+static void next_gipa_remove(XrInstance instance)
+{
+	for (int i = 0; i < NEXT_GIPAS; i++) {
+		if (atomic_load(&next_gipas[i].instance) != instance)
+			continue;
+		atomic_store(&next_gipas[i].instance, XR_NULL_HANDLE);
+		atomic_store(&next_gipas[i].taken, false);
+		return;
+	}
+}
+
+/* @p instance's next layer's xrGetInstanceProcAddr (NULL: none created yet). */
+static PFN_xrGetInstanceProcAddr next_gipa_of(XrInstance instance)
+{
+	if (instance != XR_NULL_HANDLE) {
+		for (int i = 0; i < NEXT_GIPAS; i++)
+			if (atomic_load(&next_gipas[i].instance) == instance)
+				return atomic_load(&next_gipas[i].gipa);
+	}
+	return atomic_load(&latest_gipa);
+}
 
 /*
  * Opens the output directory safely (see xl_files_open_dir) and the log in
@@ -98,12 +203,15 @@ static void end_instance(struct xl_instance *in)
 		close(in->dir_fd);
 	xl_log_close();
 	memset(in, 0, sizeof(*in));
+	atomic_store(&inst_claimed, false);
 }
 
 static bool resolve(XrInstance instance, const char *name, PFN_xrVoidFunction *out)
 {
+	PFN_xrGetInstanceProcAddr next_gipa = next_gipa_of(instance);
+
 	*out = NULL;
-	return next_gipa(instance, name, out) == XR_SUCCESS && *out;
+	return next_gipa && next_gipa(instance, name, out) == XR_SUCCESS && *out;
 }
 
 /*
@@ -118,7 +226,7 @@ static bool resolve_dispatch(struct xl_instance *in, XrInstance instance)
 
 	memcpy(ids, xl_hooks_ids, xl_hooks_count * sizeof(ids[0]));
 	ids[xl_hooks_count] = XL_FN_xrGetInstanceProperties;
-	xl_dispatch_fill(&in->next, next_gipa, instance, ids, xl_hooks_count + 1);
+	xl_dispatch_fill(&in->next, next_gipa_of(instance), instance, ids, xl_hooks_count + 1);
 	/* xrCreateVulkan*KHR are optional: only under XR_KHR_vulkan_enable2. */
 	return d->xrDestroyInstance && d->xrEndFrame && d->xrGetInstanceProperties &&
 	       d->xrCreateSession && d->xrDestroySession;
@@ -211,17 +319,23 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 
 	const XrApiLayerNextInfo *next = info->nextInfo;
 	struct xl_instance *in = &xl_inst;
-	bool monitor = in->handle == XR_NULL_HANDLE &&
-	               !xl_settings_layer_disabled(xl_side.layer_name);
+	bool monitor = !xl_settings_layer_disabled(xl_side.layer_name);
+	if (monitor && !claim_instance()) {
+		xl_log_loud("another instance of this process is monitored: this one is passed "
+		            "through");
+		monitor = false;
+	}
 	if (monitor && !begin_instance(in, info)) {
 		end_instance(in);
 		monitor = false;
 	}
-	next_gipa = next->nextGetInstanceProcAddr;
+	atomic_store(&latest_gipa, next->nextGetInstanceProcAddr);
 
 	XrApiLayerCreateInfo down = *info;
 	down.nextInfo = next->next;
 	XrResult result = next->nextCreateApiLayerInstance(create, &down, instance);
+	if (XR_SUCCEEDED(result))
+		next_gipa_add(*instance, next->nextGetInstanceProcAddr);
 	if (!monitor)
 		return result;
 	if (XR_FAILED(result) || !finish_instance(in, *instance, create)) {
@@ -231,12 +345,14 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 		return result;
 	}
 	in->monitoring = true;
+	atomic_store(&monitored_handle, *instance);
 	return result;
 }
 
 /* Stops recording, finishes this side's files (post: the merge) and joins the thread. */
 static void stop_monitoring(struct xl_instance *in)
 {
+	atomic_store(&monitored_handle, XR_NULL_HANDLE);
 	xl_side_before_destroy(in);
 	xl_writer_stop(&in->writer);
 	in->monitoring = false;
@@ -244,16 +360,19 @@ static void stop_monitoring(struct xl_instance *in)
 
 XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
 {
-	if (instance != in->handle || !in->monitoring) {
+	if (!is_monitored(instance)) {
 		PFN_xrDestroyInstance destroy = NULL;
 		if (!resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&destroy))
 			return XR_ERROR_HANDLE_INVALID;
-		return destroy(instance);
+		XrResult result = destroy(instance);
+		next_gipa_remove(instance);
+		return result;
 	}
 	PFN_xrDestroyInstance destroy = in->next.xrDestroyInstance;
 	stop_monitoring(in);
 	xl_session_abandon_gpu(in);
 	XrResult result = destroy(instance);
+	next_gipa_remove(instance);
 	xl_log("instance destroyed");
 	end_instance(in);
 	return result;
@@ -285,13 +404,14 @@ XrResult xl_entry_get_instance_proc_addr(struct xl_instance *in, XrInstance inst
 		return XR_ERROR_VALIDATION_FAILURE;
 	if (xl_side_private_proc(name, function))
 		return XR_SUCCESS;
+	PFN_xrGetInstanceProcAddr next_gipa = next_gipa_of(instance);
 	if (!next_gipa) {
 		*function = NULL;
 		return XR_ERROR_HANDLE_INVALID;
 	}
 	/* Whatever the next layer answers stands; we only swap in our wrapper. */
 	XrResult result = next_gipa(instance, name, function);
-	if (result != XR_SUCCESS || !*function || instance != in->handle || !in->monitoring)
+	if (result != XR_SUCCESS || !*function || !is_monitored(instance))
 		return result;
 	PFN_xrVoidFunction wrapper = xl_wrap_function(in, xl_fn_lookup(name), *function);
 	if (wrapper)

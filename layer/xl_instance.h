@@ -53,6 +53,15 @@ extern const struct xl_side xl_side;
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info);
 
 /*
+ * Whether this side waits for the process's one monitored instance to be
+ * free when another creation holds it (two loaders creating instances at
+ * once): post does when pre handed it a control block on this thread, so
+ * that a chain pre monitors is monitored by post too, however briefly
+ * another chain's post holds the claim to say why it records nothing.
+ */
+bool xl_side_waits_for_claim(void);
+
+/*
  * Side-specific part after the chain created the instance from @p create
  * (pre: checks that post monitors it too, installs the signal, starts the
  * control socket). False: do not monitor it.

@@ -21,21 +21,32 @@
 
 const struct xl_side xl_side = {XL_SIDE_POST, U_NAMES_POST, POST_LAYER_NAME, PRE_LAYER_NAME};
 
-/* Handed over by pre just before instance creation reaches post. */
-static struct xl_control *_Atomic attached_control;
+/*
+ * Handed over by pre just before instance creation reaches post, on the
+ * thread that creates the instance: a chain's pre and post create it on
+ * one thread, and two chains (two loaders) may create theirs at once.
+ */
+static __thread struct xl_control *attached_control;
 
 static void attach_control(struct xl_control *ctl)
 {
 	/* Post's own reference: pre may be unloaded first (at process exit). */
 	xl_control_ref(ctl);
-	xl_control_unref(atomic_exchange(&attached_control, ctl));
+	xl_control_unref(attached_control);
+	attached_control = ctl;
+}
+
+bool xl_side_waits_for_claim(void)
+{
+	return attached_control != NULL;
 }
 
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
 {
 	struct xl_chain_report chain;
-	struct xl_control *ctl = atomic_exchange(&attached_control, NULL);
+	struct xl_control *ctl = attached_control;
 
+	attached_control = NULL;
 	/* Inside the application the merge reads each file on one thread:
 	 * fewer threads beside the app's, and no segments' memory (csvr.h).
 	 * Set here, before this instance's writer and merge threads start:
@@ -56,8 +67,9 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		return false;
 	}
 	if (!ctl) {
-		xl_log_loud("%s is not above %s in the layer chain: nothing will be recorded",
-		            PRE_LAYER_NAME, POST_LAYER_NAME);
+		xl_log_loud("%s handed no control block over: it is not above %s in the layer "
+		            "chain, or it monitors another instance of this process; nothing will "
+		            "be recorded for this one", PRE_LAYER_NAME, POST_LAYER_NAME);
 		return false;
 	}
 	if (!xl_control_same_build(ctl)) {

@@ -68,6 +68,11 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	return true;
 }
 
+bool xl_side_waits_for_claim(void)
+{
+	return false;
+}
+
 bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create)
 {
 	/* Post joins while the chain below creates the instance: by now it has. */
