@@ -28,8 +28,8 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 }
 
 /*
- * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or "",
- * after the session's), then @p columns.
+ * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or ""),
+ * then @p columns. INTERFACE.md's lines first, in its order; ours after.
  */
 static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, const char *tag,
                            const struct xl_side_csv_meta *meta, const char *fn_line,
@@ -46,11 +46,11 @@ static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, 
 	         "# side=%s\n"
 	         "# layer=%s\n"
 	         "# target_layer=%s\n"
+	         "%s"
 	         "# session=%s\n"
 	         "%s"
-	         "%s"
 	         "%s\n",
-	         meta->side, meta->layer, meta->target_layer, tag, fn_line, correction, columns);
+	         meta->side, meta->layer, meta->target_layer, fn_line, tag, correction, columns);
 	return create_with_header(f, dir_fd, kind, tag, meta->side, header);
 }
 
@@ -124,8 +124,8 @@ int xl_gpu_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
 	         "# gpu_clock=%s\n"
 	         "# side=%s\n"
 	         "# layer=%s\n"
-	         "# session=%s\n"
 	         "# fn=xrEndFrame\n"
+	         "# session=%s\n"
 	         "# gpu_mode=%s\n"
 	         "# gpu_valid_bits=%u\n"
 	         "display_time,gpu_ticks,gpu_period_ns,valid\n",

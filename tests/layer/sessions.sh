@@ -15,6 +15,13 @@ same_frames "$pre"
 [ "$(data_rows "$pre" | wc -l)" -eq 100 ] || fail "pre recorded $(data_rows "$pre" | wc -l) rows, not 100"
 grep -q "^# target_layer=$TARGET\$" "$pre" || fail "pre CSV does not name the target layer"
 grep -q '^# session_end dropped_queue_full=0$' "$pre" || fail "pre CSV footer missing or drops"
+# INTERFACE.md's header lines come first, in its order (ours after them).
+for side in pre post; do
+	f=$(echo "$pre" | sed "s/-pre\.csv\$/-$side.csv/")
+	head -n 6 "$f" | sed 's/=.*//' | tr '\n' ' ' >"$XRLM_TEST_WORK/keys"
+	[ "$(cat "$XRLM_TEST_WORK/keys")" = "# clock # clock_freq # side # layer # target_layer # fn " ] ||
+		fail "$side frames file: first header lines $(cat "$XRLM_TEST_WORK/keys")"
+done
 
 post=$(echo "$pre" | sed 's/-pre\.csv$/-post.csv/')
 "$XRLM_TEST_XRLM" merge "$pre" "$post" -o "$XRLM_TEST_WORK/again.csv" >"$XRLM_TEST_WORK/merge.log" 2>&1 ||
