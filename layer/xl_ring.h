@@ -7,12 +7,17 @@
  * single-producer single-consumer queue: the producer (that thread) and the
  * consumer (the writer) share nothing but the ring's two indices, so no
  * recording thread ever contends with another. The rings are a pool
- * allocated at instance creation; a thread claims one with one atomic add
- * the first time it records (registration: no lock, no allocation) and
- * keeps it for the instance's life. A thread beyond the pool, or one whose
- * ring is full, drops the record and the caller counts it. Nothing here
- * allocates, locks or makes a system call after xl_ring_pool_create(),
- * except one gettid() when a thread first records.
+ * allocated at instance creation; a thread takes a free one from the pool's
+ * free set (an atomic bitmap: one load and one fetch-and) the first time it
+ * records (registration: no lock, no allocation) and keeps it while it
+ * lives. The consumer gives the ring of a thread that has exited back to
+ * the free set once it has drained it (xl_ring_pool_reclaim()), so any
+ * number of threads can record in an instance's life, XL_RING_THREADS of
+ * them at once. A thread that finds no ring free, or whose ring is full,
+ * drops the record and the caller counts it; the former looks at the free
+ * set again (one atomic load) on its next call. Nothing here allocates,
+ * locks or makes a system call on a recording thread after
+ * xl_ring_pool_create(), except one gettid() when a thread first records.
  *
  * The claim and the publish are separate so that the post side can claim
  * inside its bracket (the cost cancels out) and publish after its clock read
@@ -44,6 +49,12 @@ struct xl_call_record {
 struct xl_ring {
 	struct xl_call_record *slots;
 	uint64_t mask;
+	/*
+	 * The TID of the thread that holds it; 0 while free and until its new
+	 * holder has stored its TID (the consumer then leaves it alone). Read
+	 * by the consumer alone, to find rings whose thread has exited.
+	 */
+	_Atomic uint32_t owner;
 	/* The producer's line: tail is the next position it writes. */
 	_Alignas(64) _Atomic uint64_t tail;
 	uint64_t head_seen; /* the producer's last look at head */
@@ -54,7 +65,10 @@ struct xl_ring {
 	uint64_t populated; /* records whose pages the consumer has backed */
 };
 
-/* Threads that can record at once, and records per thread (a power of two). */
+/*
+ * Threads that can record at once (at most 32: the free set is one 32-bit
+ * word), and records per thread (a power of two).
+ */
 #define XL_RING_THREADS 32
 /*
  * 32768 records (1.8 MB, backed as used, half a ring ahead): 30 s of frames
@@ -73,14 +87,43 @@ struct xl_ring {
  * ring, which a recording usually starts on, gets XL_RING_POPULATE_AHEAD.
  */
 #define XL_RING_POPULATE_NEXT (XL_RING_CAPACITY / 16)
+/*
+ * The consumer looks for rings of exited threads (one system call per held
+ * ring) on every this many calls of xl_ring_pool_reclaim(): 16 ms of the
+ * writer's 2 ms passes while recording ...
+ */
+#define XL_RING_RECLAIM_EVERY 8
+/*
+ * ... and on every call while fewer rings than this are free, or a thread
+ * waits for one: threads that come and go faster than that (a thread per
+ * session, a job system's short-lived workers) find one free.
+ */
+#define XL_RING_RECLAIM_LOW (XL_RING_THREADS / 2)
+/*
+ * A drain that goes on (threads recording faster than the writer writes:
+ * its loop pops until every ring is empty) also reclaims, every this many
+ * records (a millisecond or two of the writer's work).
+ */
+#define XL_RING_RECLAIM_POPS 4096
 
 struct xl_ring_pool {
 	struct xl_ring rings[XL_RING_THREADS];
 	struct xl_call_record *memory; /* all rings' slots, one mapping */
 	size_t memory_bytes;           /* its length, whole pages */
 	uint32_t generation;           /* tells this pool's claims from an earlier one's */
-	_Atomic uint32_t claimed;      /* registrations, also those beyond the pool */
+	/*
+	 * Bit i set: rings[i] is free. Threads clear a bit to claim its ring
+	 * (acquire), the consumer sets it again once the ring's thread has
+	 * exited and the ring is drained and reset (release).
+	 */
+	_Atomic uint32_t free;
+	_Atomic uint32_t unserved;     /* threads that found no ring free, once each */
+	_Atomic bool wanted;           /* a thread found no ring free: reclaim now */
 	_Atomic bool backed;           /* the consumer's first xl_ring_pool_populate() is done */
+	/* The consumer's own, apart from what recording threads read. */
+	_Alignas(64) uint32_t dead;    /* held rings whose thread has exited */
+	uint32_t reclaim_calls;        /* xl_ring_pool_reclaim() calls, for its period */
+	uint32_t pops;                 /* xl_ring_pool_pop() records, for XL_RING_RECLAIM_POPS */
 };
 
 /*
@@ -93,8 +136,8 @@ struct xl_ring_pool {
  * with one %fs-relative load.
  */
 struct xl_ring_thread {
-	struct xl_ring *ring; /* NULL: beyond the pool */
-	uint32_t generation;  /* the pool ring was claimed from; 0: none yet */
+	struct xl_ring *ring; /* NULL: none was free at its last look */
+	uint32_t generation;  /* the pool it registered with; 0: none yet */
 	uint32_t tid;         /* Linux TID, 0 until the first registration */
 };
 extern __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
@@ -108,16 +151,20 @@ int xl_ring_pool_create(struct xl_ring_pool *pool, size_t capacity);
 /* Frees the rings. No producer or consumer may be running. */
 void xl_ring_pool_destroy(struct xl_ring_pool *pool);
 
-/* Claims a ring of @p pool for the calling thread; see xl_ring_mine(). */
+/*
+ * Claims a free ring of @p pool for the calling thread, on its first call
+ * in @p pool and on each later one while it has none; see xl_ring_mine().
+ */
 void xl_ring_register(struct xl_ring_pool *pool);
 
 /*
  * The calling thread's ring in @p pool, claimed on its first call; NULL
- * when the pool has none left for it (drop and count).
+ * while the pool has none free for it (drop and count): it tries again on
+ * its next call, with one atomic load while none is free.
  */
 static inline struct xl_ring *xl_ring_mine(struct xl_ring_pool *pool)
 {
-	if (__builtin_expect(xl_ring_tls.generation != pool->generation, 0))
+	if (__builtin_expect(xl_ring_tls.generation != pool->generation || !xl_ring_tls.ring, 0))
 		xl_ring_register(pool);
 	return xl_ring_tls.ring;
 }
@@ -163,6 +210,9 @@ static inline void xl_ring_publish(struct xl_ring *ring)
  * Consumer only: copies the next record into @p out, taking across the
  * threads' rings the oldest by (session, entry time), so that a session's
  * records come before the next session's. False when every ring is empty.
+ * Every XL_RING_RECLAIM_POPS records it first reclaims as
+ * xl_ring_pool_reclaim() does when rings run short: the records popped
+ * before are the caller's, handled, by then.
  */
 bool xl_ring_pool_pop(struct xl_ring_pool *pool, struct xl_call_record *out);
 
@@ -185,7 +235,22 @@ void xl_ring_pool_populate(struct xl_ring_pool *pool);
  */
 bool xl_ring_pool_backed(void *pool);
 
-/* Threads that found no ring left in @p pool (their records were dropped). */
+/*
+ * Consumer only, after a drain (xl_ring_pool_pop() until false): gives
+ * the rings of threads that have exited back to @p pool's free set, each
+ * once it is empty, reset for its next thread. Looks for such threads
+ * every XL_RING_RECLAIM_EVERY calls, and on every call while rings run
+ * short (XL_RING_RECLAIM_LOW) or a thread waits for one: one tgkill(2) of
+ * signal 0 per held ring (ESRCH: the thread is gone). The ring of an
+ * exited thread whose TID a new thread got stays held until that one
+ * exits too: only a delay.
+ */
+void xl_ring_pool_reclaim(struct xl_ring_pool *pool);
+
+/*
+ * Threads that found no ring free in @p pool, each counted once, also
+ * those that got one later (their records meanwhile were dropped).
+ */
 uint32_t xl_ring_pool_unserved(struct xl_ring_pool *pool);
 
 #endif /* XL_RING_H */

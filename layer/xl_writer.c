@@ -133,6 +133,9 @@ static uint64_t writer_poll(struct xl_writer *w)
 	xl_ring_pool_populate(w->cfg.rings);
 	while (xl_ring_pool_pop(w->cfg.rings, &rec))
 		handle_record(w, &rec);
+	/* After the drain: a ring goes back to the pool only empty, its
+	 * exited thread's last records written to their session. */
+	xl_ring_pool_reclaim(w->cfg.rings);
 
 	now = xl_clock_mono_ns();
 	xl_writer_files_poll_gpu(w, w->open_id);
