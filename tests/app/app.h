@@ -57,7 +57,10 @@ bool app_poll_events(struct app *app);
 /* Runs one frame: wait, begin, render, the measured xrEndFrame. */
 bool app_frame(struct app *app);
 
-/* Runs the event/frame loop on opts.threads threads until the session exits. */
+/*
+ * Runs the event/frame loop on opts.threads threads (or, opts.new_threads,
+ * on a new thread each iteration) until the session exits.
+ */
 bool app_loop_run(struct app *app);
 
 #endif /* APP_H */

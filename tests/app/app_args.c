@@ -29,7 +29,7 @@ const char *app_graphics_name(enum app_graphics g)
 static void usage(void)
 {
 	printf("usage: xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]\n"
-	       "                     [--warmup N] [--threads 1|2] [--stats]\n"
+	       "                     [--warmup N] [--threads 1|2|new] [--stats]\n"
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
@@ -37,7 +37,9 @@ static void usage(void)
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
-	       "  --threads T    1, or 2 to alternate frames between two threads (default 1)\n"
+	       "  --threads T    1, 2 to alternate frames between two threads, or new to run\n"
+	       "                 each iteration on a new thread, once the last one exited\n"
+	       "                 (default 1)\n"
 	       "  --stats        print endframe_cpu_ns/endframe_gpu_ns/frame_interval_ns at exit,\n"
 	       "                 and the frame threads' page faults after the warm-up\n"
 	       "  --cycles N     run everything N times in this process, printing the\n"
@@ -122,8 +124,16 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		o->cycles = (uint32_t)n;
 		return true;
 	}
-	if (!parse_number(opt, value, 1, 2, &n))
+	/* --threads: a count, or new (one thread at a time, each iteration's own). */
+	o->new_threads = strcmp(value, "new") == 0;
+	if (o->new_threads) {
+		o->threads = 1;
+		return true;
+	}
+	if (u_parse_u64(value, 1, 2, &n) != U_PARSE_OK) {
+		app_error("--threads \"%s\" is not 1, 2 or new", value);
 		return false;
+	}
 	o->threads = (uint32_t)n;
 	return true;
 }
@@ -198,9 +208,9 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		return APP_ARGS_BAD;
 	}
 	/* A GL context is current on one thread: frames cannot alternate threads. */
-	if (o->threads > 1 && o->graphics == APP_GRAPHICS_EGL) {
-		app_error("--graphics egl runs its frames on one thread: it takes no --threads %u",
-		          o->threads);
+	if ((o->threads > 1 || o->new_threads) && o->graphics == APP_GRAPHICS_EGL) {
+		app_error("--graphics egl runs its frames on one thread: it takes no --threads %s",
+		          o->new_threads ? "new" : "2");
 		return APP_ARGS_BAD;
 	}
 	return APP_ARGS_OK;

@@ -1,7 +1,7 @@
 /*
  * Command line of the test app:
  *   xrlm-test-app [--frames N] [--graphics vulkan|vulkan2|egl|headless]
- *                 [--warmup N] [--threads 1|2] [--stats]
+ *                 [--warmup N] [--threads 1|2|new] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
  *                 [--gl-uncurrent-every N] [--fork-at N] [--keep-session]
@@ -30,6 +30,7 @@ struct app_options {
 	uint64_t frames; /* xrEndFrame calls before requesting exit */
 	uint64_t warmup; /* first frames left out of the statistics */
 	uint32_t threads; /* 1, or 2: frames alternate between two threads */
+	bool new_threads; /* --threads new: each iteration on a thread of its own (threads = 1) */
 	enum app_graphics graphics;
 	bool stats; /* print the summary lines at exit */
 	uint32_t cycles;       /* instance create..destroy cycles in this process */

@@ -7,6 +7,10 @@
  * two threads. OpenXR wants the frame functions externally synchronised:
  * a thread runs an iteration only while it holds the turn, and the turn is
  * handed over (mutex + condvar) between iterations, outside every bracket.
+ * With --threads new each iteration runs on a thread of its own, started
+ * once the previous one has been joined (as a host that runs its frames or
+ * sessions on short-lived threads): hundreds of threads that call OpenXR,
+ * one at a time.
  */
 #include "app.h"
 
@@ -172,8 +176,33 @@ static void *worker_main(void *arg)
 	}
 }
 
+static void *new_thread_main(void *arg)
+{
+	struct app *app = arg;
+	if (!iterate(app))
+		app->failed = true;
+	return NULL;
+}
+
+/* --threads new: each iteration on a new thread; the join orders the app's state. */
+static bool run_new_threads(struct app *app)
+{
+	while (!app->failed && !app->quit) {
+		pthread_t thread;
+		if (pthread_create(&thread, NULL, new_thread_main, app)) {
+			app_error("pthread_create failed");
+			return false;
+		}
+		pthread_join(thread, NULL);
+	}
+	return !app->failed;
+}
+
 bool app_loop_run(struct app *app)
 {
+	if (app->opts.new_threads)
+		return run_new_threads(app);
+
 	struct app_turn turn = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.cond = PTHREAD_COND_INITIALIZER,

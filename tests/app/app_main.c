@@ -13,9 +13,14 @@
 
 static void print_stats(struct app *app)
 {
-	printf("run graphics=%s threads=%u frames=%llu warmup=%llu frames_run=%llu "
+	char threads[16];
+	if (app->opts.new_threads)
+		snprintf(threads, sizeof(threads), "new");
+	else
+		snprintf(threads, sizeof(threads), "%u", app->opts.threads);
+	printf("run graphics=%s threads=%s frames=%llu warmup=%llu frames_run=%llu "
 	       "frame_faults=%llu\n",
-	       app_graphics_name(app->opts.graphics), app->opts.threads,
+	       app_graphics_name(app->opts.graphics), threads,
 	       (unsigned long long)app->opts.frames, (unsigned long long)app->opts.warmup,
 	       (unsigned long long)app->frames_done, (unsigned long long)app->stats.frame_faults);
 	app_stats_print(&app->stats, stdout);

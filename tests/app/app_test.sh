@@ -102,6 +102,8 @@ bad_args() {
 	bad_one --gl-uncurrent-every 5
 	bad_one --graphics egl --gl-uncurrent-every 0
 	bad_one --threads 3
+	bad_one --threads old
+	bad_one --graphics egl --threads new
 	bad_one --calls all
 	bad_one --calls
 	bad_one --bogus
