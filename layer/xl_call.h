@@ -42,13 +42,20 @@ static inline bool xl_call_selected(const struct xl_instance *in, enum xl_fn_id 
 	return xl_settings_function_selected(&in->settings, fn);
 }
 
-/* Counts a call of session @p id that found no record (full ring, nested call). */
-static inline void xl_call_count_drop(struct xl_control *ctl, uint32_t id, enum xl_fn_id fn)
+/*
+ * Counts a call of session @p id that found no record (full ring, nested
+ * call, or @p no_ring: no ring free for its thread, told apart in the log).
+ */
+static inline void xl_call_count_drop(struct xl_control *ctl, uint32_t id, enum xl_fn_id fn,
+                                      bool no_ring)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
 	atomic_fetch_add_explicit(&info->calls_dropped[xl_side.index], 1, memory_order_relaxed);
-	if (fn == XL_FN_xrEndFrame)
-		atomic_fetch_add_explicit(&info->dropped[xl_side.index], 1, memory_order_relaxed);
+	if (fn != XL_FN_xrEndFrame)
+		return;
+	atomic_fetch_add_explicit(&info->dropped[xl_side.index], 1, memory_order_relaxed);
+	if (no_ring)
+		atomic_fetch_add_explicit(&info->no_ring[xl_side.index], 1, memory_order_relaxed);
 }
 
 /*
@@ -64,7 +71,7 @@ static inline bool xl_call_claim(struct xl_instance *in, struct xl_call *c, enum
 	c->ring = xl_ring_mine(&in->rings);
 	c->rec = c->ring ? xl_ring_claim(c->ring) : NULL;
 	if (!c->rec) {
-		xl_call_count_drop(in->ctl, id, fn);
+		xl_call_count_drop(in->ctl, id, fn, !c->ring);
 		return false;
 	}
 	c->session_id = id;

@@ -73,6 +73,8 @@ static void begin_session(struct xl_control *ctl, uint32_t id)
 	info->start_mono_ns = xl_clock_mono_ns();
 	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->no_ring[0], 0, memory_order_relaxed);
+	atomic_store_explicit(&info->no_ring[1], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->calls_dropped[0], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->calls_dropped[1], 0, memory_order_relaxed);
 	atomic_store_explicit(&info->gpu_overflow[0], 0, memory_order_relaxed);

@@ -57,7 +57,8 @@ struct xl_session_info {
 	_Atomic uint32_t id;          /* which session this slot holds; written last */
 	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
 	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
-	_Atomic uint64_t dropped[2];  /* xrEndFrame records dropped (ring full), per side */
+	_Atomic uint64_t dropped[2];  /* xrEndFrame records dropped (no room), per side */
+	_Atomic uint64_t no_ring[2];  /* of dropped: the thread found no ring free */
 	_Atomic uint64_t calls_dropped[2]; /* records of any function dropped, per side */
 	_Atomic uint64_t gpu_overflow[2]; /* GPU samples skipped: no free slot */
 	/*

@@ -409,8 +409,10 @@ bool xl_writer_files_close(struct xl_writer *w)
 		if (!xl_side_csv_close(&w->csv, dropped))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
 			            "the file is incomplete", w->open_tag, w->csv.name);
-		xl_log("session %s: %llu rows, %llu dropped (ring full)", w->open_tag,
-		       (unsigned long long)w->csv.rows, (unsigned long long)dropped);
+		uint64_t no_ring = atomic_load(&info->no_ring[w->cfg.side]);
+		xl_log("session %s: %llu rows, %llu dropped (%llu ring full, %llu no ring free)",
+		       w->open_tag, (unsigned long long)w->csv.rows, (unsigned long long)dropped,
+		       (unsigned long long)(dropped - no_ring), (unsigned long long)no_ring);
 		close_calls_file(w, atomic_load(&info->calls_dropped[w->cfg.side]));
 		report_toggle(w, false);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
