@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* The control block and its GPU part in one allocation: one free. */
@@ -63,26 +64,153 @@ void xl_control_unref(struct xl_control *ctl)
 	free(ctl);
 }
 
-/* Fills session @p id's slot before the control word makes it current. */
+/*
+ * Fills session @p id's slot before the control word makes it current.
+ * The state word goes to 0 first and each field is stored with release:
+ * a reader that sees one of the new values then sees the old session
+ * gone (see struct xl_session_info).
+ */
 static void begin_session(struct xl_control *ctl, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
 
-	atomic_store_explicit(&info->id, 0, memory_order_relaxed);
-	info->start_realtime_s = (int64_t)(xl_clock_ns(CLOCK_REALTIME) / 1000000000u);
-	info->start_mono_ns = xl_clock_mono_ns();
-	atomic_store_explicit(&info->dropped[0], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->dropped[1], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->no_ring[0], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->no_ring[1], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->calls_dropped[0], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->calls_dropped[1], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->gpu_overflow[0], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->gpu_overflow[1], 0, memory_order_relaxed);
-	atomic_store_explicit(&info->tag_state, XL_TAG_PENDING, memory_order_relaxed);
-	atomic_store_explicit(&info->merge_state, XL_MERGE_NONE, memory_order_relaxed);
+	atomic_store_explicit(&info->state, 0, memory_order_relaxed);
+	atomic_store_explicit(&info->start_realtime_s,
+	                      (int64_t)(xl_clock_ns(CLOCK_REALTIME) / 1000000000u),
+	                      memory_order_release);
+	atomic_store_explicit(&info->start_mono_ns, xl_clock_mono_ns(), memory_order_release);
+	for (int side = 0; side < 2; side++) {
+		atomic_store_explicit(&info->dropped[side], 0, memory_order_release);
+		atomic_store_explicit(&info->no_ring[side], 0, memory_order_release);
+		atomic_store_explicit(&info->calls_dropped[side], 0, memory_order_release);
+		atomic_store_explicit(&info->gpu_overflow[side], 0, memory_order_release);
+	}
+	atomic_store_explicit(&info->merge_state, XL_MERGE_NONE, memory_order_release);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
-	atomic_store_explicit(&info->id, id, memory_order_release);
+	atomic_store_explicit(&info->state,
+	                      (uint64_t)id << XL_SLOT_ID_SHIFT | XL_TAG_PENDING,
+	                      memory_order_release);
+}
+
+/* Whether session @p id's slot still holds it, after reads of its fields with acquire. */
+static bool slot_still_holds(struct xl_session_info *info, uint32_t id)
+{
+	return xl_slot_id(atomic_load_explicit(&info->state, memory_order_acquire)) == id;
+}
+
+bool xl_control_session_start(struct xl_control *ctl, uint32_t id, int64_t *realtime_s,
+                              uint64_t *mono_ns)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+
+	if (!id || !slot_still_holds(info, id))
+		return false;
+	int64_t rt = atomic_load_explicit(&info->start_realtime_s, memory_order_acquire);
+	uint64_t mono = atomic_load_explicit(&info->start_mono_ns, memory_order_acquire);
+	if (!slot_still_holds(info, id))
+		return false;
+	if (realtime_s)
+		*realtime_s = rt;
+	if (mono_ns)
+		*mono_ns = mono;
+	return true;
+}
+
+bool xl_control_session_counts(struct xl_control *ctl, uint32_t id, enum xl_side_index side,
+                               struct xl_session_counts *out)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	struct xl_session_counts c;
+
+	if (!id || !slot_still_holds(info, id))
+		return false;
+	c.dropped = atomic_load_explicit(&info->dropped[side], memory_order_acquire);
+	c.no_ring = atomic_load_explicit(&info->no_ring[side], memory_order_acquire);
+	c.calls_dropped = atomic_load_explicit(&info->calls_dropped[side], memory_order_acquire);
+	c.gpu_overflow = atomic_load_explicit(&info->gpu_overflow[side], memory_order_acquire);
+	if (!slot_still_holds(info, id))
+		return false;
+	*out = c;
+	return true;
+}
+
+bool xl_control_settle_tag(struct xl_control *ctl, uint32_t id, enum xl_tag_state state,
+                           int err, const char *tag)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	uint64_t cur = atomic_load_explicit(&info->state, memory_order_acquire);
+
+	if (xl_slot_id(cur) != id || xl_slot_tag_state(cur) != XL_TAG_PENDING)
+		return false;
+	if (state == XL_TAG_READY) {
+		/* Nobody reads the words before the state says ready; a reader of
+		 * an older session's tag sees them only with the new state. */
+		uint64_t words[XL_TAG_MAX / 8] = {0};
+		memcpy(words, tag, strnlen(tag, XL_TAG_MAX - 1));
+		for (size_t i = 0; i < XL_TAG_MAX / 8; i++)
+			atomic_store_explicit(&info->tag[i], words[i], memory_order_release);
+	}
+	uint64_t bits = (uint64_t)state |
+	                ((uint64_t)(uint32_t)err << XL_SLOT_ERRNO_SHIFT & XL_SLOT_ERRNO_MASK);
+	for (;;) {
+		uint64_t next = (cur & ~(XL_SLOT_TAG_MASK | XL_SLOT_ERRNO_MASK)) | bits;
+		if (atomic_compare_exchange_weak_explicit(&info->state, &cur, next,
+		                                          memory_order_release,
+		                                          memory_order_acquire))
+			return true;
+		if (xl_slot_id(cur) != id || xl_slot_tag_state(cur) != XL_TAG_PENDING)
+			return false; /* the frame thread refilled the slot meanwhile */
+	}
+}
+
+bool xl_control_session_tag(struct xl_control *ctl, uint32_t id, char *out)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	uint64_t words[XL_TAG_MAX / 8];
+	uint64_t state = atomic_load_explicit(&info->state, memory_order_acquire);
+
+	out[0] = '\0';
+	if (!id || xl_slot_id(state) != id || xl_slot_tag_state(state) != XL_TAG_READY)
+		return false;
+	for (size_t i = 0; i < XL_TAG_MAX / 8; i++)
+		words[i] = atomic_load_explicit(&info->tag[i], memory_order_acquire);
+	if (!slot_still_holds(info, id))
+		return false;
+	memcpy(out, words, XL_TAG_MAX);
+	out[XL_TAG_MAX - 1] = '\0';
+	return true;
+}
+
+enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+
+	if (!id || !slot_still_holds(info, id))
+		return XL_MERGE_NONE;
+	uint32_t state = atomic_load_explicit(&info->merge_state, memory_order_acquire);
+	return slot_still_holds(info, id) ? (enum xl_merge_state)state : XL_MERGE_NONE;
+}
+
+void xl_control_stop_session(struct xl_control *ctl, uint32_t id)
+{
+	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+
+	for (;;) {
+		if (!(cur & XL_ACTIVE) || xl_control_word_id(cur) != id || (cur & XL_REQ_STOP))
+			return;
+		/* A frame thread mid-transition would carry a bit set now over to
+		 * the session it is starting: wait for it (nanoseconds). */
+		if (cur & XL_BUSY) {
+			cur = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+			continue;
+		}
+		/* Set only on the word that names the session: the frame thread
+		 * that takes it applies the stop to that session. */
+		if (atomic_compare_exchange_weak_explicit(&ctl->word, &cur, cur | XL_REQ_STOP,
+		                                          memory_order_relaxed,
+		                                          memory_order_relaxed))
+			return;
+	}
 }
 
 /* Applies request bits @p req to the state in @p word; returns the new state. */
@@ -172,9 +300,9 @@ void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns)
 	}
 	if (ctl->time_limit_s > 0.0 && (word & XL_ACTIVE)) {
 		uint32_t id = xl_control_word_id(word);
-		struct xl_session_info *info = xl_control_session(ctl, id);
-		if (atomic_load_explicit(&info->id, memory_order_acquire) == id &&
-		    now_mono_ns >= info->start_mono_ns + (uint64_t)(ctl->time_limit_s * 1e9))
-			xl_control_request(ctl, XL_REQ_STOP);
+		uint64_t start_ns;
+		if (xl_control_session_start(ctl, id, NULL, &start_ns) &&
+		    now_mono_ns >= start_ns + (uint64_t)(ctl->time_limit_s * 1e9))
+			xl_control_stop_session(ctl, id);
 	}
 }

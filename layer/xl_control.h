@@ -47,29 +47,60 @@ enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
 
 struct xl_gpu_shared;
 
+/*
+ * Where a session's file tag stands: pre's writer settles it once, and
+ * post's waits for that before it makes its own files under the tag.
+ */
 enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
+
+/*
+ * A slot's state word (struct xl_session_info::state): which session the
+ * slot holds and where that session's tag stands, in one word, so that no
+ * side takes one session's tag for another's when the slot is reused.
+ */
+#define XL_SLOT_TAG_MASK 0x3ull        /* enum xl_tag_state */
+#define XL_SLOT_ERRNO_SHIFT 8          /* XL_TAG_FAILED: pre's errno, bits 8-31 */
+#define XL_SLOT_ERRNO_MASK (0xffffffull << XL_SLOT_ERRNO_SHIFT)
+#define XL_SLOT_ID_SHIFT 32            /* the session id; 0 while the slot is refilled */
+
+/* A session's tag: "<pid>-<YYYYmmddTHHMMSS>[-<n>]" and its NUL. */
+#define XL_TAG_MAX 64
 
 /* What post's merge made of a session (XL_MERGE_NONE: no rows, no merge). */
 enum xl_merge_state { XL_MERGE_NONE = 0, XL_MERGE_DONE, XL_MERGE_FAILED };
 
-/* What both sides need to know about one recording session. */
+/*
+ * What both sides need to know about one recording session.
+ *
+ * Pre's frame thread refills a slot for a new session whenever one starts,
+ * whoever still reads it: a writer that fell XL_SESSION_SLOTS sessions
+ * behind finds a later session there. So every field but the counters the
+ * frame threads add to is read through the functions below, which read it
+ * with acquire and then check that the state word still names the session:
+ * the slot's writers store with release, so a read that saw a later
+ * session's value also sees that session's state word.
+ */
 struct xl_session_info {
-	_Atomic uint32_t id;          /* which session this slot holds; written last */
-	int64_t start_realtime_s;     /* CLOCK_REALTIME seconds, for the file tag */
-	uint64_t start_mono_ns;       /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
+	_Atomic uint64_t state;       /* XL_SLOT_*: the session id and its tag's state */
+	_Atomic int64_t start_realtime_s; /* CLOCK_REALTIME seconds, for the file tag */
+	_Atomic uint64_t start_mono_ns;   /* CLOCK_MONOTONIC, for XRLM_RECORD_S */
 	_Atomic uint64_t dropped[2];  /* xrEndFrame records dropped (no room), per side */
 	_Atomic uint64_t no_ring[2];  /* of dropped: the thread found no ring free */
 	_Atomic uint64_t calls_dropped[2]; /* records of any function dropped, per side */
 	_Atomic uint64_t gpu_overflow[2]; /* GPU samples skipped: no free slot */
-	/*
-	 * The session's file tag, chosen by pre's writer when it creates its
-	 * file (the first free "<pid>-<time>[-<n>]"), then read by post's.
-	 */
-	_Atomic uint32_t tag_state;   /* enum xl_tag_state */
-	int tag_error;                /* XL_TAG_FAILED: pre's errno, for post's message */
-	char tag[64];
+	/* XL_TAG_READY: the tag pre's writer chose when it created its file
+	 * (the first free "<pid>-<time>[-<n>]"), eight bytes a word. */
+	_Atomic uint64_t tag[XL_TAG_MAX / 8];
 	/* Set by post's merge before it settles the session (see settled). */
 	_Atomic uint32_t merge_state; /* enum xl_merge_state */
+};
+
+/* The drop counts of one side of a session (its footers' numbers). */
+struct xl_session_counts {
+	uint64_t dropped;       /* xrEndFrame records: the frames file's */
+	uint64_t no_ring;       /* of dropped: the thread found no ring free */
+	uint64_t calls_dropped; /* records of any function: the calls file's */
+	uint64_t gpu_overflow;  /* GPU samples: the GPU file's */
 };
 
 struct xl_control {
@@ -149,6 +180,65 @@ static inline struct xl_session_info *xl_control_session(struct xl_control *ctl,
 {
 	return &ctl->sessions[id % XL_SESSION_SLOTS];
 }
+
+/* The session id in a slot's state word. */
+static inline uint32_t xl_slot_id(uint64_t state)
+{
+	return (uint32_t)(state >> XL_SLOT_ID_SHIFT);
+}
+
+/* The tag's state in a slot's state word. */
+static inline enum xl_tag_state xl_slot_tag_state(uint64_t state)
+{
+	return (enum xl_tag_state)(state & XL_SLOT_TAG_MASK);
+}
+
+/* Pre's errno in the state word of a slot whose tag failed. */
+static inline int xl_slot_errno(uint64_t state)
+{
+	return (int)((state & XL_SLOT_ERRNO_MASK) >> XL_SLOT_ERRNO_SHIFT);
+}
+
+/* Session @p id's state word; its id is another session's when the slot was reused. */
+static inline uint64_t xl_control_slot_state(struct xl_control *ctl, uint32_t id)
+{
+	return atomic_load_explicit(&xl_control_session(ctl, id)->state, memory_order_acquire);
+}
+
+/*
+ * Session @p id's start times into @p realtime_s and @p mono_ns (either
+ * may be NULL). False when its slot holds another session.
+ */
+bool xl_control_session_start(struct xl_control *ctl, uint32_t id, int64_t *realtime_s,
+                              uint64_t *mono_ns);
+
+/* Side @p side's drop counts of session @p id; false when its slot holds another session. */
+bool xl_control_session_counts(struct xl_control *ctl, uint32_t id, enum xl_side_index side,
+                               struct xl_session_counts *out);
+
+/*
+ * Pre's writer: settles session @p id's tag, once: XL_TAG_READY with its
+ * @p tag, or XL_TAG_FAILED with pre's @p err. False, and nothing changed,
+ * when its slot holds another session (or the tag was settled already).
+ */
+bool xl_control_settle_tag(struct xl_control *ctl, uint32_t id, enum xl_tag_state state,
+                           int err, const char *tag);
+
+/*
+ * Session @p id's tag into @p out (XL_TAG_MAX bytes); false, with "" in
+ * @p out, until pre settled it as ready, or when its slot holds another session.
+ */
+bool xl_control_session_tag(struct xl_control *ctl, uint32_t id, char *out);
+
+/* What post's merge made of session @p id; XL_MERGE_NONE when its slot holds another session. */
+enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id);
+
+/*
+ * Asks for a stop at the next frame if session @p id is still the one
+ * recording (a writer giving up on that session's files): a session that
+ * has ended is not followed by a stop of a later, healthy one.
+ */
+void xl_control_stop_session(struct xl_control *ctl, uint32_t id);
 
 uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word);
 

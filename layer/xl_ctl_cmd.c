@@ -31,14 +31,14 @@ static uint64_t load_word(struct xl_control *ctl)
 	return atomic_load_explicit(&ctl->word, memory_order_acquire);
 }
 
-/* Session @p id's tag, or "" when its slot no longer holds it or it has none yet. */
-static const char *session_tag(struct xl_control *ctl, uint32_t id)
+/*
+ * Session @p id's tag, copied into @p buf (XL_TAG_MAX bytes), or "" when
+ * its slot no longer holds it or it has none yet.
+ */
+static const char *session_tag(struct xl_control *ctl, uint32_t id, char *buf)
 {
-	struct xl_session_info *info = xl_control_session(ctl, id);
-	if (!id || atomic_load_explicit(&info->id, memory_order_acquire) != id ||
-	    atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_READY)
-		return "";
-	return info->tag;
+	xl_control_session_tag(ctl, id, buf);
+	return buf;
 }
 
 static void finish(struct xl_ctl_client *c)
@@ -50,7 +50,7 @@ static void finish(struct xl_ctl_client *c)
 static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 {
 	char app[U_CTL_ESCAPED_SIZE(VALUE_MAX)], target[sizeof(app)], dir[sizeof(app)];
-	char tag[sizeof(app)];
+	char tag[sizeof(app)], raw[XL_TAG_MAX];
 	uint64_t word = load_word(ctl);
 	bool active = word & XL_ACTIVE;
 
@@ -58,8 +58,8 @@ static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 	                    "frames=%" PRIu64 " output_dir=%s",
 	                    U_CTL_VERSION, (int)getpid(), esc(app, sizeof(app), ctl->app_name),
 	                    esc(target, sizeof(target), ctl->target_layer), active,
-	                    esc(tag, sizeof(tag), active ? session_tag(ctl, xl_control_word_id(word))
-	                                                 : ""),
+	                    esc(tag, sizeof(tag),
+	                        active ? session_tag(ctl, xl_control_word_id(word), raw) : ""),
 	                    active ? atomic_load(&ctl->session_rows) : 0,
 	                    esc(dir, sizeof(dir), ctl->output_dir));
 	xl_ctl_client_print(c, "OK");
@@ -68,11 +68,12 @@ static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 static void cmd_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now)
 {
 	uint64_t word = load_word(ctl);
-	char tag[U_CTL_ESCAPED_SIZE(64)];
+	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 
 	if (word & XL_ACTIVE) {
 		xl_ctl_client_print(c, "ERR already recording: session %s",
-		                    esc(tag, sizeof(tag), session_tag(ctl, xl_control_word_id(word))));
+		                    esc(tag, sizeof(tag),
+		                        session_tag(ctl, xl_control_word_id(word), raw)));
 		return;
 	}
 	c->wait = XL_CTL_START;
@@ -209,16 +210,15 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 {
 	uint64_t word = load_word(ctl);
 	uint32_t id = xl_control_word_id(word);
-	char tag[U_CTL_ESCAPED_SIZE(64)];
+	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 
 	if ((word & XL_ACTIVE) && id > c->wait_id) {
-		struct xl_session_info *info = xl_control_session(ctl, id);
-		uint32_t state = atomic_load_explicit(&info->tag_state, memory_order_acquire);
-		if (state == XL_TAG_FAILED) {
+		uint64_t state = xl_control_slot_state(ctl, id);
+		if (xl_slot_id(state) == id && xl_slot_tag_state(state) == XL_TAG_FAILED) {
 			xl_ctl_client_print(c, "ERR recording started but its files cannot be created "
 			                    "(see xrlm-pre.log)");
-		} else if (state == XL_TAG_READY) {
-			xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), info->tag));
+		} else if (xl_control_session_tag(ctl, id, raw)) {
+			xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), raw));
 			xl_ctl_client_print(c, "OK recording");
 		} else if (now < c->deadline_ns && !give_up) {
 			return; /* the first frame's record is on its way to the writer */
@@ -242,13 +242,12 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 /* The reply to a stop whose session post's writer has settled. */
 static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 {
-	struct xl_session_info *info = xl_control_session(ctl, c->wait_id);
-	char tag[U_CTL_ESCAPED_SIZE(64)], path[XL_PATH_MAX + 128];
+	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], path[XL_PATH_MAX + 128], raw[XL_TAG_MAX];
 	char shown[U_CTL_ESCAPED_SIZE(VALUE_MAX)];
-	const char *t = session_tag(ctl, c->wait_id);
-	uint32_t state = atomic_load_explicit(&info->merge_state, memory_order_acquire);
+	const char *t = session_tag(ctl, c->wait_id, raw);
+	enum xl_merge_state state = xl_control_merge_state(ctl, c->wait_id);
 
-	if (atomic_load_explicit(&info->id, memory_order_acquire) != c->wait_id)
+	if (xl_slot_id(xl_control_slot_state(ctl, c->wait_id)) != c->wait_id)
 		xl_ctl_client_print(c, "ERR stopped; the session's data was overwritten by later "
 		                    "sessions (toggled too fast)");
 	else if (state == XL_MERGE_DONE &&
@@ -299,14 +298,15 @@ static void progress_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint6
 static void progress_mark(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
                           bool give_up)
 {
-	char tag[U_CTL_ESCAPED_SIZE(64)];
+	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 	enum xl_mark_result r =
 		xl_marks_result(&ctl->marks, c->wait_seq, give_up || now >= c->deadline_ns);
 
 	if (r == XL_MARK_PENDING)
 		return;
 	if (r == XL_MARK_WRITTEN) {
-		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), session_tag(ctl, c->wait_id)));
+		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag),
+		                                                 session_tag(ctl, c->wait_id, raw)));
 		xl_ctl_client_print(c, "OK mark written");
 	} else {
 		xl_ctl_client_print(c, "ERR the mark was not written: the session ended (or its "
@@ -353,19 +353,21 @@ void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients
                            double *scratch, uint64_t *dropped_seen, uint64_t now_ns)
 {
 	struct xl_live_second sec;
-	char line[512], tag[U_CTL_ESCAPED_SIZE(64)];
+	char line[512], tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 	uint64_t word = load_word(ctl);
 	bool active = word & XL_ACTIVE;
 	uint32_t id = xl_control_word_id(word);
-	struct xl_session_info *info = xl_control_session(ctl, id);
+	struct xl_session_counts pre = {0}, post = {0};
 
 	xl_live_take(&ctl->live, &sec, scratch);
-	uint64_t dropped = id ? atomic_load(&info->dropped[0]) + atomic_load(&info->dropped[1]) : 0;
+	xl_control_session_counts(ctl, id, XL_SIDE_PRE, &pre);
+	xl_control_session_counts(ctl, id, XL_SIDE_POST, &post);
+	uint64_t dropped = pre.dropped + post.dropped;
 	uint64_t new_drops = dropped >= *dropped_seen ? dropped - *dropped_seen : dropped;
 	*dropped_seen = dropped;
 
 	int len = snprintf(line, sizeof(line), "t=%" PRIu64 " recording=%d session=%s frames=%" PRIu64,
-	                   now_ns, active, esc(tag, sizeof(tag), active ? session_tag(ctl, id) : ""),
+	                   now_ns, active, esc(tag, sizeof(tag), active ? session_tag(ctl, id, raw) : ""),
 	                   sec.frames);
 	len += fmt_us(line + len, sizeof(line) - len, "cpu_mean_us", sec.frames, sec.cpu_mean_us);
 	len += fmt_us(line + len, sizeof(line) - len, "cpu_p99_us", sec.frames, sec.cpu_p99_us);

@@ -37,10 +37,9 @@
 static void close_session(struct xl_writer *w)
 {
 	uint32_t id = w->open_id;
-	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	bool had_rows = xl_writer_files_close(w);
-	xl_trace_session_end(&w->trace, atomic_load(&info->dropped[w->cfg.side]),
-	                     atomic_load(&info->gpu_overflow[w->cfg.side]));
+	struct xl_session_counts counts;
+	bool had_rows = xl_writer_files_close(w, &counts);
+	xl_trace_session_end(&w->trace, counts.dropped, counts.gpu_overflow);
 	if (!had_rows || !w->cfg.session_closed)
 		return;
 	if (!xl_hook_thread_post(&w->hooks, id, w->open_tag, w->dir_fd))
@@ -138,6 +137,7 @@ static uint64_t writer_poll(struct xl_writer *w)
 	xl_ring_pool_reclaim(w->cfg.rings);
 
 	now = xl_clock_mono_ns();
+	xl_writer_files_note_counts(w);
 	xl_writer_files_poll_gpu(w, w->open_id);
 	write_marks(w);
 

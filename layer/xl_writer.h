@@ -52,7 +52,11 @@ struct xl_writer {
 	int dir_fd;           /* output directory, -1 when it cannot be used */
 	uint32_t open_id;     /* session whose files are open, 0 = none */
 	bool open_failed;     /* open_id has no files: they failed, or XRLM_TRACE lacks csv */
-	char open_tag[64];
+	const char *lost_why; /* open_failed: why its records are dropped; NULL: said already, or trace only */
+	uint64_t lost_records; /* open_failed: its records dropped so far, logged at its close */
+	struct xl_session_counts open_counts; /* its drop counts, read from its slot every pass */
+	bool counts_lost;     /* its slot went to a later session: open_counts are the last read */
+	char open_tag[XL_TAG_MAX];
 	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
 	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
 	bool calls_failed;            /* the calls file could not be written */

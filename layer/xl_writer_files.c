@@ -18,11 +18,33 @@
 /* How long a closing session waits for its last GPU timestamps. */
 #define GPU_DRAIN_NS 250000000ull
 
-/* A failure the side cannot recover from this session: stop recording. */
-static void give_up_session(struct xl_writer *w)
+/*
+ * A failure the side cannot recover from this session: stop recording, if
+ * the session still is the one recording (a writer that fell behind must
+ * not stop a later, healthy session for an old one's failure).
+ */
+static void give_up_session(struct xl_writer *w, const char *lost_why)
 {
 	w->open_failed = true;
-	xl_control_request(w->cfg.ctl, XL_REQ_STOP);
+	w->lost_why = lost_why;
+	xl_control_stop_session(w->cfg.ctl, w->open_id);
+}
+
+/*
+ * The open session's slot holds a later session: this side fell
+ * XL_SESSION_SLOTS sessions behind, and the session's tag (and with it the
+ * other side's files) can no longer be told from the later one's. Its
+ * records are dropped, and counted, rather than written under a tag that
+ * may be another session's.
+ */
+static void skip_taken_session(struct xl_writer *w)
+{
+	xl_log_once(XL_ONCE_SESSION_INFO,
+	            "session %u: its slot was taken by a later session before this side "
+	            "caught up (toggled too fast); its records are dropped and counted",
+	            w->open_id);
+	w->open_failed = true;
+	w->lost_why = "its slot was taken by a later session before this side caught up";
 }
 
 /* Tags repeat when sessions start within one second, or in an earlier
@@ -31,46 +53,84 @@ static void give_up_session(struct xl_writer *w)
 #define TAG_WAIT_STEP_NS 1000000ull
 #define TAG_WAIT_NS 5000000000ull
 
+/* How making a session's file went. */
+enum open_result {
+	OPEN_OK,
+	OPEN_FAILED,     /* errno: this side's */
+	OPEN_PRE_FAILED, /* post: pre could not make its own file (errno: pre's) */
+	OPEN_TAKEN,      /* the session's slot holds a later session */
+};
+
 /* Pre: creates its file under the first free tag and publishes the tag. */
-static int create_pre_file(struct xl_writer *w, struct xl_session_info *info)
+static enum open_result create_pre_file(struct xl_writer *w, uint32_t id, int64_t realtime_s)
 {
 	for (uint32_t n = 0; n < MAX_TAG_SUFFIX; n++) {
-		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, n);
-		if (xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) == 0) {
-			memcpy(info->tag, w->open_tag, sizeof(info->tag));
-			atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
-			return 0;
+		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), realtime_s, n);
+		if (xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) != 0) {
+			if (errno != EEXIST)
+				break;
+			continue;
 		}
-		if (errno != EEXIST)
-			break;
+		if (xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_READY, 0, w->open_tag))
+			return OPEN_OK;
+		/* The slot was refilled while the file was made: post can no
+		 * longer learn this tag, and the file would stay alone. */
+		xl_csv_file_close(&w->csv, NULL);
+		unlinkat(w->dir_fd, w->csv.name, 0);
+		return OPEN_TAKEN;
 	}
 	int saved = errno;
-	info->tag_error = saved;
-	atomic_store_explicit(&info->tag_state, XL_TAG_FAILED, memory_order_release);
+	xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_FAILED, saved, NULL);
 	errno = saved;
-	return -1;
+	return OPEN_FAILED;
 }
 
-static bool tag_decided(void *ctx)
+/* What post waits for: session id's tag settled, or its slot taken. */
+struct tag_wait {
+	struct xl_control *ctl;
+	uint32_t id;
+	uint64_t state; /* the slot's state word last seen */
+};
+
+static bool tag_settled(void *ctx)
 {
-	struct xl_session_info *info = ctx;
-	return atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_PENDING;
+	struct tag_wait *t = ctx;
+
+	t->state = xl_control_slot_state(t->ctl, t->id);
+	return xl_slot_id(t->state) != t->id || xl_slot_tag_state(t->state) != XL_TAG_PENDING;
 }
 
-/* Post: waits for the tag pre chose, then creates its file under it.
- * -2 (errno: pre's) when pre could not create its own. */
-static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
+/*
+ * Post: waits until pre settled session @p id's tag, and takes it into
+ * open_tag. OPEN_OK, OPEN_TAKEN, OPEN_PRE_FAILED (errno: pre's), or
+ * OPEN_FAILED (ETIMEDOUT).
+ */
+static enum open_result wait_for_tag(struct xl_writer *w, uint32_t id)
 {
-	if (!xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS)) {
+	struct tag_wait t = {w->cfg.ctl, id, 0};
+
+	if (!xl_thread_wait(tag_settled, &t, TAG_WAIT_NS, TAG_WAIT_STEP_NS)) {
 		errno = ETIMEDOUT;
-		return -1;
+		return OPEN_FAILED;
 	}
-	if (atomic_load_explicit(&info->tag_state, memory_order_acquire) != XL_TAG_READY) {
-		errno = info->tag_error;
-		return -2;
+	if (xl_slot_id(t.state) != id)
+		return OPEN_TAKEN;
+	if (xl_slot_tag_state(t.state) == XL_TAG_FAILED) {
+		errno = xl_slot_errno(t.state);
+		return OPEN_PRE_FAILED;
 	}
-	memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
-	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta);
+	/* Read with its session's id checked: a tag is never another session's. */
+	return xl_control_session_tag(w->cfg.ctl, id, w->open_tag) ? OPEN_OK : OPEN_TAKEN;
+}
+
+/* Post: waits for the tag pre chose, then creates its file under it. */
+static enum open_result create_post_file(struct xl_writer *w, uint32_t id)
+{
+	enum open_result r = wait_for_tag(w, id);
+	if (r != OPEN_OK)
+		return r;
+	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) == 0 ? OPEN_OK
+	                                                                             : OPEN_FAILED;
 }
 
 /*
@@ -80,15 +140,14 @@ static int create_post_file(struct xl_writer *w, struct xl_session_info *info)
  * first form: with no file to collide with, two sessions that start within
  * one second share it and are told apart by their session id.
  */
-static void name_session_only(struct xl_writer *w, struct xl_session_info *info)
+static void name_session_only(struct xl_writer *w, uint32_t id, int64_t realtime_s)
 {
 	if (w->cfg.side == XL_SIDE_PRE) {
-		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), info->start_realtime_s, 0);
-		memcpy(info->tag, w->open_tag, sizeof(info->tag));
-		atomic_store_explicit(&info->tag_state, XL_TAG_READY, memory_order_release);
-	} else if (xl_thread_wait(tag_decided, info, TAG_WAIT_NS, TAG_WAIT_STEP_NS) &&
-	           atomic_load_explicit(&info->tag_state, memory_order_acquire) == XL_TAG_READY) {
-		memcpy(w->open_tag, info->tag, sizeof(w->open_tag));
+		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), realtime_s, 0);
+		if (!xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_READY, 0, w->open_tag))
+			w->open_tag[0] = '\0';
+	} else if (wait_for_tag(w, id) != OPEN_OK) {
+		w->open_tag[0] = '\0';
 	}
 	w->open_failed = true;
 }
@@ -162,45 +221,60 @@ static void close_calls_file(struct xl_writer *w, uint64_t dropped)
 
 void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 {
-	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
+	int64_t realtime_s;
 
 	w->open_id = id;
 	w->open_failed = false;
+	w->lost_why = NULL;
+	w->lost_records = 0;
 	w->dirty = false;
 	w->open_tag[0] = '\0';
+	memset(&w->open_counts, 0, sizeof(w->open_counts));
+	w->counts_lost = false;
 	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
-	if (atomic_load_explicit(&info->id, memory_order_acquire) != id) {
-		xl_log_once(XL_ONCE_SESSION_INFO,
-		            "session %u: its start data was overwritten before this side "
-		            "caught up (toggled too fast); its rows are dropped", id);
-		w->open_failed = true;
+	if (!xl_control_session_start(w->cfg.ctl, id, &realtime_s, NULL)) {
+		skip_taken_session(w);
 		return;
 	}
 	if (w->cfg.no_csv) {
-		name_session_only(w, info);
+		name_session_only(w, id, realtime_s);
 		return;
 	}
 	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
 		recreate_dir(w);
 	if (w->dir_fd < 0) {
-		/* Why was said once, when the directory was refused or lost. */
-		give_up_session(w);
+		/* Why was said once, when the directory was refused or lost;
+		 * no line per session either (it may go to the app's stderr). */
+		give_up_session(w, NULL);
 		return;
 	}
-	int rc = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, info) : create_post_file(w, info);
-	int err = rc == 0 ? 0 : errno;
-	if (err) {
+	enum open_result r = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, id, realtime_s)
+	                                                : create_post_file(w, id);
+	if (r == OPEN_TAKEN) {
+		w->open_tag[0] = '\0';
+		skip_taken_session(w);
+		return;
+	}
+	if (r != OPEN_OK) {
+		int err = errno;
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
 		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
-		            rc == -2 ? "pre could not create its own file there: " : "",
+		            r == OPEN_PRE_FAILED ? "pre could not create its own file there: " : "",
 		            strerror(err));
-		give_up_session(w);
+		give_up_session(w, "its files failed");
 		return;
 	}
 	xl_log("session %s: recording to %s/%s", w->open_tag, w->cfg.ctl->output_dir,
 	       w->csv.name);
 	open_calls_file(w);
 	report_toggle(w, true);
+}
+
+void xl_writer_files_note_counts(struct xl_writer *w)
+{
+	if (w->open_id && !w->counts_lost &&
+	    !xl_control_session_counts(w->cfg.ctl, w->open_id, w->cfg.side, &w->open_counts))
+		w->counts_lost = true;
 }
 
 struct gpu_emit_ctx {
@@ -345,10 +419,8 @@ static bool gpu_collected(void *ctx)
 	return !xl_writer_files_poll_gpu(w, w->open_id);
 }
 
-static void close_gpu_file(struct xl_writer *w, struct xl_session_info *info)
+static void close_gpu_file(struct xl_writer *w, uint64_t skipped)
 {
-	uint64_t skipped = atomic_load(&info->gpu_overflow[w->cfg.side]);
-
 	/* The timestamps of the session's last frames are still on the GPU. */
 	xl_thread_wait(gpu_collected, w, GPU_DRAIN_NS, 1000000);
 	/* Both are lost samples: the file's count says how many, not why. */
@@ -394,26 +466,34 @@ static void abandon_files(struct xl_writer *w)
 	w->gpu_submit_failed = false;
 }
 
-bool xl_writer_files_close(struct xl_writer *w)
+bool xl_writer_files_close(struct xl_writer *w, struct xl_session_counts *counts)
 {
 	uint32_t id = w->open_id;
-	struct xl_session_info *info = xl_control_session(w->cfg.ctl, id);
-	uint64_t dropped = atomic_load(&info->dropped[w->cfg.side]);
 	bool had_rows = false;
 
+	/* Last read now, the session's calls all returned: unless its slot
+	 * went to a later session first, whose counts are not this one's. */
+	xl_writer_files_note_counts(w);
+	const struct xl_session_counts *c = &w->open_counts;
 	if (w->open_failed) {
 		abandon_files(w);
+		if (w->lost_why && w->lost_records)
+			xl_log("session %u: %llu records dropped: %s", id,
+			       (unsigned long long)w->lost_records, w->lost_why);
 	} else {
-		close_gpu_file(w, info);
+		if (w->counts_lost)
+			xl_log_once(XL_ONCE_SESSION_INFO, "session %s: its slot was taken by a later "
+			            "session before this side closed it (toggled too fast): its footers "
+			            "count the drops seen until then", w->open_tag);
+		close_gpu_file(w, c->gpu_overflow);
 		had_rows = w->csv.rows > 0;
-		if (!xl_side_csv_close(&w->csv, dropped))
+		if (!xl_side_csv_close(&w->csv, c->dropped))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
 			            "the file is incomplete", w->open_tag, w->csv.name);
-		uint64_t no_ring = atomic_load(&info->no_ring[w->cfg.side]);
 		xl_log("session %s: %llu rows, %llu dropped (%llu ring full, %llu no ring free)",
-		       w->open_tag, (unsigned long long)w->csv.rows, (unsigned long long)dropped,
-		       (unsigned long long)(dropped - no_ring), (unsigned long long)no_ring);
-		close_calls_file(w, atomic_load(&info->calls_dropped[w->cfg.side]));
+		       w->open_tag, (unsigned long long)w->csv.rows, (unsigned long long)c->dropped,
+		       (unsigned long long)(c->dropped - c->no_ring), (unsigned long long)c->no_ring);
+		close_calls_file(w, c->calls_dropped);
 		report_toggle(w, false);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
 		if (unserved)
@@ -421,6 +501,8 @@ bool xl_writer_files_close(struct xl_writer *w)
 			       "their frames are among the dropped", w->open_tag, unserved,
 			       XL_RING_THREADS);
 	}
+	if (counts)
+		*counts = *c;
 	w->open_id = 0;
 	w->ended_ns = 0;
 	w->dirty = false; /* closing flushed everything */
@@ -441,8 +523,10 @@ static void calls_file_failed(struct xl_writer *w)
 
 void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
 {
-	if (w->open_failed)
+	if (w->open_failed) {
+		w->lost_records++;
 		return;
+	}
 	if (!w->calls_failed && !xl_calls_csv_row(&w->calls_csv, rec))
 		calls_file_failed(w);
 	w->dirty = true;
@@ -451,7 +535,7 @@ void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
 	if (!xl_side_csv_row(&w->csv, rec)) {
 		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: writing %s failed: %s; recording "
 		            "stopped", w->open_tag, w->csv.name, strerror(errno));
-		give_up_session(w);
+		give_up_session(w, "its files failed");
 		return;
 	}
 	w->dirty = true;
@@ -468,7 +552,7 @@ void xl_writer_files_flush(struct xl_writer *w, uint64_t now)
 	if (!xl_csv_file_flush(&w->csv)) {
 		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: flushing %s failed: %s; "
 		            "recording stopped", w->open_tag, w->csv.name, strerror(errno));
-		give_up_session(w);
+		give_up_session(w, "its files failed");
 	}
 	w->dirty = false;
 	w->last_flush_ns = now;

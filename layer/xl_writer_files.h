@@ -25,10 +25,18 @@ bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session);
 void xl_writer_files_flush(struct xl_writer *w, uint64_t now);
 
 /*
+ * Reads the open session's drop counts from its slot, while the slot is
+ * still the session's: the footers' numbers should the slot be taken by a
+ * later session before the session closes.
+ */
+void xl_writer_files_note_counts(struct xl_writer *w);
+
+/*
  * Closes the open session's files with their footers (after its last GPU
  * samples, bounded) and tells the control block this side finished it.
- * Returns whether its CPU file held a row.
+ * Returns whether its CPU file held a row; its drop counts into @p counts
+ * (may be NULL).
  */
-bool xl_writer_files_close(struct xl_writer *w);
+bool xl_writer_files_close(struct xl_writer *w, struct xl_session_counts *counts);
 
 #endif /* XL_WRITER_FILES_H */

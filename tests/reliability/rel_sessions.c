@@ -1,0 +1,528 @@
+/*
+ * rel_sessions: sessions never touch each other's files, and no failure
+ * or wait for one session costs another (GUARANTEES.md).
+ *
+ * Both sides' writer threads (layer/xl_writer.c) run for real, on one real
+ * control block, each with a ring pool of its own, as the two layer
+ * libraries would; this thread is pre's frame thread, making the
+ * transitions. The writers are driven into exact interleavings, not by
+ * timing: xl_side_csv_open() is wrapped (ld --wrap), so that pre's writer
+ * can be held while it makes a session's file, and made to fail.
+ *
+ *   reuse        pre is held making session 1's file while 64 more
+ *                sessions start, the last one refilling session 1's slot;
+ *                post has records of that last session only. No file may
+ *                hold another session's rows (post used to write session
+ *                65's rows under session 1's tag), and the records that
+ *                fit no file are counted in the log.
+ *   old_failure  pre cannot make session 1's file (EACCES), and learns it
+ *                only once session 2 is recording: both sides give
+ *                session 1 up, and session 2 must go on recording (the
+ *                give-up's stop used to end it).
+ *
+ * Usage: rel_sessions CASE DIR (DIR: an empty directory for the files).
+ */
+#include "xl_control.h"
+#include "xl_fn.h"
+#include "xl_gpu.h"
+#include "xl_log.h"
+#include "xl_ring.h"
+#include "xl_side_csv.h"
+#include "xl_writer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the writers collect no GPU samples here (no holder): stand-ins */
+bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
+                    void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
+{
+	(void)gpu, (void)max_session, (void)emit, (void)ctx;
+	return false;
+}
+
+unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id)
+{
+	(void)gpu, (void)session_id;
+	return 0;
+}
+
+bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out)
+{
+	(void)gpu, (void)out;
+	return false;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "FAIL: %s\n", what);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Polls @p done(@p ctx) every millisecond for up to @p seconds. */
+static bool wait_until(bool (*done)(void *ctx), void *ctx, unsigned seconds)
+{
+	uint64_t end = now_ns() + seconds * 1000000000ull;
+	while (!done(ctx)) {
+		if (now_ns() > end)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+/* ---- the wrapped file creation: pre's n-th one can be held, and failed */
+int __real_xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                            const struct xl_side_csv_meta *meta);
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned pre_opens; /* pre's frames files asked for so far */
+	unsigned hold;      /* hold pre's hold-th one (1-based); 0: none */
+	int fail;           /* then fail it with this errno; 0: make it */
+	bool held;          /* it is waiting */
+	bool released;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, false, false};
+
+int __wrap_xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
+                            const struct xl_side_csv_meta *meta)
+{
+	int fail = 0;
+
+	if (strcmp(meta->side, "pre") == 0) {
+		pthread_mutex_lock(&gate.lock);
+		if (++gate.pre_opens == gate.hold) {
+			gate.held = true;
+			pthread_cond_broadcast(&gate.cond);
+			while (!gate.released)
+				pthread_cond_wait(&gate.cond, &gate.lock);
+			fail = gate.fail;
+		}
+		pthread_mutex_unlock(&gate.lock);
+	}
+	if (fail) {
+		snprintf(f->name, sizeof(f->name), "frames-%s-%s.csv", tag, meta->side);
+		errno = fail;
+		return -1;
+	}
+	return __real_xl_side_csv_open(f, dir_fd, tag, meta);
+}
+
+static bool gate_held(void *ctx)
+{
+	(void)ctx;
+	pthread_mutex_lock(&gate.lock);
+	bool held = gate.held;
+	pthread_mutex_unlock(&gate.lock);
+	return held;
+}
+
+static void gate_release(void)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.released = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+/*
+ * ---- a thread of the application, as one side sees it: a ring is a
+ * thread's, in one pool, so each side's records come from a thread of its
+ * own here (in the layers, each library has its own ring of a thread).
+ */
+struct agent {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	void (*fn)(void *arg);
+	void *arg;
+	bool quit;
+};
+
+static void *agent_main(void *arg)
+{
+	struct agent *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->fn && !a->quit)
+			pthread_cond_wait(&a->cond, &a->lock);
+		if (!a->fn)
+			break;
+		a->fn(a->arg);
+		a->fn = NULL;
+		pthread_cond_broadcast(&a->cond);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+static void agent_start(struct agent *a)
+{
+	memset(a, 0, sizeof(*a));
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->cond, NULL);
+	if (pthread_create(&a->thread, NULL, agent_main, a) != 0)
+		die("cannot start a thread");
+}
+
+/* Runs @p fn(@p arg) on @p a's thread and waits for it. */
+static void agent_run(struct agent *a, void (*fn)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&a->lock);
+	a->fn = fn;
+	a->arg = arg;
+	pthread_cond_broadcast(&a->cond);
+	while (a->fn)
+		pthread_cond_wait(&a->cond, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void agent_stop(struct agent *a)
+{
+	pthread_mutex_lock(&a->lock);
+	a->quit = true;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->cond);
+	pthread_mutex_destroy(&a->lock);
+}
+
+/* ---- one side: its rings, its writer and its thread of the application */
+struct side {
+	struct xl_ring_pool rings;
+	struct xl_writer w;
+	struct agent app;
+};
+
+static struct xl_control *ctl;
+static struct side pre, post;
+static int out_fd = -1;
+
+/* A record's display time names its session: session * 10^6 + its index. */
+#define DISPLAY(id, i) ((int64_t)(id) * 1000000 + (i))
+
+struct push {
+	struct side *side;
+	uint32_t id;
+	unsigned i;
+	bool ok;
+};
+
+static void push_on_thread(void *arg)
+{
+	struct push *p = arg;
+	struct xl_ring *ring = xl_ring_mine(&p->side->rings);
+	struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
+
+	p->ok = rec != NULL;
+	if (!rec)
+		return;
+	rec->display_time = DISPLAY(p->id, p->i);
+	rec->frame_id = p->i;
+	rec->thread_id = 1;
+	rec->t_entry = 10 + p->i;
+	rec->t_exit = 20 + p->i;
+	rec->session_id = p->id;
+	rec->fn = XL_FN_xrEndFrame;
+	rec->result = 0;
+	xl_ring_publish(ring);
+}
+
+/* Side @p s's xrEndFrame record @p i of session @p id, as its wrapper pushes it. */
+static void push(struct side *s, uint32_t id, unsigned i)
+{
+	struct push p = {s, id, i, false};
+	agent_run(&s->app, push_on_thread, &p);
+	if (!p.ok)
+		die("a ring had no room for a record");
+}
+
+/* One frame on pre's frame thread: performs what was asked for; the session recorded, or 0. */
+static uint32_t frame(unsigned request)
+{
+	if (request)
+		xl_control_request(ctl, request);
+	return xl_control_pre_frame(ctl);
+}
+
+static void start_side(struct side *s, enum xl_side_index index)
+{
+	static const struct xl_side_csv_meta metas[2] = {
+		{"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
+		{"post", "XR_APILAYER_XRLM_monitor_post", "test", 0},
+	};
+	struct xl_writer_config cfg = {
+		.side = index,
+		.meta = metas[index],
+		.ctl = ctl,
+		.rings = &s->rings,
+		.dir_fd = out_fd,
+	};
+	if (xl_ring_pool_create(&s->rings, 1024) != 0)
+		die("out of memory");
+	agent_start(&s->app);
+	if (xl_writer_start(&s->w, &cfg) != 0)
+		die("a writer did not start");
+}
+
+static void setup(const char *dir)
+{
+	char out[4096], why[256];
+	struct xl_settings settings = {.delay_s = -1.0};
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	if (mkdir(out, 0755) != 0)
+		die("cannot make DIR/out");
+	out_fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Both writers' lines, in DIR/xrlm-rel.log. */
+	if (out_fd < 0 || dir_fd < 0 || !xl_log_open(dir_fd, "rel", why, sizeof(why)))
+		die("cannot open DIR");
+	close(dir_fd);
+	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", out);
+	ctl = xl_control_create(&settings);
+	if (!ctl)
+		die("out of memory");
+	start_side(&pre, XL_SIDE_PRE);
+	start_side(&post, XL_SIDE_POST);
+}
+
+/* Stops recording and both writers, pre's first (as xrDestroyInstance does). */
+static void teardown(void)
+{
+	xl_control_stop_now(ctl);
+	xl_writer_stop(&pre.w);
+	xl_writer_stop(&post.w);
+	for (struct side *s = &pre; s; s = s == &pre ? &post : NULL) {
+		agent_stop(&s->app);
+		xl_ring_pool_destroy(&s->rings);
+	}
+	xl_control_unref(ctl);
+	xl_log_close();
+}
+
+/* Whether both sides' writers have finished every session up to *(uint32_t *)ctx. */
+static bool both_finished(void *ctx)
+{
+	uint32_t id = *(uint32_t *)ctx;
+	return atomic_load(&ctl->finished[XL_SIDE_PRE]) >= id &&
+	       atomic_load(&ctl->finished[XL_SIDE_POST]) >= id;
+}
+
+/* ---- what the files say */
+
+/* The display times of the data rows of file @p name in the output directory; -1 if none. */
+static int read_rows(const char *name, int64_t *rows, int max)
+{
+	int fd = openat(out_fd, name, O_RDONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	char line[512];
+	int n = 0;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (line[0] >= '0' && line[0] <= '9' && n < max)
+			rows[n++] = strtoll(line, NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/*
+ * Every frames file of a side: its rows are of one session, and the other
+ * side's file of the same tag holds the very same rows. Returns the number
+ * of problems (each said on stderr); *pairs: the files of post checked.
+ */
+static int check_files(const char *name, int *pairs)
+{
+	DIR *d = fdopendir(dup(out_fd));
+	struct dirent *e;
+	int problems = 0;
+
+	*pairs = 0;
+	if (!d)
+		die("cannot read the output directory");
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, "frames-", 7) != 0 || len < 12)
+			continue;
+		int64_t rows[64], other[64];
+		int n = read_rows(e->d_name, rows, 64);
+		for (int i = 1; i < n; i++)
+			if (rows[i] / 1000000 != rows[0] / 1000000) {
+				fprintf(stderr, "FAIL %s: %s holds rows of sessions %lld and %lld\n", name,
+				        e->d_name, (long long)(rows[0] / 1000000),
+				        (long long)(rows[i] / 1000000));
+				problems++;
+				break;
+			}
+		if (strcmp(e->d_name + len - 9, "-post.csv") != 0)
+			continue;
+		char pre_name[512];
+		snprintf(pre_name, sizeof(pre_name), "%.*s-pre.csv", (int)(len - 9), e->d_name);
+		int m = read_rows(pre_name, other, 64);
+		(*pairs)++;
+		if (m != n || memcmp(rows, other, sizeof(rows[0]) * (size_t)(n > 0 ? n : 0)) != 0) {
+			fprintf(stderr, "FAIL %s: %s holds %d rows (the first of session %lld), %s %d "
+			        "(the first of session %lld): not the same session's\n", name, e->d_name,
+			        n, n > 0 ? (long long)(rows[0] / 1000000) : -1LL, pre_name, m,
+			        m > 0 ? (long long)(other[0] / 1000000) : -1LL);
+			problems++;
+		}
+	}
+	closedir(d);
+	return problems;
+}
+
+/* How many lines of DIR/xrlm-rel.log contain @p text. */
+static int log_lines(const char *dir, const char *text)
+{
+	char path[4096], line[1024];
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/xrlm-rel.log", dir);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, text) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* ---- the cases */
+
+static int case_reuse(const char *dir)
+{
+	int failures = 0, pairs;
+
+	gate.hold = 1;
+	setup(dir);
+	/* Session 1: a frame pre records; post's record of it was lost (ring full). */
+	uint32_t first = frame(XL_REQ_START);
+	push(&pre, first, 0);
+	if (!wait_until(gate_held, NULL, 10))
+		die("pre's writer never made session 1's file");
+	/* Pre's writer is held making session 1's file; 64 sessions later the
+	 * frame thread has refilled session 1's slot for session 65. */
+	frame(XL_REQ_STOP);
+	uint32_t id = first;
+	for (unsigned n = 0; n < XL_SESSION_SLOTS; n++) {
+		id = frame(XL_REQ_START);
+		if (n < XL_SESSION_SLOTS - 1)
+			frame(XL_REQ_STOP);
+	}
+	if (id != first + XL_SESSION_SLOTS)
+		die("the sessions were not started");
+	/* Post has a record of session 65 alone (pre's was lost). */
+	push(&post, id, 0);
+	gate_release();
+	frame(XL_REQ_STOP);
+	/* A healthy session after all this, on both sides. */
+	uint32_t last = frame(XL_REQ_START);
+	for (unsigned i = 0; i < 3; i++) {
+		push(&pre, last, i);
+		push(&post, last, i);
+	}
+	uint32_t upto = id;
+	if (!wait_until(both_finished, &upto, 30))
+		die("the writers did not finish session 65 within 30 s");
+	if (frame(0) != last) {
+		fprintf(stderr, "FAIL reuse: session %u was stopped\n", last);
+		failures++;
+	}
+	teardown();
+	failures += check_files("reuse", &pairs);
+	if (pairs != 1) {
+		fprintf(stderr, "FAIL reuse: %d sessions have a post file, want 1 (session %u's)\n",
+		        pairs, last);
+		failures++;
+	}
+	int counted = log_lines(dir, ": 1 records dropped: ");
+	if (counted != 2) {
+		fprintf(stderr, "FAIL reuse: %d sessions' records are counted as dropped in the log, "
+		        "want 2 (pre's of session 1, post's of session 65)\n", counted);
+		failures++;
+	}
+	if (!failures)
+		printf("reuse: no file holds another session's rows; pre's record of session 1 and "
+		       "post's of session 65 are counted as dropped\n");
+	return failures;
+}
+
+static int case_old_failure(const char *dir)
+{
+	int failures = 0, pairs;
+
+	gate.hold = 1;
+	gate.fail = EACCES;
+	setup(dir);
+	uint32_t first = frame(XL_REQ_START);
+	push(&pre, first, 0);
+	push(&post, first, 0);
+	if (!wait_until(gate_held, NULL, 10))
+		die("pre's writer never made session 1's file");
+	/* Session 1's file fails only once session 2 is recording. */
+	frame(XL_REQ_STOP);
+	uint32_t second = frame(XL_REQ_START);
+	push(&pre, second, 0);
+	push(&post, second, 0);
+	gate_release();
+	if (!wait_until(both_finished, &first, 30))
+		die("the writers did not finish session 1 within 30 s");
+	uint32_t now = frame(0);
+	if (now != second) {
+		fprintf(stderr, "FAIL old_failure: session %u, recording, was stopped for the "
+		        "failure of session %u's files (recording: %u)\n", second, first, now);
+		failures++;
+	}
+	push(&pre, second, 1);
+	push(&post, second, 1);
+	teardown();
+	failures += check_files("old_failure", &pairs);
+	if (pairs != 1) {
+		fprintf(stderr, "FAIL old_failure: %d sessions have a post file, want 1 (session "
+		        "%u's)\n", pairs, second);
+		failures++;
+	}
+	if (!failures)
+		printf("old_failure: session %u's failure left session %u recording\n", first, second);
+	return failures;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(const char *dir);
+	} cases[] = {
+		{"reuse", case_reuse},
+		{"old_failure", case_old_failure},
+	};
+
+	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (strcmp(argv[1], cases[i].name) == 0)
+			return cases[i].run(argv[2]) ? 1 : 0;
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure DIR\n");
+	return 2;
+}
