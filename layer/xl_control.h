@@ -48,10 +48,17 @@ enum xl_side_index { XL_SIDE_PRE = 0, XL_SIDE_POST = 1 };
 struct xl_gpu_shared;
 
 /*
- * Where a session's file tag stands: pre's writer settles it once, and
- * post's waits for that before it makes its own files under the tag.
+ * Where a session's file tag stands: pre's writer settles it once, for
+ * every session that starts, as soon as it knows; post's waits for that
+ * before it makes its own files under the tag.
  */
-enum xl_tag_state { XL_TAG_PENDING = 0, XL_TAG_READY, XL_TAG_FAILED };
+enum xl_tag_state {
+	XL_TAG_PENDING = 0,
+	XL_TAG_READY,  /* pre made its file under the tag */
+	XL_TAG_FAILED, /* pre could not make its file (its errno in the state word) */
+	XL_TAG_NONE,   /* pre has no file: none of the session's records reached its
+	                * writer (all dropped), or it has no usable directory */
+};
 
 /*
  * A slot's state word (struct xl_session_info::state): which session the
@@ -218,8 +225,9 @@ bool xl_control_session_counts(struct xl_control *ctl, uint32_t id, enum xl_side
 
 /*
  * Pre's writer: settles session @p id's tag, once: XL_TAG_READY with its
- * @p tag, or XL_TAG_FAILED with pre's @p err. False, and nothing changed,
- * when its slot holds another session (or the tag was settled already).
+ * @p tag, XL_TAG_FAILED with pre's @p err, or XL_TAG_NONE. False, and
+ * nothing changed, when its slot holds another session (or the tag was
+ * settled already).
  */
 bool xl_control_settle_tag(struct xl_control *ctl, uint32_t id, enum xl_tag_state state,
                            int err, const char *tag);

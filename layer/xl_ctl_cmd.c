@@ -214,7 +214,9 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 
 	if ((word & XL_ACTIVE) && id > c->wait_id) {
 		uint64_t state = xl_control_slot_state(ctl, id);
-		if (xl_slot_id(state) == id && xl_slot_tag_state(state) == XL_TAG_FAILED) {
+		/* Pre has no file (XL_TAG_NONE) while recording: no usable directory. */
+		if (xl_slot_id(state) == id && (xl_slot_tag_state(state) == XL_TAG_FAILED ||
+		                                xl_slot_tag_state(state) == XL_TAG_NONE)) {
 			xl_ctl_client_print(c, "ERR recording started but its files cannot be created "
 			                    "(see xrlm-pre.log)");
 		} else if (xl_control_session_tag(ctl, id, raw)) {

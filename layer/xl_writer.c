@@ -97,6 +97,16 @@ static void publish_settled(struct xl_writer *w)
 	atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], settled, memory_order_release);
 }
 
+/* Tells the control block this side has finished every session up to @p ended. */
+static void mark_finished(struct xl_writer *w, uint32_t ended)
+{
+	if (ended > w->closed_id) {
+		w->closed_id = ended;
+		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
+		                      memory_order_release);
+	}
+}
+
 /*
  * Closes the open session LATE_CALLS_NS after it ended, and tells the
  * control block which sessions this side has finished (not the open one).
@@ -105,6 +115,11 @@ static void finish_ended(struct xl_writer *w, uint64_t word, uint64_t now)
 {
 	uint32_t ended = xl_control_ended_id(word);
 
+	/* The word was read before the drain: a session that ended without a
+	 * record here will get none but a late call's, and pre says so now,
+	 * so that post does not wait for its file. Before finished, which
+	 * post takes as the end of its wait too. */
+	xl_writer_files_settle_absent(w, ended);
 	if (w->open_id && w->open_id <= ended) {
 		if (!w->ended_ns)
 			w->ended_ns = now;
@@ -112,11 +127,7 @@ static void finish_ended(struct xl_writer *w, uint64_t word, uint64_t now)
 			return;
 		close_session(w);
 	}
-	if (ended > w->closed_id) {
-		w->closed_id = ended;
-		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
-		                      memory_order_release);
-	}
+	mark_finished(w, ended);
 }
 
 /* One pass: drain, close what has ended, run timers, flush. Returns the word seen. */
@@ -173,15 +184,19 @@ static void *writer_main(void *arg)
 	/* Here, not at instance creation: see xl_trace.h. */
 	xl_trace_open(&w->trace, &w->cfg.trace_id, w->cfg.trace_lttng);
 
+	uint64_t word;
 	for (;;) {
 		bool stopping = atomic_load(&w->stop);
-		uint64_t word = writer_poll(w);
+		word = writer_poll(w);
 		if (stopping)
 			break;
 		xl_sleeper_sleep_ns(&w->sleeper, (word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
 	}
 	if (w->open_id)
 		close_session(w);
+	/* Recording has stopped (see xl_writer_stop): every session is over. */
+	xl_writer_files_settle_absent(w, xl_control_ended_id(word));
+	mark_finished(w, xl_control_ended_id(word));
 	write_marks(w);
 	publish_settled(w);
 	xl_trace_close(&w->trace);
@@ -197,6 +212,7 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->cfg = *cfg;
 	atomic_init(&w->stop, false);
 	w->closed_id = atomic_load(&cfg->ctl->finished[cfg->side]);
+	w->tags_settled = w->closed_id;
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 

@@ -65,6 +65,8 @@ struct xl_writer {
 	bool gpu_submit_failed;     /* a GPU timestamp's submission failed: none are made since */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
 	uint32_t closed_id;   /* newest session this side has finished */
+	uint32_t tags_settled; /* pre: newest session whose tag it has settled */
+	uint64_t stopping_ns; /* post: when a wait for a tag saw stop set; 0: not yet */
 	uint64_t ended_ns;    /* when the writer first saw open_id ended; 0: not yet */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */

@@ -3,6 +3,7 @@
  */
 #include "xl_writer_files.h"
 
+#include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_fn.h"
 #include "xl_gl.h"
@@ -47,11 +48,30 @@ static void skip_taken_session(struct xl_writer *w)
 	w->lost_why = "its slot was taken by a later session before this side caught up";
 }
 
+/*
+ * Post: pre has no file for the open session (none of its records reached
+ * pre's writer, or pre cannot write in the directory): nothing to merge
+ * post's file with, so its records are dropped, and counted.
+ */
+static void skip_session_without_pre(struct xl_writer *w)
+{
+	xl_log_once(XL_ONCE_SESSION_INFO,
+	            "session %u: pre has no file for it (none of its records reached pre's "
+	            "writer, or pre cannot write in %s: see xrlm-pre.log); post's records of it "
+	            "are dropped and counted", w->open_id, w->cfg.ctl->output_dir);
+	w->open_failed = true;
+	w->lost_why = "pre has no file for it";
+}
+
 /* Tags repeat when sessions start within one second, or in an earlier
  * instance of the same process: pre then takes the first free "-<n>". */
 #define MAX_TAG_SUFFIX 1000
 #define TAG_WAIT_STEP_NS 1000000ull
+/* Pre settles a tag within a poll of knowing: this bounds a stuck pre. */
 #define TAG_WAIT_NS 5000000000ull
+/* All of post's waits for tags once its writer is asked to finish
+ * (xrDestroyInstance, the exit): pre's writer is joined before by then. */
+#define TAG_WAIT_STOPPING_NS 500000000ull
 
 /* How making a session's file went. */
 enum open_result {
@@ -59,6 +79,7 @@ enum open_result {
 	OPEN_FAILED,     /* errno: this side's */
 	OPEN_PRE_FAILED, /* post: pre could not make its own file (errno: pre's) */
 	OPEN_TAKEN,      /* the session's slot holds a later session */
+	OPEN_NO_PRE,     /* post: pre has no file for the session */
 };
 
 /* Pre: creates its file under the first free tag and publishes the tag. */
@@ -96,25 +117,47 @@ static bool tag_settled(void *ctx)
 {
 	struct tag_wait *t = ctx;
 
+	/* Pre settles every session before it says it finished it: read in
+	 * this order, a tag still pending then is one pre will never settle. */
+	bool pre_past = atomic_load_explicit(&t->ctl->finished[XL_SIDE_PRE],
+	                                     memory_order_acquire) >= t->id;
 	t->state = xl_control_slot_state(t->ctl, t->id);
-	return xl_slot_id(t->state) != t->id || xl_slot_tag_state(t->state) != XL_TAG_PENDING;
+	return pre_past || xl_slot_id(t->state) != t->id ||
+	       xl_slot_tag_state(t->state) != XL_TAG_PENDING;
+}
+
+/*
+ * How long post may still wait for a tag: TAG_WAIT_NS, and once its writer
+ * is finishing, what is left of TAG_WAIT_STOPPING_NS for all tags together.
+ */
+static uint64_t tag_wait_ns(struct xl_writer *w)
+{
+	if (!w->stopping_ns && atomic_load(&w->stop))
+		w->stopping_ns = xl_clock_mono_ns();
+	if (!w->stopping_ns)
+		return TAG_WAIT_NS;
+	uint64_t spent = xl_clock_mono_ns() - w->stopping_ns;
+	return spent < TAG_WAIT_STOPPING_NS ? TAG_WAIT_STOPPING_NS - spent : 0;
 }
 
 /*
  * Post: waits until pre settled session @p id's tag, and takes it into
- * open_tag. OPEN_OK, OPEN_TAKEN, OPEN_PRE_FAILED (errno: pre's), or
- * OPEN_FAILED (ETIMEDOUT).
+ * open_tag. OPEN_OK, OPEN_TAKEN, OPEN_NO_PRE, OPEN_PRE_FAILED (errno:
+ * pre's), or OPEN_FAILED (ETIMEDOUT).
  */
 static enum open_result wait_for_tag(struct xl_writer *w, uint32_t id)
 {
 	struct tag_wait t = {w->cfg.ctl, id, 0};
 
-	if (!xl_thread_wait(tag_settled, &t, TAG_WAIT_NS, TAG_WAIT_STEP_NS)) {
+	if (!xl_thread_wait(tag_settled, &t, tag_wait_ns(w), TAG_WAIT_STEP_NS) &&
+	    !tag_settled(&t)) {
 		errno = ETIMEDOUT;
 		return OPEN_FAILED;
 	}
 	if (xl_slot_id(t.state) != id)
 		return OPEN_TAKEN;
+	if (xl_slot_tag_state(t.state) == XL_TAG_PENDING || xl_slot_tag_state(t.state) == XL_TAG_NONE)
+		return OPEN_NO_PRE;
 	if (xl_slot_tag_state(t.state) == XL_TAG_FAILED) {
 		errno = xl_slot_errno(t.state);
 		return OPEN_PRE_FAILED;
@@ -219,7 +262,39 @@ static void close_calls_file(struct xl_writer *w, uint64_t dropped)
 	       (unsigned long long)w->calls_csv.rows, (unsigned long long)dropped);
 }
 
+void xl_writer_files_settle_absent(struct xl_writer *w, uint32_t upto)
+{
+	if (w->cfg.side != XL_SIDE_PRE || upto <= w->tags_settled)
+		return;
+	/* Older slots hold later sessions by now: nobody waits on them. */
+	uint32_t from = w->tags_settled + 1;
+	if (upto - from >= XL_SESSION_SLOTS)
+		from = upto - XL_SESSION_SLOTS + 1;
+	for (uint32_t id = from; id <= upto; id++)
+		xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_NONE, 0, NULL);
+	w->tags_settled = upto;
+}
+
+/* The session's files are open, or will never be: pre settles its tag, if it did not. */
+static void files_opened(struct xl_writer *w, uint32_t id)
+{
+	if (w->cfg.side != XL_SIDE_PRE)
+		return;
+	xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_NONE, 0, NULL);
+	w->tags_settled = id;
+}
+
+static void open_files(struct xl_writer *w, uint32_t id);
+
 void xl_writer_files_open(struct xl_writer *w, uint32_t id)
+{
+	/* Earlier sessions it never opened had none of their records here. */
+	xl_writer_files_settle_absent(w, id - 1);
+	open_files(w, id);
+	files_opened(w, id);
+}
+
+static void open_files(struct xl_writer *w, uint32_t id)
 {
 	int64_t realtime_s;
 
@@ -250,9 +325,12 @@ void xl_writer_files_open(struct xl_writer *w, uint32_t id)
 	}
 	enum open_result r = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, id, realtime_s)
 	                                                : create_post_file(w, id);
-	if (r == OPEN_TAKEN) {
+	if (r == OPEN_TAKEN || r == OPEN_NO_PRE) {
 		w->open_tag[0] = '\0';
-		skip_taken_session(w);
+		if (r == OPEN_TAKEN)
+			skip_taken_session(w);
+		else
+			skip_session_without_pre(w);
 		return;
 	}
 	if (r != OPEN_OK) {

@@ -9,8 +9,19 @@
 
 #include "xl_writer.h"
 
-/* Opens session @p id's files (logs and gives the session up on failure). */
+/*
+ * Opens session @p id's files (logs and gives the session up on failure).
+ * Pre settles the session's tag there, whatever happens, and those of the
+ * sessions before it that it never opened.
+ */
 void xl_writer_files_open(struct xl_writer *w, uint32_t id);
+
+/*
+ * Pre: settles the tags of the sessions up to @p upto that it has not
+ * opened as XL_TAG_NONE: they ended, and none of their records came, so
+ * post must not wait for a file of pre's. Post: nothing.
+ */
+void xl_writer_files_settle_absent(struct xl_writer *w, uint32_t upto);
 
 /* Writes one xrEndFrame record into the open session's CPU file. */
 void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec);
