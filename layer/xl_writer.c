@@ -29,59 +29,110 @@
 #define LATE_CALLS_NS 100000000ull
 
 /*
- * Closes the open session's files, then hands the session to the
+ * Closes session @p s's files, then hands the session to the
  * session-closed hook's thread (post: the merge, CPU-bound for up to
  * seconds), so that this thread goes on draining the rings meanwhile.
  * Should the queue be full (or no thread start), the hook runs here.
  */
-static void close_session(struct xl_writer *w)
+static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 {
-	uint32_t id = w->open_id;
+	uint32_t id = s->id;
 	struct xl_session_counts counts;
-	bool had_rows = xl_writer_files_close(w, &counts);
-	xl_trace_session_end(&w->trace, counts.dropped, counts.gpu_overflow);
+	bool had_rows = xl_writer_files_close(w, s, &counts);
+	/* The ended session's trace ended when the next one began. */
+	if (s == &w->cur)
+		xl_trace_session_end(&w->trace, counts.dropped, counts.gpu_overflow);
 	if (!had_rows || !w->cfg.session_closed)
 		return;
-	if (!xl_hook_thread_post(&w->hooks, id, w->open_tag, w->dir_fd))
-		w->cfg.session_closed(w->cfg.ctx, id, w->open_tag, w->dir_fd);
+	if (!xl_hook_thread_post(&w->hooks, id, s->tag, w->dir_fd))
+		w->cfg.session_closed(w->cfg.ctx, id, s->tag, w->dir_fd);
+}
+
+/*
+ * The first record of session @p id: the current session has ended, and
+ * is kept open for its late calls until LATE_CALLS_NS after its end (the
+ * one before it, if still open, is closed now: two sessions are held at
+ * most); @p id's files are opened as the current ones.
+ */
+static void open_next_session(struct xl_writer *w, uint32_t id)
+{
+	if (w->prev.id)
+		close_session(w, &w->prev);
+	if (w->cur.id) {
+		/* The trace follows one session: it ends here, the files later. */
+		xl_writer_files_ended(w, &w->cur);
+		xl_writer_files_note_counts(w, &w->cur);
+		xl_trace_session_end(&w->trace, w->cur.counts.dropped, w->cur.counts.gpu_overflow);
+		if (!w->cur.ended_ns)
+			w->cur.ended_ns = xl_clock_mono_ns();
+		w->prev = w->cur;
+		w->cur.id = 0;
+	}
+	xl_writer_files_open(w, &w->cur, id);
+	xl_trace_session_begin(&w->trace, w->cur.id, w->cur.tag);
+}
+
+/*
+ * A record whose session's files are closed: more than LATE_CALLS_NS after
+ * its end, or after two later sessions began; or of a session that ended
+ * with no record here (pre said it has no file). Dropped, and counted.
+ */
+static void drop_late_record(struct xl_writer *w, const struct xl_call_record *rec)
+{
+	w->late_records++;
+	xl_log_once(XL_ONCE_LATE_RECORD, "a call of session %u (%s) returned after that "
+	            "session's files were closed (%llu ms after its end, or once a second session "
+	            "had begun since), or were never made (no other record of it came); it is "
+	            "dropped and counted", rec->session_id,
+	            rec->fn < XL_FN_COUNT ? xl_fn_names[rec->fn] : "?",
+	            (unsigned long long)(LATE_CALLS_NS / 1000000));
 }
 
 static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
-	if (rec->session_id <= w->closed_id) {
-		/* Only possible when two threads race a stop; see README. */
-		xl_log_once(XL_ONCE_LATE_RECORD, "a call of session %u (%s) arrived after the "
-		            "session ended (a call on another thread at a stop); it is dropped",
-		            rec->session_id, rec->fn < XL_FN_COUNT ? xl_fn_names[rec->fn] : "?");
+	uint32_t id = rec->session_id;
+	struct xl_writer_session *s;
+
+	if (id && id == w->cur.id) {
+		s = &w->cur;
+	} else if (id && id == w->prev.id) {
+		xl_writer_files_row(w, &w->prev, rec); /* a late call of the ended session */
+		return;
+	} else if (id > w->closed_id && id > w->ended_seen && id > w->cur.id && id > w->prev.id) {
+		/* Not one that had ended by a drain with no record of it here:
+		 * only its late calls come, and pre said it has no file. */
+		open_next_session(w, id);
+		s = &w->cur;
+	} else {
+		drop_late_record(w, rec);
 		return;
 	}
-	if (rec->session_id != w->open_id) {
-		if (w->open_id)
-			close_session(w);
-		xl_writer_files_open(w, rec->session_id);
-		xl_trace_session_begin(&w->trace, w->open_id, w->open_tag);
-	}
-	xl_writer_files_row(w, rec);
+	xl_writer_files_row(w, s, rec);
 	xl_trace_record(&w->trace, rec);
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames' live view and counts are xrEndFrame's */
 	if (w->cfg.side == XL_SIDE_PRE)
-		atomic_store_explicit(&w->cfg.ctl->session_rows, w->csv.rows, memory_order_relaxed);
+		atomic_store_explicit(&w->cfg.ctl->session_rows, s->csv.rows, memory_order_relaxed);
 	xl_live_cpu(&w->cfg.ctl->live, w->cfg.side, rec->session_id, rec->display_time,
 	            rec->thread_id, rec->t_entry, rec->t_exit);
 }
 
 static bool write_mark(void *ctx, const char *line)
 {
-	struct xl_writer *w = ctx;
-	return xl_csv_file_text(&w->csv, line);
+	struct xl_writer_session *s = ctx;
+	return xl_csv_file_text(&s->csv, line);
 }
 
-/* Writes the user marks of the open session (xl_marks.h) among its rows. */
+/* Writes the user marks of the open sessions (xl_marks.h) among their rows. */
 static void write_marks(struct xl_writer *w)
 {
-	uint32_t open = xl_csv_file_is_open(&w->csv) && !w->open_failed ? w->open_id : 0;
-	xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, open, w->closed_id, write_mark, w);
+	struct xl_writer_session *open[2] = {&w->prev, &w->cur};
+
+	for (int i = 0; i < 2; i++) {
+		struct xl_writer_session *s = open[i];
+		uint32_t id = s->id && xl_csv_file_is_open(&s->csv) && !s->failed ? s->id : 0;
+		xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, id, w->closed_id, write_mark, s);
+	}
 }
 
 /*
@@ -108,8 +159,8 @@ static void mark_finished(struct xl_writer *w, uint32_t ended)
 }
 
 /*
- * Closes the open session LATE_CALLS_NS after it ended, and tells the
- * control block which sessions this side has finished (not the open one).
+ * Closes each open session LATE_CALLS_NS after it ended, and tells the
+ * control block which sessions this side has finished (not those open).
  */
 static void finish_ended(struct xl_writer *w, uint64_t word, uint64_t now)
 {
@@ -120,14 +171,22 @@ static void finish_ended(struct xl_writer *w, uint64_t word, uint64_t now)
 	 * so that post does not wait for its file. Before finished, which
 	 * post takes as the end of its wait too. */
 	xl_writer_files_settle_absent(w, ended);
-	if (w->open_id && w->open_id <= ended) {
-		if (!w->ended_ns)
-			w->ended_ns = now;
-		if (now - w->ended_ns < LATE_CALLS_NS)
-			return;
-		close_session(w);
+	if (ended > w->ended_seen)
+		w->ended_seen = ended;
+	if (w->prev.id && now - w->prev.ended_ns >= LATE_CALLS_NS)
+		close_session(w, &w->prev);
+	if (w->cur.id && w->cur.id <= ended) {
+		if (!w->cur.ended_ns)
+			w->cur.ended_ns = now;
+		if (now - w->cur.ended_ns >= LATE_CALLS_NS)
+			close_session(w, &w->cur);
 	}
-	mark_finished(w, ended);
+	uint32_t done = ended;
+	if (w->prev.id && w->prev.id <= done)
+		done = w->prev.id - 1;
+	if (w->cur.id && w->cur.id <= done)
+		done = w->cur.id - 1;
+	mark_finished(w, done);
 }
 
 /* One pass: drain, close what has ended, run timers, flush. Returns the word seen. */
@@ -148,8 +207,9 @@ static uint64_t writer_poll(struct xl_writer *w)
 	xl_ring_pool_reclaim(w->cfg.rings);
 
 	now = xl_clock_mono_ns();
-	xl_writer_files_note_counts(w);
-	xl_writer_files_poll_gpu(w, w->open_id);
+	xl_writer_files_note_counts(w, &w->prev);
+	xl_writer_files_note_counts(w, &w->cur);
+	xl_writer_files_poll_gpu(w, w->cur.id ? w->cur.id : w->prev.id);
 	write_marks(w);
 
 	finish_ended(w, word, now);
@@ -192,8 +252,13 @@ static void *writer_main(void *arg)
 			break;
 		xl_sleeper_sleep_ns(&w->sleeper, (word & XL_ACTIVE) ? POLL_ACTIVE_NS : POLL_IDLE_NS);
 	}
-	if (w->open_id)
-		close_session(w);
+	if (w->prev.id)
+		close_session(w, &w->prev);
+	if (w->cur.id)
+		close_session(w, &w->cur);
+	if (w->late_records)
+		xl_log("%llu calls returned after their session's files were closed: dropped",
+		       (unsigned long long)w->late_records);
 	/* Recording has stopped (see xl_writer_stop): every session is over. */
 	xl_writer_files_settle_absent(w, xl_control_ended_id(word));
 	mark_finished(w, xl_control_ended_id(word));
@@ -212,6 +277,7 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->cfg = *cfg;
 	atomic_init(&w->stop, false);
 	w->closed_id = atomic_load(&cfg->ctl->finished[cfg->side]);
+	w->ended_seen = w->closed_id;
 	w->tags_settled = w->closed_id;
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
 	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);

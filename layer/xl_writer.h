@@ -42,6 +42,27 @@ struct xl_writer_config {
 	bool no_csv;                    /* XRLM_TRACE lacks csv: no files */
 };
 
+/* One session's files, as the writer holds them open. */
+struct xl_writer_session {
+	uint32_t id;          /* 0: none */
+	bool failed;          /* no files: they failed, or XRLM_TRACE lacks csv */
+	const char *lost_why; /* failed: why its records are dropped; NULL: said already, or trace only */
+	uint64_t lost_records; /* failed: its records dropped so far, logged at its close */
+	struct xl_session_counts counts; /* its drop counts, read from its slot every pass */
+	bool counts_lost;     /* its slot went to a later session: counts are the last read */
+	char tag[XL_TAG_MAX];
+	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
+	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
+	bool calls_failed;            /* the calls file could not be written */
+	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
+	bool gpu_failed;            /* the GPU file could not be written */
+	bool gpu_submit_failed;     /* a GPU timestamp's submission failed: none are made since */
+	bool gpu_gated;             /* the GPU file was opened in gated mode */
+	uint64_t ended_ns;    /* when the writer first saw it ended; 0: not yet */
+	bool by_signal;       /* pre: a toggle signal started it */
+	bool end_said;        /* pre: its end was reported (xl_writer_files_ended) */
+};
+
 struct xl_writer {
 	struct xl_writer_config cfg;
 	pthread_t thread;
@@ -50,28 +71,20 @@ struct xl_writer {
 	struct xl_sleeper sleeper; /* the poll loop's sleep; xl_writer_stop() cuts it short */
 
 	int dir_fd;           /* output directory, -1 when it cannot be used */
-	uint32_t open_id;     /* session whose files are open, 0 = none */
-	bool open_failed;     /* open_id has no files: they failed, or XRLM_TRACE lacks csv */
-	const char *lost_why; /* open_failed: why its records are dropped; NULL: said already, or trace only */
-	uint64_t lost_records; /* open_failed: its records dropped so far, logged at its close */
-	struct xl_session_counts open_counts; /* its drop counts, read from its slot every pass */
-	bool counts_lost;     /* its slot went to a later session: open_counts are the last read */
-	char open_tag[XL_TAG_MAX];
-	struct xl_csv_file csv;       /* frames-<tag>-<side>.csv: xrEndFrame */
-	struct xl_csv_file calls_csv; /* calls-<tag>-<side>.csv: every recorded call */
-	bool calls_failed;            /* the calls file could not be written */
-	struct xl_csv_file gpu_csv; /* opened at the session's first GPU sample */
-	bool gpu_failed;            /* the GPU file could not be written */
-	bool gpu_submit_failed;     /* a GPU timestamp's submission failed: none are made since */
-	bool gpu_gated;             /* the GPU file was opened in gated mode */
+	/*
+	 * The session whose records come now, and the one before it, kept
+	 * open LATE_CALLS_NS after it ended for the calls that were in flight
+	 * on other threads then (the next session may start at the next frame).
+	 */
+	struct xl_writer_session cur, prev;
 	uint32_t closed_id;   /* newest session this side has finished */
+	uint32_t ended_seen;  /* newest session the control word said ended, at a drain */
 	uint32_t tags_settled; /* pre: newest session whose tag it has settled */
 	uint64_t stopping_ns; /* post: when a wait for a tag saw stop set; 0: not yet */
-	uint64_t ended_ns;    /* when the writer first saw open_id ended; 0: not yet */
+	uint64_t late_records; /* records that came after their session's files were closed */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
 	uint32_t toggles_seen; /* pre: signal toggles already reported */
-	bool by_signal;        /* pre: a toggle signal started open_id */
 	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
 	struct xl_hook_thread hooks; /* runs cfg.session_closed (post: the merge) */
 };

@@ -24,11 +24,12 @@
  * the session still is the one recording (a writer that fell behind must
  * not stop a later, healthy session for an old one's failure).
  */
-static void give_up_session(struct xl_writer *w, const char *lost_why)
+static void give_up_session(struct xl_writer *w, struct xl_writer_session *s,
+                            const char *lost_why)
 {
-	w->open_failed = true;
-	w->lost_why = lost_why;
-	xl_control_stop_session(w->cfg.ctl, w->open_id);
+	s->failed = true;
+	s->lost_why = lost_why;
+	xl_control_stop_session(w->cfg.ctl, s->id);
 }
 
 /*
@@ -38,14 +39,14 @@ static void give_up_session(struct xl_writer *w, const char *lost_why)
  * records are dropped, and counted, rather than written under a tag that
  * may be another session's.
  */
-static void skip_taken_session(struct xl_writer *w)
+static void skip_taken_session(struct xl_writer_session *s)
 {
 	xl_log_once(XL_ONCE_SESSION_INFO,
 	            "session %u: its slot was taken by a later session before this side "
 	            "caught up (toggled too fast); its records are dropped and counted",
-	            w->open_id);
-	w->open_failed = true;
-	w->lost_why = "its slot was taken by a later session before this side caught up";
+	            s->id);
+	s->failed = true;
+	s->lost_why = "its slot was taken by a later session before this side caught up";
 }
 
 /*
@@ -53,14 +54,14 @@ static void skip_taken_session(struct xl_writer *w)
  * pre's writer, or pre cannot write in the directory): nothing to merge
  * post's file with, so its records are dropped, and counted.
  */
-static void skip_session_without_pre(struct xl_writer *w)
+static void skip_session_without_pre(struct xl_writer *w, struct xl_writer_session *s)
 {
 	xl_log_once(XL_ONCE_SESSION_INFO,
 	            "session %u: pre has no file for it (none of its records reached pre's "
 	            "writer, or pre cannot write in %s: see xrlm-pre.log); post's records of it "
-	            "are dropped and counted", w->open_id, w->cfg.ctl->output_dir);
-	w->open_failed = true;
-	w->lost_why = "pre has no file for it";
+	            "are dropped and counted", s->id, w->cfg.ctl->output_dir);
+	s->failed = true;
+	s->lost_why = "pre has no file for it";
 }
 
 /* Tags repeat when sessions start within one second, or in an earlier
@@ -83,25 +84,26 @@ enum open_result {
 };
 
 /* Pre: creates its file under the first free tag and publishes the tag. */
-static enum open_result create_pre_file(struct xl_writer *w, uint32_t id, int64_t realtime_s)
+static enum open_result create_pre_file(struct xl_writer *w, struct xl_writer_session *s,
+                                        int64_t realtime_s)
 {
 	for (uint32_t n = 0; n < MAX_TAG_SUFFIX; n++) {
-		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), realtime_s, n);
-		if (xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) != 0) {
+		xl_files_tag(s->tag, sizeof(s->tag), getpid(), realtime_s, n);
+		if (xl_side_csv_open(&s->csv, w->dir_fd, s->tag, &w->cfg.meta) != 0) {
 			if (errno != EEXIST)
 				break;
 			continue;
 		}
-		if (xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_READY, 0, w->open_tag))
+		if (xl_control_settle_tag(w->cfg.ctl, s->id, XL_TAG_READY, 0, s->tag))
 			return OPEN_OK;
 		/* The slot was refilled while the file was made: post can no
 		 * longer learn this tag, and the file would stay alone. */
-		xl_csv_file_close(&w->csv, NULL);
-		unlinkat(w->dir_fd, w->csv.name, 0);
+		xl_csv_file_close(&s->csv, NULL);
+		unlinkat(w->dir_fd, s->csv.name, 0);
 		return OPEN_TAKEN;
 	}
 	int saved = errno;
-	xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_FAILED, saved, NULL);
+	xl_control_settle_tag(w->cfg.ctl, s->id, XL_TAG_FAILED, saved, NULL);
 	errno = saved;
 	return OPEN_FAILED;
 }
@@ -142,11 +144,12 @@ static uint64_t tag_wait_ns(struct xl_writer *w)
 
 /*
  * Post: waits until pre settled session @p id's tag, and takes it into
- * open_tag. OPEN_OK, OPEN_TAKEN, OPEN_NO_PRE, OPEN_PRE_FAILED (errno:
+ * s->tag. OPEN_OK, OPEN_TAKEN, OPEN_NO_PRE, OPEN_PRE_FAILED (errno:
  * pre's), or OPEN_FAILED (ETIMEDOUT).
  */
-static enum open_result wait_for_tag(struct xl_writer *w, uint32_t id)
+static enum open_result wait_for_tag(struct xl_writer *w, struct xl_writer_session *s)
 {
+	uint32_t id = s->id;
 	struct tag_wait t = {w->cfg.ctl, id, 0};
 
 	if (!xl_thread_wait(tag_settled, &t, tag_wait_ns(w), TAG_WAIT_STEP_NS) &&
@@ -163,16 +166,16 @@ static enum open_result wait_for_tag(struct xl_writer *w, uint32_t id)
 		return OPEN_PRE_FAILED;
 	}
 	/* Read with its session's id checked: a tag is never another session's. */
-	return xl_control_session_tag(w->cfg.ctl, id, w->open_tag) ? OPEN_OK : OPEN_TAKEN;
+	return xl_control_session_tag(w->cfg.ctl, id, s->tag) ? OPEN_OK : OPEN_TAKEN;
 }
 
 /* Post: waits for the tag pre chose, then creates its file under it. */
-static enum open_result create_post_file(struct xl_writer *w, uint32_t id)
+static enum open_result create_post_file(struct xl_writer *w, struct xl_writer_session *s)
 {
-	enum open_result r = wait_for_tag(w, id);
+	enum open_result r = wait_for_tag(w, s);
 	if (r != OPEN_OK)
 		return r;
-	return xl_side_csv_open(&w->csv, w->dir_fd, w->open_tag, &w->cfg.meta) == 0 ? OPEN_OK
+	return xl_side_csv_open(&s->csv, w->dir_fd, s->tag, &w->cfg.meta) == 0 ? OPEN_OK
 	                                                                             : OPEN_FAILED;
 }
 
@@ -183,16 +186,17 @@ static enum open_result create_post_file(struct xl_writer *w, uint32_t id)
  * first form: with no file to collide with, two sessions that start within
  * one second share it and are told apart by their session id.
  */
-static void name_session_only(struct xl_writer *w, uint32_t id, int64_t realtime_s)
+static void name_session_only(struct xl_writer *w, struct xl_writer_session *s,
+                              int64_t realtime_s)
 {
 	if (w->cfg.side == XL_SIDE_PRE) {
-		xl_files_tag(w->open_tag, sizeof(w->open_tag), getpid(), realtime_s, 0);
-		if (!xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_READY, 0, w->open_tag))
-			w->open_tag[0] = '\0';
-	} else if (wait_for_tag(w, id) != OPEN_OK) {
-		w->open_tag[0] = '\0';
+		xl_files_tag(s->tag, sizeof(s->tag), getpid(), realtime_s, 0);
+		if (!xl_control_settle_tag(w->cfg.ctl, s->id, XL_TAG_READY, 0, s->tag))
+			s->tag[0] = '\0';
+	} else if (wait_for_tag(w, s) != OPEN_OK) {
+		s->tag[0] = '\0';
 	}
-	w->open_failed = true;
+	s->failed = true;
 }
 
 /*
@@ -222,7 +226,7 @@ static void recreate_dir(struct xl_writer *w)
  * the signal started and something else ended (a limit, the exit) says
  * "stopped" without the cause.
  */
-static void report_toggle(struct xl_writer *w, bool opening)
+static void report_toggle(struct xl_writer *w, struct xl_writer_session *s, bool opening)
 {
 	if (w->cfg.side != XL_SIDE_PRE)
 		return;
@@ -230,36 +234,36 @@ static void report_toggle(struct xl_writer *w, bool opening)
 	bool signalled = toggles != w->toggles_seen;
 	w->toggles_seen = toggles;
 	if (opening) {
-		w->by_signal = signalled;
+		s->by_signal = signalled;
 		if (signalled)
-			xl_log_loud("recording started by signal: session %s", w->open_tag);
-	} else if (signalled || w->by_signal) {
+			xl_log_loud("recording started by signal: session %s", s->tag);
+	} else if (signalled || s->by_signal) {
 		xl_log_loud("recording stopped%s: session %s", signalled ? " by signal" : "",
-		            w->open_tag);
+		            s->tag);
 	}
 }
 
 /* The calls file, under the tag the frames file got; the frames go on without it. */
-static void open_calls_file(struct xl_writer *w)
+static void open_calls_file(struct xl_writer *w, struct xl_writer_session *s)
 {
-	w->calls_failed = xl_calls_csv_open(&w->calls_csv, w->dir_fd, w->open_tag,
+	s->calls_failed = xl_calls_csv_open(&s->calls_csv, w->dir_fd, s->tag,
 	                                    &w->cfg.meta) != 0;
-	if (w->calls_failed)
+	if (s->calls_failed)
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create its calls file in %s: "
-		            "%s; only xrEndFrame is recorded (frames file)", w->open_tag,
+		            "%s; only xrEndFrame is recorded (frames file)", s->tag,
 		            w->cfg.ctl->output_dir, strerror(errno));
 }
 
 /* Closes the calls file with its footer: @p dropped counts every function's drops. */
-static void close_calls_file(struct xl_writer *w, uint64_t dropped)
+static void close_calls_file(struct xl_writer_session *s, uint64_t dropped)
 {
-	if (!xl_csv_file_is_open(&w->calls_csv))
+	if (!xl_csv_file_is_open(&s->calls_csv))
 		return;
-	if (!xl_side_csv_close(&w->calls_csv, dropped))
+	if (!xl_side_csv_close(&s->calls_csv, dropped))
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
-		            "the file is incomplete", w->open_tag, w->calls_csv.name);
-	xl_log("session %s: %llu calls recorded, %llu dropped", w->open_tag,
-	       (unsigned long long)w->calls_csv.rows, (unsigned long long)dropped);
+		            "the file is incomplete", s->tag, s->calls_csv.name);
+	xl_log("session %s: %llu calls recorded, %llu dropped", s->tag,
+	       (unsigned long long)s->calls_csv.rows, (unsigned long long)dropped);
 }
 
 void xl_writer_files_settle_absent(struct xl_writer *w, uint32_t upto)
@@ -284,35 +288,30 @@ static void files_opened(struct xl_writer *w, uint32_t id)
 	w->tags_settled = id;
 }
 
-static void open_files(struct xl_writer *w, uint32_t id);
+static void open_files(struct xl_writer *w, struct xl_writer_session *s);
 
-void xl_writer_files_open(struct xl_writer *w, uint32_t id)
+void xl_writer_files_open(struct xl_writer *w, struct xl_writer_session *s, uint32_t id)
 {
 	/* Earlier sessions it never opened had none of their records here. */
 	xl_writer_files_settle_absent(w, id - 1);
-	open_files(w, id);
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	open_files(w, s);
 	files_opened(w, id);
 }
 
-static void open_files(struct xl_writer *w, uint32_t id)
+static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 {
+	uint32_t id = s->id;
 	int64_t realtime_s;
 
-	w->open_id = id;
-	w->open_failed = false;
-	w->lost_why = NULL;
-	w->lost_records = 0;
-	w->dirty = false;
-	w->open_tag[0] = '\0';
-	memset(&w->open_counts, 0, sizeof(w->open_counts));
-	w->counts_lost = false;
 	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
 	if (!xl_control_session_start(w->cfg.ctl, id, &realtime_s, NULL)) {
-		skip_taken_session(w);
+		skip_taken_session(s);
 		return;
 	}
 	if (w->cfg.no_csv) {
-		name_session_only(w, id, realtime_s);
+		name_session_only(w, s, realtime_s);
 		return;
 	}
 	if (w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd))
@@ -320,17 +319,17 @@ static void open_files(struct xl_writer *w, uint32_t id)
 	if (w->dir_fd < 0) {
 		/* Why was said once, when the directory was refused or lost;
 		 * no line per session either (it may go to the app's stderr). */
-		give_up_session(w, NULL);
+		give_up_session(w, s, NULL);
 		return;
 	}
-	enum open_result r = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, id, realtime_s)
-	                                                : create_post_file(w, id);
+	enum open_result r = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, s, realtime_s)
+	                                                : create_post_file(w, s);
 	if (r == OPEN_TAKEN || r == OPEN_NO_PRE) {
-		w->open_tag[0] = '\0';
+		s->tag[0] = '\0';
 		if (r == OPEN_TAKEN)
-			skip_taken_session(w);
+			skip_taken_session(s);
 		else
-			skip_session_without_pre(w);
+			skip_session_without_pre(w, s);
 		return;
 	}
 	if (r != OPEN_OK) {
@@ -339,20 +338,28 @@ static void open_files(struct xl_writer *w, uint32_t id)
 		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
 		            r == OPEN_PRE_FAILED ? "pre could not create its own file there: " : "",
 		            strerror(err));
-		give_up_session(w, "its files failed");
+		give_up_session(w, s, "its files failed");
 		return;
 	}
-	xl_log("session %s: recording to %s/%s", w->open_tag, w->cfg.ctl->output_dir,
-	       w->csv.name);
-	open_calls_file(w);
-	report_toggle(w, true);
+	xl_log("session %s: recording to %s/%s", s->tag, w->cfg.ctl->output_dir,
+	       s->csv.name);
+	open_calls_file(w, s);
+	report_toggle(w, s, true);
 }
 
-void xl_writer_files_note_counts(struct xl_writer *w)
+void xl_writer_files_ended(struct xl_writer *w, struct xl_writer_session *s)
 {
-	if (w->open_id && !w->counts_lost &&
-	    !xl_control_session_counts(w->cfg.ctl, w->open_id, w->cfg.side, &w->open_counts))
-		w->counts_lost = true;
+	if (s->id && !s->failed && !s->end_said) {
+		s->end_said = true;
+		report_toggle(w, s, false);
+	}
+}
+
+void xl_writer_files_note_counts(struct xl_writer *w, struct xl_writer_session *s)
+{
+	if (s->id && !s->counts_lost &&
+	    !xl_control_session_counts(w->cfg.ctl, s->id, w->cfg.side, &s->counts))
+		s->counts_lost = true;
 }
 
 struct gpu_emit_ctx {
@@ -386,24 +393,25 @@ static unsigned current_valid_bits(struct xl_writer *w)
  * Opens the session's GPU file; @p c NULL (no sample came): no clock
  * correlation line, the clock named after the side's current GPU state.
  */
-static void open_gpu_file(struct xl_writer *w, const struct gpu_emit_ctx *c)
+static void open_gpu_file(struct xl_writer *w, struct xl_writer_session *s,
+                          const struct gpu_emit_ctx *c)
 {
 	struct xl_gpu_calibration cal;
 	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
 	/* The readers subtract ticks modulo this width (README "GPU files"). */
 	unsigned bits = !c ? current_valid_bits(w) : gl ? U_TICKS_BITS_MAX : c->gpu->valid_bits;
 
-	w->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu->gated);
-	if (xl_gpu_csv_open(&w->gpu_csv, w->dir_fd, w->open_tag, &w->cfg.meta,
-	                    gl ? "opengl" : "vulkan", w->gpu_gated ? "gated" : "sandwich",
+	s->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu->gated);
+	if (xl_gpu_csv_open(&s->gpu_csv, w->dir_fd, s->tag, &w->cfg.meta,
+	                    gl ? "opengl" : "vulkan", s->gpu_gated ? "gated" : "sandwich",
 	                    bits) != 0) {
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create %s: %s; GPU samples "
-		            "dropped", w->open_tag, w->gpu_csv.name, strerror(errno));
-		w->gpu_failed = true;
+		            "dropped", s->tag, s->gpu_csv.name, strerror(errno));
+		s->gpu_failed = true;
 		return;
 	}
 	if (c && (c->gl ? xl_gl_calibration(c->gl, &cal) : xl_gpu_calibrate(c->gpu, &cal)))
-		xl_gpu_csv_calibration(&w->gpu_csv, &cal);
+		xl_gpu_csv_calibration(&s->gpu_csv, &cal);
 }
 
 /* A clock correlation for the trace's GPU events (xl_trace_calibrate_fn). */
@@ -413,27 +421,38 @@ static bool trace_calibrate(void *ctx, struct xl_gpu_calibration *out)
 	return c->gl ? xl_gl_calibration(c->gl, out) : xl_gpu_calibrate(c->gpu, out);
 }
 
+/* The writer's open session @p id (the current one, or the ended one in its grace), or NULL. */
+static struct xl_writer_session *session_of(struct xl_writer *w, uint32_t id)
+{
+	if (id && id == w->cur.id)
+		return &w->cur;
+	if (id && id == w->prev.id)
+		return &w->prev;
+	return NULL;
+}
+
 /* Writes one finished GPU sample into its session's GPU file (and traces it). */
-static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *s)
+static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *sample)
 {
 	struct gpu_emit_ctx *c = ctx;
 	struct xl_writer *w = c->w;
+	struct xl_writer_session *s = session_of(w, sample->session_id);
 
 	/* A bracket measurement is no frame: only the GPU file carries it. */
-	if (!s->bracket)
-		xl_trace_gpu(&w->trace, s, trace_calibrate, c);
-	if (s->session_id != w->open_id || w->open_failed || w->gpu_failed)
+	if (!sample->bracket)
+		xl_trace_gpu(&w->trace, sample, trace_calibrate, c);
+	if (!s || s->failed || s->gpu_failed)
 		return; /* its session's files are gone or unusable */
-	if (!xl_csv_file_is_open(&w->gpu_csv))
-		open_gpu_file(w, c);
-	if (xl_csv_file_is_open(&w->gpu_csv) && !xl_gpu_csv_row(&w->gpu_csv, s)) {
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s", w->open_tag,
-		            w->gpu_csv.name, strerror(errno));
-		w->gpu_failed = true;
+	if (!xl_csv_file_is_open(&s->gpu_csv))
+		open_gpu_file(w, s, c);
+	if (xl_csv_file_is_open(&s->gpu_csv) && !xl_gpu_csv_row(&s->gpu_csv, sample)) {
+		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s", s->tag,
+		            s->gpu_csv.name, strerror(errno));
+		s->gpu_failed = true;
 	}
-	if (s->valid && !s->bracket)
-		xl_live_gpu(&w->cfg.ctl->live, w->cfg.side, s->session_id, s->display_time, s->ticks,
-		            s->valid_bits, s->period_ns);
+	if (sample->valid && !sample->bracket)
+		xl_live_gpu(&w->cfg.ctl->live, w->cfg.side, sample->session_id,
+		            sample->display_time, sample->ticks, sample->valid_bits, sample->period_ns);
 	w->dirty = true;
 }
 
@@ -444,7 +463,8 @@ static void log_gpu_problems(struct xl_writer *w, struct xl_gpu *gpu)
 		return;
 	xl_log_once(XL_ONCE_GPU, "vkQueueSubmit of a GPU timestamp failed (VkResult %d); "
 	            "no more are submitted, and the GPU samples are missing from then on", err);
-	w->gpu_submit_failed = true;
+	w->cur.gpu_submit_failed = true;
+	w->prev.gpu_submit_failed = true;
 }
 
 bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session)
@@ -470,8 +490,8 @@ bool xl_writer_files_poll_gpu(struct xl_writer *w, uint32_t max_session)
 	return more;
 }
 
-/* The open session's samples still on the GPU: lost once its file is closed. */
-static unsigned gpu_pending(struct xl_writer *w)
+/* Session @p s's samples still on the GPU: lost once its file is closed. */
+static unsigned gpu_pending(struct xl_writer *w, struct xl_writer_session *s)
 {
 	struct xl_gpu_holder *holder = w->cfg.gpu;
 	unsigned n = 0;
@@ -481,53 +501,62 @@ static unsigned gpu_pending(struct xl_writer *w)
 	pthread_mutex_lock(&holder->lock);
 	struct xl_gpu *gpu = atomic_load(&holder->gpu);
 	if (gpu)
-		n = xl_gpu_pending(gpu, w->open_id);
-	/* OpenGL: read back only by frames, which a stopped recording no longer stamps. */
+		n = xl_gpu_pending(gpu, s->id);
+	/* OpenGL: read back only by frames, which a stopped recording no longer
+	 * stamps. With a later session recording they did read this one's
+	 * back during its grace: those in flight are the later session's. */
 	struct xl_gl *gl = atomic_load(&holder->gl);
-	if (gl)
+	if (gl && !(s == &w->prev && w->cur.id))
 		n += xl_gl_pending(gl);
 	pthread_mutex_unlock(&holder->lock);
 	return n;
 }
 
-/* Whether every GPU sample of the open session has been written. */
+/* A closing session: whether every GPU sample of it has been written. */
+struct gpu_drain {
+	struct xl_writer *w;
+	struct xl_writer_session *s;
+};
+
 static bool gpu_collected(void *ctx)
 {
-	struct xl_writer *w = ctx;
-	return !xl_writer_files_poll_gpu(w, w->open_id);
+	struct gpu_drain *d = ctx;
+	return !xl_writer_files_poll_gpu(d->w, d->s->id);
 }
 
-static void close_gpu_file(struct xl_writer *w, uint64_t skipped)
+static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uint64_t skipped)
 {
+	struct gpu_drain drain = {w, s};
+
 	/* The timestamps of the session's last frames are still on the GPU. */
-	xl_thread_wait(gpu_collected, w, GPU_DRAIN_NS, 1000000);
+	xl_thread_wait(gpu_collected, &drain, GPU_DRAIN_NS, 1000000);
 	/* Both are lost samples: the file's count says how many, not why. */
-	unsigned late = gpu_pending(w);
+	unsigned late = gpu_pending(w, s);
 	uint64_t overflow = skipped + late;
 	/* Every sample was skipped: the file then holds just the count, so that
 	 * the merged summary says what was lost. */
-	if (!xl_csv_file_is_open(&w->gpu_csv) && overflow && !w->gpu_failed)
-		open_gpu_file(w, NULL);
-	if (xl_csv_file_is_open(&w->gpu_csv)) {
+	if (!xl_csv_file_is_open(&s->gpu_csv) && overflow && !s->gpu_failed)
+		open_gpu_file(w, s, NULL);
+	if (xl_csv_file_is_open(&s->gpu_csv)) {
 		/* The gate is re-armed only by the next XrSession's creation. */
-		if (w->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
-			xl_csv_file_text(&w->gpu_csv, "# gpu_gate_tripped=1 (the target did not call "
+		if (s->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
+			xl_csv_file_text(&s->gpu_csv, "# gpu_gate_tripped=1 (the target did not call "
 			                              "down in time: sandwich mode from then on)\n");
-		if (!xl_gpu_csv_close(&w->gpu_csv, overflow))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", w->open_tag,
-			            w->gpu_csv.name);
+		if (!xl_gpu_csv_close(&s->gpu_csv, overflow))
+			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", s->tag,
+			            s->gpu_csv.name);
 	}
 	if (overflow)
 		xl_log("session %s: %llu GPU samples lost: %llu skipped (%s), %u "
-		       "still on the GPU %llu ms after the session ended%s", w->open_tag,
+		       "still on the GPU %llu ms after the session ended%s", s->tag,
 		       (unsigned long long)overflow, (unsigned long long)skipped,
-		       w->gpu_submit_failed ? "all GPU slots busy, or after the failed submission"
+		       s->gpu_submit_failed ? "all GPU slots busy, or after the failed submission"
 		                            : "all GPU slots busy, or uncollected at xrDestroySession",
 		       late,
 		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
-		       w->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
-	w->gpu_failed = false;
-	w->gpu_submit_failed = false;
+		       s->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
+	s->gpu_failed = false;
+	s->gpu_submit_failed = false;
 }
 
 /*
@@ -535,55 +564,57 @@ static void close_gpu_file(struct xl_writer *w, uint64_t skipped)
  * opened): whatever is open is closed as it is, without its footer, so
  * that no descriptor outlives the session.
  */
-static void abandon_files(struct xl_writer *w)
+static void abandon_files(struct xl_writer_session *s)
 {
-	xl_csv_file_close(&w->csv, NULL);
-	xl_csv_file_close(&w->calls_csv, NULL);
-	xl_csv_file_close(&w->gpu_csv, NULL);
-	w->gpu_failed = false;
-	w->gpu_submit_failed = false;
+	xl_csv_file_close(&s->csv, NULL);
+	xl_csv_file_close(&s->calls_csv, NULL);
+	xl_csv_file_close(&s->gpu_csv, NULL);
+	s->gpu_failed = false;
+	s->gpu_submit_failed = false;
 }
 
-bool xl_writer_files_close(struct xl_writer *w, struct xl_session_counts *counts)
+bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
+                           struct xl_session_counts *counts)
 {
-	uint32_t id = w->open_id;
+	uint32_t id = s->id;
 	bool had_rows = false;
 
 	/* Last read now, the session's calls all returned: unless its slot
 	 * went to a later session first, whose counts are not this one's. */
-	xl_writer_files_note_counts(w);
-	const struct xl_session_counts *c = &w->open_counts;
-	if (w->open_failed) {
-		abandon_files(w);
-		if (w->lost_why && w->lost_records)
+	xl_writer_files_note_counts(w, s);
+	const struct xl_session_counts *c = &s->counts;
+	if (s->failed) {
+		abandon_files(s);
+		if (s->lost_why && s->lost_records)
 			xl_log("session %u: %llu records dropped: %s", id,
-			       (unsigned long long)w->lost_records, w->lost_why);
+			       (unsigned long long)s->lost_records, s->lost_why);
 	} else {
-		if (w->counts_lost)
+		if (s->counts_lost)
 			xl_log_once(XL_ONCE_SESSION_INFO, "session %s: its slot was taken by a later "
 			            "session before this side closed it (toggled too fast): its footers "
-			            "count the drops seen until then", w->open_tag);
-		close_gpu_file(w, c->gpu_overflow);
-		had_rows = w->csv.rows > 0;
-		if (!xl_side_csv_close(&w->csv, c->dropped))
+			            "count the drops seen until then", s->tag);
+		close_gpu_file(w, s, c->gpu_overflow);
+		had_rows = s->csv.rows > 0;
+		if (!xl_side_csv_close(&s->csv, c->dropped))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
-			            "the file is incomplete", w->open_tag, w->csv.name);
+			            "the file is incomplete", s->tag, s->csv.name);
 		xl_log("session %s: %llu rows, %llu dropped (%llu ring full, %llu no ring free)",
-		       w->open_tag, (unsigned long long)w->csv.rows, (unsigned long long)c->dropped,
+		       s->tag, (unsigned long long)s->csv.rows, (unsigned long long)c->dropped,
 		       (unsigned long long)(c->dropped - c->no_ring), (unsigned long long)c->no_ring);
-		close_calls_file(w, c->calls_dropped);
-		report_toggle(w, false);
+		close_calls_file(s, c->calls_dropped);
+		xl_writer_files_ended(w, s);
 		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
 		if (unserved)
 			xl_log("session %s: %u threads found none of the %d per-thread rings free: "
-			       "their frames are among the dropped", w->open_tag, unserved,
+			       "their frames are among the dropped", s->tag, unserved,
 			       XL_RING_THREADS);
 	}
 	if (counts)
 		*counts = *c;
-	w->open_id = 0;
-	w->ended_ns = 0;
-	w->dirty = false; /* closing flushed everything */
+	s->id = 0;
+	s->ended_ns = 0;
+	if (!w->cur.id && !w->prev.id)
+		w->dirty = false; /* closing flushed everything */
 	if (id > w->closed_id)
 		w->closed_id = id;
 	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
@@ -592,46 +623,56 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_session_counts *counts
 }
 
 /* The calls file failed: the frames file goes on without it. */
-static void calls_file_failed(struct xl_writer *w)
+static void calls_file_failed(struct xl_writer_session *s)
 {
 	xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s; calls no longer "
-	            "recorded", w->open_tag, w->calls_csv.name, strerror(errno));
-	w->calls_failed = true;
+	            "recorded", s->tag, s->calls_csv.name, strerror(errno));
+	s->calls_failed = true;
 }
 
-void xl_writer_files_row(struct xl_writer *w, const struct xl_call_record *rec)
+void xl_writer_files_row(struct xl_writer *w, struct xl_writer_session *s,
+                         const struct xl_call_record *rec)
 {
-	if (w->open_failed) {
-		w->lost_records++;
+	if (s->failed) {
+		s->lost_records++;
 		return;
 	}
-	if (!w->calls_failed && !xl_calls_csv_row(&w->calls_csv, rec))
-		calls_file_failed(w);
+	if (!s->calls_failed && !xl_calls_csv_row(&s->calls_csv, rec))
+		calls_file_failed(s);
 	w->dirty = true;
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames file holds xrEndFrame's records alone */
-	if (!xl_side_csv_row(&w->csv, rec)) {
+	if (!xl_side_csv_row(&s->csv, rec)) {
 		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: writing %s failed: %s; recording "
-		            "stopped", w->open_tag, w->csv.name, strerror(errno));
-		give_up_session(w, "its files failed");
+		            "stopped", s->tag, s->csv.name, strerror(errno));
+		give_up_session(w, s, "its files failed");
 		return;
 	}
 	w->dirty = true;
+}
+
+/* Flushes session @p s's open files. */
+static void flush_session(struct xl_writer *w, struct xl_writer_session *s)
+{
+	if (!s->id || !xl_csv_file_is_open(&s->csv))
+		return;
+	if (xl_csv_file_is_open(&s->gpu_csv))
+		xl_csv_file_flush(&s->gpu_csv);
+	if (xl_csv_file_is_open(&s->calls_csv) && !s->calls_failed && !xl_csv_file_flush(&s->calls_csv))
+		calls_file_failed(s);
+	if (!xl_csv_file_flush(&s->csv)) {
+		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: flushing %s failed: %s; "
+		            "recording stopped", s->tag, s->csv.name, strerror(errno));
+		give_up_session(w, s, "its files failed");
+	}
 }
 
 void xl_writer_files_flush(struct xl_writer *w, uint64_t now)
 {
-	if (!w->dirty || !xl_csv_file_is_open(&w->csv) || now - w->last_flush_ns < FLUSH_EVERY_NS)
+	if (!w->dirty || (!w->cur.id && !w->prev.id) || now - w->last_flush_ns < FLUSH_EVERY_NS)
 		return;
-	if (xl_csv_file_is_open(&w->gpu_csv))
-		xl_csv_file_flush(&w->gpu_csv);
-	if (xl_csv_file_is_open(&w->calls_csv) && !w->calls_failed && !xl_csv_file_flush(&w->calls_csv))
-		calls_file_failed(w);
-	if (!xl_csv_file_flush(&w->csv)) {
-		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: flushing %s failed: %s; "
-		            "recording stopped", w->open_tag, w->csv.name, strerror(errno));
-		give_up_session(w, "its files failed");
-	}
+	flush_session(w, &w->prev);
+	flush_session(w, &w->cur);
 	w->dirty = false;
 	w->last_flush_ns = now;
 }
