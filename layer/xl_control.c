@@ -70,7 +70,7 @@ void xl_control_unref(struct xl_control *ctl)
  * a reader that sees one of the new values then sees the old session
  * gone (see struct xl_session_info).
  */
-static void begin_session(struct xl_control *ctl, uint32_t id)
+static void begin_session(struct xl_control *ctl, uint32_t id, bool by_toggle)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
 
@@ -88,7 +88,8 @@ static void begin_session(struct xl_control *ctl, uint32_t id)
 	atomic_store_explicit(&info->merge_state, XL_MERGE_NONE, memory_order_release);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
 	atomic_store_explicit(&info->state,
-	                      (uint64_t)id << XL_SLOT_ID_SHIFT | XL_TAG_PENDING,
+	                      (uint64_t)id << XL_SLOT_ID_SHIFT | XL_TAG_PENDING |
+	                              (by_toggle ? XL_SLOT_TOGGLE_START : 0),
 	                      memory_order_release);
 }
 
@@ -232,11 +233,18 @@ static uint64_t apply_requests(struct xl_control *ctl, uint64_t word, unsigned r
 		atomic_store_explicit(&ctl->first_frame_ns, xl_clock_mono_ns(),
 		                      memory_order_relaxed);
 
-	if (stop)
+	/* What a toggle did is said by pre's writer (README: one line per
+	 * start and stop by signal); it may see the next start before this
+	 * stop, so the cause goes with each session, not in a count. */
+	bool by_toggle = req & XL_REQ_TOGGLE;
+	if (stop) {
 		active = false;
-	else if (start) {
+		if (by_toggle)
+			atomic_fetch_or_explicit(&xl_control_session(ctl, id)->state,
+			                         XL_SLOT_TOGGLE_STOP, memory_order_release);
+	} else if (start) {
 		id++;
-		begin_session(ctl, id);
+		begin_session(ctl, id, by_toggle);
 		active = true;
 	}
 	return ((uint64_t)id << XL_ID_SHIFT) | (active ? XL_ACTIVE : 0);

@@ -66,6 +66,8 @@ enum xl_tag_state {
  * side takes one session's tag for another's when the slot is reused.
  */
 #define XL_SLOT_TAG_MASK 0x3ull        /* enum xl_tag_state */
+#define XL_SLOT_TOGGLE_START (1ull << 2) /* a toggle (the signal) started the session */
+#define XL_SLOT_TOGGLE_STOP (1ull << 3)  /* a toggle stopped it */
 #define XL_SLOT_ERRNO_SHIFT 8          /* XL_TAG_FAILED: pre's errno, bits 8-31 */
 #define XL_SLOT_ERRNO_MASK (0xffffffull << XL_SLOT_ERRNO_SHIFT)
 #define XL_SLOT_ID_SHIFT 32            /* the session id; 0 while the slot is refilled */
@@ -127,7 +129,9 @@ struct xl_control {
 	_Atomic uint32_t settled[2];
 	_Atomic uint64_t session_rows;    /* rows pre wrote in its open session */
 	atomic_bool post_joined;          /* post monitors the instance too */
-	_Atomic uint32_t signal_toggles;  /* toggle signals received, for pre's writer */
+	/* Toggle signals received. Which start and stop a toggle made is the
+	 * slot's (XL_SLOT_TOGGLE_*), set by the frame thread that made it. */
+	_Atomic uint32_t signal_toggles;
 
 	/* Written at pre's instance creation, read-only afterwards. */
 	uint64_t frame_limit;

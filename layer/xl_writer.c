@@ -280,7 +280,6 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)
 	w->ended_seen = w->closed_id;
 	w->tags_settled = w->closed_id;
 	w->dir_fd = cfg->dir_fd >= 0 ? fcntl(cfg->dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
-	w->toggles_seen = atomic_load(&cfg->ctl->signal_toggles);
 
 	if (cfg->session_closed)
 		xl_hook_thread_init(&w->hooks, cfg->session_closed, cfg->ctx);

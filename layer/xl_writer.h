@@ -84,7 +84,6 @@ struct xl_writer {
 	uint64_t late_records; /* records that came after their session's files were closed */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
-	uint32_t toggles_seen; /* pre: signal toggles already reported */
 	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
 	struct xl_hook_thread hooks; /* runs cfg.session_closed (post: the merge) */
 };

@@ -224,15 +224,18 @@ static void recreate_dir(struct xl_writer *w)
  * Pre: one line on stderr when a toggle signal started or stopped the
  * session, said here and not in the handler (no stdio there). A session
  * the signal started and something else ended (a limit, the exit) says
- * "stopped" without the cause.
+ * "stopped" without the cause. The frame thread that started or stopped
+ * the session noted the cause in its slot: by the time the writer sees
+ * the session end, the next one may have been started by the next signal.
  */
 static void report_toggle(struct xl_writer *w, struct xl_writer_session *s, bool opening)
 {
 	if (w->cfg.side != XL_SIDE_PRE)
 		return;
-	uint32_t toggles = atomic_load_explicit(&w->cfg.ctl->signal_toggles, memory_order_relaxed);
-	bool signalled = toggles != w->toggles_seen;
-	w->toggles_seen = toggles;
+	uint64_t state = xl_control_slot_state(w->cfg.ctl, s->id);
+	/* A slot already taken by a later session no longer says (counted as not). */
+	bool signalled = xl_slot_id(state) == s->id &&
+	                 (state & (opening ? XL_SLOT_TOGGLE_START : XL_SLOT_TOGGLE_STOP));
 	if (opening) {
 		s->by_signal = signalled;
 		if (signalled)

@@ -29,6 +29,11 @@
  *                land in session 1's calls file (it was dropped, silently,
  *                when the next session began within the 100 ms grace), and
  *                one returning after session 1's files closed is counted.
+ *   signal       toggle signals start session 1, stop it and start session
+ *                2 while pre's writer is held making session 1's file:
+ *                one stderr line for each start and stop (the writer used
+ *                to take session 2's start for session 1's stop, and say
+ *                nothing of it).
  *
  * Usage: rel_sessions CASE DIR (DIR: an empty directory for the files).
  */
@@ -737,6 +742,63 @@ static int case_late(const char *dir)
 	return 1;
 }
 
+/* The toggle signal's handler (xl_signal.c): flips the request, counts the signal. */
+static void toggle_signal(void)
+{
+	xl_control_toggle(ctl);
+	atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
+}
+
+static int case_signal(const char *dir)
+{
+	int failures = 0;
+
+	/* Pre's writer is held making session 1's file until session 2 began:
+	 * it sees the three toggles' work only afterwards. */
+	gate.side = "pre";
+	gate.hold = 1;
+	setup(dir);
+	toggle_signal();
+	uint32_t first = frame(0);
+	push(&pre, first, 0);
+	if (!wait_until(gate_held, NULL, 10))
+		die("pre's writer never made session 1's file");
+	toggle_signal();
+	frame(0);
+	toggle_signal();
+	uint32_t second = frame(0);
+	if (!first || second != first + 1)
+		die("the toggles did not start and stop the sessions");
+	push(&pre, second, 0);
+	gate_release();
+	if (!wait_until(pre_opened_second, NULL, 30))
+		die("pre's writer never made session 2's file");
+	/* The instance goes away while session 2 records: not the signal's stop. */
+	teardown();
+
+	static const struct {
+		const char *text;
+		int want;
+	} lines[] = {
+		{"recording started by signal: session ", 2},
+		{"recording stopped by signal: session ", 1},
+		{"recording stopped: session ", 1},
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int n = log_lines(dir, lines[i].text);
+		if (n != lines[i].want) {
+			fprintf(stderr, "FAIL signal: %d lines say \"%s...\", want %d (sessions %u and "
+			        "%u, each started by a signal; %u stopped by one, %u by the exit)\n", n,
+			        lines[i].text, lines[i].want, first, second, first, second);
+			failures++;
+		}
+	}
+	if (!failures)
+		printf("signal: one line for each start and stop, also when the writer saw the "
+		       "next start's signal before the previous session's end\n");
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -747,11 +809,12 @@ int main(int argc, char **argv)
 		{"old_failure", case_old_failure},
 		{"absent", case_absent},
 		{"late", case_late},
+		{"signal", case_signal},
 	};
 
 	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (strcmp(argv[1], cases[i].name) == 0)
 			return cases[i].run(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late DIR\n");
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal DIR\n");
 	return 2;
 }
