@@ -1,5 +1,5 @@
 /*
- * The files of the session the writer has open; see xl_writer_files.h.
+ * The files of the sessions the writer has open; see xl_writer_files.h.
  */
 #include "xl_writer_files.h"
 
@@ -159,11 +159,15 @@ static enum open_result wait_for_tag(struct xl_writer *w, struct xl_writer_sessi
 	}
 	if (xl_slot_id(t.state) != id)
 		return OPEN_TAKEN;
-	if (xl_slot_tag_state(t.state) == XL_TAG_PENDING || xl_slot_tag_state(t.state) == XL_TAG_NONE)
-		return OPEN_NO_PRE;
-	if (xl_slot_tag_state(t.state) == XL_TAG_FAILED) {
+	switch (xl_slot_tag_state(t.state)) {
+	case XL_TAG_READY:
+		break;
+	case XL_TAG_FAILED:
 		errno = xl_slot_errno(t.state);
 		return OPEN_PRE_FAILED;
+	case XL_TAG_PENDING: /* pre passed it unsettled: it has nothing of it */
+	case XL_TAG_NONE:
+		return OPEN_NO_PRE;
 	}
 	/* Read with its session's id checked: a tag is never another session's. */
 	return xl_control_session_tag(w->cfg.ctl, id, s->tag) ? OPEN_OK : OPEN_TAKEN;
@@ -175,8 +179,9 @@ static enum open_result create_post_file(struct xl_writer *w, struct xl_writer_s
 	enum open_result r = wait_for_tag(w, s);
 	if (r != OPEN_OK)
 		return r;
-	return xl_side_csv_open(&s->csv, w->dir_fd, s->tag, &w->cfg.meta) == 0 ? OPEN_OK
-	                                                                             : OPEN_FAILED;
+	if (xl_side_csv_open(&s->csv, w->dir_fd, s->tag, &w->cfg.meta) != 0)
+		return OPEN_FAILED;
+	return OPEN_OK;
 }
 
 /*
@@ -233,7 +238,7 @@ static void report_toggle(struct xl_writer *w, struct xl_writer_session *s, bool
 	if (w->cfg.side != XL_SIDE_PRE)
 		return;
 	uint64_t state = xl_control_slot_state(w->cfg.ctl, s->id);
-	/* A slot already taken by a later session no longer says (counted as not). */
+	/* A slot a later session took says nothing more: taken as no signal. */
 	bool signalled = xl_slot_id(state) == s->id &&
 	                 (state & (opening ? XL_SLOT_TOGGLE_START : XL_SLOT_TOGGLE_STOP));
 	if (opening) {
@@ -282,27 +287,7 @@ void xl_writer_files_settle_absent(struct xl_writer *w, uint32_t upto)
 	w->tags_settled = upto;
 }
 
-/* The session's files are open, or will never be: pre settles its tag, if it did not. */
-static void files_opened(struct xl_writer *w, uint32_t id)
-{
-	if (w->cfg.side != XL_SIDE_PRE)
-		return;
-	xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_NONE, 0, NULL);
-	w->tags_settled = id;
-}
-
-static void open_files(struct xl_writer *w, struct xl_writer_session *s);
-
-void xl_writer_files_open(struct xl_writer *w, struct xl_writer_session *s, uint32_t id)
-{
-	/* Earlier sessions it never opened had none of their records here. */
-	xl_writer_files_settle_absent(w, id - 1);
-	memset(s, 0, sizeof(*s));
-	s->id = id;
-	open_files(w, s);
-	files_opened(w, id);
-}
-
+/* Makes session @p s's files; on failure says why (once) and gives the session up. */
 static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 {
 	uint32_t id = s->id;
@@ -348,6 +333,25 @@ static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 	       s->csv.name);
 	open_calls_file(w, s);
 	report_toggle(w, s, true);
+}
+
+/* The session's files are open, or will never be: pre settles its tag, if it did not. */
+static void files_opened(struct xl_writer *w, uint32_t id)
+{
+	if (w->cfg.side != XL_SIDE_PRE)
+		return;
+	xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_NONE, 0, NULL);
+	w->tags_settled = id;
+}
+
+void xl_writer_files_open(struct xl_writer *w, struct xl_writer_session *s, uint32_t id)
+{
+	/* Earlier sessions it never opened had none of their records here. */
+	xl_writer_files_settle_absent(w, id - 1);
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	open_files(w, s);
+	files_opened(w, id);
 }
 
 void xl_writer_files_ended(struct xl_writer *w, struct xl_writer_session *s)
