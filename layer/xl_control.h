@@ -129,9 +129,6 @@ struct xl_control {
 	_Atomic uint32_t settled[2];
 	_Atomic uint64_t session_rows;    /* rows pre wrote in its open session */
 	atomic_bool post_joined;          /* post monitors the instance too */
-	/* Toggle signals received. Which start and stop a toggle made is the
-	 * slot's (XL_SLOT_TOGGLE_*), set by the frame thread that made it. */
-	_Atomic uint32_t signal_toggles;
 
 	/* Written at pre's instance creation, read-only afterwards. */
 	uint64_t frame_limit;

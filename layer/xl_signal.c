@@ -29,11 +29,9 @@ static void on_toggle_signal(int sig)
 	 * block NULL before the load. */
 	atomic_fetch_add(&signal_running, 1);
 	struct xl_control *ctl = atomic_load(&signal_ctl);
-	if (ctl) {
+	/* Lock-free, so async-signal-safe: pre's writer prints the line. */
+	if (ctl)
 		xl_control_toggle(ctl);
-		/* Lock-free, so async-signal-safe: pre's writer prints the line. */
-		atomic_fetch_add_explicit(&ctl->signal_toggles, 1, memory_order_relaxed);
-	}
 	atomic_fetch_sub(&signal_running, 1);
 }
 

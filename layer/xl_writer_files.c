@@ -545,10 +545,10 @@ static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uin
 	if (!xl_csv_file_is_open(&s->gpu_csv) && overflow && !s->gpu_failed)
 		open_gpu_file(w, s, NULL);
 	if (xl_csv_file_is_open(&s->gpu_csv)) {
-		/* The gate is re-armed only by the next XrSession's creation. */
+		/* The gate is re-armed only by the next XrSession's creation. A
+		 * plain key=value line, as INTERFACE.md's header lines are. */
 		if (s->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
-			xl_csv_file_text(&s->gpu_csv, "# gpu_gate_tripped=1 (the target did not call "
-			                              "down in time: sandwich mode from then on)\n");
+			xl_csv_file_text(&s->gpu_csv, "# gpu_gate_tripped=1\n");
 		if (!xl_gpu_csv_close(&s->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", s->tag,
 			            s->gpu_csv.name);
