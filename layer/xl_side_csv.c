@@ -29,7 +29,7 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 
 /*
  * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or ""),
- * then @p columns. INTERFACE.md's lines first, in its order; ours after.
+ * then @p columns. the interface's lines first (README, Files), in their order; ours after.
  */
 static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, const char *tag,
                            const struct xl_side_csv_meta *meta, const char *fn_line,

@@ -546,7 +546,7 @@ static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uin
 		open_gpu_file(w, s, NULL);
 	if (xl_csv_file_is_open(&s->gpu_csv)) {
 		/* The gate is re-armed only by the next XrSession's creation. A
-		 * plain key=value line, as INTERFACE.md's header lines are. */
+		 * plain key=value line, as the header's others are. */
 		if (s->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
 			xl_csv_file_text(&s->gpu_csv, "# gpu_gate_tripped=1\n");
 		if (!xl_gpu_csv_close(&s->gpu_csv, overflow))

@@ -70,7 +70,7 @@ columns-vulkan | columns-vulkan2)
 	for f in "$OUT"/gpu-*-pre.csv "$OUT"/gpu-*-post.csv; do
 		tag=$(basename "$f" .csv | sed 's/^gpu-//; s/-p[a-z]*$//')
 		[ "$(header_value "$f" session)" = "$tag" ] || fail "$f does not say # session=$tag"
-		# INTERFACE.md's header lines first, in its order (ours after them).
+		# The interface's header lines first, in their order (README, Files; ours after them).
 		keys=$(head -n 4 "$f" | sed 's/=.*//' | tr '\n' ' ')
 		[ "$keys" = "# gpu_clock # side # layer # fn " ] || fail "$f: first header lines $keys"
 		# lavapipe's timestampValidBits: the width the readers unwrap ticks with.

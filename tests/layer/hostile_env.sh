@@ -18,7 +18,7 @@ for side in pre post; do
 	grep -q "$line $XDG_STATE_HOME/xr-layer-monitor\$" "$XRLM_TEST_WORK/app.log" ||
 		fail "no $side line about the unusable directory: $(cat "$XRLM_TEST_WORK/app.log")"
 done
-# As any bad setting: the default is used (INTERFACE.md).
+# As any bad setting: the default is used (README, Output directory).
 ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
 	fail "nothing recorded in the default directory"
 grep 'write(2, "xrlm ' "$XRLM_TEST_WORK/writes" >"$XRLM_TEST_WORK/xrlm_writes" || fail "no traced stderr line"

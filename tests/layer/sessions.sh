@@ -15,7 +15,7 @@ same_frames "$pre"
 [ "$(data_rows "$pre" | wc -l)" -eq 100 ] || fail "pre recorded $(data_rows "$pre" | wc -l) rows, not 100"
 grep -q "^# target_layer=$TARGET\$" "$pre" || fail "pre CSV does not name the target layer"
 grep -q '^# session_end dropped_queue_full=0$' "$pre" || fail "pre CSV footer missing or drops"
-# INTERFACE.md's header lines come first, in its order (ours after them).
+# The interface's header lines come first, in their order (README, Files; ours after them).
 for side in pre post; do
 	f=$(echo "$pre" | sed "s/-pre\.csv\$/-$side.csv/")
 	head -n 6 "$f" | sed 's/=.*//' | tr '\n' ' ' >"$XRLM_TEST_WORK/keys"
