@@ -281,7 +281,6 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		xl_log("the next layer lacks xrEndFrame or xrDestroyInstance: nothing will be recorded");
 		return false;
 	}
-	in->handle = instance;
 	log_instance(in, instance, create);
 
 	struct xl_writer_config cfg = {

@@ -83,8 +83,9 @@ struct xl_ring {
 #define XL_RING_POPULATE_AHEAD (XL_RING_CAPACITY / 2)
 /*
  * Records of the next ring to be claimed that are backed before its
- * thread's first record (2 ms of that loop, the writer's poll); the first
- * ring, which a recording usually starts on, gets XL_RING_POPULATE_AHEAD.
+ * thread's first record (2 ms of that loop, the writer's poll); while no
+ * ring is held, the lowest free one, which a recording usually starts on,
+ * gets XL_RING_POPULATE_AHEAD.
  */
 #define XL_RING_POPULATE_NEXT (XL_RING_CAPACITY / 16)
 /*

@@ -29,7 +29,8 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 
 /*
  * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or ""),
- * then @p columns. the interface's lines first (README, Files), in their order; ours after.
+ * then @p columns. The interface's lines come first (README, Files), in
+ * their order; this tool's after them.
  */
 static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, const char *tag,
                            const struct xl_side_csv_meta *meta, const char *fn_line,
