@@ -85,7 +85,6 @@ static void begin_session(struct xl_control *ctl, uint32_t id, bool by_toggle)
 		atomic_store_explicit(&info->calls_dropped[side], 0, memory_order_release);
 		atomic_store_explicit(&info->gpu_overflow[side], 0, memory_order_release);
 	}
-	atomic_store_explicit(&info->merge_state, XL_MERGE_NONE, memory_order_release);
 	atomic_store_explicit(&ctl->frames_recorded, 0, memory_order_relaxed);
 	atomic_store_explicit(&info->state,
 	                      (uint64_t)id << XL_SLOT_ID_SHIFT | XL_TAG_PENDING |
@@ -186,10 +185,28 @@ enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
 
-	if (!id || !slot_still_holds(info, id))
+	uint64_t state = atomic_load_explicit(&info->state, memory_order_acquire);
+
+	if (!id || xl_slot_id(state) != id)
 		return XL_MERGE_NONE;
-	uint32_t state = atomic_load_explicit(&info->merge_state, memory_order_acquire);
-	return slot_still_holds(info, id) ? (enum xl_merge_state)state : XL_MERGE_NONE;
+	return (enum xl_merge_state)((state & XL_SLOT_MERGE_MASK) >> XL_SLOT_MERGE_SHIFT);
+}
+
+bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_state state)
+{
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	uint64_t cur = atomic_load_explicit(&info->state, memory_order_acquire);
+	uint64_t bits = (uint64_t)state << XL_SLOT_MERGE_SHIFT & XL_SLOT_MERGE_MASK;
+
+	/* In the slot's one word, as the tag's state: never into a later session's. */
+	while (id && xl_slot_id(cur) == id) {
+		if (atomic_compare_exchange_weak_explicit(&info->state, &cur,
+		                                          (cur & ~XL_SLOT_MERGE_MASK) | bits,
+		                                          memory_order_release,
+		                                          memory_order_acquire))
+			return true;
+	}
+	return false;
 }
 
 void xl_control_stop_session(struct xl_control *ctl, uint32_t id)

@@ -68,6 +68,8 @@ enum xl_tag_state {
 #define XL_SLOT_TAG_MASK 0x3ull        /* enum xl_tag_state */
 #define XL_SLOT_TOGGLE_START (1ull << 2) /* a toggle (the signal) started the session */
 #define XL_SLOT_TOGGLE_STOP (1ull << 3)  /* a toggle stopped it */
+#define XL_SLOT_MERGE_SHIFT 4          /* enum xl_merge_state, bits 4-5 */
+#define XL_SLOT_MERGE_MASK (0x3ull << XL_SLOT_MERGE_SHIFT)
 #define XL_SLOT_ERRNO_SHIFT 8          /* XL_TAG_FAILED: pre's errno, bits 8-31 */
 #define XL_SLOT_ERRNO_MASK (0xffffffull << XL_SLOT_ERRNO_SHIFT)
 #define XL_SLOT_ID_SHIFT 32            /* the session id; 0 while the slot is refilled */
@@ -100,8 +102,8 @@ struct xl_session_info {
 	/* XL_TAG_READY: the tag pre's writer chose when it created its file
 	 * (the first free "<pid>-<time>[-<n>]"), eight bytes a word. */
 	_Atomic uint64_t tag[XL_TAG_MAX / 8];
-	/* Set by post's merge before it settles the session (see settled). */
-	_Atomic uint32_t merge_state; /* enum xl_merge_state */
+	/* What post's merge made of the session is in the state word
+	 * (XL_SLOT_MERGE_*), set before it settles the session (see settled). */
 };
 
 /* The drop counts of one side of a session (its footers' numbers). */
@@ -241,6 +243,12 @@ bool xl_control_session_tag(struct xl_control *ctl, uint32_t id, char *out);
 
 /* What post's merge made of session @p id; XL_MERGE_NONE when its slot holds another session. */
 enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id);
+
+/*
+ * Post's merge: records what it made of session @p id, unless the slot
+ * holds a later session by now (a merge may take seconds). False then.
+ */
+bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_state state);
 
 /*
  * Asks for a stop at the next frame if session @p id is still the one

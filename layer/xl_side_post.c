@@ -189,8 +189,7 @@ static void merge_session(void *ctx, uint32_t id, const char *tag, int dir_fd)
 {
 	struct xl_control *ctl = ctx;
 	bool ok = merge_session_files(ctl, id, tag, dir_fd);
-	atomic_store_explicit(&xl_control_session(ctl, id)->merge_state,
-	                      ok ? XL_MERGE_DONE : XL_MERGE_FAILED, memory_order_release);
+	xl_control_settle_merge(ctl, id, ok ? XL_MERGE_DONE : XL_MERGE_FAILED);
 }
 
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd)

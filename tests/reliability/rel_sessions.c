@@ -29,6 +29,10 @@
  *                land in session 1's calls file (it was dropped, silently,
  *                when the next session began within the 100 ms grace), and
  *                one returning after session 1's files closed is counted.
+ *   merge        post's merge of session 1 ends after session 65 has
+ *                refilled its slot: what it made of session 1 must not
+ *                become session 65's (a `stop` of session 65 would have
+ *                answered from session 1's merge).
  *   signal       toggle signals start session 1, stop it and start session
  *                2 while pre's writer is held making session 1's file:
  *                one stderr line for each start and stop (the writer used
@@ -798,6 +802,41 @@ static int case_signal(const char *dir)
 	return failures;
 }
 
+static int case_merge(const char *dir)
+{
+	int failures = 0;
+
+	setup(dir);
+	uint32_t first = frame(XL_REQ_START), id = first;
+	frame(XL_REQ_STOP);
+	for (unsigned n = 0; n < XL_SESSION_SLOTS; n++) {
+		id = frame(XL_REQ_START);
+		frame(XL_REQ_STOP);
+	}
+	if (id != first + XL_SESSION_SLOTS)
+		die("the sessions were not started");
+	/* Session 1's merge ends now, late: its slot holds session 65. */
+	if (xl_control_settle_merge(ctl, first, XL_MERGE_FAILED)) {
+		fprintf(stderr, "FAIL merge: session %u's merge settled in session %u's slot\n",
+		        first, id);
+		failures++;
+	}
+	if (xl_control_merge_state(ctl, id) != XL_MERGE_NONE) {
+		fprintf(stderr, "FAIL merge: session %u reads session %u's merge\n", id, first);
+		failures++;
+	}
+	if (!xl_control_settle_merge(ctl, id, XL_MERGE_DONE) ||
+	    xl_control_merge_state(ctl, id) != XL_MERGE_DONE) {
+		fprintf(stderr, "FAIL merge: session %u's own merge is not recorded\n", id);
+		failures++;
+	}
+	teardown();
+	if (!failures)
+		printf("merge: a merge that ends after its slot was refilled leaves the new "
+		       "session's state alone\n");
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -809,11 +848,12 @@ int main(int argc, char **argv)
 		{"absent", case_absent},
 		{"late", case_late},
 		{"signal", case_signal},
+		{"merge", case_merge},
 	};
 
 	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (strcmp(argv[1], cases[i].name) == 0)
 			return cases[i].run(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal DIR\n");
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge DIR\n");
 	return 2;
 }
