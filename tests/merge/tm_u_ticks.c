@@ -33,8 +33,9 @@ static void test_delta_every_width(void **state)
 	for (unsigned bits = 2; bits <= 64; bits++) {
 		uint64_t mask = u_ticks_mask(bits), half = (mask >> 1) + 1;
 		const uint64_t starts[] = {0, 1, half - 1, half, mask - 1, mask};
-		const int64_t steps[] = {0, 1, -1, (int64_t)(half - 1), -(int64_t)(half - 1),
-		                         -(int64_t)half};
+		/* Negated in unsigned arithmetic: -2^63 has no positive twin. */
+		const int64_t steps[] = {0, 1, -1, (int64_t)(half - 1), (int64_t)(0 - (half - 1)),
+		                         (int64_t)(0 - half)};
 		for (size_t s = 0; s < 6; s++)
 			for (size_t d = 0; d < 6; d++) {
 				uint64_t a = starts[s], b = (a + (uint64_t)steps[d]) & mask;

@@ -23,6 +23,10 @@ CYCLES=4
 
 keep=
 [ "${2:-}" != kept ] || keep=--keep-session
+# The shim must come before an ASan build's runtime, whose own dlopen would
+# otherwise be found first (the app, instrumented, loads that runtime).
+[ -z "$keep" ] || [ "${XRLM_TEST_SANITIZE:-}" != address ] ||
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
 unset XR_ENABLE_API_LAYERS
 run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2 $keep
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/baseline"
@@ -30,7 +34,7 @@ grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/baseline"
 
 export XR_ENABLE_API_LAYERS=$PRE:$TARGET:$POST XRLM_RECORD=1
 preload=
-[ -z "$keep" ] || preload="${XRLM_TEST_PRELOAD:-} $XRLM_TEST_DL_COUNT"
+[ -z "$keep" ] || preload=$XRLM_TEST_DL_COUNT
 LD_PRELOAD=$preload LD_DEBUG=files run_app --graphics "$1" --frames 100 --cycles $CYCLES --threads 2 $keep
 grep '^cycle ' "$XRLM_TEST_WORK/app.log" >"$XRLM_TEST_WORK/monitored"
 if ! cmp -s "$XRLM_TEST_WORK/baseline" "$XRLM_TEST_WORK/monitored"; then
