@@ -13,8 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static int log_fd = -1;
-static char log_side[8] = "?";
+/*
+ * Atomics: an instance being created opens the log while another thread
+ * may log (two loaders in one process, each creating an instance).
+ */
+static atomic_int log_fd = -1;
+static const char *_Atomic log_side = "?"; /* the side's name: a constant string */
 static atomic_bool once_done[XL_ONCE_COUNT];
 
 /*
@@ -33,7 +37,7 @@ static int open_log_file(int dir_fd, char *why, size_t why_size)
 	snprintf(why, why_size, "no output directory");
 	if (dir_fd < 0)
 		return -1;
-	snprintf(name, sizeof(name), "xrlm-%s.log", log_side);
+	snprintf(name, sizeof(name), "xrlm-%s.log", atomic_load(&log_side));
 	int fd = openat(dir_fd, name, flags, 0644);
 	if (fd < 0) {
 		snprintf(why, why_size, "%s: %s", name,
@@ -52,11 +56,12 @@ static int open_log_file(int dir_fd, char *why, size_t why_size)
 bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size)
 {
 	xl_log_close();
-	snprintf(log_side, sizeof(log_side), "%s", side);
+	atomic_store(&log_side, side);
 	for (int i = 0; i < XL_ONCE_COUNT; i++)
 		atomic_store(&once_done[i], false);
-	log_fd = open_log_file(dir_fd, why, why_size);
-	return log_fd >= 0 || dir_fd < 0;
+	int fd = open_log_file(dir_fd, why, why_size);
+	atomic_store(&log_fd, fd);
+	return fd >= 0 || dir_fd < 0;
 }
 
 void xl_log_reopen(int dir_fd)
@@ -66,16 +71,17 @@ void xl_log_reopen(int dir_fd)
 	if (fd < 0)
 		return;
 	/* dup3 swaps the file under the same number: a concurrent line lands in one of the two. */
-	if (log_fd >= 0)
-		dup3(fd, log_fd, O_CLOEXEC);
+	int cur = atomic_load(&log_fd);
+	if (cur >= 0)
+		dup3(fd, cur, O_CLOEXEC);
 	close(fd);
 }
 
 void xl_log_close(void)
 {
-	if (log_fd >= 0)
-		close(log_fd);
-	log_fd = -1;
+	int fd = atomic_exchange(&log_fd, -1);
+	if (fd >= 0)
+		close(fd);
 }
 
 /*
@@ -96,14 +102,16 @@ static void log_vwrite(bool loud, const char *fmt, va_list ap)
 	                     tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, (int)getpid());
 	if (stamp < 0)
 		return;
-	int side = snprintf(line + stamp, sizeof(line) - (size_t)stamp, "%s: ", log_side);
+	int side = snprintf(line + stamp, sizeof(line) - (size_t)stamp, "%s: ",
+	                    atomic_load(&log_side));
 	if (side < 0 || vsnprintf(line + stamp + side, sizeof(line) - (size_t)(stamp + side) - 1,
 	                          fmt, ap) < 0)
 		return;
 	size_t len = strnlen(line, sizeof(line) - 2);
 	line[len++] = '\n';
 
-	bool to_file = log_fd >= 0 && write(log_fd, line, len) == (ssize_t)len;
+	int fd = atomic_load(&log_fd);
+	bool to_file = fd >= 0 && write(fd, line, len) == (ssize_t)len;
 	if (!to_file || loud) {
 		/* "xrlm " over the end of the time stamp: one write, so that the
 		 * lines of pre, post and the app never interleave on stderr. */

@@ -31,6 +31,7 @@ enum xl_log_once_id {
  * file. Without a log file lines go to stderr only. Returns false, with the
  * reason in @p why, when @p dir_fd is a directory but the log in it cannot be
  * used. Safe to call again: reopens, and the one-time warnings rearm.
+ * @p side must outlive the log (a constant: the side's name).
  */
 bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size);
 
