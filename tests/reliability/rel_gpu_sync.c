@@ -34,6 +34,7 @@
 #include "xl_gpu.h"
 #include "xl_thread.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -112,6 +113,11 @@ static bool create_instance(struct bed *b)
 	if (r != VK_SUCCESS)
 		return fail("vkCreateInstance with VK_LAYER_KHRONOS_validation "
 		            "(package vulkan-validationlayers)", r);
+	/* The layer stays loaded to the end (vkDestroyInstance would unload
+	 * it): TSan aborts the process when a library that a called_from_lib
+	 * suppression matched is unloaded (tests/reliability/tsan.supp). */
+	if (!dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
+		fprintf(stderr, "note: the validation layer could not be kept loaded: %s\n", dlerror());
 	PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
 		vkGetInstanceProcAddr(b->instance, "vkCreateDebugUtilsMessengerEXT");
 	r = create ? create(b->instance, &mi, NULL, &b->messenger) : VK_ERROR_EXTENSION_NOT_PRESENT;
