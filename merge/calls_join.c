@@ -211,18 +211,38 @@ static size_t first_after_in(const struct thread_calls *t, size_t lo, size_t hi,
 }
 
 /*
+ * The first of @p t's calls from @p i on beginning after @p entry, none
+ * before @p i doing so: a few steps forward, then a bisection of the rest
+ * (past a call holding many nested ones).
+ */
+static size_t step_forward(const struct thread_calls *t, size_t i, int64_t entry)
+{
+	for (int n = 0; i < t->tail && t->calls[i].t_entry <= entry; n++, i++)
+		if (n == FINGER_STEPS)
+			return first_after_in(t, i, t->tail, entry);
+	return i;
+}
+
+/*
+ * The first of @p t's calls beginning after @p entry, every call from
+ * @p i on doing so: a few steps back, then a bisection of the rest.
+ */
+static size_t step_back(const struct thread_calls *t, size_t i, int64_t entry)
+{
+	for (int n = 0; i > t->head && t->calls[i - 1].t_entry > entry; n++, i--)
+		if (n == FINGER_STEPS)
+			return first_after_in(t, t->head, i, entry);
+	return i;
+}
+
+/*
  * The first of @p t's calls after call @p i that begins once @p i has
  * ended: a step or two usually, a bisection past many nested calls.
+ * (Times are within ±2^61 ns, side_file.h: t_exit - 1 cannot overflow.)
  */
 static size_t next_sibling(const struct thread_calls *t, size_t i)
 {
-	int64_t end = t->calls[i].t_exit;
-	size_t j = i + 1;
-
-	for (int n = 0; j < t->tail && t->calls[j].t_entry < end; n++, j++)
-		if (n == FINGER_STEPS)
-			return first_after_in(t, j, t->tail, end - 1);
-	return j;
+	return step_forward(t, i + 1, t->calls[i].t_exit - 1);
 }
 
 /*
@@ -263,13 +283,9 @@ static size_t first_after(struct thread_calls *t, int64_t entry)
 		i = t->head;
 	if (i > t->tail)
 		i = t->tail;
-	for (int n = 0; i < t->tail && t->calls[i].t_entry <= entry; n++, i++)
-		if (n == FINGER_STEPS)
-			return t->finger = first_after_in(t, i, t->tail, entry);
-	for (int n = 0; i > t->head && t->calls[i - 1].t_entry > entry; n++, i--)
-		if (n == FINGER_STEPS)
-			return t->finger = first_after_in(t, t->head, i, entry);
-	return t->finger = i;
+	/* Once it has stepped forward, stepping back stops at once. */
+	i = step_forward(t, i, entry);
+	return t->finger = step_back(t, i, entry);
 }
 
 /*
@@ -294,14 +310,7 @@ static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
 	}
 	if (grow((void **)&t->calls, &t->cap, t->tail + 1, sizeof(*t->calls)) != 0)
 		return NULL;
-	size_t pos = t->tail;
-	for (int n = 0; pos > t->head && t->calls[pos - 1].t_entry > t_entry; n++, pos--) {
-		if (n == FINGER_STEPS) {
-			/* a call holding many nested ones: bisect the rest */
-			pos = first_after_in(t, t->head, pos, t_entry);
-			break;
-		}
-	}
+	size_t pos = step_back(t, t->tail, t_entry);
 	if (pos < t->tail) /* not the usual case: no call for nothing */
 		memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
 	/* The ups from pos on were found without this call, and have moved:
