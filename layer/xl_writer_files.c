@@ -610,11 +610,6 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 		       (unsigned long long)(c->dropped - c->no_ring), (unsigned long long)c->no_ring);
 		close_calls_file(s, c->calls_dropped);
 		xl_writer_files_ended(w, s);
-		uint32_t unserved = xl_ring_pool_unserved(w->cfg.rings);
-		if (unserved)
-			xl_log("session %s: %u threads found none of the %d per-thread rings free: "
-			       "their frames are among the dropped", s->tag, unserved,
-			       XL_RING_THREADS);
 	}
 	if (counts)
 		*counts = *c;
