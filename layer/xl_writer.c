@@ -28,6 +28,16 @@
  */
 #define LATE_CALLS_NS 100000000ull
 
+/* Tells the control block this side has finished every session up to @p ended. */
+static void mark_finished(struct xl_writer *w, uint32_t ended)
+{
+	if (ended > w->closed_id) {
+		w->closed_id = ended;
+		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
+		                      memory_order_release);
+	}
+}
+
 /*
  * Closes session @p s's files, then hands the session to the
  * session-closed hook's thread (post: the merge, CPU-bound for up to
@@ -39,6 +49,8 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 	uint32_t id = s->id;
 	struct xl_session_counts counts;
 	bool had_rows = xl_writer_files_close(w, s, &counts);
+	/* Its files are complete: post's merge waits for pre's to be. */
+	mark_finished(w, id);
 	/* The ended session's trace ended when the next one began. */
 	if (s == &w->cur)
 		xl_trace_session_end(&w->trace, counts.dropped, counts.gpu_overflow);
@@ -146,16 +158,6 @@ static void publish_settled(struct xl_writer *w)
 	if (busy && busy - 1 < settled)
 		settled = busy - 1;
 	atomic_store_explicit(&w->cfg.ctl->settled[w->cfg.side], settled, memory_order_release);
-}
-
-/* Tells the control block this side has finished every session up to @p ended. */
-static void mark_finished(struct xl_writer *w, uint32_t ended)
-{
-	if (ended > w->closed_id) {
-		w->closed_id = ended;
-		atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], ended,
-		                      memory_order_release);
-	}
 }
 
 /*

@@ -617,10 +617,6 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 	s->ended_ns = 0;
 	if (!w->cur.id && !w->prev.id)
 		w->dirty = false; /* closing flushed everything */
-	if (id > w->closed_id)
-		w->closed_id = id;
-	atomic_store_explicit(&w->cfg.ctl->finished[w->cfg.side], w->closed_id,
-	                      memory_order_release);
 	return had_rows;
 }
 

@@ -54,8 +54,8 @@ void xl_writer_files_note_counts(struct xl_writer *w, struct xl_writer_session *
 
 /*
  * Closes session @p s's files with their footers (after its last GPU
- * samples, bounded) and tells the control block this side finished it.
- * Returns whether its CPU file held a row; its drop counts into @p counts
+ * samples, bounded); the caller then tells the control block this side
+ * finished it. Returns whether its CPU file held a row; its drop counts into @p counts
  * (may be NULL).
  */
 bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
