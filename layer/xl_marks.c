@@ -39,8 +39,19 @@ uint64_t xl_marks_add(struct xl_marks *m, uint32_t session_id, uint64_t t_ns, co
 	return seq;
 }
 
-void xl_marks_write(struct xl_marks *m, unsigned side, uint32_t open_id, uint32_t closed_id,
-                    bool (*write)(void *ctx, const char *line), void *ctx)
+/* The place of session @p id in @p open_ids, or XL_MARKS_OPEN: not open. */
+static unsigned open_place(const uint32_t open_ids[XL_MARKS_OPEN], uint32_t id)
+{
+	unsigned at = 0;
+
+	while (at < XL_MARKS_OPEN && !(open_ids[at] && open_ids[at] == id))
+		at++;
+	return at;
+}
+
+void xl_marks_write(struct xl_marks *m, unsigned side, const uint32_t open_ids[XL_MARKS_OPEN],
+                    uint32_t closed_id, bool (*write)(void *ctx, unsigned at, const char *line),
+                    void *ctx)
 {
 	uint8_t bit = (uint8_t)(1u << side);
 	char line[sizeof(m->slots[0].text) + 64];
@@ -50,9 +61,10 @@ void xl_marks_write(struct xl_marks *m, unsigned side, uint32_t open_id, uint32_
 		struct xl_mark *k = &m->slots[i];
 		if (!k->seq || (k->done & bit))
 			continue;
-		if (open_id && k->session_id == open_id) {
+		unsigned at = open_place(open_ids, k->session_id);
+		if (at < XL_MARKS_OPEN) {
 			snprintf(line, sizeof(line), "# mark t=%" PRIu64 " text=%s\n", k->t_ns, k->text);
-			if (write(ctx, line))
+			if (write(ctx, at, line))
 				k->written |= bit;
 			k->done |= bit;
 		} else if (k->session_id <= closed_id) {

@@ -51,14 +51,19 @@ void xl_marks_fini(struct xl_marks *m);
  */
 uint64_t xl_marks_add(struct xl_marks *m, uint32_t session_id, uint64_t t_ns, const char *text);
 
+/* Sessions a writer holds open at once: the current one and the ended one in its grace. */
+#define XL_MARKS_OPEN 2
+
 /*
- * Writer of side @p side: writes every pending mark of session @p open_id
- * with @p write (false: the write failed, the mark is lost), and gives up
- * on marks of sessions up to @p closed_id (ended before this side could
- * write them). @p open_id 0: no file is open.
+ * Writer of side @p side: writes every pending mark of the sessions
+ * @p open_ids (0: no file open in that place) with @p write, told the
+ * mark's place in @p open_ids (false: the write failed, the mark is
+ * lost), and gives up on marks of sessions up to @p closed_id (ended
+ * before this side could write them). One pass over the slots for all.
  */
-void xl_marks_write(struct xl_marks *m, unsigned side, uint32_t open_id, uint32_t closed_id,
-                    bool (*write)(void *ctx, const char *line), void *ctx);
+void xl_marks_write(struct xl_marks *m, unsigned side, const uint32_t open_ids[XL_MARKS_OPEN],
+                    uint32_t closed_id, bool (*write)(void *ctx, unsigned at, const char *line),
+                    void *ctx);
 
 /*
  * The outcome of mark @p seq; a result other than XL_MARK_PENDING frees

@@ -129,22 +129,23 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 	            rec->thread_id, rec->t_entry, rec->t_exit);
 }
 
-static bool write_mark(void *ctx, const char *line)
+static bool write_mark(void *ctx, unsigned at, const char *line)
 {
-	struct xl_writer_session *s = ctx;
-	return xl_csv_file_text(&s->csv, line);
+	struct xl_writer_session **open = ctx;
+	return xl_csv_file_text(&open[at]->csv, line);
 }
 
 /* Writes the user marks of the open sessions (xl_marks.h) among their rows. */
 static void write_marks(struct xl_writer *w)
 {
-	struct xl_writer_session *open[2] = {&w->prev, &w->cur};
+	struct xl_writer_session *open[XL_MARKS_OPEN] = {&w->prev, &w->cur};
+	uint32_t ids[XL_MARKS_OPEN];
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < XL_MARKS_OPEN; i++) {
 		struct xl_writer_session *s = open[i];
-		uint32_t id = s->id && xl_csv_file_is_open(&s->csv) && !s->failed ? s->id : 0;
-		xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, id, w->closed_id, write_mark, s);
+		ids[i] = s->id && xl_csv_file_is_open(&s->csv) && !s->failed ? s->id : 0;
 	}
+	xl_marks_write(&w->cfg.ctl->marks, w->cfg.side, ids, w->closed_id, write_mark, open);
 }
 
 /*
