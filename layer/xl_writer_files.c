@@ -562,8 +562,6 @@ static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uin
 		       late,
 		       (unsigned long long)(GPU_DRAIN_NS / 1000000),
 		       s->gpu_failed ? "" : "; counted in the GPU file's gpu_ring_overflow");
-	s->gpu_failed = false;
-	s->gpu_submit_failed = false;
 }
 
 /*
@@ -576,8 +574,6 @@ static void abandon_files(struct xl_writer_session *s)
 	xl_csv_file_close(&s->csv, NULL);
 	xl_csv_file_close(&s->calls_csv, NULL);
 	xl_csv_file_close(&s->gpu_csv, NULL);
-	s->gpu_failed = false;
-	s->gpu_submit_failed = false;
 }
 
 bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
@@ -613,8 +609,9 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 	}
 	if (counts)
 		*counts = *c;
+	/* Its other fields stay: none is read while its id is 0, and the
+	 * next session opened in its place starts cleared (or is a copy). */
 	s->id = 0;
-	s->ended_ns = 0;
 	if (!w->cur.id && !w->prev.id)
 		w->dirty = false; /* closing flushed everything */
 	return had_rows;
