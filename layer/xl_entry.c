@@ -328,6 +328,8 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 		end_instance(in);
 		monitor = false;
 	}
+	if (!monitor)
+		xl_side_pass_through();
 	atomic_store(&latest_gipa, next->nextGetInstanceProcAddr);
 
 	XrApiLayerCreateInfo down = *info;

@@ -61,6 +61,16 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 bool xl_side_waits_for_claim(void);
 
 /*
+ * The instance being created on this thread is passed through, not
+ * monitored (its claim timed out, or this side is disabled or could not
+ * set up): post lets go of the control block pre handed it for this
+ * creation, which would otherwise stay in the thread's handoff until its
+ * next instance creation (and be taken by that one, should pre hand over
+ * none then).
+ */
+void xl_side_pass_through(void);
+
+/*
  * Side-specific part after the chain created the instance from @p create
  * (pre: checks that post monitors it too, installs the signal, starts the
  * control socket). False: do not monitor it.

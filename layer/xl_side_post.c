@@ -36,17 +36,35 @@ static void attach_control(struct xl_control *ctl)
 	attached_control = ctl;
 }
 
+/* The control block pre handed over on this thread, taken from the handoff. */
+static struct xl_control *take_attached(void)
+{
+	struct xl_control *ctl = attached_control;
+
+	attached_control = NULL;
+	return ctl;
+}
+
 bool xl_side_waits_for_claim(void)
 {
 	return attached_control != NULL;
 }
 
+void xl_side_pass_through(void)
+{
+	struct xl_control *ctl = take_attached();
+
+	/* Not ours to free if of another build's layout: leak the reference,
+	 * as xl_side_before_create() does. */
+	if (ctl && xl_control_same_build(ctl))
+		xl_control_unref(ctl);
+}
+
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
 {
 	struct xl_chain_report chain;
-	struct xl_control *ctl = attached_control;
+	struct xl_control *ctl = take_attached();
 
-	attached_control = NULL;
 	/* Inside the application the merge reads each file on one thread:
 	 * fewer threads beside the app's, and no segments' memory (csvr.h).
 	 * Set here, before this instance's writer and merge threads start:

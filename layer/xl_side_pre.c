@@ -73,6 +73,11 @@ bool xl_side_waits_for_claim(void)
 	return false;
 }
 
+void xl_side_pass_through(void)
+{
+	/* Pre keeps no handoff: it hands its block over, post holds it. */
+}
+
 bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create)
 {
 	/* Post joins while the chain below creates the instance: by now it has. */
