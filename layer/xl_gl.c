@@ -43,24 +43,46 @@ struct xl_gl_fns {
 	void (*GetQueryObjectui64v)(GLuint id, GLenum pname, GLuint64 *params);
 	void (*BindBuffer)(GLenum target, GLuint buffer);
 	void (*Flush)(void);
+	/* Optional: the mapped query buffer's (see setup_buffer). */
+	void (*CreateBuffers)(GLsizei n, GLuint *buffers);
+	void (*NamedBufferStorage)(GLuint buffer, GLsizeiptr size, const void *data,
+	                           GLbitfield flags);
+	void *(*MapNamedBufferRange)(GLuint buffer, GLintptr offset, GLsizeiptr length,
+	                             GLbitfield access);
+	GLboolean (*UnmapNamedBuffer)(GLuint buffer);
+	void (*DeleteBuffers)(GLsizei n, const GLuint *buffers);
+	void (*GetQueryBufferObjectui64v)(GLuint id, GLuint buffer, GLenum pname, GLintptr offset);
+	bool has_buffer_fns; /* every optional one resolved */
 };
+
+/* An optional entry point missing means the glGetQueryObject readback, not "unsupported". */
+#define OPTIONAL true
+#define REQUIRED false
 
 static const struct {
 	const char *name;
 	size_t offset;
+	bool optional;
 } fn_table[] = {
-	{"glGetString", offsetof(struct xl_gl_fns, GetString)},
-	{"glGetStringi", offsetof(struct xl_gl_fns, GetStringi)},
-	{"glGetIntegerv", offsetof(struct xl_gl_fns, GetIntegerv)},
-	{"glGetInteger64v", offsetof(struct xl_gl_fns, GetInteger64v)},
-	{"glGenQueries", offsetof(struct xl_gl_fns, GenQueries)},
-	{"glDeleteQueries", offsetof(struct xl_gl_fns, DeleteQueries)},
-	{"glQueryCounter", offsetof(struct xl_gl_fns, QueryCounter)},
-	{"glGetQueryiv", offsetof(struct xl_gl_fns, GetQueryiv)},
-	{"glGetQueryObjectiv", offsetof(struct xl_gl_fns, GetQueryObjectiv)},
-	{"glGetQueryObjectui64v", offsetof(struct xl_gl_fns, GetQueryObjectui64v)},
-	{"glBindBuffer", offsetof(struct xl_gl_fns, BindBuffer)},
-	{"glFlush", offsetof(struct xl_gl_fns, Flush)},
+	{"glGetString", offsetof(struct xl_gl_fns, GetString), REQUIRED},
+	{"glGetStringi", offsetof(struct xl_gl_fns, GetStringi), REQUIRED},
+	{"glGetIntegerv", offsetof(struct xl_gl_fns, GetIntegerv), REQUIRED},
+	{"glGetInteger64v", offsetof(struct xl_gl_fns, GetInteger64v), REQUIRED},
+	{"glGenQueries", offsetof(struct xl_gl_fns, GenQueries), REQUIRED},
+	{"glDeleteQueries", offsetof(struct xl_gl_fns, DeleteQueries), REQUIRED},
+	{"glQueryCounter", offsetof(struct xl_gl_fns, QueryCounter), REQUIRED},
+	{"glGetQueryiv", offsetof(struct xl_gl_fns, GetQueryiv), REQUIRED},
+	{"glGetQueryObjectiv", offsetof(struct xl_gl_fns, GetQueryObjectiv), REQUIRED},
+	{"glGetQueryObjectui64v", offsetof(struct xl_gl_fns, GetQueryObjectui64v), REQUIRED},
+	{"glBindBuffer", offsetof(struct xl_gl_fns, BindBuffer), REQUIRED},
+	{"glFlush", offsetof(struct xl_gl_fns, Flush), REQUIRED},
+	{"glCreateBuffers", offsetof(struct xl_gl_fns, CreateBuffers), OPTIONAL},
+	{"glNamedBufferStorage", offsetof(struct xl_gl_fns, NamedBufferStorage), OPTIONAL},
+	{"glMapNamedBufferRange", offsetof(struct xl_gl_fns, MapNamedBufferRange), OPTIONAL},
+	{"glUnmapNamedBuffer", offsetof(struct xl_gl_fns, UnmapNamedBuffer), OPTIONAL},
+	{"glDeleteBuffers", offsetof(struct xl_gl_fns, DeleteBuffers), OPTIONAL},
+	{"glGetQueryBufferObjectui64v", offsetof(struct xl_gl_fns, GetQueryBufferObjectui64v),
+	 OPTIONAL},
 };
 
 typedef void (*gl_void_fn)(void);
@@ -69,6 +91,17 @@ typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
 /* How many clock/GL-time pairs a calibration takes, keeping the tightest. */
 #define CALIBRATION_TRIES 3
 #define FINISH_STEP_NS 1000000ull
+/*
+ * A mapped cell's value until the driver writes the result into it (a GL
+ * timestamp in ns would reach it after 584 years).
+ */
+#define CELL_PENDING (~0ull)
+/*
+ * How many frames old a query is when its result is asked into the buffer:
+ * by then it has finished on any GPU that keeps within a frame or two, so
+ * a driver that waits on the CPU for GL_QUERY_RESULT does not wait.
+ */
+#define REQUEST_AGE (XL_GL_QUERIES / 2)
 
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 {
@@ -128,8 +161,13 @@ static bool resolve(const struct window_system *ws, struct xl_gl_fns *fns, char 
 		return false;
 	}
 	memcpy(&fns->GetCurrentContext, &current, sizeof(current));
+	fns->has_buffer_fns = true;
 	for (size_t i = 0; i < sizeof(fn_table) / sizeof(fn_table[0]); i++) {
 		gl_void_fn fn = getproc((const GLubyte *)fn_table[i].name);
+		if (!fn && fn_table[i].optional) {
+			fns->has_buffer_fns = false;
+			continue;
+		}
 		if (!fn) {
 			snprintf(why, why_size, "%s is missing", fn_table[i].name);
 			return false;
@@ -206,6 +244,58 @@ static bool unsupported(struct xl_gl *gl, const char *why)
 }
 
 /*
+ * Whether results can be written into a mapped buffer: glGetQueryBufferObject
+ * and the named-buffer calls (GL 4.5, or ARB_direct_state_access) on a
+ * persistent mapping (ARB_buffer_storage) of a query buffer
+ * (ARB_query_buffer_object), all resolved.
+ */
+static bool has_buffer_readback(const struct xl_gl_fns *fn, int major, int minor)
+{
+	if (!fn->has_buffer_fns)
+		return false;
+	if (major > 4 || (major == 4 && minor >= 5))
+		return true;
+	return has_extension(fn, major, "GL_ARB_direct_state_access") &&
+	       has_extension(fn, major, "GL_ARB_buffer_storage") &&
+	       has_extension(fn, major, "GL_ARB_query_buffer_object");
+}
+
+/*
+ * The query buffer: one 8-byte cell per query, persistently and coherently
+ * mapped, that the driver writes results into and the CPU reads with plain
+ * loads. Why not glGetQueryObject: with Mesa's glthread every GL call that
+ * returns data to the caller makes the frame thread wait until the GL
+ * thread has run everything the application queued (milliseconds under a
+ * heavy frame), while glGetQueryBufferObjectui64v returns nothing and is
+ * queued like a draw. Created directly (DSA): no binding of the app's is
+ * touched. The two calls that return data (the name, the mapping) sync
+ * once, here.
+ */
+static bool setup_buffer(struct xl_gl *gl)
+{
+	const struct xl_gl_fns *fn = gl->fn;
+	const GLbitfield flags =
+		GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+	const GLsizeiptr size = XL_GL_QUERIES * sizeof(uint64_t);
+	GLuint buffer = 0;
+
+	fn->CreateBuffers(1, &buffer);
+	if (!buffer)
+		return false;
+	fn->NamedBufferStorage(buffer, size, NULL, flags);
+	volatile uint64_t *cells = fn->MapNamedBufferRange(buffer, 0, size, flags);
+	if (!cells) {
+		fn->DeleteBuffers(1, &buffer);
+		return false;
+	}
+	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
+		cells[i] = CELL_PENDING;
+	gl->buffer = buffer;
+	gl->cells = cells;
+	return true;
+}
+
+/*
  * The first recorded frame, context current: checks for timer queries and
  * creates the query objects. GL objects can only be created with the
  * context current, which is only sure on this thread inside xrEndFrame;
@@ -233,6 +323,7 @@ static bool setup(struct xl_gl *gl)
 	fn->GenQueries(XL_GL_QUERIES, names);
 	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
 		gl->queries[i].name = names[i];
+	gl->mapped_readback = has_buffer_readback(fn, major, minor) && setup_buffer(gl);
 	gl->ready = true;
 	gl->setup_ns = xl_clock_mono_ns() - t0;
 	atomic_store_explicit(&gl->status, XL_GL_STATUS_READY, memory_order_release);
@@ -273,14 +364,23 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 	push_done(gl, &d);
 }
 
-/* Reads back every finished timestamp, oldest first, without waiting. */
-static void poll(struct xl_gl *gl)
+/* Hands the result @p ns of query @p q to the writer. */
+static void push_sample(struct xl_gl *gl, const struct xl_gl_query *q, uint64_t ns)
+{
+	struct xl_gl_done d = {
+		.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
+		           .valid_bits = U_TICKS_BITS_MAX, /* GL's ns: 64 bits, no wrap */
+		           .valid = true, .session_id = q->session_id},
+	};
+	push_done(gl, &d);
+}
+
+/* Reads back every finished timestamp with glGetQueryObject, oldest first, without waiting. */
+static void poll_objects(struct xl_gl *gl)
 {
 	const struct xl_gl_fns *fn = gl->fn;
 	GLint bound = 0;
 
-	if (gl->tail == gl->head)
-		return;
 	/* A buffer bound there would receive the results instead of our variables. */
 	if (gl->query_buffer) {
 		fn->GetIntegerv(GL_QUERY_BUFFER_BINDING, &bound);
@@ -295,17 +395,57 @@ static void poll(struct xl_gl *gl)
 			break;
 		GLuint64 ns = 0;
 		fn->GetQueryObjectui64v(q->name, GL_QUERY_RESULT, &ns);
-		struct xl_gl_done d = {
-			.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
-			           .valid_bits = U_TICKS_BITS_MAX, /* GL's ns: 64 bits, no wrap */
-			           .valid = true, .session_id = q->session_id},
-		};
-		push_done(gl, &d);
+		push_sample(gl, q, ns);
 		gl->tail++;
 	}
 	if (bound)
 		fn->BindBuffer(GL_QUERY_BUFFER, (GLuint)bound);
+}
+
+/*
+ * Takes the results the driver has written into the buffer, oldest first:
+ * plain loads, no GL call. Only requested cells: a cell is reused once its
+ * value was read, so its one request has run and nothing can overwrite the
+ * next sentinel.
+ */
+static void poll_cells(struct xl_gl *gl)
+{
+	while (gl->tail != gl->requested) {
+		uint32_t slot = gl->tail % XL_GL_QUERIES;
+		uint64_t ns = gl->cells[slot];
+		if (ns == CELL_PENDING)
+			break;
+		push_sample(gl, &gl->queries[slot], ns);
+		gl->tail++;
+	}
+}
+
+/* Reads back every finished timestamp, oldest first, without waiting. */
+static void poll(struct xl_gl *gl)
+{
+	if (gl->tail == gl->head)
+		return;
+	if (gl->cells)
+		poll_cells(gl);
+	else
+		poll_objects(gl);
 	atomic_store_explicit(&gl->in_flight, gl->head - gl->tail, memory_order_relaxed);
+}
+
+/*
+ * Asks the driver, once per query, to write the result of each query at
+ * least @p min_age frames old into its cell. GL_QUERY_RESULT, not NO_WAIT:
+ * a NO_WAIT request writes nothing for an unfinished query and would have
+ * to be repeated, and a repeat could land after the cell was reused.
+ */
+static void request_results(struct xl_gl *gl, uint32_t min_age)
+{
+	for (; gl->requested != gl->head && gl->head - gl->requested >= min_age; gl->requested++) {
+		uint32_t slot = gl->requested % XL_GL_QUERIES;
+		gl->fn->GetQueryBufferObjectui64v(gl->queries[slot].name, gl->buffer,
+		                                  GL_QUERY_RESULT,
+		                                  (GLintptr)(slot * sizeof(uint64_t)));
+	}
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -315,6 +455,8 @@ static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
 	struct xl_gl_query *q = &gl->queries[gl->head % XL_GL_QUERIES];
 	q->display_time = display_time;
 	q->session_id = session_id;
+	if (gl->cells)
+		gl->cells[gl->head % XL_GL_QUERIES] = CELL_PENDING;
 	/* Written when every earlier command has completed on the GPU. */
 	gl->fn->QueryCounter(q->name, GL_TIMESTAMP);
 	gl->head++;
@@ -343,6 +485,8 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 		calibrate(gl, session_id);
 	/* Older frames' only: checking this frame's would make the driver flush. */
 	poll(gl);
+	if (gl->cells)
+		request_results(gl, REQUEST_AGE);
 	bool issued = issue(gl, display_time, session_id);
 	if (issued && flush)
 		gl->fn->Flush();
@@ -359,9 +503,23 @@ static void sleep_step(void)
 	nanosleep(&step, NULL);
 }
 
+/* Unmaps and deletes the query buffer; context current. */
+static void delete_buffer(struct xl_gl *gl)
+{
+	gl->fn->UnmapNamedBuffer(gl->buffer);
+	gl->fn->DeleteBuffers(1, &(GLuint){gl->buffer});
+	gl->buffer = 0;
+	gl->cells = NULL;
+}
+
 /* Reads back the last timestamps (bounded) and deletes the queries; context current. */
 static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 {
+	/* The rest of the results asked for, and sent to the GPU. */
+	if (gl->cells && gl->requested != gl->head) {
+		request_results(gl, 0);
+		gl->fn->Flush();
+	}
 	for (uint64_t waited = 0; gl->tail != gl->head && waited < timeout_ns;
 	     waited += FINISH_STEP_NS) {
 		poll(gl);
@@ -371,6 +529,9 @@ static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 	if (gl->tail != gl->head)
 		xl_log("GPU (OpenGL): %u timestamps still unfinished at xrDestroySession",
 		       gl->head - gl->tail);
+	/* GL keeps a deleted buffer that unfinished requests still write to. */
+	if (gl->cells)
+		delete_buffer(gl);
 	GLuint names[XL_GL_QUERIES];
 	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
 		names[i] = gl->queries[i].name;
@@ -384,8 +545,8 @@ void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
 			finish_queries(gl, timeout_ns);
 		else
 			xl_log("GPU (OpenGL): xrDestroySession without the session's context current: "
-			       "%u query objects are left to the context (deleted with it)",
-			       XL_GL_QUERIES);
+			       "%u query objects%s are left to the context (deleted with it)",
+			       XL_GL_QUERIES, gl->cells ? " and the mapped query buffer" : "");
 		gl->ready = false;
 		atomic_store(&gl->in_flight, 0);
 	}
@@ -417,8 +578,12 @@ static void report(struct xl_gl *gl)
 	gl->status_logged = status;
 	if (status == XL_GL_STATUS_READY)
 		xl_log("GPU timestamps (OpenGL): %u queries created on the first recorded frame "
-		       "(set-up %.1f us on the frame thread)", XL_GL_QUERIES,
-		       (double)gl->setup_ns / 1000.0);
+		       "(set-up %.1f us on the frame thread), %s", XL_GL_QUERIES,
+		       (double)gl->setup_ns / 1000.0,
+		       gl->mapped_readback
+			       ? "read back through a mapped query buffer, no wait"
+			       : "read back with glGetQueryObject (an application running Mesa's "
+			         "glthread waits for its GL thread at each read)");
 	else if (status == XL_GL_STATUS_UNSUPPORTED)
 		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank, CPU "
 		       "columns are unaffected", gl->why);

@@ -84,6 +84,9 @@ struct xl_gl {
 	/* Frame thread only. */
 	bool ready;                   /* queries created */
 	bool query_buffer;            /* GL_QUERY_BUFFER exists and must be stepped around */
+	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
+	volatile uint64_t *cells;     /* its mapping, one cell per query (the driver writes it) */
+	uint32_t requested;           /* results asked into the buffer: tail <= requested <= head */
 	uint32_t calibrated_session;  /* the recording session last calibrated */
 	struct xl_gl_query queries[XL_GL_QUERIES];
 	uint32_t head, tail;          /* issued, read back */
@@ -95,6 +98,7 @@ struct xl_gl {
 	atomic_int status;            /* enum xl_gl_status */
 	char why[160];                /* set before status turns UNSUPPORTED */
 	uint64_t setup_ns;            /* the first frame's set-up cost, set before status */
+	bool mapped_readback;         /* the buffer was made; set before status */
 	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
 	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
 	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
