@@ -43,13 +43,27 @@
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
 #                   logs exactly one line saying why.
+#   glthread DRAWS  the accuracy run of the test app (EGL) under Mesa's
+#                   glthread (driconf's mesa_glthread=true; Mesa 22.3 reads
+#                   no MESA_GLTHREAD), the target queueing DRAWS draws a
+#                   frame: the target finds glthread's worker thread, GPU
+#                   values and accuracy as above, and each side's cost on the
+#                   frame thread (logged at xrDestroySession, readback
+#                   included, less the logged set-up of the first frame)
+#                   stays under $GLTHREAD_MAX_US us a frame. Any GL
+#                   call that returns data (glGetQueryObject*) would wait
+#                   there for the GL thread to run the queued draws; each
+#                   side says it reads back through its mapped query buffer,
+#                   and the app's GL state check holds for every frame.
 #
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
 # Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
-#        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query
+#        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query |
+#        gl.sh glthread DRAWS
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
+GLTHREAD_MAX_US=50
 
 setup
 export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=$FRAMES XRLM_RECORD=1
@@ -171,6 +185,35 @@ accuracy)
 	if [ "$APP" = egl ]; then
 		app_gl_state "$XRLM_TEST_WORK/run/app.log"
 	fi
+	;;
+glthread)
+	export mesa_glthread=true
+	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
+	APP=egl
+	accuracy_attempts accuracy_run
+	thread=$(sed -n 's/.*\[xrlm-test-target\] GL thread: //p' "$XRLM_TEST_WORK/run/app.log")
+	echo "$thread" | grep -q ':gl[0-9]*$' || fail "glthread is not on in the app: GL thread: $thread"
+	costs= over=
+	for side in pre post; do
+		log=$OUT/xrlm-$side.log
+		each=$(sed -n 's/.*GPU (OpenGL): \([0-9]*\) frames stamped, \([0-9.]*\) us each on the frame thread.*/\1 \2/p' "$log")
+		setup_us=$(sed -n 's/.*GPU timestamps (OpenGL): .*(set-up \([0-9.]*\) us on the frame thread).*/\1/p' "$log")
+		[ -n "$each" ] && [ -n "$setup_us" ] || fail "$side logged no per-frame GL cost or no set-up cost"
+		# Without the first frame's set-up (logged apart): its once-per-session
+		# syncs wait for whatever the app queued before (the target's shader
+		# compile, before post's), tens of ms spread over the frames.
+		us=$(echo "$each" | awk -v s="$setup_us" '{ printf "%.2f", ($1 * $2 - s) / $1 }')
+		costs="$costs $side $us us (set-up $setup_us us)"
+		awk -v u="$us" -v m="$GLTHREAD_MAX_US" 'BEGIN { exit !(u <= m) }' ||
+			over="$over $side"
+	done
+	note "glthread ($thread), $2 draws a frame: per-frame GL cost on the frame thread:$costs (bound $GLTHREAD_MAX_US us)"
+	[ -z "$over" ] || fail "the GL stamp costs more than $GLTHREAD_MAX_US us a frame on the frame thread under glthread:$over"
+	for side in pre post; do
+		grep -q "GPU timestamps (OpenGL): .*read back through a mapped query buffer, no wait" "$OUT/xrlm-$side.log" ||
+			fail "$side does not read back through the mapped query buffer"
+	done
+	app_gl_state "$XRLM_TEST_WORK/run/app.log"
 	;;
 not-current)
 	EVERY=10

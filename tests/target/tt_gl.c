@@ -15,8 +15,10 @@
 
 #include "tt_log.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -235,6 +237,41 @@ static bool create_target(struct tt_gl *gl)
 	return complete;
 }
 
+/* Whether thread name @p comm is Mesa's glthread worker: "<process>:gl<n>" (util_queue's). */
+static bool is_gl_thread(const char *comm)
+{
+	const char *p = strstr(comm, ":gl");
+	if (!p || !p[3])
+		return false;
+	for (p += 3; *p && *p != '\n'; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/*
+ * Logs whether Mesa's glthread runs in this process (its worker thread
+ * exists): the tests of a glthread application need to know that the GL
+ * calls really are queued. Only names are read: no GL call.
+ */
+static void log_gl_thread(void)
+{
+	char found[32] = "";
+	DIR *dir = opendir("/proc/self/task");
+	for (struct dirent *e; dir && !found[0] && (e = readdir(dir));) {
+		char path[300], comm[32] = "";
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		FILE *f = e->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		if (f && fgets(comm, sizeof(comm), f) && is_gl_thread(comm))
+			snprintf(found, sizeof(found), "%.*s", (int)strcspn(comm, "\n"), comm);
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	tt_log("GL thread: %s", found[0] ? found : "none (no glthread)");
+}
+
 /* First frame, context current: every GL object of the work. */
 static bool setup(struct tt_gl *gl)
 {
@@ -250,6 +287,7 @@ static bool setup(struct tt_gl *gl)
 	fn->GenVertexArrays(1, &gl->vao);
 	for (uint32_t i = 0; i < TT_GL_FRAMES; i++)
 		fn->GenQueries(2, gl->frames[i].query);
+	log_gl_thread();
 	gl->ready = true;
 	return true;
 }
