@@ -55,12 +55,20 @@
 #                   there for the GL thread to run the queued draws; each
 #                   side says it reads back through its mapped query buffer,
 #                   and the app's GL state check holds for every frame.
+#   old-readback    the accuracy run of the test app (EGL, 16 draws) on a
+#                   context without what the mapped query buffer needs
+#                   (Mesa's own switches: GL 4.4, GL_ARB_direct_state_access
+#                   hidden): each side says it reads back with
+#                   glGetQueryObject, GPU values and accuracy as above, and
+#                   the app's GL state check (its buffer bound to
+#                   GL_QUERY_BUFFER, which that readback steps around) holds
+#                   for every frame.
 #
 # Runs under tests/common/with_xvfb.sh with XRLM_TEST_VIDMODE_SHIM set (not
 # needed with egl).
 # Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
 #        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query |
-#        gl.sh glthread DRAWS
+#        gl.sh glthread DRAWS | gl.sh old-readback
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 GLTHREAD_MAX_US=50
@@ -214,6 +222,18 @@ glthread)
 			fail "$side does not read back through the mapped query buffer"
 	done
 	app_gl_state "$XRLM_TEST_WORK/run/app.log"
+	;;
+old-readback)
+	export MESA_GL_VERSION_OVERRIDE=4.4 MESA_EXTENSION_OVERRIDE=-GL_ARB_direct_state_access
+	export XRTEST_TARGET_GL_DRAWS=16 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
+	APP=egl
+	accuracy_attempts accuracy_run
+	for side in pre post; do
+		grep -q "GPU timestamps (OpenGL): .*read back with glGetQueryObject" "$OUT/xrlm-$side.log" ||
+			fail "$side does not read back with glGetQueryObject: $(grep -h 'GPU timestamps (OpenGL)' "$OUT/xrlm-$side.log")"
+	done
+	app_gl_state "$XRLM_TEST_WORK/run/app.log"
+	note "GL 4.4 without GL_ARB_direct_state_access: both sides read back with glGetQueryObject"
 	;;
 not-current)
 	EVERY=10

@@ -52,6 +52,8 @@ xrlm_layer_egl_test(gl_accuracy_egl_16draws accuracy 16 egl)
 # the layers' waits for the GL thread (the old glGetQueryObject readback
 # cost post ~380 us a frame here, the mapped buffer ~7 us).
 xrlm_layer_egl_test(gl_glthread glthread 100)
+# A context without the mapped buffer's needs: the glGetQueryObject readback.
+xrlm_layer_egl_test(gl_old_readback old-readback)
 # xrEndFrame without the context current (the app's bug).
 xrlm_layer_egl_test(gl_not_current not-current)
 # XRLM_GPU_MODE=gated (no such mode for GL: the sandwich) and off.
@@ -60,5 +62,5 @@ xrlm_layer_egl_test(gl_modes modes)
 # The glthread run bounds a cost on the frame thread.
 set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
   layer_gl_accuracy_40draws layer_gl_accuracy_egl_16draws layer_gl_glthread
-  PROPERTIES RUN_SERIAL TRUE)
+  layer_gl_old_readback PROPERTIES RUN_SERIAL TRUE)
 endif()
