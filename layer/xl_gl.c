@@ -96,12 +96,6 @@ typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
  * timestamp in ns would reach it after 584 years).
  */
 #define CELL_PENDING (~0ull)
-/*
- * How many frames old a query is when its result is asked into the buffer:
- * by then it has finished on any GPU that keeps within a frame or two, so
- * a driver that waits on the CPU for GL_QUERY_RESULT does not wait.
- */
-#define REQUEST_AGE (XL_GL_QUERIES / 2)
 
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 {
@@ -486,7 +480,7 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	/* Older frames' only: checking this frame's would make the driver flush. */
 	poll(gl);
 	if (gl->cells)
-		request_results(gl, REQUEST_AGE);
+		request_results(gl, XL_GL_REQUEST_AGE);
 	bool issued = issue(gl, display_time, session_id);
 	if (issued && flush)
 		gl->fn->Flush();

@@ -7,11 +7,22 @@
  * in xrEndFrame is the application's frame thread (the spec requires the
  * context current there; each frame checks it and skips the frame with a
  * counted reason if not). So, unlike the Vulkan path, all GL work happens on
- * the frame thread: each xrEndFrame polls the older queries with
- * GL_QUERY_RESULT_AVAILABLE (never waiting), pushes finished samples into a
- * small single-producer ring, and issues glQueryCounter(GL_TIMESTAMP). The
- * writer thread only drains that ring. The calls are a handful of driver
- * entry points: no lock, no allocation, no I/O, nothing that blocks.
+ * the frame thread: each xrEndFrame takes the older queries' results,
+ * pushes finished samples into a small single-producer ring, and issues
+ * glQueryCounter(GL_TIMESTAMP). The writer thread only drains that ring.
+ * The calls are a handful of driver entry points: no lock, no allocation,
+ * no I/O, nothing that blocks.
+ *
+ * The results come through a mapped query buffer where the context has one
+ * (GL 4.5, or ARB_direct_state_access + ARB_buffer_storage +
+ * ARB_query_buffer_object): a query's result is asked once, when it is
+ * XL_GL_REQUEST_AGE frames old, with glGetQueryBufferObjectui64v into its
+ * cell of a persistently mapped buffer, and read there with a plain load
+ * once the cell no longer holds its sentinel. No per-frame GL call returns
+ * data, which matters under Mesa's glthread: there every such call waits
+ * for the GL thread to run everything the application queued. Otherwise
+ * the older queries are polled with GL_QUERY_RESULT_AVAILABLE (never
+ * waiting, but a wait for the GL thread under glthread; logged once).
  *
  * The one exception to "nothing but clock reads and a push" is the first
  * recorded frame of the session: the query objects must be created with the
@@ -26,8 +37,10 @@
  * sessions. Only the binding's context (and EGL's getProcAddress) are used.
  *
  * GL state the application can see is left as it was: timestamp queries are
- * never active, and the only binding touched (GL_QUERY_BUFFER, which would
- * redirect query results into a buffer) is restored at once.
+ * never active, the mapped buffer is made and written through its name
+ * (no binding), and the only binding touched, by the glGetQueryObject
+ * readback (GL_QUERY_BUFFER, which would redirect query results into a
+ * buffer), is restored at once.
  */
 #ifndef XL_GL_H
 #define XL_GL_H
@@ -40,6 +53,12 @@
 
 #define XL_GL_QUERIES 16 /* timestamps in flight per side */
 #define XL_GL_DONE 64    /* finished samples waiting for the writer */
+/*
+ * How many frames old a query is when its result is asked into the mapped
+ * buffer: by then it has finished on any GPU that keeps within a frame or
+ * two, so a driver that waits on the CPU for GL_QUERY_RESULT does not wait.
+ */
+#define XL_GL_REQUEST_AGE (XL_GL_QUERIES / 2)
 
 /* Why a recorded frame got no GL timestamp (counted; logged at the session's end). */
 enum xl_gl_skip {
@@ -138,9 +157,10 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 
 /*
  * xrDestroySession, before the chain below: with the context current on the
- * calling thread, reads back the last timestamps (waiting up to
- * @p timeout_ns for the GPU) and deletes the queries; otherwise leaves the
- * query names to the context (they go with it), logged. Then waits up to
+ * calling thread, reads back the last timestamps (asking the results not
+ * yet asked, waiting up to @p timeout_ns for the GPU) and deletes the
+ * queries and the mapped buffer; otherwise leaves them to the context
+ * (they go with it), logged. Then waits up to
  * @p timeout_ns for the writer to drain the ring.
  */
 void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns);

@@ -10,6 +10,15 @@
  * driver flush), a result read with a buffer bound to GL_QUERY_BUFFER, any
  * GL call other than the current-context check while the binding's context
  * is not current, and the GL_QUERY_BUFFER binding left changed.
+ *
+ * The mapped query buffer's entry points (glCreateBuffers ...
+ * glGetQueryBufferObjectui64v) are handed out only when a test sets
+ * f.buffer_fns: the other tests keep the glGetQueryObject readback. With
+ * them the fake GPU writes a requested result into its cell once the query
+ * is done, and counts a request repeated for the same issue, a request made
+ * on the frame thread for a query younger than XL_GL_REQUEST_AGE (a driver
+ * that waits on the CPU for GL_QUERY_RESULT would wait), a request into a
+ * cell not holding the sentinel, and a write over a cell not holding it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,11 +40,19 @@
 #define FAKE_QUERIES 64
 #define FAKE_GL_OFFSET_NS 1000000000ull /* the fake GL clock runs this far ahead */
 #define FINISH_NS 10000000ull             /* xl_gl_finish's bound: the fake never waits */
+#define FAKE_BUFFER 42                      /* the one buffer name glCreateBuffers hands out */
+#define PENDING (~0ull)                     /* xl_gl.c's sentinel */
+#define CELL_FLAGS                                                                         \
+	(GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
 
 static struct fake {
 	int context_token;     /* the binding's context is its address */
 	void *current;         /* what eglGetCurrentContext answers */
+	const char *version;   /* GL_VERSION */
 	bool timer_query;      /* GL_ARB_timer_query listed */
+	bool dsa_extensions;   /* GL_ARB_direct_state_access and GL_ARB_buffer_storage listed */
+	bool buffer_fns;       /* the mapped buffer's entry points handed out */
+	const char *missing;   /* with buffer_fns: this one still withheld */
 	GLint counter_bits;
 	GLuint query_buffer;   /* bound to GL_QUERY_BUFFER */
 	uint64_t frame;        /* the test's frame number, set before each stamp */
@@ -45,7 +62,20 @@ static struct fake {
 		bool seen_available;
 		uint64_t frame;     /* the frame it was issued in */
 		uint64_t value;
+		unsigned requests;  /* into the buffer, since issued */
+		bool write_pending; /* requested, to be written once done */
+		GLintptr offset;    /* the requested cell */
 	} q[FAKE_QUERIES + 1]; /* by name; 0 unused */
+	/* The mapped buffer. */
+	uint64_t cells[XL_GL_QUERIES];
+	unsigned buffers_created, buffers_deleted, maps, unmaps, requests;
+	bool mapped;
+	bool in_finish;                 /* the test is in xl_gl_finish: late requests expected */
+	unsigned repeated_requests;     /* a second request for one issue */
+	unsigned young_requests;        /* on the frame thread, before XL_GL_REQUEST_AGE frames */
+	unsigned requests_not_pending;  /* into a cell not holding the sentinel */
+	unsigned overwrites;            /* a result written over a cell not holding the sentinel */
+	unsigned availability_reads;    /* glGetQueryObjectiv calls */
 	GLuint next_name;
 	unsigned calls;                 /* every GL call but the current-context check */
 	unsigned gen_calls, delete_calls, deleted, counters, flushes, result_reads, timestamp_reads;
@@ -75,24 +105,38 @@ static void *fake_current(void)
 static const GLubyte *fake_get_string(GLenum name)
 {
 	call();
-	return (const GLubyte *)(name == GL_VERSION ? "4.5 (Core Profile) fake" : "");
+	return (const GLubyte *)(name == GL_VERSION ? f.version : "");
 }
 
-static const char *const extensions[] = {"GL_ARB_timer_query", "GL_ARB_query_buffer_object"};
+/* The extensions listed, into @p out; returns their count. */
+static GLuint extensions(const char *out[4])
+{
+	GLuint n = 0;
+	if (f.timer_query)
+		out[n++] = "GL_ARB_timer_query";
+	out[n++] = "GL_ARB_query_buffer_object";
+	if (f.dsa_extensions) {
+		out[n++] = "GL_ARB_direct_state_access";
+		out[n++] = "GL_ARB_buffer_storage";
+	}
+	return n;
+}
 
 static const GLubyte *fake_get_stringi(GLenum name, GLuint i)
 {
+	const char *ext[4];
 	call();
-	if (name != GL_EXTENSIONS || i >= 2)
+	if (name != GL_EXTENSIONS || i >= extensions(ext))
 		return NULL;
-	return (const GLubyte *)extensions[f.timer_query ? i : i + 1];
+	return (const GLubyte *)ext[i];
 }
 
 static void fake_get_integerv(GLenum pname, GLint *v)
 {
 	call();
+	const char *ext[4];
 	if (pname == GL_NUM_EXTENSIONS)
-		*v = f.timer_query ? 2 : 1;
+		*v = (GLint)extensions(ext);
 	else if (pname == GL_QUERY_BUFFER_BINDING)
 		*v = (GLint)f.query_buffer;
 	else
@@ -135,6 +179,8 @@ static void fake_query_counter(GLuint id, GLenum target)
 	f.q[id].seen_available = false;
 	f.q[id].frame = f.frame;
 	f.q[id].value = 1000 + 10 * f.frame;
+	f.q[id].requests = 0;
+	f.q[id].write_pending = false;
 	f.counters++;
 }
 
@@ -149,6 +195,7 @@ static void fake_get_query_objectiv(GLuint id, GLenum pname, GLint *v)
 	call();
 	assert_int_equal(pname, GL_QUERY_RESULT_AVAILABLE);
 	assert_true(f.q[id].issued);
+	f.availability_reads++;
 	if (f.q[id].frame == f.frame)
 		f.same_frame_polls++;
 	*v = f.q[id].done;
@@ -180,6 +227,88 @@ static void fake_flush(void)
 	f.flushes++;
 }
 
+/* The fake GPU writes query @p id's result into its requested cell. */
+static void write_cell(GLuint id)
+{
+	uint64_t *cell = &f.cells[f.q[id].offset / (GLintptr)sizeof(uint64_t)];
+	if (*cell != PENDING)
+		f.overwrites++;
+	*cell = f.q[id].value;
+	f.q[id].write_pending = false;
+}
+
+static void fake_create_buffers(GLsizei n, GLuint *buffers)
+{
+	call();
+	assert_int_equal(n, 1);
+	assert_int_equal(f.buffers_created, 0);
+	f.buffers_created++;
+	buffers[0] = FAKE_BUFFER;
+}
+
+static void fake_named_buffer_storage(GLuint buffer, GLsizeiptr size, const void *data,
+                                      GLbitfield flags)
+{
+	call();
+	assert_int_equal(buffer, FAKE_BUFFER);
+	assert_int_equal(size, sizeof(f.cells));
+	assert_null(data);
+	assert_int_equal(flags, CELL_FLAGS);
+}
+
+static void *fake_map_named_buffer_range(GLuint buffer, GLintptr offset, GLsizeiptr length,
+                                         GLbitfield access)
+{
+	call();
+	assert_int_equal(buffer, FAKE_BUFFER);
+	assert_int_equal(offset, 0);
+	assert_int_equal(length, sizeof(f.cells));
+	assert_int_equal(access, CELL_FLAGS);
+	f.maps++;
+	f.mapped = true;
+	return f.cells;
+}
+
+static GLboolean fake_unmap_named_buffer(GLuint buffer)
+{
+	call();
+	assert_int_equal(buffer, FAKE_BUFFER);
+	assert_true(f.mapped);
+	f.unmaps++;
+	f.mapped = false;
+	return GL_TRUE;
+}
+
+static void fake_delete_buffers(GLsizei n, const GLuint *buffers)
+{
+	call();
+	assert_int_equal(n, 1);
+	assert_int_equal(buffers[0], FAKE_BUFFER);
+	f.buffers_deleted++;
+}
+
+static void fake_get_query_buffer_objectui64v(GLuint id, GLuint buffer, GLenum pname,
+                                              GLintptr offset)
+{
+	call();
+	assert_int_equal(buffer, FAKE_BUFFER);
+	assert_int_equal(pname, GL_QUERY_RESULT);
+	assert_true(offset >= 0 && offset % 8 == 0 && offset < (GLintptr)sizeof(f.cells));
+	assert_true(f.q[id].issued);
+	f.requests++;
+	if (f.q[id].requests++)
+		f.repeated_requests++;
+	if (!f.in_finish && f.frame - f.q[id].frame < XL_GL_REQUEST_AGE)
+		f.young_requests++;
+	if (f.cells[offset / (GLintptr)sizeof(uint64_t)] != PENDING)
+		f.requests_not_pending++;
+	f.q[id].offset = offset;
+	f.q[id].write_pending = true;
+	/* GL_QUERY_RESULT: written once the query is done (a GPU-side wait). */
+	if (f.q[id].done)
+		write_cell(id);
+}
+
 static PFN_xrVoidFunction fake_getproc(const char *name)
 {
 	static const struct {
@@ -199,8 +328,17 @@ static PFN_xrVoidFunction fake_getproc(const char *name)
 		{"glGetQueryObjectui64v", (void *)fake_get_query_objectui64v},
 		{"glBindBuffer", (void *)fake_bind_buffer},
 		{"glFlush", (void *)fake_flush},
+		{"glCreateBuffers", (void *)fake_create_buffers},
+		{"glNamedBufferStorage", (void *)fake_named_buffer_storage},
+		{"glMapNamedBufferRange", (void *)fake_map_named_buffer_range},
+		{"glUnmapNamedBuffer", (void *)fake_unmap_named_buffer},
+		{"glDeleteBuffers", (void *)fake_delete_buffers},
+		{"glGetQueryBufferObjectui64v", (void *)fake_get_query_buffer_objectui64v},
 	};
+	const size_t old_readback = 13; /* the entries before the mapped buffer's */
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if (i >= old_readback && (!f.buffer_fns || (f.missing && !strcmp(name, f.missing))))
+			continue;
 		if (strcmp(name, table[i].name) == 0) {
 			PFN_xrVoidFunction fn;
 			memcpy(&fn, &table[i].fn, sizeof(fn));
@@ -210,9 +348,16 @@ static PFN_xrVoidFunction fake_getproc(const char *name)
 	return NULL;
 }
 
-static struct xl_gl *create(void)
+/*
+ * A fresh fake with the mapped buffer's entry points when @p buffer_fns,
+ * all but @p missing (NULL: all).
+ */
+static struct xl_gl *create_with(bool buffer_fns, const char *missing)
 {
 	memset(&f, 0, sizeof(f));
+	f.buffer_fns = buffer_fns;
+	f.missing = missing;
+	f.version = "4.5 (Core Profile) fake";
 	f.current = binding_context();
 	f.timer_query = true;
 	f.counter_bits = 64;
@@ -229,18 +374,28 @@ static struct xl_gl *create(void)
 	return gl;
 }
 
+/* The glGetQueryObject readback: no mapped buffer's entry point handed out. */
+static struct xl_gl *create(void)
+{
+	return create_with(false, NULL);
+}
+
 static enum xl_gl_stamp_result stamp(struct xl_gl *gl, uint64_t frame, bool flush)
 {
 	f.frame = frame;
 	return xl_gl_stamp(gl, (int64_t)(100 + frame), 1, flush);
 }
 
-/* Lets the fake GPU finish every query issued up to @p frame. */
+/* Lets the fake GPU finish every query issued up to @p frame (and write those requested). */
 static void finish_up_to(uint64_t frame)
 {
-	for (GLuint i = 1; i <= FAKE_QUERIES; i++)
-		if (f.q[i].issued && f.q[i].frame <= frame)
-			f.q[i].done = true;
+	for (GLuint i = 1; i <= FAKE_QUERIES; i++) {
+		if (!f.q[i].issued || f.q[i].frame > frame)
+			continue;
+		f.q[i].done = true;
+		if (f.q[i].write_pending)
+			write_cell(i);
+	}
 }
 
 struct collected {
@@ -260,6 +415,10 @@ static void assert_undisturbed(void)
 	assert_int_equal(f.same_frame_polls, 0);
 	assert_int_equal(f.reads_into_buffer, 0);
 	assert_int_equal(f.calls_not_current, 0);
+	assert_int_equal(f.repeated_requests, 0);
+	assert_int_equal(f.young_requests, 0);
+	assert_int_equal(f.requests_not_pending, 0);
+	assert_int_equal(f.overwrites, 0);
 }
 
 /* The end of a test: nothing disturbed, the session destroyed. */
@@ -419,6 +578,130 @@ static void test_finish_deletes(void **state)
 	xl_gl_destroy(gl);
 }
 
+/* Collects every sample handed to the writer so far into @p c. */
+static void drain(struct xl_gl *gl, struct collected *c)
+{
+	c->n = 0;
+	xl_gl_collect(gl, 1, emit, c);
+}
+
+/* The mapped buffer: made once, results asked once each at XL_GL_REQUEST_AGE, read with no GL call. */
+static void test_buffer_readback(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t expected = 1; /* the next frame whose sample must come */
+
+	for (uint64_t frame = 1; frame <= XL_GL_REQUEST_AGE; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	assert_int_equal(f.buffers_created, 1);
+	assert_int_equal(f.maps, 1);
+	assert_int_equal(f.requests, 0); /* none old enough */
+	/* The GPU two frames behind: every result arrives, in order. */
+	for (uint64_t frame = XL_GL_REQUEST_AGE + 1; frame <= 100; frame++) {
+		finish_up_to(frame - 2);
+		assert_int_equal(stamp(gl, frame, frame % 2), XL_GL_STAMPED);
+		assert_int_equal(f.requests, frame - XL_GL_REQUEST_AGE);
+		drain(gl, &c);
+		for (unsigned i = 0; i < c.n; i++, expected++) {
+			assert_int_equal(c.s[i].display_time, 100 + expected);
+			assert_int_equal(c.s[i].ticks, 1000 + 10 * expected);
+			assert_true(c.s[i].valid);
+		}
+	}
+	/* Read when written: the sample of frame N - 8 - 1 is out by frame N. */
+	assert_int_equal(expected, 100 - XL_GL_REQUEST_AGE);
+	assert_int_equal(xl_gl_pending(gl), XL_GL_REQUEST_AGE + 1);
+	assert_int_equal(f.availability_reads + f.result_reads, 0); /* no GL call returns data */
+	assert_int_equal(f.query_buffer, 0);                        /* no binding touched */
+	assert_int_equal(f.buffers_created, 1);
+	end_undisturbed(gl);
+}
+
+/* A full ring under the mapped buffer: overflows counted, each query still asked once. */
+static void test_buffer_pool_full(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+
+	for (uint64_t frame = 1; frame <= XL_GL_QUERIES; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	for (uint64_t frame = XL_GL_QUERIES + 1; frame <= XL_GL_QUERIES + 5; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_OVERFLOW);
+	/* Those XL_GL_REQUEST_AGE frames old or more: the ring's first nine. */
+	assert_int_equal(f.requests, XL_GL_QUERIES - XL_GL_REQUEST_AGE + 1);
+	finish_up_to(XL_GL_QUERIES);
+	assert_int_equal(stamp(gl, 30, true), XL_GL_STAMPED);
+	drain(gl, &c);
+	assert_int_equal(c.n, XL_GL_QUERIES - XL_GL_REQUEST_AGE + 1);
+	assert_int_equal(f.counters, XL_GL_QUERIES + 1);
+	end_undisturbed(gl);
+}
+
+/* xrDestroySession: the rest asked and flushed, every result read, the buffer unmapped and deleted. */
+static void test_buffer_finish(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+
+	for (uint64_t frame = 1; frame <= 3; frame++)
+		assert_int_equal(stamp(gl, frame, false), XL_GL_STAMPED);
+	finish_up_to(3);
+	f.frame = 4;
+	f.in_finish = true;
+	xl_gl_finish(gl, FINISH_NS);
+	assert_int_equal(f.requests, 3);
+	assert_int_equal(f.flushes, 1);
+	assert_int_equal(f.unmaps, 1);
+	assert_false(f.mapped);
+	assert_int_equal(f.buffers_deleted, 1);
+	assert_int_equal(f.deleted, XL_GL_QUERIES);
+	assert_false(xl_gl_collect(gl, 1, emit, &c));
+	assert_int_equal(c.n, 3);
+	assert_undisturbed();
+	xl_gl_destroy(gl);
+}
+
+/*
+ * Which readback: the mapped buffer on GL 4.5, or on an older context that
+ * lists the three extensions; glGetQueryObject without them, or with one
+ * entry point missing (still timestamps, not "unsupported").
+ */
+static void test_buffer_needs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		bool dsa_extensions;
+		const char *missing;
+		bool mapped;
+	} cases[] = {
+		{"4.5 (Core Profile) fake", false, NULL, true},
+		{"4.3 (Core Profile) fake", true, NULL, true},
+		{"4.3 (Core Profile) fake", false, NULL, false},
+		{"4.6 (Core Profile) fake", false, "glGetQueryBufferObjectui64v", false},
+		{"4.6 (Core Profile) fake", false, "glUnmapNamedBuffer", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xl_gl *gl = create_with(true, cases[i].missing);
+		f.version = cases[i].version;
+		f.dsa_extensions = cases[i].dsa_extensions;
+		for (uint64_t frame = 1; frame <= XL_GL_REQUEST_AGE + 2; frame++) {
+			finish_up_to(frame - 1);
+			assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+		}
+		assert_int_equal(atomic_load(&gl->status), XL_GL_STATUS_READY);
+		assert_int_equal(gl->mapped_readback, cases[i].mapped);
+		assert_int_equal(f.buffers_created, cases[i].mapped);
+		assert_int_equal(f.requests > 0, cases[i].mapped);
+		assert_int_equal(f.result_reads > 0, !cases[i].mapped);
+		end_undisturbed(gl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +712,10 @@ int main(void)
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_finish_deletes),
+		cmocka_unit_test(test_buffer_readback),
+		cmocka_unit_test(test_buffer_pool_full),
+		cmocka_unit_test(test_buffer_finish),
+		cmocka_unit_test(test_buffer_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
