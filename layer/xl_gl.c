@@ -400,7 +400,9 @@ static void poll_objects(struct xl_gl *gl)
  * Takes the results the driver has written into the buffer, oldest first:
  * plain loads, no GL call. Only requested cells: a cell is reused once its
  * value was read, so its one request has run and nothing can overwrite the
- * next sentinel.
+ * next sentinel. The mapping is coherent, so the driver's write shows up
+ * without a fence, at the latest a frame later (a cell still holding the
+ * sentinel is just looked at again); it is one aligned 8-byte store.
  */
 static void poll_cells(struct xl_gl *gl)
 {

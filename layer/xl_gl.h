@@ -104,7 +104,8 @@ struct xl_gl {
 	bool ready;                   /* queries created */
 	bool query_buffer;            /* GL_QUERY_BUFFER exists and must be stepped around */
 	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
-	volatile uint64_t *cells;     /* its mapping, one cell per query (the driver writes it) */
+	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
+	                               * writes it behind the compiler's back */
 	uint32_t requested;           /* results asked into the buffer: tail <= requested <= head */
 	uint32_t calibrated_session;  /* the recording session last calibrated */
 	struct xl_gl_query queries[XL_GL_QUERIES];
