@@ -43,7 +43,9 @@
 #                   so hello_xr still gets its context): every frame still
 #                   runs and is recorded, GPU cells stay blank, and each side
 #                   logs exactly one line saying why.
-#   glthread DRAWS  the accuracy run of the test app (EGL) under Mesa's
+#   glthread DRAWS [hello_xr]
+#                   the accuracy run of the test app (EGL; or hello_xr on
+#                   GLX) under Mesa's
 #                   glthread (driconf's mesa_glthread=true; Mesa 22.3 reads
 #                   no MESA_GLTHREAD), the target queueing DRAWS draws a
 #                   frame: the target finds glthread's worker thread, GPU
@@ -54,7 +56,7 @@
 #                   call that returns data (glGetQueryObject*) would wait
 #                   there for the GL thread to run the queued draws; each
 #                   side says it reads back through its mapped query buffer,
-#                   and the app's GL state check holds for every frame.
+#                   and the test app's GL state check holds for every frame.
 #   old-readback    the accuracy run of the test app (EGL, 16 draws) on a
 #                   context without what the mapped query buffer needs
 #                   (Mesa's own switches: GL 4.4, GL_ARB_direct_state_access
@@ -68,10 +70,10 @@
 # needed with egl).
 # Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
 #        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query |
-#        gl.sh glthread DRAWS | gl.sh old-readback
+#        gl.sh glthread DRAWS [hello_xr] | gl.sh old-readback
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
-GLTHREAD_MAX_US=50
+GLTHREAD_MAX_US=100
 
 setup
 export XRTEST_FRAME_RATE=90 XRTEST_EXIT_AFTER_FRAMES=$FRAMES XRLM_RECORD=1
@@ -197,9 +199,11 @@ accuracy)
 glthread)
 	export mesa_glthread=true
 	export XRTEST_TARGET_GL_DRAWS=$2 XRTEST_TARGET_GPU_LOG=$XRLM_TEST_WORK/target_gpu.csv
-	APP=egl
+	APP=${3:-egl}
 	accuracy_attempts accuracy_run
-	thread=$(sed -n 's/.*\[xrlm-test-target\] GL thread: //p' "$XRLM_TEST_WORK/run/app.log")
+	applog=$XRLM_TEST_WORK/run/app.log
+	[ "$APP" = egl ] || applog=$XRLM_TEST_WORK/run/hello_xr.log
+	thread=$(sed -n 's/.*\[xrlm-test-target\] GL thread: //p' "$applog")
 	echo "$thread" | grep -q ':gl[0-9]*$' || fail "glthread is not on in the app: GL thread: $thread"
 	costs= over=
 	for side in pre post; do
@@ -215,13 +219,15 @@ glthread)
 		awk -v u="$us" -v m="$GLTHREAD_MAX_US" 'BEGIN { exit !(u <= m) }' ||
 			over="$over $side"
 	done
-	note "glthread ($thread), $2 draws a frame: per-frame GL cost on the frame thread:$costs (bound $GLTHREAD_MAX_US us)"
+	note "glthread ($thread), $APP, $2 draws a frame: per-frame GL cost on the frame thread:$costs (bound $GLTHREAD_MAX_US us)"
 	[ -z "$over" ] || fail "the GL stamp costs more than $GLTHREAD_MAX_US us a frame on the frame thread under glthread:$over"
 	for side in pre post; do
 		grep -q "GPU timestamps (OpenGL): .*read back through a mapped query buffer, no wait" "$OUT/xrlm-$side.log" ||
 			fail "$side does not read back through the mapped query buffer"
 	done
-	app_gl_state "$XRLM_TEST_WORK/run/app.log"
+	if [ "$APP" = egl ]; then
+		app_gl_state "$applog"
+	fi
 	;;
 old-readback)
 	export MESA_GL_VERSION_OVERRIDE=4.4 MESA_EXTENSION_OVERRIDE=-GL_ARB_direct_state_access

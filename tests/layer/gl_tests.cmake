@@ -37,6 +37,10 @@ endforeach()
 xrlm_layer_gl_test(gl_no_timer_query gl.sh no-timer-query)
 xrlm_layer_gl_test(gl_glx_unset gl.sh glx-unset)
 xrlm_layer_gl_test(gl_none_elsewhere gl.sh no-gl-elsewhere)
+# hello_xr (GLX) under Mesa's glthread, the target queueing 40 draws: the
+# glGetQueryObject readback cost post ~730 us a frame here, the mapped
+# buffer ~8 us (see gl_glthread below).
+xrlm_layer_gl_test(gl_glthread_glx gl.sh glthread 40 hello_xr)
 # XR_MNDX_egl_enable: the test app on Mesa's surfaceless EGL, with no X
 # display at all (DISPLAY removed, no Xvfb).
 function(xrlm_layer_egl_test name)
@@ -62,5 +66,5 @@ xrlm_layer_egl_test(gl_modes modes)
 # The glthread run bounds a cost on the frame thread.
 set_tests_properties(layer_gl_accuracy_4draws layer_gl_accuracy_16draws
   layer_gl_accuracy_40draws layer_gl_accuracy_egl_16draws layer_gl_glthread
-  layer_gl_old_readback PROPERTIES RUN_SERIAL TRUE)
+  layer_gl_glthread_glx layer_gl_old_readback PROPERTIES RUN_SERIAL TRUE)
 endif()
