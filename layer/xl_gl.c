@@ -436,12 +436,25 @@ static void poll(struct xl_gl *gl)
  */
 static void request_results(struct xl_gl *gl, uint32_t min_age)
 {
-	for (; gl->requested != gl->head && gl->head - gl->requested >= min_age; gl->requested++) {
+	for (; gl->requested != gl->head; gl->requested++) {
 		uint32_t slot = gl->requested % XL_GL_QUERIES;
+		if (gl->frame - gl->queries[slot].frame < min_age)
+			break;
 		gl->fn->GetQueryBufferObjectui64v(gl->queries[slot].name, gl->buffer,
 		                                  GL_QUERY_RESULT,
 		                                  (GLintptr)(slot * sizeof(uint64_t)));
 	}
+}
+
+/*
+ * Older frames' results: those finished taken, those of age asked for.
+ * Never this frame's: checking it would make the driver flush.
+ */
+static void read_back(struct xl_gl *gl)
+{
+	poll(gl);
+	if (gl->cells)
+		request_results(gl, XL_GL_REQUEST_AGE);
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -451,6 +464,7 @@ static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
 	struct xl_gl_query *q = &gl->queries[gl->head % XL_GL_QUERIES];
 	q->display_time = display_time;
 	q->session_id = session_id;
+	q->frame = gl->frame;
 	if (gl->cells)
 		gl->cells[gl->head % XL_GL_QUERIES] = CELL_PENDING;
 	/* Written when every earlier command has completed on the GPU. */
@@ -479,16 +493,25 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
 	if (session_id != gl->calibrated_session)
 		calibrate(gl, session_id);
-	/* Older frames' only: checking this frame's would make the driver flush. */
-	poll(gl);
-	if (gl->cells)
-		request_results(gl, XL_GL_REQUEST_AGE);
+	gl->frame++;
+	read_back(gl);
 	bool issued = issue(gl, display_time, session_id);
 	if (issued && flush)
 		gl->fn->Flush();
 	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&gl->frame_ns, xl_clock_mono_ns() - t0, memory_order_relaxed);
 	return issued ? XL_GL_STAMPED : XL_GL_OVERFLOW;
+}
+
+bool xl_gl_idle(struct xl_gl *gl)
+{
+	if (!gl->ready || gl->tail == gl->head)
+		return false;
+	if (gl->fn->GetCurrentContext() != gl->context)
+		return true;
+	gl->frame++;
+	read_back(gl);
+	return gl->tail != gl->head;
 }
 
 /* ------------------------------------------------------ xrDestroySession */

@@ -92,6 +92,7 @@ struct xl_gl_done {
 struct xl_gl_query {
 	uint32_t name;
 	uint32_t session_id;
+	uint32_t frame;               /* xl_gl::frame when it was issued */
 	int64_t display_time;
 };
 
@@ -107,6 +108,7 @@ struct xl_gl {
 	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
 	                               * writes it behind the compiler's back */
 	uint32_t requested;           /* results asked into the buffer: tail <= requested <= head */
+	uint32_t frame;               /* xrEndFrame calls seen, recorded or not: queries' ages */
 	uint32_t calibrated_session;  /* the recording session last calibrated */
 	struct xl_gl_query queries[XL_GL_QUERIES];
 	uint32_t head, tail;          /* issued, read back */
@@ -155,6 +157,17 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
  */
 enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
                                     bool flush);
+
+/*
+ * Frame thread, inside an xrEndFrame that is not recorded (the recording
+ * stopped) while timestamps are in flight: the frame counts towards their
+ * age, results that came of age are asked for and finished ones read back,
+ * as xl_gl_stamp does, so that the last recorded frames get their GPU
+ * values (the writer waits for them as the session closes). Nothing when
+ * the binding's context is not current. Returns whether any timestamp is
+ * still in flight.
+ */
+bool xl_gl_idle(struct xl_gl *gl);
 
 /*
  * xrDestroySession, before the chain below: with the context current on the

@@ -22,6 +22,10 @@ struct xl_instance {
 	struct xl_dispatch next; /* the next layer's functions */
 	struct xl_settings settings;
 	struct xl_control *ctl; /* pre: its own block; post: pre's, once attached */
+	/* This side's OpenGL timestamps may be in flight: frames not recorded
+	 * read them back (xl_side_frame.h). Beside ctl, which the idle
+	 * xrEndFrame reads anyway: no other cache line for the test. */
+	_Atomic bool gl_in_flight;
 	struct xl_ring_pool rings; /* one ring per recording thread */
 	bool rings_ready;
 	struct xl_writer writer;

@@ -47,10 +47,39 @@ static inline void stamp_gl(struct xl_instance *in, XrSession session,
                             const XrFrameEndInfo *info, uint32_t id)
 {
 	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
-	if (gl && gl->session == session &&
-	    xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
-	            XL_GL_OVERFLOW)
+	if (!gl || gl->session != session)
+		return;
+	if (xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
+	    XL_GL_OVERFLOW)
 		count_gpu_overflow(in->ctl, id);
+	if (!atomic_load_explicit(&in->gl_in_flight, memory_order_relaxed))
+		atomic_store_explicit(&in->gl_in_flight, true, memory_order_relaxed);
+}
+
+/*
+ * An xrEndFrame not recorded while this side's OpenGL timestamps may still
+ * be in flight (the recording stopped): GL results can only be read on the
+ * frame thread, so this one reads them back (xl_gl_idle) until none is
+ * left, then forwards. Out of line: the idle path only tests the flag.
+ */
+static __attribute__((noinline)) XrResult end_frame_gl_in_flight(struct xl_instance *in,
+                                                                  XrSession session,
+                                                                  const XrFrameEndInfo *info)
+{
+	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
+	/* Another XrSession's frame leaves the flag for the GL session's. */
+	if (!gl || (gl->session == session && !xl_gl_idle(gl)))
+		atomic_store_explicit(&in->gl_in_flight, false, memory_order_relaxed);
+	return in->next.xrEndFrame(session, info);
+}
+
+/* The idle xrEndFrame: forwards, through the GL read-back while timestamps are in flight. */
+static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
+                                      const XrFrameEndInfo *info)
+{
+	if (__builtin_expect(atomic_load_explicit(&in->gl_in_flight, memory_order_relaxed), 0))
+		return end_frame_gl_in_flight(in, session, info);
+	return in->next.xrEndFrame(session, info);
 }
 
 /*

@@ -251,6 +251,6 @@ XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFr
 	struct xl_control *ctl = in->ctl;
 	uint32_t id = xl_control_recording(ctl);
 	if (__builtin_expect(!id, 1))
-		return in->next.xrEndFrame(session, info);
+		return end_frame_idle(in, session, info);
 	return record_frame(in, id, session, info);
 }

@@ -16,6 +16,12 @@
 #                   slices where pre issued their timestamps (gpu_trace).
 #                   With "egl", the app is the test app on a surfaceless EGL
 #                   context (XR_MNDX_egl_enable) instead of hello_xr on GLX.
+#   stops           the test app (EGL) toggles the recording every 50
+#                   frames (SIGUSR2) and runs on between recordings: every
+#                   frame of every recording has its GPU value, the last
+#                   ones before a stop too (their timestamps are read back
+#                   on the frames after it, which are not recorded), and
+#                   neither side logs GPU samples lost.
 #   not-current     the test app (EGL) calls every 10th xrEndFrame with no GL
 #                   context current (an application bug): every frame still
 #                   runs and is recorded, those frames get no GPU value, and
@@ -70,7 +76,8 @@
 # needed with egl).
 # Usage: gl.sh accuracy DRAWS [egl] | gl.sh not-current | gl.sh glx-unset |
 #        gl.sh no-gl-elsewhere | gl.sh modes | gl.sh no-timer-query |
-#        gl.sh glthread DRAWS [hello_xr] | gl.sh old-readback
+#        gl.sh glthread DRAWS [hello_xr] | gl.sh old-readback |
+#        gl.sh stops
 . "$(dirname "$0")/lib.sh"
 FRAMES=330
 GLTHREAD_MAX_US=100
@@ -240,6 +247,28 @@ old-readback)
 	done
 	app_gl_state "$XRLM_TEST_WORK/run/app.log"
 	note "GL 4.4 without GL_ARB_direct_state_access: both sides read back with glGetQueryObject"
+	;;
+stops)
+	# SIGUSR2 every $EVERY frames: recordings of $EVERY frames each, the
+	# application running on between them.
+	# 275 frames: stops at 50, 150 and 250, each recording ended by one.
+	EVERY=50 FRAMES=275
+	export XRTEST_TARGET_GL_DRAWS=4
+	run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/run" "$FRAMES" --toggle-every $EVERY
+	sessions=0 summary=
+	for merged in $(merged_files); do
+		n=$(header_value "$merged" frame_count) gpu=$(header_value "$merged" gpu_frame_count)
+		summary="$summary $gpu/$n"
+		[ "$n" -ge $((EVERY - 1)) ] || fail "$merged: only $n frames recorded of $EVERY"
+		[ "$gpu" = "$n" ] || fail "$merged: $gpu of its $n frames have a GPU value"
+		sessions=$((sessions + 1))
+	done
+	[ "$sessions" -ge 2 ] || fail "only $sessions recordings"
+	for side in pre post; do
+		! grep -q "GPU samples lost" "$OUT/xrlm-$side.log" ||
+			fail "$side lost GPU samples: $(grep -h 'GPU samples lost' "$OUT/xrlm-$side.log")"
+	done
+	note "$sessions recordings stopped while the app ran on: GPU values/frames$summary"
 	;;
 not-current)
 	EVERY=10

@@ -58,6 +58,8 @@ xrlm_layer_egl_test(gl_accuracy_egl_16draws accuracy 16 egl)
 xrlm_layer_egl_test(gl_glthread glthread 100)
 # A context without the mapped buffer's needs: the glGetQueryObject readback.
 xrlm_layer_egl_test(gl_old_readback old-readback)
+# Recordings stopped while the app runs on: the last frames' GPU values too.
+xrlm_layer_egl_test(gl_stops stops)
 # xrEndFrame without the context current (the app's bug).
 xrlm_layer_egl_test(gl_not_current not-current)
 # XRLM_GPU_MODE=gated (no such mode for GL: the sandwich) and off.

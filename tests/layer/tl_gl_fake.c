@@ -630,13 +630,53 @@ static void test_buffer_pool_full(void **state)
 		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
 	for (uint64_t frame = XL_GL_QUERIES + 1; frame <= XL_GL_QUERIES + 5; frame++)
 		assert_int_equal(stamp(gl, frame, true), XL_GL_OVERFLOW);
-	/* Those XL_GL_REQUEST_AGE frames old or more: the ring's first nine. */
-	assert_int_equal(f.requests, XL_GL_QUERIES - XL_GL_REQUEST_AGE + 1);
+	/* Those XL_GL_REQUEST_AGE frames old or more, the frames that could
+	 * issue nothing counted too (a frame is a frame): the first thirteen. */
+	const int of_age = XL_GL_QUERIES + 5 - XL_GL_REQUEST_AGE;
+	assert_int_equal(f.requests, of_age);
 	finish_up_to(XL_GL_QUERIES);
 	assert_int_equal(stamp(gl, 30, true), XL_GL_STAMPED);
 	drain(gl, &c);
-	assert_int_equal(c.n, XL_GL_QUERIES - XL_GL_REQUEST_AGE + 1);
+	assert_int_equal(c.n, of_age);
 	assert_int_equal(f.counters, XL_GL_QUERIES + 1);
+	end_undisturbed(gl);
+}
+
+/*
+ * Frames not recorded after a stop (xl_gl_idle): they age the queries, ask
+ * for each result once and read them all back, issuing nothing; a frame
+ * without the context current does nothing and keeps them in flight.
+ */
+static void test_buffer_idle(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t frame = 1;
+
+	for (; frame <= 3; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	finish_up_to(3);
+	f.current = NULL;
+	f.frame = frame++;
+	assert_true(xl_gl_idle(gl));
+	f.current = binding_context();
+	bool in_flight = true;
+	for (int idle = 0; in_flight && idle < 2 * XL_GL_REQUEST_AGE; idle++) {
+		f.frame = frame++;
+		in_flight = xl_gl_idle(gl);
+	}
+	assert_false(in_flight);
+	/* The last query came of age at frame 3 + XL_GL_REQUEST_AGE, not sooner
+	 * (the frame without the context current not counted), read a frame later. */
+	assert_int_equal(frame - 1, 3 + 1 + XL_GL_REQUEST_AGE + 1);
+	assert_int_equal(f.requests, 3);
+	assert_int_equal(f.counters, 3);
+	assert_false(xl_gl_idle(gl));
+	drain(gl, &c);
+	assert_int_equal(c.n, 3);
+	for (unsigned i = 0; i < c.n; i++)
+		assert_int_equal(c.s[i].display_time, 100 + 1 + i);
 	end_undisturbed(gl);
 }
 
@@ -714,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_finish_deletes),
 		cmocka_unit_test(test_buffer_readback),
 		cmocka_unit_test(test_buffer_pool_full),
+		cmocka_unit_test(test_buffer_idle),
 		cmocka_unit_test(test_buffer_finish),
 		cmocka_unit_test(test_buffer_needs),
 	};
