@@ -446,13 +446,9 @@ static void request_results(struct xl_gl *gl, uint32_t min_age)
 	}
 }
 
-/*
- * Older frames' results: those finished taken, those of age asked for.
- * Never this frame's: checking it would make the driver flush.
- */
-static void read_back(struct xl_gl *gl)
+/* The mapped buffer's results that came of age asked for (GPU work: a copy each). */
+static void ask_results(struct xl_gl *gl)
 {
-	poll(gl);
 	if (gl->cells)
 		request_results(gl, XL_GL_REQUEST_AGE);
 }
@@ -481,7 +477,7 @@ static enum xl_gl_stamp_result skip(struct xl_gl *gl, enum xl_gl_skip why)
 }
 
 enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
-                                    bool flush)
+                                    bool post)
 {
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
@@ -494,9 +490,17 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	if (session_id != gl->calibrated_session)
 		calibrate(gl, session_id);
 	gl->frame++;
-	read_back(gl);
+	/* Older frames' only: checking this frame's would make the driver flush. */
+	poll(gl);
+	/* The requests' copies run on the GPU: pre's before its timestamp,
+	 * post's after its own, both outside the target's interval between
+	 * them (on NVIDIA's driver post's before its timestamp added ~2 us). */
+	if (!post)
+		ask_results(gl);
 	bool issued = issue(gl, display_time, session_id);
-	if (issued && flush)
+	if (post)
+		ask_results(gl);
+	if (issued && post)
 		gl->fn->Flush();
 	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&gl->frame_ns, xl_clock_mono_ns() - t0, memory_order_relaxed);
@@ -510,7 +514,8 @@ bool xl_gl_idle(struct xl_gl *gl)
 	if (gl->fn->GetCurrentContext() != gl->context)
 		return true;
 	gl->frame++;
-	read_back(gl);
+	poll(gl);
+	ask_results(gl);
 	return gl->tail != gl->head;
 }
 

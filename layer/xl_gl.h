@@ -147,7 +147,10 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
 
 /*
  * Frame thread, inside xrEndFrame: reads back the older frames' finished
- * timestamps, then issues this frame's, followed by glFlush when @p flush.
+ * timestamps, then issues this frame's; @p post: this is post's stamp,
+ * which asks for older results after its timestamp instead of before it
+ * (those requests are GPU work, kept out of the target's interval) and
+ * is followed by glFlush.
  *
  * Post flushes: a timestamp is only written once the driver submits it, and
  * without a flush the driver may hold it back until the application's next
@@ -156,7 +159,7 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
  * the GPU together with the target's work, with no idle gap between them.
  */
 enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
-                                    bool flush);
+                                    bool post);
 
 /*
  * Frame thread, inside an xrEndFrame that is not recorded (the recording

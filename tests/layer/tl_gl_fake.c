@@ -75,6 +75,8 @@ static struct fake {
 	unsigned young_requests;        /* on the frame thread, before XL_GL_REQUEST_AGE frames */
 	unsigned requests_not_pending;  /* into a cell not holding the sentinel */
 	unsigned overwrites;            /* a result written over a cell not holding the sentinel */
+	uint64_t counter_frame, flush_frame; /* the frames of the last glQueryCounter and glFlush */
+	unsigned requests_before_counter, requests_after_counter, requests_after_flush;
 	unsigned availability_reads;    /* glGetQueryObjectiv calls */
 	GLuint next_name;
 	unsigned calls;                 /* every GL call but the current-context check */
@@ -182,6 +184,7 @@ static void fake_query_counter(GLuint id, GLenum target)
 	f.q[id].requests = 0;
 	f.q[id].write_pending = false;
 	f.counters++;
+	f.counter_frame = f.frame;
 }
 
 static void fake_get_queryiv(GLenum target, GLenum pname, GLint *v)
@@ -225,6 +228,7 @@ static void fake_flush(void)
 {
 	call();
 	f.flushes++;
+	f.flush_frame = f.frame;
 }
 
 /* The fake GPU writes query @p id's result into its requested cell. */
@@ -296,6 +300,12 @@ static void fake_get_query_buffer_objectui64v(GLuint id, GLuint buffer, GLenum p
 	assert_true(offset >= 0 && offset % 8 == 0 && offset < (GLintptr)sizeof(f.cells));
 	assert_true(f.q[id].issued);
 	f.requests++;
+	if (f.counter_frame != f.frame)
+		f.requests_before_counter++;
+	else if (f.flush_frame != f.frame)
+		f.requests_after_counter++;
+	else
+		f.requests_after_flush++;
 	if (f.q[id].requests++)
 		f.repeated_requests++;
 	if (!f.in_finish && f.frame - f.q[id].frame < XL_GL_REQUEST_AGE)
@@ -643,6 +653,27 @@ static void test_buffer_pool_full(void **state)
 }
 
 /*
+ * A request's copy is GPU work: pre asks before its timestamp, post after
+ * its own and before its flush, so neither lands between the two.
+ */
+static void test_buffer_request_order(void **state)
+{
+	(void)state;
+	for (int post = 0; post <= 1; post++) {
+		struct xl_gl *gl = create_with(true, NULL);
+		for (uint64_t frame = 1; frame <= 3 * XL_GL_REQUEST_AGE; frame++) {
+			finish_up_to(frame - 1);
+			assert_int_equal(stamp(gl, frame, post), XL_GL_STAMPED);
+		}
+		assert_int_equal(f.requests, 2 * XL_GL_REQUEST_AGE);
+		assert_int_equal(f.requests_before_counter, post ? 0 : f.requests);
+		assert_int_equal(f.requests_after_counter, post ? f.requests : 0);
+		assert_int_equal(f.requests_after_flush, 0);
+		end_undisturbed(gl);
+	}
+}
+
+/*
  * Frames not recorded after a stop (xl_gl_idle): they age the queries, ask
  * for each result once and read them all back, issuing nothing; a frame
  * without the context current does nothing and keeps them in flight.
@@ -754,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_finish_deletes),
 		cmocka_unit_test(test_buffer_readback),
 		cmocka_unit_test(test_buffer_pool_full),
+		cmocka_unit_test(test_buffer_request_order),
 		cmocka_unit_test(test_buffer_idle),
 		cmocka_unit_test(test_buffer_finish),
 		cmocka_unit_test(test_buffer_needs),
