@@ -56,13 +56,12 @@ struct xl_gl_fns {
 };
 
 /* An optional entry point missing means the glGetQueryObject readback, not "unsupported". */
-#define OPTIONAL true
-#define REQUIRED false
+enum fn_need { REQUIRED, OPTIONAL };
 
 static const struct {
 	const char *name;
 	size_t offset;
-	bool optional;
+	enum fn_need need;
 } fn_table[] = {
 	{"glGetString", offsetof(struct xl_gl_fns, GetString), REQUIRED},
 	{"glGetStringi", offsetof(struct xl_gl_fns, GetStringi), REQUIRED},
@@ -158,7 +157,7 @@ static bool resolve(const struct window_system *ws, struct xl_gl_fns *fns, char 
 	fns->has_buffer_fns = true;
 	for (size_t i = 0; i < sizeof(fn_table) / sizeof(fn_table[0]); i++) {
 		gl_void_fn fn = getproc((const GLubyte *)fn_table[i].name);
-		if (!fn && fn_table[i].optional) {
+		if (!fn && fn_table[i].need == OPTIONAL) {
 			fns->has_buffer_fns = false;
 			continue;
 		}
@@ -276,7 +275,8 @@ static bool setup_buffer(struct xl_gl *gl)
 	fn->CreateBuffers(1, &buffer);
 	if (!buffer)
 		return false;
-	fn->NamedBufferStorage(buffer, size, NULL, flags);
+	/* Client storage: the CPU reads it every frame, the GPU writes 8 bytes. */
+	fn->NamedBufferStorage(buffer, size, NULL, flags | GL_CLIENT_STORAGE_BIT);
 	volatile uint64_t *cells = fn->MapNamedBufferRange(buffer, 0, size, flags);
 	if (!cells) {
 		fn->DeleteBuffers(1, &buffer);
@@ -397,23 +397,65 @@ static void poll_objects(struct xl_gl *gl)
 }
 
 /*
+ * A driver may store a result's 64 bits as two 32-bit halves (Intel's
+ * does, low half first), so a poll can see one half written and the other
+ * still the sentinel's ones. A GL time (ns) has an all-ones high half only
+ * after 292 years: such a cell is unwritten, or written only in part. An
+ * all-ones low half happens (1 in 2^32): such a value is taken once two
+ * polls read it the same, the other half having had a frame to land.
+ */
+static bool unwritten(uint64_t ns)
+{
+	return (uint32_t)(ns >> 32) == UINT32_MAX;
+}
+
+static bool maybe_half_written(uint64_t ns)
+{
+	return (uint32_t)ns == UINT32_MAX;
+}
+
+/* The mapped readback given up: a cell that was asked for stays unwritten. */
+static void give_up_cells(struct xl_gl *gl)
+{
+	gl->cells_given_up = true;
+	atomic_store_explicit(&gl->cells_stuck, true, memory_order_release);
+}
+
+/*
  * Takes the results the driver has written into the buffer, oldest first:
  * plain loads, no GL call. Only requested cells: a cell is reused once its
  * value was read, so its one request has run and nothing can overwrite the
- * next sentinel. The mapping is coherent, so the driver's write shows up
- * without a fence, at the latest a frame later (a cell still holding the
- * sentinel is just looked at again); it is one aligned 8-byte store.
+ * next sentinel. The spec has the CPU see a server write through a
+ * coherent mapping only after a fence or glFinish; the drivers tried
+ * (Mesa's llvmpipe, NVIDIA's) show it without, a frame later at most, and
+ * a cell unwritten XL_GL_CELL_PATIENCE frames after its request makes
+ * the session fall back to glGetQueryObject rather than stall.
  */
 static void poll_cells(struct xl_gl *gl)
 {
 	while (gl->tail != gl->requested) {
 		uint32_t slot = gl->tail % XL_GL_QUERIES;
+		const struct xl_gl_query *q = &gl->queries[slot];
 		uint64_t ns = gl->cells[slot];
-		if (ns == CELL_PENDING)
-			break;
-		push_sample(gl, &gl->queries[slot], ns);
+		if (unwritten(ns)) {
+			if (gl->frame - q->asked >= XL_GL_CELL_PATIENCE)
+				give_up_cells(gl);
+			return;
+		}
+		if (maybe_half_written(ns) && ns != gl->suspect) {
+			gl->suspect = ns;
+			return;
+		}
+		gl->suspect = CELL_PENDING;
+		push_sample(gl, q, ns);
 		gl->tail++;
 	}
+}
+
+/* The mapped readback in use: the buffer made and not given up. */
+static bool mapped(const struct xl_gl *gl)
+{
+	return gl->cells && !gl->cells_given_up;
 }
 
 /* Reads back every finished timestamp, oldest first, without waiting. */
@@ -421,9 +463,9 @@ static void poll(struct xl_gl *gl)
 {
 	if (gl->tail == gl->head)
 		return;
-	if (gl->cells)
+	if (mapped(gl))
 		poll_cells(gl);
-	else
+	if (!mapped(gl))
 		poll_objects(gl);
 	atomic_store_explicit(&gl->in_flight, gl->head - gl->tail, memory_order_relaxed);
 }
@@ -440,17 +482,18 @@ static void request_results(struct xl_gl *gl, uint32_t min_age)
 		uint32_t slot = gl->requested % XL_GL_QUERIES;
 		if (gl->frame - gl->queries[slot].frame < min_age)
 			break;
+		gl->queries[slot].asked = gl->frame;
 		gl->fn->GetQueryBufferObjectui64v(gl->queries[slot].name, gl->buffer,
 		                                  GL_QUERY_RESULT,
 		                                  (GLintptr)(slot * sizeof(uint64_t)));
 	}
 }
 
-/* The mapped buffer's results that came of age asked for (GPU work: a copy each). */
-static void ask_results(struct xl_gl *gl)
+/* The mapped buffer's results @p min_age frames old asked for (GPU work: a copy each). */
+static void ask_results(struct xl_gl *gl, uint32_t min_age)
 {
-	if (gl->cells)
-		request_results(gl, XL_GL_REQUEST_AGE);
+	if (mapped(gl))
+		request_results(gl, min_age);
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -461,7 +504,7 @@ static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
 	q->display_time = display_time;
 	q->session_id = session_id;
 	q->frame = gl->frame;
-	if (gl->cells)
+	if (mapped(gl))
 		gl->cells[gl->head % XL_GL_QUERIES] = CELL_PENDING;
 	/* Written when every earlier command has completed on the GPU. */
 	gl->fn->QueryCounter(q->name, GL_TIMESTAMP);
@@ -496,10 +539,10 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	 * post's after its own, both outside the target's interval between
 	 * them (on NVIDIA's driver post's before its timestamp added ~2 us). */
 	if (!post)
-		ask_results(gl);
+		ask_results(gl, XL_GL_REQUEST_AGE);
 	bool issued = issue(gl, display_time, session_id);
 	if (post)
-		ask_results(gl);
+		ask_results(gl, XL_GL_REQUEST_AGE);
 	if (issued && post)
 		gl->fn->Flush();
 	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
@@ -515,7 +558,7 @@ bool xl_gl_idle(struct xl_gl *gl)
 		return true;
 	gl->frame++;
 	poll(gl);
-	ask_results(gl);
+	ask_results(gl, XL_GL_IDLE_AGE);
 	return gl->tail != gl->head;
 }
 
@@ -540,7 +583,7 @@ static void delete_buffer(struct xl_gl *gl)
 static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 {
 	/* The rest of the results asked for, and sent to the GPU. */
-	if (gl->cells && gl->requested != gl->head) {
+	if (mapped(gl) && gl->requested != gl->head) {
 		request_results(gl, 0);
 		gl->fn->Flush();
 	}
@@ -613,10 +656,24 @@ static void report(struct xl_gl *gl)
 		       "columns are unaffected", gl->why);
 }
 
+/* Logs, once, that the mapped readback was given up (poll_cells). */
+static void report_stuck(struct xl_gl *gl)
+{
+	if (gl->stuck_logged || !atomic_load_explicit(&gl->cells_stuck, memory_order_acquire))
+		return;
+	gl->stuck_logged = true;
+	xl_log("GPU timestamps (OpenGL): a result asked into the mapped query buffer was not "
+	       "written %u frames later (context reset, or a driver that shows such writes only "
+	       "after a fence): read back with glGetQueryObject for the rest of the session "
+	       "(under Mesa's glthread the frame thread then waits for the GL thread)",
+	       XL_GL_CELL_PATIENCE);
+}
+
 bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
                    void (*emit)(void *ctx, const struct xl_gpu_sample *s), void *ctx)
 {
 	report(gl);
+	report_stuck(gl);
 	unsigned tail = atomic_load_explicit(&gl->done_tail, memory_order_relaxed);
 	unsigned head = atomic_load_explicit(&gl->done_head, memory_order_acquire);
 	for (; tail != head; tail++) {

@@ -59,6 +59,20 @@
  * two, so a driver that waits on the CPU for GL_QUERY_RESULT does not wait.
  */
 #define XL_GL_REQUEST_AGE (XL_GL_QUERIES / 2)
+/*
+ * The same on frames after a stop (xl_gl_idle): 8 frames would keep the
+ * last results past the writer's wait at a low frame rate; 2 frames old,
+ * a query has finished unless the GPU runs two frames behind, and then
+ * the wait is the driver's, once, outside any recording.
+ */
+#define XL_GL_IDLE_AGE 2
+/*
+ * Frames a requested cell may stay unwritten before the mapped readback is
+ * given up for the session (a reset context, a request the driver dropped,
+ * a write that never shows through the mapping): the rest read back with
+ * glGetQueryObject, and the writer logs why.
+ */
+#define XL_GL_CELL_PATIENCE (2 * XL_GL_QUERIES)
 
 /* Why a recorded frame got no GL timestamp (counted; logged at the session's end). */
 enum xl_gl_skip {
@@ -93,6 +107,7 @@ struct xl_gl_query {
 	uint32_t name;
 	uint32_t session_id;
 	uint32_t frame;               /* xl_gl::frame when it was issued */
+	uint32_t asked;               /* xl_gl::frame when its result was asked for */
 	int64_t display_time;
 };
 
@@ -107,8 +122,10 @@ struct xl_gl {
 	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
 	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
 	                               * writes it behind the compiler's back */
-	uint32_t requested;           /* results asked into the buffer: tail <= requested <= head */
-	uint32_t frame;               /* xrEndFrame calls seen, recorded or not: queries' ages */
+	bool cells_given_up;          /* a cell stayed unwritten: glGetQueryObject from then on */
+	uint64_t suspect;             /* a cell value with an all-ones low half, until read twice */
+	uint32_t requested;           /* mapped readback: results asked, tail <= requested <= head */
+	uint32_t frame;               /* frames that stamped, or read back after a stop: ages */
 	uint32_t calibrated_session;  /* the recording session last calibrated */
 	struct xl_gl_query queries[XL_GL_QUERIES];
 	uint32_t head, tail;          /* issued, read back */
@@ -121,11 +138,13 @@ struct xl_gl {
 	char why[160];                /* set before status turns UNSUPPORTED */
 	uint64_t setup_ns;            /* the first frame's set-up cost, set before status */
 	bool mapped_readback;         /* the buffer was made; set before status */
+	atomic_bool cells_stuck;      /* set when cells_given_up turns true, for the writer's log */
 	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
 	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
 	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
 	/* Writer thread only. */
 	int status_logged;
+	bool stuck_logged;
 	struct xl_gpu_calibration cal; /* the latest calibration drained */
 	bool has_cal;
 };

@@ -64,6 +64,7 @@ static struct fake {
 		uint64_t value;
 		unsigned requests;  /* into the buffer, since issued */
 		bool write_pending; /* requested, to be written once done */
+		bool torn;          /* written as its low half only, so far */
 		GLintptr offset;    /* the requested cell */
 	} q[FAKE_QUERIES + 1]; /* by name; 0 unused */
 	/* The mapped buffer. */
@@ -76,6 +77,11 @@ static struct fake {
 	unsigned requests_not_pending;  /* into a cell not holding the sentinel */
 	unsigned overwrites;            /* a result written over a cell not holding the sentinel */
 	uint64_t counter_frame, flush_frame; /* the frames of the last glQueryCounter and glFlush */
+	bool in_idle;                   /* the test is in xl_gl_idle: XL_GL_IDLE_AGE */
+	bool no_qbo;                    /* GL_ARB_query_buffer_object not listed */
+	bool drop_writes;               /* the GPU never writes a requested result */
+	bool torn_writes;               /* the GPU writes the low half first (complete_torn) */
+	unsigned torn;                  /* writes whose high half is still to come */
 	unsigned requests_before_counter, requests_after_counter, requests_after_flush;
 	unsigned availability_reads;    /* glGetQueryObjectiv calls */
 	GLuint next_name;
@@ -116,7 +122,8 @@ static GLuint extensions(const char *out[4])
 	GLuint n = 0;
 	if (f.timer_query)
 		out[n++] = "GL_ARB_timer_query";
-	out[n++] = "GL_ARB_query_buffer_object";
+	if (!f.no_qbo)
+		out[n++] = "GL_ARB_query_buffer_object";
 	if (f.dsa_extensions) {
 		out[n++] = "GL_ARB_direct_state_access";
 		out[n++] = "GL_ARB_buffer_storage";
@@ -235,10 +242,31 @@ static void fake_flush(void)
 static void write_cell(GLuint id)
 {
 	uint64_t *cell = &f.cells[f.q[id].offset / (GLintptr)sizeof(uint64_t)];
+	f.q[id].write_pending = false;
+	if (f.drop_writes)
+		return;
 	if (*cell != PENDING)
 		f.overwrites++;
+	if (f.torn_writes) {
+		/* As two 32-bit stores, the high half's still to come. */
+		*cell = (PENDING & ~(uint64_t)UINT32_MAX) | (f.q[id].value & UINT32_MAX);
+		f.q[id].torn = true;
+		f.torn++;
+		return;
+	}
 	*cell = f.q[id].value;
-	f.q[id].write_pending = false;
+}
+
+/* The second halves of the torn writes (write_cell with torn_writes). */
+static void complete_torn(void)
+{
+	for (GLuint id = 1; id <= FAKE_QUERIES; id++) {
+		if (!f.q[id].torn)
+			continue;
+		f.cells[f.q[id].offset / (GLintptr)sizeof(uint64_t)] = f.q[id].value;
+		f.q[id].torn = false;
+	}
+	f.torn = 0;
 }
 
 static void fake_create_buffers(GLsizei n, GLuint *buffers)
@@ -257,7 +285,8 @@ static void fake_named_buffer_storage(GLuint buffer, GLsizeiptr size, const void
 	assert_int_equal(buffer, FAKE_BUFFER);
 	assert_int_equal(size, sizeof(f.cells));
 	assert_null(data);
-	assert_int_equal(flags, CELL_FLAGS);
+	/* Mapping's flags, and client storage: the CPU reads it every frame. */
+	assert_int_equal(flags, CELL_FLAGS | GL_CLIENT_STORAGE_BIT);
 }
 
 static void *fake_map_named_buffer_range(GLuint buffer, GLintptr offset, GLsizeiptr length,
@@ -308,7 +337,7 @@ static void fake_get_query_buffer_objectui64v(GLuint id, GLuint buffer, GLenum p
 		f.requests_after_flush++;
 	if (f.q[id].requests++)
 		f.repeated_requests++;
-	if (!f.in_finish && f.frame - f.q[id].frame < XL_GL_REQUEST_AGE)
+	if (!f.in_finish && f.frame - f.q[id].frame < (f.in_idle ? XL_GL_IDLE_AGE : XL_GL_REQUEST_AGE))
 		f.young_requests++;
 	if (f.cells[offset / (GLintptr)sizeof(uint64_t)] != PENDING)
 		f.requests_not_pending++;
@@ -692,15 +721,17 @@ static void test_buffer_idle(void **state)
 	f.frame = frame++;
 	assert_true(xl_gl_idle(gl));
 	f.current = binding_context();
+	f.in_idle = true;
 	bool in_flight = true;
 	for (int idle = 0; in_flight && idle < 2 * XL_GL_REQUEST_AGE; idle++) {
 		f.frame = frame++;
 		in_flight = xl_gl_idle(gl);
 	}
 	assert_false(in_flight);
-	/* The last query came of age at frame 3 + XL_GL_REQUEST_AGE, not sooner
-	 * (the frame without the context current not counted), read a frame later. */
-	assert_int_equal(frame - 1, 3 + 1 + XL_GL_REQUEST_AGE + 1);
+	/* The last query came of age (XL_GL_IDLE_AGE after a stop) on the
+	 * second idle frame with the context (the one without it not counted),
+	 * read a frame later. */
+	assert_int_equal(frame - 1, 3 + 1 + XL_GL_IDLE_AGE + 1);
 	assert_int_equal(f.requests, 3);
 	assert_int_equal(f.counters, 3);
 	assert_false(xl_gl_idle(gl));
@@ -709,6 +740,143 @@ static void test_buffer_idle(void **state)
 	for (unsigned i = 0; i < c.n; i++)
 		assert_int_equal(c.s[i].display_time, 100 + 1 + i);
 	end_undisturbed(gl);
+}
+
+/* The same after a stop with the glGetQueryObject readback: results polled, nothing asked. */
+static void test_idle_objects(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create();
+	struct collected c = {0};
+	uint64_t frame = 1;
+
+	for (; frame <= 3; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	finish_up_to(3);
+	f.frame = frame++;
+	assert_false(xl_gl_idle(gl));
+	assert_int_equal(f.requests, 0);
+	assert_int_equal(f.result_reads, 3);
+	drain(gl, &c);
+	assert_int_equal(c.n, 3);
+	end_undisturbed(gl);
+}
+
+/*
+ * A cell the driver never writes (a reset context, say): XL_GL_CELL_PATIENCE
+ * frames after its request the session reads back with glGetQueryObject,
+ * every result comes, timestamps go on, and the writer says why once.
+ */
+static void test_buffer_stuck(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t frame = 1;
+
+	f.drop_writes = true;
+	for (; frame <= XL_GL_REQUEST_AGE + XL_GL_CELL_PATIENCE; frame++) {
+		finish_up_to(frame - 1);
+		stamp(gl, frame, true);
+		assert_false(atomic_load(&gl->cells_stuck));
+		assert_int_equal(f.result_reads, 0);
+	}
+	/* The first query was asked at frame 1 + XL_GL_REQUEST_AGE. */
+	for (; frame <= 1 + XL_GL_REQUEST_AGE + XL_GL_CELL_PATIENCE; frame++) {
+		finish_up_to(frame - 1);
+		stamp(gl, frame, true);
+	}
+	assert_true(atomic_load(&gl->cells_stuck));
+	unsigned requests = f.requests;
+	for (uint64_t end = frame + 2 * XL_GL_QUERIES; frame < end; frame++) {
+		finish_up_to(frame - 1);
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	}
+	assert_int_equal(f.requests, requests);
+	drain(gl, &c);
+	/* The first 16 frames', then (those between found the pool full) the later ones'. */
+	assert_true(c.n >= 2 * XL_GL_QUERIES);
+	for (unsigned i = 0; i < c.n; i++) {
+		if (i < XL_GL_QUERIES)
+			assert_int_equal(c.s[i].display_time, 100 + 1 + i);
+		else
+			assert_true(c.s[i].display_time > c.s[i - 1].display_time);
+	}
+	f.in_finish = true;
+	end_undisturbed(gl);
+}
+
+/*
+ * A result written as two 32-bit halves, the low first: the cell read in
+ * between is not taken (its high half is the sentinel's); a real value
+ * whose low half is all ones is, once two polls read it the same.
+ */
+static void test_buffer_torn(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t frame = 1;
+
+	f.torn_writes = true;
+	for (; frame <= XL_GL_REQUEST_AGE + 1; frame++) {
+		finish_up_to(frame - 1);
+		stamp(gl, frame, true);
+	}
+	assert_int_equal(f.requests, 1);
+	assert_int_equal(f.torn, 1);
+	f.in_idle = true;
+	f.frame = frame++;
+	xl_gl_idle(gl);
+	drain(gl, &c);
+	assert_int_equal(c.n, 0);
+	/* Meanwhile the idle frame asked for frames 2-8 (XL_GL_IDLE_AGE), torn too. */
+	assert_int_equal(f.torn, XL_GL_REQUEST_AGE);
+	complete_torn();
+	f.frame = frame++;
+	xl_gl_idle(gl);
+	drain(gl, &c);
+	assert_int_equal(c.n, XL_GL_REQUEST_AGE);
+	for (unsigned i = 0; i < c.n; i++)
+		assert_int_equal(c.s[i].ticks, 1000 + 10 * (i + 1));
+
+	/* A whole write of a value with an all-ones low half. */
+	f.torn_writes = false;
+	uint32_t slot = gl->tail % XL_GL_QUERIES;
+	f.frame = frame++;
+	xl_gl_idle(gl); /* asks for the next results */
+	assert_int_equal(gl->tail % XL_GL_QUERIES, slot);
+	gl->cells[slot] = 0x12345678ffffffffull;
+	f.frame = frame++;
+	xl_gl_idle(gl);
+	drain(gl, &c);
+	assert_int_equal(c.n, 0);
+	f.frame = frame++;
+	xl_gl_idle(gl);
+	drain(gl, &c);
+	assert_true(c.n >= 1);
+	assert_int_equal(c.s[0].ticks, 0x12345678ffffffffull);
+	f.in_finish = true;
+	f.overwrites = 0; /* the test wrote that cell itself */
+	end_undisturbed(gl);
+}
+
+/* xrDestroySession without the context current: no GL call, the buffer left to the context. */
+static void test_buffer_finish_not_current(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+
+	for (uint64_t frame = 1; frame <= 3; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	unsigned calls = f.calls;
+	f.current = NULL;
+	xl_gl_finish(gl, 0);
+	assert_int_equal(f.calls, calls);
+	assert_int_equal(f.unmaps, 0);
+	assert_int_equal(f.buffers_deleted, 0);
+	assert_undisturbed();
+	xl_gl_destroy(gl);
 }
 
 /* xrDestroySession: the rest asked and flushed, every result read, the buffer unmapped and deleted. */
@@ -747,19 +915,22 @@ static void test_buffer_needs(void **state)
 	static const struct {
 		const char *version;
 		bool dsa_extensions;
+		bool no_qbo;
 		const char *missing;
 		bool mapped;
 	} cases[] = {
-		{"4.5 (Core Profile) fake", false, NULL, true},
-		{"4.3 (Core Profile) fake", true, NULL, true},
-		{"4.3 (Core Profile) fake", false, NULL, false},
-		{"4.6 (Core Profile) fake", false, "glGetQueryBufferObjectui64v", false},
-		{"4.6 (Core Profile) fake", false, "glUnmapNamedBuffer", false},
+		{"4.5 (Core Profile) fake", false, false, NULL, true},
+		{"4.3 (Core Profile) fake", true, false, NULL, true},
+		{"4.3 (Core Profile) fake", true, true, NULL, false},
+		{"4.3 (Core Profile) fake", false, false, NULL, false},
+		{"4.6 (Core Profile) fake", false, false, "glGetQueryBufferObjectui64v", false},
+		{"4.6 (Core Profile) fake", false, false, "glUnmapNamedBuffer", false},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct xl_gl *gl = create_with(true, cases[i].missing);
 		f.version = cases[i].version;
 		f.dsa_extensions = cases[i].dsa_extensions;
+		f.no_qbo = cases[i].no_qbo;
 		for (uint64_t frame = 1; frame <= XL_GL_REQUEST_AGE + 2; frame++) {
 			finish_up_to(frame - 1);
 			assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
@@ -787,6 +958,10 @@ int main(void)
 		cmocka_unit_test(test_buffer_pool_full),
 		cmocka_unit_test(test_buffer_request_order),
 		cmocka_unit_test(test_buffer_idle),
+		cmocka_unit_test(test_idle_objects),
+		cmocka_unit_test(test_buffer_stuck),
+		cmocka_unit_test(test_buffer_torn),
+		cmocka_unit_test(test_buffer_finish_not_current),
 		cmocka_unit_test(test_buffer_finish),
 		cmocka_unit_test(test_buffer_needs),
 	};
