@@ -465,6 +465,7 @@ static void poll(struct xl_gl *gl)
 		return;
 	if (mapped(gl))
 		poll_cells(gl);
+	/* Not "else": poll_cells may just have given the buffer up. */
 	if (!mapped(gl))
 		poll_objects(gl);
 	atomic_store_explicit(&gl->in_flight, gl->head - gl->tail, memory_order_relaxed);
