@@ -417,7 +417,6 @@ static bool maybe_half_written(uint64_t ns)
 /* The mapped readback given up: a cell that was asked for stays unwritten. */
 static void give_up_cells(struct xl_gl *gl)
 {
-	gl->cells_given_up = true;
 	atomic_store_explicit(&gl->cells_stuck, true, memory_order_release);
 }
 
@@ -455,7 +454,7 @@ static void poll_cells(struct xl_gl *gl)
 /* The mapped readback in use: the buffer made and not given up. */
 static bool mapped(const struct xl_gl *gl)
 {
-	return gl->cells && !gl->cells_given_up;
+	return gl->cells && !atomic_load_explicit(&gl->cells_stuck, memory_order_relaxed);
 }
 
 /* Reads back every finished timestamp, oldest first, without waiting. */
@@ -472,13 +471,16 @@ static void poll(struct xl_gl *gl)
 }
 
 /*
- * Asks the driver, once per query, to write the result of each query at
- * least @p min_age frames old into its cell. GL_QUERY_RESULT, not NO_WAIT:
- * a NO_WAIT request writes nothing for an unfinished query and would have
- * to be repeated, and a repeat could land after the cell was reused.
+ * Mapped readback: asks the driver, once per query, to write the result of
+ * each query at least @p min_age frames old into its cell (GPU work: a
+ * copy each). GL_QUERY_RESULT, not NO_WAIT: a NO_WAIT request writes
+ * nothing for an unfinished query and would have to be repeated, and a
+ * repeat could land after the cell was reused.
  */
 static void request_results(struct xl_gl *gl, uint32_t min_age)
 {
+	if (!mapped(gl))
+		return;
 	for (; gl->requested != gl->head; gl->requested++) {
 		uint32_t slot = gl->requested % XL_GL_QUERIES;
 		if (gl->frame - gl->queries[slot].frame < min_age)
@@ -488,13 +490,6 @@ static void request_results(struct xl_gl *gl, uint32_t min_age)
 		                                  GL_QUERY_RESULT,
 		                                  (GLintptr)(slot * sizeof(uint64_t)));
 	}
-}
-
-/* The mapped buffer's results @p min_age frames old asked for (GPU work: a copy each). */
-static void ask_results(struct xl_gl *gl, uint32_t min_age)
-{
-	if (mapped(gl))
-		request_results(gl, min_age);
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -540,10 +535,10 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	 * post's after its own, both outside the target's interval between
 	 * them (on NVIDIA's driver post's before its timestamp added ~2 us). */
 	if (!post)
-		ask_results(gl, XL_GL_REQUEST_AGE);
+		request_results(gl, XL_GL_REQUEST_AGE);
 	bool issued = issue(gl, display_time, session_id);
 	if (post)
-		ask_results(gl, XL_GL_REQUEST_AGE);
+		request_results(gl, XL_GL_REQUEST_AGE);
 	if (issued && post)
 		gl->fn->Flush();
 	atomic_fetch_add_explicit(&gl->frames, 1, memory_order_relaxed);
@@ -559,7 +554,7 @@ bool xl_gl_idle(struct xl_gl *gl)
 		return true;
 	gl->frame++;
 	poll(gl);
-	ask_results(gl, XL_GL_IDLE_AGE);
+	request_results(gl, XL_GL_IDLE_AGE);
 	return gl->tail != gl->head;
 }
 

@@ -122,7 +122,6 @@ struct xl_gl {
 	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
 	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
 	                               * writes it behind the compiler's back */
-	bool cells_given_up;          /* a cell stayed unwritten: glGetQueryObject from then on */
 	uint64_t suspect;             /* a cell value with an all-ones low half, until read twice */
 	uint32_t requested;           /* mapped readback: results asked, tail <= requested <= head */
 	uint32_t frame;               /* frames that stamped, or read back after a stop: ages */
@@ -138,7 +137,8 @@ struct xl_gl {
 	char why[160];                /* set before status turns UNSUPPORTED */
 	uint64_t setup_ns;            /* the first frame's set-up cost, set before status */
 	bool mapped_readback;         /* the buffer was made; set before status */
-	atomic_bool cells_stuck;      /* set when cells_given_up turns true, for the writer's log */
+	atomic_bool cells_stuck;      /* a cell stayed unwritten: glGetQueryObject from then on
+	                               * (the frame thread's switch, the writer's log) */
 	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
 	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
 	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
