@@ -96,6 +96,16 @@ int xl_files_open_dir(const char *path, char *why, size_t why_size)
 		errno = EPERM;
 		return -1;
 	}
+	/* Opened is not enough: one on a read-only filesystem, or whose mode
+	 * keeps this user out, would be taken and record nothing; refused, the
+	 * default directory is used instead (README "Output directory"). */
+	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
+		int err = errno;
+		snprintf(why, why_size, "%s cannot be written to: %s", path, strerror(err));
+		close(fd);
+		errno = err;
+		return -1;
+	}
 	return fd;
 }
 

@@ -5,9 +5,9 @@
 #   missing:  a directory three levels deep that does not exist: created
 #   full:     a 64 KiB tmpfs fills up mid-session (ENOSPC), and the same with
 #             `ulimit -f` (EFBIG) where mounting is not allowed
-#   readonly: a read-only tmpfs: the directory cannot be created under it
-#             (the default directory is used instead), or exists but no
-#             file can be created in it
+#   readonly: a read-only tmpfs: the directory cannot be created under it,
+#             or exists but no file can be created in it (the default
+#             directory is used instead, both times)
 #   symlinks: symlinks planted where the session's files and the log will
 #             be created, pointing at a file outside: nothing goes through
 #   deleted:  the directory is deleted between two sessions: the next one
@@ -101,13 +101,20 @@ case_readonly() {
 	one_line "$W/app.log" "pre: output directory $W/ro/out cannot be used: .*; using the default"
 	ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
 		fail "nothing recorded in the default directory"
-	export XRLM_OUTPUT_DIR=$W/ro
+	# One that exists but cannot be written to is refused too: the
+	# default is used, not a directory that would record nothing.
+	rm -rf "$XDG_STATE_HOME/xr-layer-monitor"
+	umount "$W/ro"
+	mount_tmpfs "$W/ro" size=64k || fail "cannot mount $W/ro again"
+	mkdir "$W/ro/out"
+	mount -o remount,ro "$W/ro" || fail "cannot remount $W/ro read-only"
 	run_app_traced --graphics headless --frames 200 --stats
 	ran_all 200
-	only_written_under "$W/ro"
-	one_line "$W/app.log" "pre: .*cannot create.*Read-only file system"
-	# Post names pre's cause, not an ENOENT of its own.
-	one_line "$W/app.log" "post: .*pre could not create its own file there: Read-only file system"
+	only_written_under "$W/ro/out" "$XDG_STATE_HOME/xr-layer-monitor"
+	one_line "$W/app.log" "pre: output directory $W/ro/out cannot be used: $W/ro/out cannot be written to: Read-only file system; using the default"
+	one_line "$W/app.log" "post: output directory $W/ro/out cannot be used: .*Read-only file system; using the default"
+	ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
+		fail "nothing recorded in the default directory"
 	note "read-only: $(grep -h "cannot" "$W/app.log" | head -n 1)"
 }
 
