@@ -161,7 +161,7 @@ static void handle_lines(struct xl_ctl_server *s, struct xl_ctl_client *c, uint6
 			c->deadline_ns = now + IDLE_NS;
 	}
 	if (c->in_len == sizeof(c->in) && !memchr(c->in, '\n', c->in_len)) {
-		xl_ctl_client_print(c, "ERR request too long (at most %d bytes with its newline)",
+		xl_ctl_client_print(c, "ERR request too long (at most %d bytes before its newline)",
 		                    U_CTL_LINE_MAX - 1);
 		c->close_after = true;
 	}

@@ -74,9 +74,9 @@ bool ctl_conn_send(struct ctl_conn *c, const char *request)
 	char line[U_CTL_LINE_MAX + 1];
 	int n = snprintf(line, sizeof(line), "%s\n", request);
 
-	if (n < 0 || n >= U_CTL_LINE_MAX) {
-		snprintf(c->error, sizeof(c->error), "request too long (at most %d bytes)",
-		         U_CTL_LINE_MAX - 1);
+	if (n < 0 || n > U_CTL_LINE_MAX) {
+		snprintf(c->error, sizeof(c->error),
+		         "request too long (at most %d bytes before its newline)", U_CTL_LINE_MAX - 1);
 		return false;
 	}
 	for (int off = 0; off < n;) {

@@ -224,6 +224,8 @@ hostile)
 		sleep 0.05
 	done
 	wait "$flood" || fail "flood: $(cat "$XRLM_TEST_WORK/flood.out")"
+	$CLIENT limit "$SOCKDIR/$app.sock" >"$XRLM_TEST_WORK/limit.out" 2>&1 ||
+		fail "the request length limit: $(cat "$XRLM_TEST_WORK/limit.out")"
 	note "flood: $(cat "$XRLM_TEST_WORK/flood.out"); sockets $fds_before before, at most $max_fds during"
 	# The server holds at most 8 clients, plus one accepted to be refused.
 	[ "$max_fds" -le $((fds_before + 9)) ] || fail "the app's sockets grew from $fds_before to $max_fds"

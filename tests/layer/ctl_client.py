@@ -4,6 +4,8 @@
   ctl_client.py greeting SOCKET       print the first line the server sends
   ctl_client.py flood SOCKET N        N hostile connections; prints a summary,
                                       exits 1 on any reply that breaks the protocol
+  ctl_client.py limit SOCKET          a request of the longest length served and one
+                                      a byte longer; exits 1 unless only that one is refused
 """
 import os
 import random
@@ -135,10 +137,33 @@ def flood(path, n):
     return 1 if bad else 0
 
 
+def ask(path, request):
+    """The reply's first line to one request on a connection of its own."""
+    s = connect(path)
+    buf = [b""]
+    read_line(s, buf)  # the greeting
+    s.sendall(request)
+    reply = read_line(s, buf)
+    s.close()
+    return reply
+
+
+def limit(path):
+    """README: a request longer than 511 bytes (before its newline) is refused."""
+    served = ask(path, b"x" * 511 + b"\n")
+    refused = ask(path, b"x" * 512 + b"\n")
+    print("511 bytes: %s\n512 bytes: %s" % (served, refused))
+    ok = served.startswith("ERR unknown request") and \
+        refused == "ERR request too long (at most 511 bytes before its newline)"
+    return 0 if ok else 1
+
+
 def main():
     if sys.argv[1] == "greeting":
         greeting(sys.argv[2])
         return 0
+    if sys.argv[1] == "limit":
+        return limit(sys.argv[2])
     return flood(sys.argv[2], int(sys.argv[3]))
 
 
