@@ -50,20 +50,50 @@ bool u_ctl_parse_socket_name(const char *name, pid_t *pid)
 	return true;
 }
 
-int u_ctl_connect(const char *path)
+/*
+ * Connects @p fd to the socket at @p path. A path longer than a socket
+ * address holds (108 bytes) is reached through its open directory in
+ * /proc/self/fd, as the layer binds it (xl_ctl_socket.c).
+ */
+static int connect_path(int fd, const char *path)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	size_t len = strlen(path);
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (len < sizeof(sa.sun_path)) {
+		memcpy(sa.sun_path, path, len + 1);
+		return connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	}
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	int dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0)
+		return -1;
+	int n = snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dir_fd, slash + 1);
+	int rc = -1;
+	if (n > 0 && (size_t)n < sizeof(sa.sun_path))
+		rc = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	else
+		errno = ENAMETOOLONG;
+	int err = errno;
+	close(dir_fd);
+	errno = err;
+	return rc;
+}
+
+int u_ctl_connect(const char *path)
+{
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	/* A Unix stream connect completes at once or fails: EAGAIN is a full backlog. */
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+	if (connect_path(fd, path) != 0) {
 		int err = errno;
 		close(fd);
 		errno = err;

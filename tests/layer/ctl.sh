@@ -18,6 +18,8 @@
 #   exit       the socket goes at exit (xrDestroyInstance, and exit() with the
 #              instance alive); a killed process's stale socket is detected
 #              and removed by list and by status
+#   long_path  a runtime directory whose socket path is longer than a socket
+#              address holds: the layer binds it, list and status reach it
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -289,6 +291,21 @@ exit)
 	ctl_err "process $app is gone: removed its stale socket" status "$app"
 	[ ! -e "$SOCKDIR/$app.sock" ] || fail "status left the stale socket"
 	ctl_err "no control socket for process $app" status "$app"
+	;;
+long_path)
+	XDG_RUNTIME_DIR=$XDG_RUNTIME_DIR/$(printf 'r%.0s' $(seq 100))
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	SOCKDIR=$XDG_RUNTIME_DIR/xrlm
+	[ ${#SOCKDIR} -gt 108 ] || fail "the socket path is not long: $SOCKDIR"
+	start_app 9000
+	wait_socket "$app"
+	ctl_ok status "$app"
+	grep -q "^recording *0$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	ctl_ok list
+	grep -q "^$app  *no  *-  *xrlm-test-app " "$XRLM_TEST_WORK/ctl.out" ||
+		fail "list: $(cat "$XRLM_TEST_WORK/ctl.out" "$XRLM_TEST_WORK/ctl.err")"
+	kill "$app"
+	wait "$app" || true
 	;;
 off)
 	# Threads named xrlm-ctl in process $1.
