@@ -77,3 +77,48 @@ path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/def.log")
 case $path in "$HOME/.local/state/xr-layer-monitor/frames-merged-"*.csv) ;; *)
 	fail "relative XDG_STATE_HOME: merged CSV '$path' (files in cwd: $(ls -A "$XRLM_TEST_WORK/cwd"))" ;; esac
 [ -z "$(ls -A "$XRLM_TEST_WORK/cwd")" ] || fail "xrlm-run wrote under the relative XDG_STATE_HOME"
+
+# A relative HOME counts for nothing either: the layers then take the home
+# of the password database, and so does xrlm-run (it used to create
+# relhome/ under the current directory and find no session). The session
+# lands in the real home: its files are removed after.
+pw_home=$(getent passwd "$(id -ru)" | cut -d: -f6)
+case $pw_home in /*) ;; *) pw_home="" ;; esac
+if [ -n "$pw_home" ]; then
+	pw_dir=$pw_home/.local/state/xr-layer-monitor
+	made=""
+	[ -d "$pw_dir" ] || made=1
+	(cd "$XRLM_TEST_WORK/cwd" && HOME=relhome XDG_STATE_HOME= "$XRLM_TEST_RUN" --target "$TARGET" \
+		--frames 20 -- "$XRLM_TEST_APP" --graphics headless --frames 40) >"$XRLM_TEST_WORK/relhome.log" 2>&1 ||
+		fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/relhome.log")"
+	path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/relhome.log")
+	tag=${path##*/frames-merged-}
+	tag=${tag%.csv}
+	[ -n "$tag" ] && rm -f "$pw_dir"/*"-$tag"*.csv "$pw_dir"/*"-$tag-"*.csv
+	[ -z "$made" ] || rm -rf "$pw_dir"
+	case $path in "$pw_dir/frames-merged-"*.csv) ;; *)
+		fail "relative HOME: merged CSV '$path': $(cat "$XRLM_TEST_WORK/relhome.log")" ;; esac
+	[ -z "$(ls -A "$XRLM_TEST_WORK/cwd")" ] || fail "xrlm-run wrote under the relative HOME"
+fi
+
+# An output directory whose name ends in a newline is used as named, not
+# the one without it.
+nl='
+'
+"$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$XRLM_TEST_WORK/nl/x$nl" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 40 >"$XRLM_TEST_WORK/nl.log" 2>&1 ||
+	fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/nl.log")"
+[ ! -e "$XRLM_TEST_WORK/nl/x" ] || fail "recorded in nl/x, not in 'nl/x<newline>'"
+ls "$XRLM_TEST_WORK/nl/x$nl"/frames-merged-*.csv >/dev/null 2>&1 || fail "nothing recorded in 'nl/x<newline>'"
+
+# An application that cannot run (here: not a program, run by sh, which
+# does not find it): said as such, not as a session missing.
+printf '\177ELF garbage\n' >"$XRLM_TEST_WORK/garbage"
+chmod +x "$XRLM_TEST_WORK/garbage"
+status=0
+"$XRLM_TEST_RUN" --target "$TARGET" --out "$OUT" -- "$XRLM_TEST_WORK/garbage" \
+	>"$XRLM_TEST_WORK/garbage.log" 2>&1 || status=$?
+[ $status -eq 126 ] || [ $status -eq 127 ] || fail "garbage: exit $status: $(cat "$XRLM_TEST_WORK/garbage.log")"
+grep -q "nothing was recorded: the application exited with status $status" "$XRLM_TEST_WORK/garbage.log" ||
+	fail "garbage: $(cat "$XRLM_TEST_WORK/garbage.log")"
+note "relative HOME, a name ending in a newline, an application that cannot run"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # xrlm-run's command line: --help on stdout with exit 0; every bad command
-# line is one line on stderr, exit 2, and the application is not started;
+# line (an application that cannot run, an output directory the layers
+# would refuse) is one line on stderr, exit 2, and the application is not started;
 # and the wrapper accepts exactly the --frames/--seconds/--delay values the
 # layers accept (each value is tried on both: no value the layers would
 # ignore gets through, none they take is refused).
@@ -21,6 +22,16 @@ run --help
 	fail "--help: status $status, stdout '$(head -n 2 "$W/out.log")', stderr '$(cat "$W/err.log")'"
 
 touch "$W/not-executable"
+printf '#!/no/such/interpreter\n' >"$W/bad-interpreter"
+chmod +x "$W/bad-interpreter"
+# An output directory the layers would refuse (and record elsewhere): as
+# root, one of another user's (root may write to any, read-only mounts aside).
+others=""
+if mkdir -p "$W/others" && chown nobody "$W/others" 2>/dev/null; then
+	others="--target $TARGET --out $W/others -- touch $marker|belongs to another user"
+else
+	note "not root: the output directory of another user is not tried"
+fi
 # One bad command line per line: the words, then what the message must say.
 while IFS='|' read -r words expect; do
 	[ -n "$words" ] || continue
@@ -47,6 +58,8 @@ done <<EOF2
 --target $TARGET -- no-such-app-xrlm|not found on PATH
 --target $TARGET -- $W|is a directory
 --target $TARGET -- $W/not-executable|not executable
+--target $TARGET -- $W/bad-interpreter|its interpreter /no/such/interpreter is missing
+$others
 --target $TARGET --seconds 0 -- touch $marker|out of range
 --target $TARGET --seconds 99999999 -- touch $marker|out of range
 --target $TARGET --delay 999999999 -- touch $marker|out of range
