@@ -43,8 +43,15 @@ set +e
 sh "$setup" frobnicate >"$XRLM_TEST_WORK/bad.log" 2>&1
 status=$?
 set -e
-[ $status -eq 2 ] && grep -q "unknown set 'frobnicate'" "$XRLM_TEST_WORK/bad.log" ||
+[ $status -eq 2 ] && grep -q "unknown argument 'frobnicate'" "$XRLM_TEST_WORK/bad.log" ||
 	fail "an unknown set was not refused (status $status)"
+# --list after the set lists (it used to install the set); a stray word is refused.
+[ "$(sh "$setup" test --list)" = "$test_set" ] || fail "setup-debian test --list did not list the test set"
+for args in "--list demo extra" "demo test"; do
+	status=0
+	sh "$setup" $args >"$XRLM_TEST_WORK/bad.log" 2>&1 || status=$?
+	[ $status -eq 2 ] || fail "setup-debian $args: status $status, not 2"
+done
 sh "$setup" --help | grep -q "setup-debian test" || fail "--help does not describe the sets"
 
 # The demo's build: without the tests, nothing of cmocka is looked for.
