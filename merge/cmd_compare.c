@@ -328,7 +328,7 @@ static int run_compare(int argc, char **argv)
 	struct compare_args a = {0};
 	struct ncsv t[2];
 	struct compare_metric m[32];
-	size_t n = 0;
+	size_t n = 0, compared = 0;
 	bool failed = false;
 
 	int ret = parse_compare_args(argc, argv, &a);
@@ -345,8 +345,12 @@ static int run_compare(int argc, char **argv)
 			ret = CMD_EXIT_INPUT;
 			break;
 		}
+		compared += !m[n].skipped;
 		failed |= m[n++].fails;
 	}
+	/* A gate must not pass on a run that recorded nothing to compare. */
+	bool nothing = ret == 0 && a.has_fail_above && compared == 0;
+	failed |= nothing;
 	if (ret == 0) {
 		if (a.json)
 			print_json(stdout, &a, tp, m, n, failed);
@@ -356,6 +360,9 @@ static int run_compare(int argc, char **argv)
 	}
 	ncsv_destroy(&t[0]);
 	ncsv_destroy(&t[1]);
+	if (ret == 0 && nothing)
+		cmd_log(NULL, "--fail-above: no column has values in both files; with nothing "
+		              "compared, the gate fails");
 	if (ret == 0 && failed)
 		ret = CMD_EXIT_INPUT;
 	return ret;

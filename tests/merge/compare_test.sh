@@ -94,9 +94,13 @@ lengths)
 empty)
 	gen a --seed 1 --frames 1000
 	gen b --seed 2 --frames 0
-	compare "$work/a.csv" "$work/b.csv" --fail-above 1
+	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc for an empty side"
 	grep -q "^target_us: not compared (no values in B)" "$work/out" || fail "empty side not reported"
+	# A gate does not pass on a run that recorded nothing.
+	compare "$work/a.csv" "$work/b.csv" --fail-above 1
+	[ "$rc" -eq 1 ] || fail "--fail-above passed (status $rc) with nothing compared"
+	grep -q "nothing compared, the gate fails" "$work/err" || fail "no reason given: $(cat "$work/err")"
 	compare "$work/b.csv" "$work/a.csv" --json
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["metrics"][0]; assert not m["compared"] and m["reason"]=="no values in A", m' "$work/out" || fail "JSON for an empty side"
