@@ -80,6 +80,15 @@ static int is_help(const char *arg)
 	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
+/* True when a command's arguments ask for its help: --help or -h anywhere before "--". */
+static bool asks_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (is_help(argv[i]))
+			return true;
+	return false;
+}
+
 static const struct cmd *find_command(const char *name)
 {
 	for (size_t i = 0; i < COMMAND_COUNT; i++)
@@ -112,7 +121,7 @@ int main(int argc, char **argv)
 	/* A merge's parallel parts may use every CPU xrlm may run on (the
 	 * in-layer merge keeps the default, beside its host application). */
 	workers_set_max(workers_online_cpus());
-	if (argc == 3 && is_help(argv[2])) {
+	if (asks_help(argc, argv)) {
 		printf("usage: xrlm %s %s\n\n", cmd->name, cmd->synopsis);
 		print_help(stdout, "", cmd->help, 0);
 		return cmd_finish_output(stdout);

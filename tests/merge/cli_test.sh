@@ -79,6 +79,12 @@ help)
 	run stats --help
 	[ "$rc" -eq 0 ] || fail "stats --help: status $rc"
 	grep -q "^usage: xrlm stats MERGED.csv \[--all\]$" "$work/out" || fail "no stats usage"
+	# After other arguments too (as a user adds it to a command that failed);
+	# after "--" it is an argument like any other.
+	run merge a.csv b.csv --help
+	[ "$rc" -eq 0 ] && grep -q "^usage: xrlm merge " "$work/out" || fail "merge a b --help: status $rc: $(cat "$work/err")"
+	run ctl mark 1 -- --help
+	grep -q "^usage:" "$work/out" && fail "ctl mark 1 -- --help printed the usage"
 	;;
 version)
 	run --version
