@@ -73,6 +73,11 @@ $others
 --target 'a b' -- touch $marker|not a layer name
 EOF2
 
+rm -f "$marker"
+XRLM_TOOL=/no/such/xrlm run --target "$TARGET" -- touch "$marker"
+[ $status -eq 2 ] && [ ! -e "$marker" ] && grep -q "XRLM_TOOL='/no/such/xrlm' is not an executable program" "$W/err.log" ||
+	fail "XRLM_TOOL=/no/such/xrlm: status $status: $(cat "$W/err.log")"
+
 # The same values through the wrapper and straight to the layers (all three
 # variables at once: the layers report each bad one by name).
 layer_run() { # VALUE
