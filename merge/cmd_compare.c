@@ -69,7 +69,7 @@ static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 			if (a->has_fail_above)
 				return cmd_usage_error("option given twice", "--fail-above");
 			if (m < 0 || u_parse_double(v, 0, 1e9, &a->fail_above_pct) != U_PARSE_OK)
-				return cmd_usage_error("--fail-above needs a percentage >= 0", v);
+				return cmd_usage_error("--fail-above needs a percentage from 0 to 1e9", v);
 			a->has_fail_above = true;
 		} else if ((m = cmd_option_value(argc, argv, &i, "--seed", &v)) != 0) {
 			if (seed_given++)

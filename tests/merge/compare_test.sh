@@ -198,6 +198,8 @@ bad_input)
 	[ "$rc" -eq 2 ] || fail "one file: status $rc"
 	compare "$work/a.csv" "$work/a.csv" --fail-above x
 	[ "$rc" -eq 2 ] || fail "--fail-above x: status $rc"
+	compare "$work/a.csv" "$work/a.csv" --fail-above 1e15
+	[ "$rc" -eq 2 ] && grep -q "a percentage from 0 to 1e9: 1e15" "$work/err" || fail "--fail-above 1e15: status $rc: $(cat "$work/err")"
 	compare "$work/a.csv" "$work/a.csv" --seed -1
 	[ "$rc" -eq 2 ] || fail "--seed -1: status $rc"
 	compare "$work/a.csv" "$work/a.csv" --bogus
