@@ -14,12 +14,13 @@ void xl_gl_session_start(struct xl_instance *in, XrSession session,
 {
 	char why[160];
 
-	if (atomic_load(&in->gpu.gpu) || atomic_load(&in->gpu.gl)) {
+	if (!xl_gpu_holder_claim(&in->gpu, session)) {
 		xl_log("GPU: a second concurrent session is not measured on the GPU");
 		return;
 	}
 	struct xl_gl *gl = xl_gl_create(session, binding, why, sizeof(why));
 	if (!gl) {
+		xl_gpu_holder_release(&in->gpu);
 		xl_log("GPU timestamps unavailable (OpenGL: %s): GPU columns stay blank", why);
 		return;
 	}
@@ -44,6 +45,7 @@ static struct xl_gl *take(struct xl_instance *in)
 
 void xl_gl_session_end(struct xl_instance *in, XrSession session)
 {
+	/* The caller holds the claim: a state here is this session's. */
 	struct xl_gl *gl = atomic_load(&in->gpu.gl);
 	if (!gl || gl->session != session)
 		return;

@@ -19,7 +19,8 @@ void xl_gl_session_start(struct xl_instance *in, XrSession session,
 /*
  * xrDestroySession, before forwarding: if @p session has GL timestamps,
  * reads back the last ones, deletes the queries, lets the writer drain and
- * frees them.
+ * frees them. Only for the session the holder measures
+ * (xl_gpu_holder_measures()), whose claim the caller gives back after.
  */
 void xl_gl_session_end(struct xl_instance *in, XrSession session);
 

@@ -159,16 +159,64 @@ struct xl_gpu_params {
 
 /*
  * The side's current stamper, shared by the XrSession hooks (create,
- * destroy) and the writer thread (collect, watchdog). The frame thread reads
- * @p gpu without the lock: OpenXR already forbids destroying a session
- * while one of its frames is being ended.
+ * destroy), the frame threads (stamp) and the writer thread (collect,
+ * watchdog). One XrSession at a time is measured: @p session is its
+ * handle, claimed (compare-and-swap from XR_NULL_HANDLE) before its state
+ * is made and given back only after that state is freed, so a non-null
+ * @p gpu or @p gl always belongs to it. The writer reads the pointers under
+ * @p lock, which taking them out also holds. A frame thread takes no lock:
+ * it compares its own session's handle with @p session first
+ * (xl_gpu_holder_measures()) and touches the state only when they match.
+ * Another session's frame thread may run while the measured session is
+ * destroyed and its state freed; the measured session's own frames may
+ * not (OpenXR: xrDestroySession is externally synchronized with every use
+ * of the session), so a frame thread that matched finds the state alive
+ * until it returns.
  */
 struct xl_gl;
 struct xl_gpu_holder {
 	pthread_mutex_t lock;
+	_Atomic(XrSession) session; /* the measured session, or XR_NULL_HANDLE */
 	struct xl_gpu *_Atomic gpu;
 	struct xl_gl *_Atomic gl;  /* OpenGL sessions instead (xl_gl.h) */
 };
+
+/*
+ * Whether @p session is the one @p h measures: the only check a frame
+ * thread makes before it loads @p h's pointers. Compares handles and
+ * never dereferences the state, which may belong to another session being
+ * destroyed on another thread. Relaxed is enough: the frames of @p session
+ * begin after its xrCreateSession returned (the application's own
+ * synchronization orders the claim and the state's publication before
+ * them), and end before its xrDestroySession begins.
+ */
+static inline bool xl_gpu_holder_measures(struct xl_gpu_holder *h, XrSession session)
+{
+	XrSession measured = atomic_load_explicit(&h->session, memory_order_relaxed);
+	/* A null handle (the application's error) never matches "none". */
+	return measured == session && session != XR_NULL_HANDLE;
+}
+
+/*
+ * Claims @p h for @p session before any of its state is made: false when
+ * another session holds it. Two sessions created at once can then never
+ * both make state (and one leak it, with its watchdog thread).
+ */
+static inline bool xl_gpu_holder_claim(struct xl_gpu_holder *h, XrSession session)
+{
+	XrSession none = XR_NULL_HANDLE;
+	return atomic_compare_exchange_strong(&h->session, &none, session);
+}
+
+/*
+ * Gives @p h back once the measured session's state is out of it and
+ * freed. Release: the next claimant's session sees both pointers null
+ * until it publishes its own.
+ */
+static inline void xl_gpu_holder_release(struct xl_gpu_holder *h)
+{
+	atomic_store_explicit(&h->session, XR_NULL_HANDLE, memory_order_release);
+}
 
 /*
  * Creates the timestamp machinery for @p session on the binding's device and

@@ -69,7 +69,8 @@ static void start_gpu(struct xl_instance *in, XrSession session,
 	};
 	char why[160];
 
-	if (atomic_load(&in->gpu.gpu)) {
+	/* Claimed first: the gate xl_gpu_create() fills in is the process's one. */
+	if (!xl_gpu_holder_claim(&in->gpu, session)) {
 		xl_log("GPU: a second concurrent session is not measured on the GPU");
 		return;
 	}
@@ -78,6 +79,7 @@ static void start_gpu(struct xl_instance *in, XrSession session,
 	struct xl_gpu *gpu = xl_gpu_create(session, binding, &params, gated ? &ctl->gpu->gate : NULL,
 	                                   why, sizeof(why));
 	if (!gpu) {
+		xl_gpu_holder_release(&in->gpu);
 		xl_log("GPU timestamps unavailable (%s): GPU columns stay blank", why);
 		return;
 	}
@@ -125,16 +127,13 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 	return r;
 }
 
-/* Takes the session's GPU state out of the holder, so the writer lets go of it. */
-static struct xl_gpu *take_gpu(struct xl_instance *in, XrSession session)
+/* Takes the measured session's GPU state out of the holder, so the writer lets go of it. */
+static struct xl_gpu *take_gpu(struct xl_instance *in)
 {
-	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
-	if (!gpu || (session != XR_NULL_HANDLE && gpu->session != session))
-		return NULL;
 	pthread_mutex_lock(&in->gpu.lock);
-	atomic_store(&in->gpu.gpu, NULL);
+	struct xl_gpu *gpu = atomic_exchange(&in->gpu.gpu, NULL);
 	pthread_mutex_unlock(&in->gpu.lock);
-	if (xl_side.index == XL_SIDE_PRE)
+	if (gpu && xl_side.index == XL_SIDE_PRE)
 		atomic_store(&in->ctl->gpu->gated, false);
 	return gpu;
 }
@@ -149,31 +148,38 @@ static void count_lost(void *ctx, uint32_t session_id)
 
 XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 {
+	/* Another session's state is never looked at: its own destroy may be
+	 * freeing it on another thread. */
+	if (!xl_gpu_holder_measures(&in->gpu, session))
+		return xl_next_xrDestroySession(session);
 	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
-	if (gpu && gpu->session == session) {
+	if (gpu) {
 		/* Let the writer write the last samples (it may be busy: post's
 		 * merge of an earlier session), then free everything on the
 		 * device before the chain below destroys the session; what the
 		 * writer did not collect is counted as lost. */
 		xl_gpu_drain(gpu, DRAIN_NS);
-		gpu = take_gpu(in, session);
+		gpu = take_gpu(in);
 		if (gpu)
 			xl_gpu_each_uncollected(gpu, count_lost, in);
 		xl_gpu_destroy(gpu);
 	}
 	xl_gl_session_end(in, session);
+	/* Only now: a session created meanwhile finds the pointers null. */
+	xl_gpu_holder_release(&in->gpu);
 	return xl_next_xrDestroySession(session);
 }
 
 void xl_session_abandon_gpu(struct xl_instance *in)
 {
 	xl_gl_session_abandon(in);
-	struct xl_gpu *gpu = take_gpu(in, XR_NULL_HANDLE);
-	if (!gpu)
-		return;
-	xl_log("xrDestroyInstance with a session still alive: its GPU timestamp objects are left "
-	       "to the application's device");
-	xl_gpu_abandon(gpu);
+	struct xl_gpu *gpu = take_gpu(in);
+	if (gpu) {
+		xl_log("xrDestroyInstance with a session still alive: its GPU timestamp objects "
+		       "are left to the application's device");
+		xl_gpu_abandon(gpu);
+	}
+	xl_gpu_holder_release(&in->gpu);
 }
 
 XrResult xl_session_create_vulkan_instance(struct xl_instance *in, XrInstance instance,

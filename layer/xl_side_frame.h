@@ -42,12 +42,11 @@ static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)
 	                          memory_order_relaxed);
 }
 
-/* OpenGL sessions (xl_gl.h): post flushes its timestamp out. */
-static inline void stamp_gl(struct xl_instance *in, XrSession session,
-                            const XrFrameEndInfo *info, uint32_t id)
+/* OpenGL sessions (xl_gl.h), the measured one's frame: post flushes its timestamp out. */
+static inline void stamp_gl(struct xl_instance *in, const XrFrameEndInfo *info, uint32_t id)
 {
 	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
-	if (!gl || gl->session != session)
+	if (!gl)
 		return;
 	if (xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
 	    XL_GL_OVERFLOW)
@@ -66,9 +65,11 @@ static __attribute__((noinline)) XrResult end_frame_gl_in_flight(struct xl_insta
                                                                   XrSession session,
                                                                   const XrFrameEndInfo *info)
 {
+	/* Another XrSession's frame leaves the flag for the GL session's, and
+	 * only tests the pointer: that session's destroy may be freeing it. */
+	bool mine = xl_gpu_holder_measures(&in->gpu, session);
 	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
-	/* Another XrSession's frame leaves the flag for the GL session's. */
-	if (!gl || (gl->session == session && !xl_gl_idle(gl)))
+	if (!gl || (mine && !xl_gl_idle(gl)))
 		atomic_store_explicit(&in->gl_in_flight, false, memory_order_relaxed);
 	return in->next.xrEndFrame(session, info);
 }
@@ -90,9 +91,13 @@ static inline void stamp_gpu(struct xl_instance *in, XrSession session,
                              const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
 {
 	struct xl_control *ctl = in->ctl;
+	/* The handle first, no pointer followed: as cheap as the state's own
+	 * session field was, and safe while another session's goes. */
+	if (!xl_gpu_holder_measures(&in->gpu, session))
+		return;
 	struct xl_gpu *gpu = atomic_load_explicit(&in->gpu.gpu, memory_order_relaxed);
-	if (!gpu || gpu->session != session) {
-		stamp_gl(in, session, info, id);
+	if (!gpu) {
+		stamp_gl(in, info, id);
 		return;
 	}
 	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gpu->gate.tripped, memory_order_relaxed);

@@ -1,0 +1,456 @@
+/*
+ * Two XrSessions of one instance (OpenXR lets a runtime allow several):
+ * the XrSession hooks (layer/xl_session.c, layer/xl_gl_session.c) and the
+ * frame thread's GPU steps (layer/xl_side_frame.h), against stand-ins for
+ * the chain below, the Vulkan and the OpenGL timestamps.
+ *
+ *   other_frames    session A is measured on the GPU, B is not. A's state
+ *                   is made unreadable (as if A's xrDestroySession freed it
+ *                   on another thread at that moment): B's recorded and
+ *                   idle xrEndFrame steps and B's xrDestroySession must
+ *                   not touch it (they read A's session field, racing
+ *                   A's destroy: a use after free). A's own frames stamp.
+ *   one_claim       two xrCreateSession at once: only one makes GPU state
+ *                   (each used to find the holder empty, both made theirs
+ *                   and one leaked, with its watchdog thread).
+ *   stress          B's frames on one thread while A is created and
+ *                   destroyed on another, Vulkan and OpenGL in turn: a
+ *                   sanitizer build reports the use after free (ASan) or
+ *                   the unsynchronized read of A's state (TSan).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "xl_gl_session.h"
+#include "xl_hooks.h"
+#include "xl_log.h"
+#include "xl_side_frame.h"
+#include "xl_thread.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER_NAME};
+
+/* ---- the GPU state's stand-ins: each lives on pages of its own, so
+ * that a test can make a live one unreadable (mmap), or in the heap for
+ * the sanitizers to watch (stress). */
+static bool in_heap;
+static atomic_int live_states, created_states;
+static atomic_int stamps_of_a, stamps_other;
+static XrSession session_a;
+
+static size_t state_size(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	return (size + page - 1) / page * page;
+}
+
+static void *state_new(size_t size)
+{
+	atomic_fetch_add(&live_states, 1);
+	atomic_fetch_add(&created_states, 1);
+	if (in_heap)
+		return calloc(1, size);
+	void *p = mmap(NULL, state_size(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	               -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void state_free(void *p, size_t size)
+{
+	if (!p)
+		return;
+	atomic_fetch_sub(&live_states, 1);
+	if (in_heap)
+		free(p);
+	else
+		munmap(p, state_size(size));
+}
+
+/* Makes a live state unreadable, or readable again. */
+static void state_guard(void *p, size_t size, bool guard)
+{
+	assert_int_equal(mprotect(p, state_size(size), guard ? PROT_NONE : PROT_READ | PROT_WRITE),
+	                 0);
+}
+
+/* The first create waits here for a second one to come in, at most 2 s. */
+static atomic_bool hold_create, creating, second_entered;
+
+static void wait_for_second(void)
+{
+	if (!atomic_exchange(&hold_create, false))
+		return;
+	atomic_store(&creating, true);
+	for (int i = 0; i < 2000 && !atomic_load(&second_entered); i++)
+		usleep(1000);
+}
+
+static void note_create(void)
+{
+	if (atomic_load(&creating))
+		atomic_store(&second_entered, true);
+	wait_for_second();
+}
+
+struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
+                             const struct xl_gpu_params *params, struct xl_gate *gate,
+                             char *why, size_t why_size)
+{
+	(void)binding, (void)params, (void)gate, (void)why, (void)why_size;
+	note_create();
+	struct xl_gpu *gpu = state_new(sizeof(*gpu));
+	if (gpu)
+		gpu->session = session;
+	return gpu;
+}
+
+void xl_gpu_destroy(struct xl_gpu *gpu)
+{
+	state_free(gpu, sizeof(*gpu));
+}
+
+void xl_gpu_abandon(struct xl_gpu *gpu)
+{
+	state_free(gpu, sizeof(*gpu));
+}
+
+void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
+{
+	(void)gpu, (void)timeout_ns;
+}
+
+void xl_gpu_each_uncollected(const struct xl_gpu *gpu, void (*lost)(void *ctx, uint32_t session_id),
+                             void *ctx)
+{
+	(void)gpu, (void)lost, (void)ctx;
+}
+
+/* Counts the stamps put into session A's state and into any other's. */
+static void count_stamp(XrSession owner)
+{
+	atomic_fetch_add(owner == session_a ? &stamps_of_a : &stamps_other, 1);
+}
+
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
+                  uint32_t thread_id)
+{
+	(void)display_time, (void)session_id, (void)gated, (void)thread_id;
+	count_stamp(gpu->session);
+	return true;
+}
+
+const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
+{
+	const XrBaseInStructure *b = info->next;
+	return b && b->type == XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR ? b : NULL;
+}
+
+struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, char *why,
+                           size_t why_size)
+{
+	(void)binding, (void)why, (void)why_size;
+	note_create();
+	struct xl_gl *gl = state_new(sizeof(*gl));
+	if (!gl)
+		return NULL;
+	gl->session = session;
+	gl->window_system = "GLX";
+	return gl;
+}
+
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
+                                    bool post)
+{
+	(void)display_time, (void)session_id, (void)post;
+	count_stamp(gl->session);
+	return XL_GL_STAMPED;
+}
+
+bool xl_gl_idle(struct xl_gl *gl)
+{
+	count_stamp(gl->session);
+	return true;
+}
+
+void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
+{
+	(void)gl, (void)timeout_ns;
+}
+
+void xl_gl_destroy(struct xl_gl *gl)
+{
+	state_free(gl, sizeof(*gl));
+}
+
+/* ---- the chain below, and what else xl_session.c calls */
+static atomic_uintptr_t next_handle = 0x1000;
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrCreateSession(XrInstance instance,
+                                                       const XrSessionCreateInfo *info,
+                                                       XrSession *session)
+{
+	(void)instance, (void)info;
+	*session = (XrSession)atomic_fetch_add(&next_handle, 0x10);
+	return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrDestroySession(XrSession session)
+{
+	(void)session;
+	return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrCreateVulkanInstanceKHR(
+	XrInstance instance, const XrVulkanInstanceCreateInfoKHR *info, VkInstance *vk_instance,
+	VkResult *vk_result)
+{
+	(void)instance, (void)info, (void)vk_instance, (void)vk_result;
+	return XR_ERROR_FUNCTION_UNSUPPORTED;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrCreateVulkanDeviceKHR(
+	XrInstance instance, const XrVulkanDeviceCreateInfoKHR *info, VkDevice *vk_device,
+	VkResult *vk_result)
+{
+	(void)instance, (void)info, (void)vk_device, (void)vk_result;
+	return XR_ERROR_FUNCTION_UNSUPPORTED;
+}
+
+XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
+                                       const XrVulkanInstanceCreateInfoKHR *info,
+                                       VkInstance *vk_instance, VkResult *vk_result,
+                                       struct xl_gpu_device_note *note)
+{
+	(void)note;
+	return next(instance, info, vk_instance, vk_result);
+}
+
+XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstance instance,
+                                     const XrVulkanDeviceCreateInfoKHR *info,
+                                     VkDevice *vk_device, VkResult *vk_result,
+                                     bool want_timeline, struct xl_gpu_device_note *note)
+{
+	(void)want_timeline, (void)note;
+	return next(instance, info, vk_device, vk_result);
+}
+
+bool xl_ring_pool_backed(void *pool)
+{
+	(void)pool;
+	return true;
+}
+
+bool xl_thread_wait(bool (*done)(void *ctx), void *ctx, uint64_t timeout_ns, uint64_t step_ns)
+{
+	(void)timeout_ns, (void)step_ns;
+	return done(ctx);
+}
+
+void xl_log(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+void xl_log_loud(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+static XRAPI_ATTR XrResult XRAPI_CALL next_end_frame(XrSession session, const XrFrameEndInfo *info)
+{
+	(void)session, (void)info;
+	return XR_SUCCESS;
+}
+
+/* ---- the instance, and the sessions' create infos */
+static struct xl_instance inst;
+static struct xl_gpu_shared shared;
+static XrGraphicsBindingVulkanKHR vk_binding = {.type = XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR};
+static XrBaseInStructure gl_binding = {.type = XR_TYPE_GRAPHICS_BINDING_OPENGL_XLIB_KHR};
+static const XrFrameEndInfo end_info = {.type = XR_TYPE_FRAME_END_INFO, .displayTime = 1};
+
+static int setup(void **state)
+{
+	(void)state;
+	struct xl_control *ctl = calloc(1, sizeof(*ctl));
+	if (!ctl)
+		return -1;
+	memset(&inst, 0, sizeof(inst));
+	memset(&shared, 0, sizeof(shared));
+	ctl->gpu = &shared;
+	inst.ctl = ctl;
+	inst.next.xrEndFrame = next_end_frame;
+	pthread_mutex_init(&inst.gpu.lock, NULL);
+	in_heap = false;
+	atomic_store(&live_states, 0);
+	atomic_store(&created_states, 0);
+	atomic_store(&stamps_of_a, 0);
+	atomic_store(&stamps_other, 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pthread_mutex_destroy(&inst.gpu.lock);
+	free(inst.ctl);
+	return 0;
+}
+
+static XrSession create(bool gl)
+{
+	XrSessionCreateInfo info = {.type = XR_TYPE_SESSION_CREATE_INFO,
+	                            .next = gl ? (const void *)&gl_binding : &vk_binding};
+	XrSession s = XR_NULL_HANDLE;
+	assert_int_equal(xl_session_create(&inst, (XrInstance)1, &info, &s), XR_SUCCESS);
+	return s;
+}
+
+/* One recorded xrEndFrame's GPU step and one idle xrEndFrame of @p s. */
+static void frame(XrSession s)
+{
+	stamp_gpu(&inst, s, &end_info, 1, 1);
+	atomic_store_explicit(&inst.gl_in_flight, true, memory_order_relaxed);
+	end_frame_idle(&inst, s, &end_info);
+}
+
+/* B's frames and destroy never read A's state: with it unreadable, no fault. */
+static void other_frames(bool gl)
+{
+	session_a = create(gl);
+	XrSession b = create(gl);
+	void *a_state = gl ? (void *)atomic_load(&inst.gpu.gl) : (void *)atomic_load(&inst.gpu.gpu);
+	size_t size = gl ? sizeof(struct xl_gl) : sizeof(struct xl_gpu);
+	assert_non_null(a_state);
+	assert_int_equal(atomic_load(&created_states), 1);
+
+	state_guard(a_state, size, true);
+	frame(b);
+	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
+	state_guard(a_state, size, false);
+	assert_int_equal(atomic_load(&stamps_other), 0);
+
+	/* A's own frames are measured: a stamp, and (GL) a read-back while idle. */
+	frame(session_a);
+	assert_int_equal(atomic_load(&stamps_of_a), gl ? 2 : 1);
+	assert_int_equal(xl_session_destroy(&inst, session_a), XR_SUCCESS);
+	assert_int_equal(atomic_load(&live_states), 0);
+	assert_null(atomic_load(&inst.gpu.gpu));
+	assert_null(atomic_load(&inst.gpu.gl));
+}
+
+static void test_other_frames_vulkan(void **state)
+{
+	(void)state;
+	other_frames(false);
+}
+
+static void test_other_frames_gl(void **state)
+{
+	(void)state;
+	other_frames(true);
+}
+
+static void *create_thread(void *arg)
+{
+	XrSession *s = arg;
+	*s = create(false);
+	return NULL;
+}
+
+/* Two creations at once, the second while the first makes its state. */
+static void test_one_claim(void **state)
+{
+	(void)state;
+	XrSession first, second;
+	pthread_t t;
+
+	atomic_store(&second_entered, false);
+	atomic_store(&creating, false);
+	atomic_store(&hold_create, true);
+	assert_int_equal(pthread_create(&t, NULL, create_thread, &first), 0);
+	while (!atomic_load(&creating))
+		usleep(100);
+	second = create(false);
+	atomic_store(&second_entered, true); /* the first goes on: the second is done */
+	assert_int_equal(pthread_join(t, NULL), 0);
+	atomic_store(&creating, false);
+
+	assert_int_equal(atomic_load(&created_states), 1);
+	xl_session_destroy(&inst, second);
+	xl_session_destroy(&inst, first);
+	assert_int_equal(atomic_load(&live_states), 0);
+}
+
+static atomic_bool stress_done;
+
+/* Session B's frames, as fast as they come, until told to stop. */
+static void *b_frames(void *arg)
+{
+	XrSession b = (XrSession)arg;
+	while (!atomic_load_explicit(&stress_done, memory_order_relaxed))
+		frame(b);
+	return NULL;
+}
+
+#define STRESS_NS 500000000ll
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* A created and destroyed, Vulkan and OpenGL in turn, while B ends frames. */
+static void test_stress(void **state)
+{
+	(void)state;
+	pthread_t t;
+	unsigned rounds = 0;
+
+	in_heap = true;
+	session_a = XR_NULL_HANDLE;
+	atomic_store(&stress_done, false);
+	/* B is created while another session is measured, so that A is
+	 * measured each time it comes back. */
+	XrSession first = create(false);
+	XrSession b = create(false);
+	assert_int_equal(xl_session_destroy(&inst, first), XR_SUCCESS);
+	assert_int_equal(pthread_create(&t, NULL, b_frames, (void *)b), 0);
+	for (int64_t end = now_ns() + STRESS_NS; now_ns() < end; rounds++) {
+		XrSession a = create(rounds & 1);
+		xl_session_destroy(&inst, a);
+	}
+	atomic_store(&stress_done, true);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
+	assert_true(rounds > 100);
+	assert_int_equal(atomic_load(&live_states), 0);
+	assert_int_equal(atomic_load(&stamps_other), 0);
+	in_heap = false;
+}
+
+/* Usage: tl_two_sessions [PATTERN] (only the tests whose name matches). */
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_other_frames_vulkan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_frames_gl, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
