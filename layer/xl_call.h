@@ -6,8 +6,10 @@
  *
  * The frame id is this side's count of xrWaitFrame calls in the current
  * XrSession (0 before the first; the count starts again when a session is
- * created). A call carries the id current when it began; xrWaitFrame counts
- * itself first, so its own record carries the frame it starts.
+ * created while no other is alive: two sessions at once share one count,
+ * which never goes back). A call carries the id current when it began;
+ * xrWaitFrame counts itself first, so its own record carries the frame it
+ * starts.
  */
 #ifndef XL_CALL_H
 #define XL_CALL_H

@@ -33,6 +33,9 @@ struct xl_instance {
 	int dir_fd; /* the output directory, -1 when it cannot be used */
 	/* xrWaitFrame calls in the current XrSession: the frame id (xl_call.h). */
 	_Atomic uint64_t frame_count;
+	/* XrSessions created and not yet destroyed: frame_count starts again
+	 * only with the first of them. */
+	_Atomic uint32_t sessions_alive;
 	char runtime[XR_MAX_RUNTIME_NAME_SIZE + 32]; /* "name major.minor.patch", for xrlm:init */
 };
 

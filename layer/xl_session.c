@@ -104,8 +104,11 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 	XrResult r = xl_next_xrCreateSession(instance, info, session);
 	if (XR_FAILED(r))
 		return r;
-	/* A new session: its frames are counted from 0 (xl_call.h). */
-	atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
+	/* A new session alone: its frames are counted from 0 (xl_call.h). One
+	 * created beside another leaves the count to go on, else that one's
+	 * calls would go back to frame 0 in the middle of its recording. */
+	if (atomic_fetch_add(&in->sessions_alive, 1) == 0)
+		atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
 	/* Its calls may be recorded from its first frame: the writer, started
 	 * with the instance, has backed the first ring's pages by now in any
 	 * application that made a graphics device first; one that did not
@@ -146,12 +149,9 @@ static void count_lost(void *ctx, uint32_t session_id)
 	                          1, memory_order_relaxed);
 }
 
-XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
+/* xrDestroySession of the measured session: its GPU state goes, then its claim. */
+static void stop_gpu(struct xl_instance *in, XrSession session)
 {
-	/* Another session's state is never looked at: its own destroy may be
-	 * freeing it on another thread. */
-	if (!xl_gpu_holder_measures(&in->gpu, session))
-		return xl_next_xrDestroySession(session);
 	struct xl_gpu *gpu = atomic_load(&in->gpu.gpu);
 	if (gpu) {
 		/* Let the writer write the last samples (it may be busy: post's
@@ -167,7 +167,26 @@ XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 	xl_gl_session_end(in, session);
 	/* Only now: a session created meanwhile finds the pointers null. */
 	xl_gpu_holder_release(&in->gpu);
-	return xl_next_xrDestroySession(session);
+}
+
+/* One session fewer alive (never below 0). */
+static void session_gone(struct xl_instance *in)
+{
+	uint32_t n = atomic_load(&in->sessions_alive);
+	while (n && !atomic_compare_exchange_weak(&in->sessions_alive, &n, n - 1))
+		;
+}
+
+XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
+{
+	/* Another session's state is never looked at: its own destroy may be
+	 * freeing it on another thread. */
+	if (xl_gpu_holder_measures(&in->gpu, session))
+		stop_gpu(in, session);
+	XrResult r = xl_next_xrDestroySession(session);
+	if (XR_SUCCEEDED(r))
+		session_gone(in);
+	return r;
 }
 
 void xl_session_abandon_gpu(struct xl_instance *in)

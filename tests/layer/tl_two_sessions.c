@@ -13,6 +13,10 @@
  *   one_claim       two xrCreateSession at once: only one makes GPU state
  *                   (each used to find the holder empty, both made theirs
  *                   and one leaked, with its watchdog thread).
+ *   frame_ids       the calls files' frame id counts xrWaitFrame calls:
+ *                   creating B while A is alive must not reset it (A's
+ *                   ids went back to 0 in the middle of its recording);
+ *                   a session created alone starts again from 0.
  *   stress          B's frames on one thread while A is created and
  *                   destroyed on another, Vulkan and OpenGL in turn: a
  *                   sanitizer build reports the use after free (ASan) or
@@ -392,6 +396,34 @@ static void test_one_claim(void **state)
 	assert_int_equal(atomic_load(&live_states), 0);
 }
 
+static uint64_t frame_id(void)
+{
+	return atomic_load(&inst.frame_count);
+}
+
+static void wait_frames(int n)
+{
+	for (int i = 0; i < n; i++)
+		xl_call_enter(&inst, XL_FN_xrWaitFrame);
+}
+
+/* A second session leaves the first one's frame ids going on. */
+static void test_frame_ids(void **state)
+{
+	(void)state;
+	XrSession a = create(false);
+	wait_frames(3);
+	XrSession b = create(false);
+	assert_int_equal(frame_id(), 3);
+	wait_frames(1);
+	assert_int_equal(xl_session_destroy(&inst, a), XR_SUCCESS);
+	assert_int_equal(frame_id(), 4);
+	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
+	XrSession c = create(false);
+	assert_int_equal(frame_id(), 0);
+	assert_int_equal(xl_session_destroy(&inst, c), XR_SUCCESS);
+}
+
 static atomic_bool stress_done;
 
 /* Session B's frames, as fast as they come, until told to stop. */
@@ -450,6 +482,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_other_frames_vulkan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_frames_gl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
