@@ -395,6 +395,19 @@ static void header_difference(const char *header, const char *line, size_t len, 
 	}
 }
 
+void csvr_wrong_header(const char *expected, const char *line, size_t len, char *msg,
+                       size_t msg_size)
+{
+	char why[160];
+
+	if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+		snprintf(why, sizeof(why), "the file begins with a UTF-8 byte-order mark "
+		                           "(saved by a spreadsheet?), which no column name has");
+	else
+		header_difference(expected, line, len, why, sizeof(why));
+	snprintf(msg, msg_size, "wrong column header: %s (expected \"%s\")", why, expected);
+}
+
 /*
  * The columns of the header @p line (@p len bytes) into e->ncols, e->kinds
  * and e->names; false after reporting a wrong header.
@@ -402,9 +415,9 @@ static void header_difference(const char *header, const char *line, size_t len, 
 static bool take_header(struct engine *e, const char *line, size_t len, uint64_t lineno)
 {
 	const struct csvr_format *fmt = e->fmt;
+	char msg[CSVR_MSG_MAX / 2] = "";
 
 	if (fmt->header_line) {
-		char msg[CSVR_BAD_MAX] = "";
 		e->ncols = fmt->header_line(e->ctx, line, len, e->kinds, e->names, msg, sizeof(msg));
 		if (e->ncols < 1 || e->ncols > CSVR_MAX_COLS) {
 			diag_error(e->diag, e->path, lineno, "%s", msg[0] ? msg : "bad column header");
@@ -414,14 +427,8 @@ static bool take_header(struct engine *e, const char *line, size_t len, uint64_t
 	}
 	e->ncols = header_columns(fmt, line, len);
 	if (e->ncols == 0) {
-		char why[160];
-		if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
-			snprintf(why, sizeof(why), "the file begins with a UTF-8 byte-order mark "
-			                           "(saved by a spreadsheet?), which no column name has");
-		else
-			header_difference(fmt->header, line, len, why, sizeof(why));
-		diag_error(e->diag, e->path, lineno, "wrong column header: %s (expected \"%s\")", why,
-		           fmt->header);
+		csvr_wrong_header(fmt->header, line, len, msg, sizeof(msg));
+		diag_error(e->diag, e->path, lineno, "%s", msg);
 		return false;
 	}
 	memcpy(e->kinds, fmt->kinds, sizeof(e->kinds));

@@ -89,8 +89,9 @@ struct csvr_format {
 	void (*columns)(void *ctx, int ncols);
 	/*
 	 * May be NULL. For files whose columns are named by their header
-	 * rather than fixed here (ncsv.h): @p header, @p ncols, @p min_cols,
-	 * @p kinds and @p names are then unused, and this is called with the
+	 * rather than fixed here (ncsv.h): @p ncols, @p min_cols, @p kinds and
+	 * @p names are then unused, @p header (may be NULL) only named in the
+	 * message for a file without a header, and this is called with the
 	 * column header line instead (@p len bytes, no line end). It returns
 	 * the file's number of columns (1 to CSVR_MAX_COLS) after filling in
 	 * their @p kinds and @p names (valid until the read ends), or 0 after
@@ -164,6 +165,15 @@ int csvr_stream_step(struct csvr_stream *s);
 
 /* Closes the file and frees @p s (NULL is fine). */
 void csvr_stream_close(struct csvr_stream *s);
+
+/*
+ * The message for a column header @p line (@p len bytes, no line end) that
+ * is not @p expected, into @p msg: "wrong column header: " and where it
+ * first departs from @p expected, quoted after. For header_line callbacks
+ * that check a fixed header of their own; csvr_read() says the same.
+ */
+void csvr_wrong_header(const char *expected, const char *line, size_t len, char *msg,
+                       size_t msg_size);
 
 /*
  * Size hint: how many rows @p path may hold, from its size and @p

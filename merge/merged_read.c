@@ -13,6 +13,7 @@
 
 #include "merged_write.h"
 
+/* The columns every layout begins with (MERGED_HEADER). */
 enum {
 	COL_DISPLAY_TIME,
 	COL_THREAD_ID,
@@ -23,17 +24,135 @@ enum {
 	COL_CPU_PCT,
 	COL_GPU_US,
 	COL_GPU_PCT,
-	COL_GATE_TRIPPED,
-	COL_CALLS_FIRST, /* MERGED_CALLS_HEADER's columns */
-	COL_GPU_RAW_US = COL_CALLS_FIRST + MERGED_CALLS_COLUMNS,
-	COL_N,
 };
+
+#define KINDS_FIRST                                                                            \
+	CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,            \
+	        CSVR_F64_OPT, CSVR_F64_OPT
+#define NAMES_FIRST                                                                            \
+	"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",    \
+	        "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame"
+#define KINDS_CALLS                                                                            \
+	CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,      \
+	        CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT
+#define NAMES_CALLS                                                                            \
+	"target_wait_us", "target_begin_us", "target_end_us", "target_locate_views_us",         \
+	        "target_sync_actions_us", "target_swapchain_us", "target_other_us",             \
+	        "target_total_us", "app_wait_us", "app_cpu_us", "app_render_us", "app_submit_us"
+#define KIND_GPU_RAW CSVR_F64_OPT
+#define NAME_GPU_RAW "target_gpu_raw_us"
+#define KIND_GATE CSVR_U64_OPT
+#define NAME_GATE "gate_tripped"
+
+/*
+ * Every column header a merged CSV has had (merged_write.h), the newest
+ * first: what merged_write_summary() writes now, then the layouts with
+ * gate_tripped tenth, then the nine columns before gate_tripped. A file's
+ * header is exactly one of them.
+ */
+static const struct csvr_format layouts[] = {
+	{
+		.header = MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER MERGED_GATE_HEADER,
+		.ncols = MERGED_COLUMNS + MERGED_CALLS_COLUMNS + 2,
+		.kinds = {KINDS_FIRST, KINDS_CALLS, KIND_GPU_RAW, KIND_GATE},
+		.names = {NAMES_FIRST, NAMES_CALLS, NAME_GPU_RAW, NAME_GATE},
+	},
+	{
+		.header = MERGED_HEADER MERGED_CALLS_HEADER MERGED_GATE_HEADER,
+		.ncols = MERGED_COLUMNS + MERGED_CALLS_COLUMNS + 1,
+		.kinds = {KINDS_FIRST, KINDS_CALLS, KIND_GATE},
+		.names = {NAMES_FIRST, NAMES_CALLS, NAME_GATE},
+	},
+	{
+		.header = MERGED_HEADER MERGED_GATE_HEADER,
+		.ncols = MERGED_COLUMNS + 1,
+		.kinds = {KINDS_FIRST, KIND_GATE},
+		.names = {NAMES_FIRST, NAME_GATE},
+	},
+	{
+		.header = MERGED_HEADER MERGED_GATE_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER,
+		.ncols = MERGED_COLUMNS + MERGED_CALLS_COLUMNS + 2,
+		.kinds = {KINDS_FIRST, KIND_GATE, KINDS_CALLS, KIND_GPU_RAW},
+		.names = {NAMES_FIRST, NAME_GATE, NAMES_CALLS, NAME_GPU_RAW},
+	},
+	{
+		.header = MERGED_HEADER MERGED_GATE_HEADER MERGED_CALLS_HEADER,
+		.ncols = MERGED_COLUMNS + MERGED_CALLS_COLUMNS + 1,
+		.kinds = {KINDS_FIRST, KIND_GATE, KINDS_CALLS},
+		.names = {NAMES_FIRST, NAME_GATE, NAMES_CALLS},
+	},
+	{
+		.header = MERGED_HEADER,
+		.ncols = MERGED_COLUMNS,
+		.kinds = {KINDS_FIRST},
+		.names = {NAMES_FIRST},
+	},
+};
+#define LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
 /* State of one merged_read_each() call. */
 struct each_ctx {
 	const struct merged_read_cb *cb;
 	void *ctx;
+	int gate_col; /* the file's gate_tripped column, -1 if it has none */
 };
+
+/* The layout @p line (@p len bytes) is exactly, or NULL. */
+static const struct csvr_format *find_layout(const char *line, size_t len)
+{
+	for (size_t i = 0; i < LAYOUTS; i++)
+		if (strlen(layouts[i].header) == len && memcmp(layouts[i].header, line, len) == 0)
+			return &layouts[i];
+	return NULL;
+}
+
+/*
+ * The layout a wrong header @p line (@p ncols columns) is nearest: the one
+ * it follows longest, of those as long the one with as many columns.
+ */
+static const struct csvr_format *nearest_layout(const char *line, size_t len, int ncols)
+{
+	const struct csvr_format *best = &layouts[0];
+	size_t best_len = 0;
+
+	for (size_t i = 0; i < LAYOUTS; i++) {
+		const char *h = layouts[i].header;
+		size_t n = 0;
+		while (n < len && h[n] == line[n])
+			n++;
+		if (n > best_len || (n == best_len && layouts[i].ncols == ncols)) {
+			best = &layouts[i];
+			best_len = n;
+		}
+	}
+	return best;
+}
+
+/* csvr's header_line: one of the layouts, whose columns the rows then have. */
+static int merged_header(void *ctx, const char *line, size_t len, enum csvr_kind *kinds,
+                         const char **names, char *msg, size_t msg_size)
+{
+	struct each_ctx *e = ctx;
+	const struct csvr_format *f = find_layout(line, len);
+
+	if (!f) {
+		int ncols = 1;
+		for (size_t i = 0; i < len; i++)
+			ncols += line[i] == ',';
+		csvr_wrong_header(nearest_layout(line, len, ncols)->header, line, len, msg, msg_size);
+		return 0;
+	}
+	e->gate_col = -1;
+	for (int c = 0; c < f->ncols; c++) {
+		kinds[c] = f->kinds[c];
+		names[c] = f->names[c];
+		if (strcmp(f->names[c], NAME_GATE) == 0)
+			e->gate_col = c;
+	}
+	if (e->cb->columns)
+		e->cb->columns(e->ctx, f);
+	return f->ncols;
+}
 
 static int merged_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
@@ -70,9 +189,9 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 		return -1;
 	if (!e->cb->row)
 		return 0;
-	bool has_gate = present & (1u << COL_GATE_TRIPPED);
-	if (has_gate && v[COL_GATE_TRIPPED].u > 1) {
-		snprintf(msg, msg_size, "column %d (gate_tripped) is not 0 or 1", COL_GATE_TRIPPED + 1);
+	bool has_gate = e->gate_col >= 0 && (present & (1u << e->gate_col));
+	if (has_gate && v[e->gate_col].u > 1) {
+		snprintf(msg, msg_size, "column %d (gate_tripped) is not 0 or 1", e->gate_col + 1);
 		return -1;
 	}
 	struct merged_values r = {
@@ -85,42 +204,21 @@ static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 		.target_cpu_pct = opt(v, present, COL_CPU_PCT),
 		.target_gpu_us = opt(v, present, COL_GPU_US),
 		.target_gpu_pct = opt(v, present, COL_GPU_PCT),
-		.gate_tripped = has_gate ? (int)v[COL_GATE_TRIPPED].u : -1,
+		.gate_tripped = has_gate ? (int)v[e->gate_col].u : -1,
 	};
 	return e->cb->row(e->ctx, &r, msg, msg_size);
 }
 
-static void merged_columns(void *ctx, int ncols)
-{
-	const struct each_ctx *e = ctx;
-
-	if (e->cb->columns)
-		e->cb->columns(e->ctx, ncols);
-}
-
 static const struct csvr_format merged_format = {
-	.header = MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER,
-	.ncols = COL_N,
-	.min_cols = MERGED_MIN_COLUMNS,
-	.kinds = {CSVR_I64, CSVR_U64, CSVR_F64_OPT, CSVR_F64, CSVR_F64, CSVR_F64, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_U64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
-	          CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT, CSVR_F64_OPT,
-	          CSVR_F64_OPT},
-	.names = {"display_time", "thread_id", "frame_interval_us", "pre_us", "post_us", "target_us",
-	          "target_cpu_pct_of_frame", "target_gpu_us", "target_gpu_pct_of_frame",
-	          "gate_tripped", "target_wait_us", "target_begin_us", "target_end_us",
-	          "target_locate_views_us", "target_sync_actions_us", "target_swapchain_us",
-	          "target_other_us", "target_total_us", "app_wait_us", "app_cpu_us",
-	          "app_render_us", "app_submit_us", "target_gpu_raw_us"},
+	.header = MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER MERGED_GATE_HEADER,
+	.header_line = merged_header,
 	.comment = merged_comment,
 	.row = merged_row,
-	.columns = merged_columns,
 };
 
 const struct csvr_format *merged_read_format(void)
 {
-	return &merged_format;
+	return &layouts[0];
 }
 
 int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,

@@ -39,21 +39,25 @@ struct merged_read_cb {
 	/* Each row, in file order. Return 0, or -1 after writing @p msg. */
 	int (*row)(void *ctx, const struct merged_values *row, char *msg, size_t msg_size);
 	/*
-	 * Each row as the cells read (before row): the columns of
-	 * merged_read_format(), bit c of @p present set when cell c is not
-	 * blank. For tools that show every column as it is (xlsx).
+	 * Each row as the cells read (before row): the columns of the file's
+	 * layout (given to columns()), bit c of @p present set when cell c is
+	 * not blank. For tools that show every column as it is (xlsx).
 	 */
 	int (*cells)(void *ctx, const union csvr_value *values, uint32_t present, char *msg,
 	             size_t msg_size);
 	/*
-	 * Once, after the column header: how many of merged_read_format()'s
-	 * columns this file has (a file written before the last ones were
-	 * added has fewer; cells() never has the others present).
+	 * Once, after the column header: the file's columns, names and kinds
+	 * in file order (@p layout->ncols of them; static, valid after the
+	 * read). A file may have any layout the merged CSV has had: fewer
+	 * columns, or gate_tripped tenth instead of last (merged_write.h).
 	 */
-	void (*columns)(void *ctx, int ncols);
+	void (*columns)(void *ctx, const struct csvr_format *layout);
 };
 
-/* The merged CSV's columns (names and kinds, in file order) as cells() gets them. */
+/*
+ * The merged CSV's newest and fullest layout: every column, names and
+ * kinds in file order. Its first nine columns are every layout's.
+ */
 const struct csvr_format *merged_read_format(void);
 
 /*

@@ -253,9 +253,10 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 		           "");
 
 	char *p = reserve(o);
-	p = put_str(p, s->has_gpu_raw ? MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER "\n"
-	               : s->has_calls ? MERGED_HEADER MERGED_CALLS_HEADER "\n"
-	                              : MERGED_HEADER "\n");
+	p = put_str(p, s->has_gpu_raw ? MERGED_HEADER MERGED_CALLS_HEADER MERGED_GPU_RAW_HEADER
+	                                        MERGED_GATE_HEADER "\n"
+	               : s->has_calls ? MERGED_HEADER MERGED_CALLS_HEADER MERGED_GATE_HEADER "\n"
+	                              : MERGED_HEADER MERGED_GATE_HEADER "\n");
 	commit_bytes(o, p);
 }
 
@@ -291,9 +292,6 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 	p = fmt_fixed(p, r->gpu_us, 3);
 	*p++ = ',';
 	p = fmt_fixed(p, r->gpu_pct, 4);
-	*p++ = ',';
-	if (r->gate_tripped >= 0)
-		*p++ = r->gate_tripped ? '1' : '0';
 	for (int i = 0; (r->has_calls || r->has_gpu_raw) && i < MERGED_CALLS_COLUMNS; i++) {
 		*p++ = ',';
 		if (r->has_calls && r->calls_ns[i] != INT64_MIN)
@@ -303,6 +301,9 @@ char *merged_write_format_row(char *p, const struct merged_row *r)
 		*p++ = ',';
 		p = fmt_fixed(p, r->gpu_raw_us, 3);
 	}
+	*p++ = ',';
+	if (r->gate_tripped >= 0)
+		*p++ = r->gate_tripped ? '1' : '0';
 	*p++ = '\n';
 	return p;
 }

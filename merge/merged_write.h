@@ -32,10 +32,22 @@
 
 #include "workers.h"
 
-/* The column header line of the merged CSV (without newline). */
+/*
+ * The merged CSV's columns, in file order (README "The merged CSV"): the
+ * nine of the interface's header (MERGED_HEADER); with calls files the
+ * twelve every-function columns (MERGED_CALLS_HEADER); with GPU files
+ * target_gpu_raw_us (MERGED_GPU_RAW_HEADER, the calls columns then written
+ * too, blank without calls files); and always gate_tripped, last
+ * (MERGED_GATE_HEADER). Files written before gate_tripped moved last had
+ * it tenth, the calls columns and target_gpu_raw_us after it; older ones
+ * had only the nine. merged_read.c reads every one of those layouts.
+ */
+
+/* The interface's column header, the first nine columns (without newline). */
 #define MERGED_HEADER                                                                          \
 	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
-	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
+#define MERGED_COLUMNS 9
 
 /*
  * The columns appended when the session has calls files (README "The
@@ -56,8 +68,8 @@
  */
 #define MERGED_GPU_RAW_HEADER ",target_gpu_raw_us"
 
-/* Columns of merged files written before gate_tripped was added; still read. */
-#define MERGED_MIN_COLUMNS 9
+/* The last column of every file: 0 or 1, blank without GPU files (merge_gate.h). */
+#define MERGED_GATE_HEADER ",gate_tripped"
 
 /* A count of the summary: its key and where struct merge_summary holds it. */
 struct merged_count {

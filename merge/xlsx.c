@@ -123,13 +123,13 @@ struct frames_ctx {
 	uint64_t frames_total;
 	uint64_t first_sheet_frames;
 	struct columns *values;
-	int ncols; /* the merged file's columns (older files have fewer) */
+	const struct csvr_format *layout; /* the merged file's columns, as they are */
 };
 
-static void keep_columns(void *ctx, int ncols)
+static void keep_columns(void *ctx, const struct csvr_format *layout)
 {
 	struct frames_ctx *fc = ctx;
-	fc->ncols = ncols;
+	fc->layout = layout;
 }
 
 static int on_summary(void *ctx, const char *key, const char *value, char *msg, size_t msg_size)
@@ -152,7 +152,7 @@ static int next_frames_sheet(struct frames_ctx *fc)
 		snprintf(name, sizeof(name), "Frames");
 	else
 		snprintf(name, sizeof(name), "Frames %u", fc->sheets + 1);
-	fc->frames = add_table_sheet(fc->b, name, merged_read_format(), fc->ncols);
+	fc->frames = add_table_sheet(fc->b, name, fc->layout, fc->layout->ncols);
 	if (!fc->frames)
 		return -1;
 	fc->sheets++;
@@ -180,7 +180,7 @@ static int on_frame(void *ctx, const union csvr_value *v, uint32_t present, char
 	if ((fc->sheets == 0 || fc->sheet_rows == fc->job->rows_per_sheet) &&
 	    next_frames_sheet(fc) != 0)
 		return xlsx_book_failed(fc->b, msg, msg_size);
-	write_values(fc->b, fc->frames, ++fc->sheet_rows, merged_read_format(), v, present);
+	write_values(fc->b, fc->frames, ++fc->sheet_rows, fc->layout, v, present);
 	fc->frames_total++;
 	if (fc->sheets == 1)
 		fc->first_sheet_frames++;
@@ -230,7 +230,7 @@ static int add_functions(struct xlsx_book *b, const char *path, uint64_t *rows, 
 
 /* ---- Charts ---- */
 
-/* The column of @p name in the merged CSV, or -1. */
+/* The column of @p name in the merged CSV, or -1 (the charts' are among every layout's first). */
 static int merged_column(const char *name)
 {
 	const struct csvr_format *f = merged_read_format();

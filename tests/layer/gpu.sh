@@ -118,7 +118,7 @@ gated-vulkan | gated-vulkan2-1.0 | gated-vulkan2-1.0-minimal)
 		"$OUT"/frames-*-pre.csv "$OUT"/gpu-*-pre.csv >"$XRLM_TEST_WORK/spread" ||
 		fail "bracket measurements not spread: $(cat "$XRLM_TEST_WORK/spread")"
 	note "$(cat "$XRLM_TEST_WORK/spread")"
-	grep -q "^display_time,.*,gate_tripped,.*target_gpu_raw_us" "$merged" || fail "no target_gpu_raw_us column"
+	grep -q "^display_time,.*,target_gpu_raw_us,gate_tripped$" "$merged" || fail "no target_gpu_raw_us column"
 	b=$(header_value "$merged" gpu_bracket_ns)
 	[ -n "$b" ] && [ "$b" -gt 0 ] || fail "# gpu_bracket_ns= is \"$b\""
 	raw=$(column_median "$merged" "$(column_of "$merged" target_gpu_raw_us)")

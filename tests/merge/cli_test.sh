@@ -270,17 +270,16 @@ calls_write_limit)
 	;;
 gate_column)
 	# The GPU mode and the gate's trips in the summary and the table; the
-	# tripped frames marked in column 10, gate_tripped (columns added later
-	# come after it: readers find old and new files' columns in place).
+	# tripped frames marked in the last column, gate_tripped.
 	copy_session gate
 	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	m=$work/frames-merged-gate.csv
 	grep -q "^# gpu_mode=gated$" "$m" || fail "no gpu_mode line"
 	grep -q "^# gate_trips=1$" "$m" || fail "no gate_trips line"
-	grep -q "^display_time,.*,target_gpu_pct_of_frame,gate_tripped,target_wait_us,.*,app_submit_us,target_gpu_raw_us$" "$m" ||
-		fail "gate_tripped is not column 10, or the calls columns and target_gpu_raw_us do not follow it"
-	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,10 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
+	grep -q "^display_time,.*,target_gpu_pct_of_frame,target_wait_us,.*,app_submit_us,target_gpu_raw_us,gate_tripped$" "$m" ||
+		fail "the calls columns and target_gpu_raw_us do not follow column 9, or gate_tripped is not last"
+	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,23 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
 		fail "gate_tripped column wrong"
 	grep -q "^GPU mode: gated; gate tripped: 1 time$" "$work/out" || fail "table lacks the GPU mode"
 	grep -q "^unmatched frames: 0 pre only, 0 post only; truncated rows skipped: 0$" "$work/out" ||
@@ -304,6 +303,28 @@ gate_column)
 	[ "$rc" -eq 0 ] || fail "stats on an older merged file: status $rc"
 	grep -q "^GPU mode: not recorded" "$work/out" || fail "older file: GPU mode line"
 	;;
+merged_columns)
+	# The merged CSV's columns as the interface fixes them: its nine, the
+	# twelve every-function columns, target_gpu_raw_us, and gate_tripped
+	# last. Older files, gate_tripped tenth, give xrlm stats the same table.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	m=$work/frames-merged-s1.csv
+	h=$(grep -v '^#' "$m" | head -n 1)
+	[ "$(echo "$h" | cut -d, -f1-9)" = "display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame" ] ||
+		fail "columns 1-9 are not the interface's: $h"
+	[ "$(echo "$h" | cut -d, -f10-22)" = "target_wait_us,target_begin_us,target_end_us,target_locate_views_us,target_sync_actions_us,target_swapchain_us,target_other_us,target_total_us,app_wait_us,app_cpu_us,app_render_us,app_submit_us,target_gpu_raw_us" ] ||
+		fail "columns 10-22 are not the interface's: $h"
+	[ "$(echo "$h" | cut -d, -f23-)" = "gate_tripped" ] || fail "gate_tripped is not last: $h"
+	run stats "$data/expected-merged-s1.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "stats on a new file: status $rc"
+	cp "$work/out" "$work/new-table"
+	run stats "$data/merged-v2-s1.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "stats on a file with gate_tripped tenth: status $rc"
+	cmp "$work/out" "$work/new-table" || fail "stats: the older layout's table differs"
+	;;
 calls_table)
 	# With calls files: the every-function columns, the functions file, and
 	# the per-function table (15 rows; --all: all 18) under the statistics,
@@ -315,7 +336,7 @@ calls_table)
 	[ ! -s "$work/err" ] || fail "unexpected stderr"
 	m=$work/frames-merged-s1.csv f=$work/functions-merged-s1.csv
 	tail -n 2 "$work/out" | grep -q "^wrote $f$" || fail "no 'wrote' line for the functions file"
-	grep -q -E ",gate_tripped,target_wait_us,.*,app_submit_us(,target_gpu_raw_us)?$" "$m" ||
+	grep -q -E ",target_gpu_pct_of_frame,target_wait_us,.*,app_submit_us(,target_gpu_raw_us)?,gate_tripped$" "$m" ||
 		fail "no every-function columns"
 	grep -q "^# induced_calls=0$" "$m" || fail "no calls counts"
 	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
@@ -448,7 +469,7 @@ calls_merge_dir)
 	run merge "$work"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	[ -s "$work/functions-merged-$t.csv" ] || fail "no functions file"
-	grep -q -E ",app_submit_us(,target_gpu_raw_us)?$" "$work/frames-merged-$t.csv" ||
+	grep -q -E ",app_submit_us(,target_gpu_raw_us)?,gate_tripped$" "$work/frames-merged-$t.csv" ||
 		fail "no every-function columns"
 	;;
 threads)

@@ -197,20 +197,20 @@ static void test_merge_with_calls(void **state)
 	                            "# calls_late=0\n"
 	                            "display_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
-	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"
+	                            "target_gpu_pct_of_frame,target_wait_us,"
 	                            "target_begin_us,target_end_us,target_locate_views_us,"
 	                            "target_sync_actions_us,target_swapchain_us,target_other_us,"
 	                            "target_total_us,app_wait_us,app_cpu_us,app_render_us,"
-	                            "app_submit_us\n"));
+	                            "app_submit_us,gate_tripped\n"));
 	/* No GPU sample: the GPU statistics are empty, not 0. */
 	assert_non_null(strstr(got, "\n# target_gpu_ms_mean=\n"));
 	assert_string_equal(tm_rows_of(got),
 	                    /* no frame before the first: app_cpu blank */
-	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,,"
-	                    "0.190,0.190,0.990,0.995,0.000,0.000,0.000,2.365,1.000,,2.500,2.000\n"
+	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,"
+	                    "0.190,0.190,0.990,0.995,0.000,0.000,0.000,2.365,1.000,,2.500,2.000,\n"
 	                    /* app_cpu: 12000 -> 15000 plus 16000 -> 17000 */
-	                    "2000,7,,2.000,1.000,0.990,,,,,"
-	                    "0.190,0.190,0.830,0.000,0.190,0.000,0.000,1.400,1.000,4.000,2.500,2.000\n");
+	                    "2000,7,,2.000,1.000,0.990,,,,"
+	                    "0.190,0.190,0.830,0.000,0.190,0.000,0.000,1.400,1.000,4.000,2.500,2.000,\n");
 	free(got);
 
 	got = tm_file_read(s.functions);
@@ -427,8 +427,8 @@ static void test_frames_that_map_to_nothing(void **state)
 	char *got = tm_file_read(s.merged);
 	assert_non_null(strstr(got, "\n# calls_frames_unmapped=1\n# rows_without_calls=1\n"));
 	assert_string_equal(tm_rows_of(got),
-	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,,"
-	                    "0.000,0.000,0.200,0.000,0.000,0.000,0.000,0.200,,,,1.000\n"
+	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,"
+	                    "0.000,0.000,0.200,0.000,0.000,0.000,0.000,0.200,,,,1.000,\n"
 	                    "300,1,,1.000,0.800,0.200,,,,,,,,,,,,,,,,\n");
 	free(got);
 	tm_dir_remove(s.dir);

@@ -64,7 +64,7 @@ static void merge_and_compare(void)
 	assert_int_equal(merge_files(&p3, out, &s, tm_log_fn, &log), 0);
 	assert_int_equal(s.gpu_frame_count, 2);
 	got = tm_file_read(out);
-	assert_non_null(strstr(got, "\n10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n"));
+	assert_non_null(strstr(got, "\n10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,,,,,,,,,,,,,2.000,0\n"));
 	free(got);
 	tm_dir_remove(dir);
 }

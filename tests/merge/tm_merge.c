@@ -1492,12 +1492,12 @@ static void test_merge_gpu_rules(void **state)
 	                 0);
 	char *got = tm_file_read(out);
 	assert_string_equal(tm_rows_of(got),
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n" /* valid */
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* pre valid=0 */
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* periods differ */
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n" /* negative */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,,,,,,,,,,,,,5.250\n" /* 52.5 ns */
-	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n"); /* no post GPU row */
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,,,,,,,,,,,,,2.000,0\n" /* valid */
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n" /* pre valid=0 */
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n" /* periods differ */
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n" /* negative */
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,,,,,,,,,,,,,5.250,0\n" /* 52.5 ns */
+	                    "60,5,,0.100,0.050,0.050,,,,,,,,,,,,,,,,,0\n"); /* no post GPU row */
 	assert_int_equal(s.gpu_frame_count, 2);
 	assert_double_equal(s.target_gpu_us.mean, 3.625, 1e-12);
 	assert_int_equal(s.gpu_ring_overflow_post, 4);
@@ -1538,12 +1538,12 @@ static void test_merge_gpu_bracket_mean(void **state)
 		const char *line;
 	} cases[] = {
 		{"bracket-late/gpu-s3-pre.csv",
-		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n",
-		  "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,,,,,,,,,,,,,5.250\n"},
+		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,,,,,,,,,,,,,2.000,0\n",
+		  "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,,,,,,,,,,,,,5.250,0\n"},
 		 1500, "\n# gpu_bracket_ns=1500\n"},
 		{"bracket-zero/gpu-s3-pre.csv",
-		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,0,,,,,,,,,,,,,2.000\n",
-		  "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,0,,,,,,,,,,,,,5.250\n"},
+		 {"10,5,1000.000,0.100,0.050,0.050,0.0050,2.000,0.2000,,,,,,,,,,,,,2.000,0\n",
+		  "50,5,1000.000,0.100,0.050,0.050,0.0050,5.250,0.5250,,,,,,,,,,,,,5.250,0\n"},
 		 0, "\n# gpu_bracket_ns=0\n"},
 	};
 
@@ -1586,20 +1586,20 @@ static void test_merge_gpu_bracket(void **state)
 	                            "bracket/gpu-s3-pre.csv", "gpu-s3-post.csv", &s, &log, out, sizeof(out)),
 	                 0);
 	char *got = tm_file_read(out);
-	/* After the calls columns (blank without calls files), in place. */
+	/* After the calls columns (blank without calls files), in place; gate_tripped last. */
 	assert_non_null(strstr(got, "\ndisplay_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
-	                            "target_gpu_pct_of_frame,gate_tripped,target_wait_us,"));
-	assert_non_null(strstr(got, ",app_submit_us,target_gpu_raw_us\n"));
+	                            "target_gpu_pct_of_frame,target_wait_us,"));
+	assert_non_null(strstr(got, ",app_submit_us,target_gpu_raw_us,gate_tripped\n"));
 	assert_string_equal(tm_rows_of(got),
 	                    /* 2.0 read, 2.5 bracket: a frame with nothing of the target's */
-	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,0,,,,,,,,,,,,,2.000\n"
-	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
-	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
-	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,0,,,,,,,,,,,,,\n"
+	                    "10,5,1000.000,0.100,0.050,0.050,0.0050,0.000,0.0000,,,,,,,,,,,,,2.000,0\n"
+	                    "20,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n"
+	                    "30,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n"
+	                    "40,5,1000.000,0.100,0.050,0.050,0.0050,,,,,,,,,,,,,,,,0\n"
 	                    /* 5.25 read, the second bracket (3.0) in effect */
-	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,0,,,,,,,,,,,,,5.250\n"
-	                    "60,5,,0.100,0.050,0.050,,,,0,,,,,,,,,,,,,\n");
+	                    "50,5,1000.000,0.100,0.050,0.050,0.0050,2.250,0.2250,,,,,,,,,,,,,5.250,0\n"
+	                    "60,5,,0.100,0.050,0.050,,,,,,,,,,,,,,,,,0\n");
 	assert_true(s.has_gpu_bracket);
 	assert_int_equal(s.gpu_bracket_ns, 2750);
 	assert_non_null(strstr(got, "\n# gpu_bracket_ns=2750\n"));
@@ -1859,11 +1859,85 @@ static void test_merged_read_each(void **state)
 	assert_int_equal(e.gate_tripped[0], -1);
 	assert_double_equal(e.target_us[2], 15.0, 0);
 
+	/* A file with gate_tripped tenth, before it moved last: found there. */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(merged_read_each(tm_data("merged-v2-s1.csv"), &cb, &e, &diag), 0);
+	assert_int_equal(e.rows, 3);
+	assert_int_equal(e.gate_tripped[0], 0);
+	assert_double_equal(e.target_us[2], 15.0, 0);
+
 	/* A callback's refusal is an error naming the file and line. */
 	e.rows = 3;
 	assert_int_equal(merged_read_each(tm_data("expected-merged-s1.csv"), &cb, &e, &diag), -1);
 	assert_non_null(strstr(diag.error, "expected-merged-s1.csv:"));
 	assert_non_null(strstr(diag.error, "too many rows"));
+}
+
+#define TM_FIRST_COLUMNS                                                                       \
+	"display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,"                 \
+	"target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
+#define TM_CALLS_AFTER_WAIT                                                                    \
+	",target_begin_us,target_end_us,target_locate_views_us,target_sync_actions_us,"         \
+	"target_swapchain_us,target_other_us,target_total_us,app_wait_us,app_cpu_us,"          \
+	"app_render_us,app_submit_us"
+#define TM_CALLS_COLUMNS ",target_wait_us" TM_CALLS_AFTER_WAIT
+
+/* A merged file with @p header, two rows: gate_tripped (@p gate_col) 0, then 1. */
+static void write_gate_file(const char *path, const char *header, int gate_col)
+{
+	char text[2048];
+	int ncols = 1;
+	size_t used = (size_t)snprintf(text, sizeof(text), "# frame_count=2\n%s\n", header);
+
+	for (const char *p = header; *p; p++)
+		ncols += *p == ',';
+	for (int row = 0; row < 2; row++) {
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		                         "%d,7,,50.000,30.000,20.000,,,", (row + 1) * 1000);
+		for (int c = 9; c < ncols; c++)
+			used += (size_t)snprintf(text + used, sizeof(text) - used, ",%s",
+			                         c == gate_col ? (row ? "1" : "0") : "");
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "\n");
+	}
+	assert_int_equal(tm_file_write(path, text), 0);
+}
+
+/* gate_tripped is read where the file has it: tenth in older files, last now. */
+static void test_merged_read_gate_column(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *header;
+		int gate_col;
+	} cases[] = {
+		{TM_FIRST_COLUMNS ",gate_tripped", 9},
+		{TM_FIRST_COLUMNS TM_CALLS_COLUMNS ",gate_tripped", 21},
+		{TM_FIRST_COLUMNS TM_CALLS_COLUMNS ",target_gpu_raw_us,gate_tripped", 22},
+		{TM_FIRST_COLUMNS ",gate_tripped" TM_CALLS_COLUMNS, 9},
+		{TM_FIRST_COLUMNS ",gate_tripped" TM_CALLS_COLUMNS ",target_gpu_raw_us", 9},
+	};
+	char dir[256], path[512];
+	struct merged_read_cb cb = {.row = each_row};
+	struct csvr_diag diag;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/m.csv", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_gate_file(path, cases[i].header, cases[i].gate_col);
+		struct each_seen e = {0};
+		assert_int_equal(merged_read_each(path, &cb, &e, &diag), 0);
+		assert_int_equal(e.rows, 2);
+		assert_int_equal(e.gate_tripped[0], 0);
+		assert_int_equal(e.gate_tripped[1], 1);
+	}
+	/* A layout no writer had (gate_tripped among the calls columns) is refused. */
+	write_gate_file(path, TM_FIRST_COLUMNS ",target_wait_us,gate_tripped" TM_CALLS_AFTER_WAIT,
+	                10);
+	struct each_seen e = {0};
+	assert_int_equal(merged_read_each(path, &cb, &e, &diag), -1);
+	assert_non_null(strstr(diag.error, "m.csv:2: error: wrong column header: column 11 is "
+	                                   "\"gate_tripped\", expected \"target_begin_us\""));
+	tm_dir_remove(dir);
 }
 
 int main(void)
@@ -1911,6 +1985,7 @@ int main(void)
 		cmocka_unit_test(test_merge_error_logged_once),
 		cmocka_unit_test(test_sibling_paths),
 		cmocka_unit_test(test_merged_read_each),
+		cmocka_unit_test(test_merged_read_gate_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
