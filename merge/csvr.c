@@ -92,7 +92,7 @@ static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, c
 }
 
 /* Quotes at most 40 bytes of a bad field for a message. */
-static void quote_field(char *dst, size_t size, const char *s, size_t len)
+void csvr_quote_field(char *dst, size_t size, const char *s, size_t len)
 {
 	size_t n = len < 40 ? len : 40;
 	size_t o = 0;
@@ -174,7 +174,7 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 	}
 	if (!e->bad) {
 		char q[64];
-		quote_field(q, sizeof(q), s, len);
+		csvr_quote_field(q, sizeof(q), s, len);
 		if (r == U_PARSE_NEGATIVE || r == U_PARSE_OUT_OF_RANGE)
 			snprintf(e->bad_msg, sizeof(e->bad_msg), "column %d (%s) %s (expected %s): \"%s\"",
 			         c + 1, e->names[c], u_parse_result_str(r), kind_name(kind), q);
@@ -377,8 +377,8 @@ static void header_difference(const char *header, const char *line, size_t len, 
 			l_len++;
 		bool h_more = h[h_len] == ',', l_more = l + l_len < l_end;
 		if (h_len != l_len || memcmp(h, l, h_len) != 0) {
-			quote_field(got, sizeof(got), l, l_len);
-			quote_field(want, sizeof(want), h, h_len);
+			csvr_quote_field(got, sizeof(got), l, l_len);
+			csvr_quote_field(want, sizeof(want), h, h_len);
 			snprintf(out, size, "column %d is \"%s\", expected \"%s\"", col, got, want);
 			return;
 		}

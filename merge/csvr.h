@@ -176,6 +176,13 @@ void csvr_wrong_header(const char *expected, const char *line, size_t len, char 
                        size_t msg_size);
 
 /*
+ * A field's @p len bytes at @p s as messages quote them, into @p dst: the
+ * first 40 bytes, "..." after when there are more, '?' for every byte
+ * that is not printable ASCII.
+ */
+void csvr_quote_field(char *dst, size_t size, const char *s, size_t len);
+
+/*
  * Size hint: how many rows @p path may hold, from its size and @p
  * bytes_per_row; 0 when unknown. Used to reserve arrays once.
  */

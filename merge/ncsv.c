@@ -58,6 +58,26 @@ static void on_name(void *s, size_t len, void *data)
 	t->ncols++;
 }
 
+/*
+ * 0, or -1 with a message when two of @p t's columns have the same name:
+ * ncsv_col() would find only the first, and a reader take the wrong one.
+ */
+static int check_unique(const struct ncsv *t, char *msg, size_t msg_size)
+{
+	for (size_t c = 1; c < t->ncols; c++) {
+		for (size_t d = 0; d < c; d++) {
+			if (strcmp(t->cols[c].name, t->cols[d].name) != 0)
+				continue;
+			char q[48];
+			csvr_quote_field(q, sizeof(q), t->cols[c].name, strlen(t->cols[c].name));
+			snprintf(msg, msg_size, "column %zu has the name of column %zu, \"%s\": "
+			         "a header names each column once", c + 1, d + 1, q);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* csvr's header_line: the names, split as libcsv splits a row (they may be quoted). */
 static int header_line(void *ctx, const char *line, size_t len, enum csvr_kind *kinds,
                        const char **names, char *msg, size_t msg_size)
@@ -84,6 +104,8 @@ static int header_line(void *ctx, const char *line, size_t len, enum csvr_kind *
 		snprintf(msg, msg_size, "more than %d columns", CSVR_MAX_COLS);
 		return 0;
 	}
+	if (check_unique(r->t, msg, msg_size) != 0)
+		return 0;
 	for (size_t c = 0; c < r->t->ncols; c++) {
 		kinds[c] = r->t->cols[c].text ? CSVR_TEXT : CSVR_F64_OPT;
 		names[c] = r->t->cols[c].name;

@@ -9,7 +9,9 @@
  * a text column. A number is a plain finite decimal read in the "C" locale;
  * anything else is an error naming the file, line and column. A last line
  * cut short (no newline, or too few fields at the end of the file) is what
- * a killed writer leaves: skipped, counted in truncated_rows.
+ * a killed writer leaves: skipped, counted in truncated_rows. A header
+ * that names a column twice is an error: ncsv_col() finds one column by
+ * name, and a file with two would be read as whichever came first.
  */
 #ifndef XRLM_NCSV_H
 #define XRLM_NCSV_H

@@ -219,6 +219,12 @@ bad_input)
 	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
 	compare "$work/a.csv" "$work/frames-x-pre.csv" --fail-above 0
 	expect_error 1 "frames-x-pre.csv: error: not a merged file"
+	# A column named twice: refused at the header, not the first one taken
+	# (pre_us compared as target_us).
+	sed -E '/^display_time/s/,pre_us,/,target_us,/' "$work/a.csv" >"$work/dup.csv"
+	compare "$work/a.csv" "$work/dup.csv"
+	line=$(grep -n '^display_time' "$work/dup.csv" | cut -d: -f1)
+	expect_error 1 "dup.csv:$line: error: column 6 has the name of column 4, \"target_us\": a header names each column once"
 	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
 	printf 'target_us,frame_interval_us\n1,2\n"3,4\n5,6\n7,8\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"

@@ -164,6 +164,13 @@ bad_input)
 	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "frames-x-pre.csv: error: not a merged file" "$work/err" ||
 		fail "a per-side file: $(cat "$work/err")"
 	[ ! -e "$work/frames-x-pre.html" ] || fail "a page for a per-side file"
+	# A column named twice: refused, not the first one shown.
+	sed -E '/^display_time/s/,pre_us,/,target_us,/' "$work/frames-merged-x.csv" >"$work/dup.csv"
+	"$xrlm" report "$work/dup.csv" >"$work/out" 2>"$work/err"
+	[ $? -eq 1 ] || fail "a column named twice: not status 1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "dup.csv:[0-9]*: error: column 6 has the name of column 4" "$work/err" ||
+		fail "a column named twice: $(cat "$work/err")"
+	[ ! -e "$work/dup.html" ] || fail "a page for a file with a column named twice"
 	"$xrlm" report "$work/frames-merged-x.csv" -o "$work/nodir/x.html" >"$work/out" 2>"$work/err"
 	[ $? -eq 1 ] || fail "unwritable output: not status 1"
 	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected one line on stderr"
