@@ -102,9 +102,25 @@ static int write_page(const char *out, const struct report_html_input *in)
 	return 0;
 }
 
-static int run_report(int argc, char **argv)
+/*
+ * The functions file @p path into @p out, once it is one (the header and
+ * cells `xrlm stats` takes: functions_read_check()). Returns 0, or -1
+ * with one line in @p err.
+ */
+static int read_functions(const char *path, struct ncsv *out, char *err, size_t err_size)
 {
 	static const char *const text_cols[] = {"fn", "phase", NULL};
+	struct csvr_diag diag;
+
+	if (functions_read_check(path, &diag) != 0) {
+		snprintf(err, err_size, "%s", diag.error);
+		return -1;
+	}
+	return ncsv_read(path, text_cols, out, err, err_size);
+}
+
+static int run_report(int argc, char **argv)
+{
 	struct report_args a = {0};
 	struct ncsv frames, functions;
 	char err[NCSV_MSG_MAX];
@@ -144,7 +160,7 @@ static int run_report(int argc, char **argv)
 		cmd_log(NULL, frames.warning);
 		in.warnings[nwarn++] = frames.warning;
 	}
-	if (fn_path && ncsv_read(fn_path, text_cols, &functions, err, sizeof(err)) != 0) {
+	if (fn_path && read_functions(fn_path, &functions, err, sizeof(err)) != 0) {
 		/* A broken functions file costs its table, not the whole report. */
 		cmd_log(NULL, err);
 		if (a.functions) {

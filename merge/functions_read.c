@@ -60,6 +60,22 @@ int functions_read_each(const char *path, functions_read_fn row, void *ctx,
 	return csvr_read(path, &functions_format, &e, diag, NULL);
 }
 
+static int keep_nothing(void *ctx, const union csvr_value *values, uint32_t present, char *msg,
+                        size_t msg_size)
+{
+	(void)ctx;
+	(void)values;
+	(void)present;
+	(void)msg;
+	(void)msg_size;
+	return 0;
+}
+
+int functions_read_check(const char *path, struct csvr_diag *diag)
+{
+	return functions_read_each(path, keep_nothing, NULL, diag);
+}
+
 bool functions_read_sibling(const char *merged, char *buf, size_t size)
 {
 	return merge_functions_path(merged, buf, size) == 0 && access(buf, F_OK) == 0;

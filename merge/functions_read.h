@@ -55,6 +55,14 @@ int functions_read_each(const char *path, functions_read_fn row, void *ctx,
                         struct csvr_diag *diag);
 
 /*
+ * Reads @p path as functions_read_each() does, keeping nothing: for
+ * readers of their own (`xrlm report`'s ncsv) that must refuse what
+ * `xrlm stats` refuses, the wrong header first. Returns 0, or -1 with
+ * @p diag->error set.
+ */
+int functions_read_check(const char *path, struct csvr_diag *diag);
+
+/*
  * The functions file of the merged file @p merged (merge_functions_path():
  * functions-merged-<tag>.csv next to a frames-merged-<tag>.csv) into
  * @p buf. Returns true when that file exists.

@@ -157,6 +157,27 @@ bad_input)
 	"$gen" "$work/frames-merged-x.csv" --frames 10 || fail "generator failed"
 	"$xrlm" report "$work/frames-merged-x.csv" --functions "$work/none.csv" >"$work/out" 2>"$work/err"
 	[ $? -eq 1 ] || fail "missing --functions file: not status 1"
+	# A functions file is checked as xrlm stats checks it: --functions with
+	# another file (a per-side frames file) is refused, no page; a sibling
+	# functions-merged-<tag>.csv that is not one costs its table, with the
+	# same one line.
+	printf '# fn=xrEndFrame\ndisplay_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' \
+		>"$work/frames-x-pre.csv"
+	"$xrlm" report "$work/frames-merged-x.csv" --functions "$work/frames-x-pre.csv" -o "$work/f.html" \
+		>"$work/out" 2>"$work/err"
+	[ $? -eq 1 ] || fail "--functions with a frames file: not status 1"
+	[ "$(wc -l <"$work/err")" -eq 1 ] &&
+		grep -q "frames-x-pre.csv:2: error: wrong column header: column 1 is \"display_time\", expected \"fn\"" "$work/err" ||
+		fail "--functions with a frames file: $(cat "$work/err")"
+	[ ! -e "$work/f.html" ] || fail "a page with a frames file as its functions"
+	printf 'fn,phase,calls\nxrLocateViews,locate_views,5\n' >"$work/functions-merged-x.csv"
+	"$xrlm" report "$work/frames-merged-x.csv" -o "$work/g.html" >"$work/out" 2>"$work/err"
+	[ $? -eq 0 ] || fail "a sibling that is no functions file: not status 0"
+	[ "$(wc -l <"$work/err")" -eq 1 ] &&
+		grep -q "functions-merged-x.csv:1: error: wrong column header: only 3 columns" "$work/err" ||
+		fail "a sibling that is no functions file: $(cat "$work/err")"
+	grep -q xrLocateViews "$work/g.html" && fail "a sibling that is no functions file shown as one"
+	rm "$work/functions-merged-x.csv"
 	# A CSV with no merged column (a per-side frames file): refused, no page.
 	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
 	"$xrlm" report "$work/frames-x-pre.csv" >"$work/out" 2>"$work/err"
