@@ -491,8 +491,10 @@ static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, si
 		return -1;
 	r->post_calls++;
 	/* Its pre call may be final already: it is placed in whatever is still open. */
-	if (q->t_entry_ns < s->final_until)
+	if (q->t_entry_ns < s->final_until) {
 		r->late_calls++;
+		r->late_calls_post++;
+	}
 	struct open_call *c = container(t, q->t_entry_ns, q->t_exit_ns);
 	struct calls_fn *f = &r->fns[fn];
 	if (!c) {

@@ -78,6 +78,7 @@ struct calls_result {
 	uint64_t self_answered_calls; /* pre calls with no post call inside */
 	uint64_t induced_calls, own_thread_calls;
 	uint64_t late_calls; /* rows out of order past both bounds (CALLS_JOIN_LAG_NS) */
+	uint64_t late_calls_post; /* of those, post's rows (the rest are pre's) */
 };
 
 /*

@@ -225,6 +225,21 @@ static int join_calls(struct merge_calls *mc, const struct merge_paths *paths, i
 	return mc->join_ret;
 }
 
+/* The warning for @p late calls of the calls file @p path (none for 0). */
+static void say_late(const char *path, uint64_t late, merge_log_fn log, void *ctx)
+{
+	char msg[1024];
+
+	if (late == 0)
+		return;
+	snprintf(msg, sizeof(msg), "%s: warning: %llu calls came later in their file than "
+	         "the sandwich waits (more than %lld ms or %d rows after a later call); "
+	         "their target time may be counted in another call (calls_late)",
+	         path, (unsigned long long)late, (long long)(CALLS_JOIN_LAG_NS / 1000000),
+	         CALLS_JOIN_LAG_ROWS);
+	say(log, ctx, msg);
+}
+
 int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
                      const char *pre_session, int64_t bracket_ns, const char *dir,
                      merge_log_fn log, void *ctx)
@@ -250,14 +265,8 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	}
 	if (check_sessions(mc, paths, pre_session, log, ctx) != 0)
 		return -1;
-	if (mc->r.late_calls > 0) {
-		snprintf(msg, sizeof(msg), "%s: warning: %llu calls came later in their file than "
-		         "the sandwich waits (more than %lld ms or %d rows after a later call); "
-		         "their target time may be counted in another call (calls_late)",
-		         paths->calls_pre_csv, (unsigned long long)mc->r.late_calls,
-		         (long long)(CALLS_JOIN_LAG_NS / 1000000), CALLS_JOIN_LAG_ROWS);
-		say(log, ctx, msg);
-	}
+	say_late(paths->calls_pre_csv, mc->r.late_calls - mc->r.late_calls_post, log, ctx);
+	say_late(paths->calls_post_csv, mc->r.late_calls_post, log, ctx);
 	if (!mc->ends_open && open_walk(mc, dir) != 0) {
 		snprintf(msg, sizeof(msg), "%s: error: out of memory", paths->calls_pre_csv);
 		say(log, ctx, msg);

@@ -1192,6 +1192,24 @@ static void test_late_calls_reported(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/* A late call of post's file: the warning names post's file, not pre's. */
+static void test_late_post_calls_reported(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "100,7,10000,12000\n", "100,7,10500,11500\n", NULL,
+	              "xrLocateViews,7,1000,9000,1,0\nxrWaitFrame,7,3000000000,3000001000,2,0\n",
+	              "xrWaitFrame,7,3000000100,3000000900,2,0\nxrLocateViews,7,2000,3000,1,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(sum.calls_late, 1);
+	assert_non_null(strstr(log.all, "calls-1-post.csv: warning: 1 calls came later in their file"));
+	assert_null(strstr(log.all, "calls-1-pre.csv: warning"));
+	tm_dir_remove(s.dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -1224,6 +1242,7 @@ int main(void)
 		cmocka_unit_test(test_late_post_by_time),
 		cmocka_unit_test(test_late_pre_by_rows),
 		cmocka_unit_test(test_late_calls_reported),
+		cmocka_unit_test(test_late_post_calls_reported),
 		cmocka_unit_test(test_frames_progress),
 		cmocka_unit_test(test_frames_same_again),
 		cmocka_unit_test(test_frames_progress_race),
