@@ -10,6 +10,14 @@
 
 #include "u_parse.h"
 
+int side_gpu_check_period(double period_ns, char *msg, size_t msg_size)
+{
+	if (period_ns >= 0.0 && period_ns < 1e6)
+		return 0;
+	snprintf(msg, msg_size, "gpu_period_ns out of range");
+	return -1;
+}
+
 static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
 {
 	struct side_reader *c = ctx;
@@ -20,6 +28,8 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 		snprintf(msg, msg_size, "column 4 (valid) is not 0 or 1");
 		return -1;
 	}
+	if (side_gpu_check_period(v[2].f, msg, msg_size) != 0)
+		return -1;
 	if (side_file_grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;

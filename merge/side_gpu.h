@@ -31,6 +31,14 @@ struct side_gpu_file {
 /* The GPU file's columns for csvr; see side_cpu_format. */
 extern const struct csvr_format side_gpu_format;
 
+/*
+ * Checks a row's gpu_period_ns (any row, valid or not): 0 to below 1e6 ns
+ * a tick (Vulkan's timestampPeriod, 1 for OpenGL; a negative or huge
+ * period is a corrupt file, not a value to leave blank). Returns 0, or -1
+ * with a message. The merge's and the trace's GPU readers share it.
+ */
+int side_gpu_check_period(double period_ns, char *msg, size_t msg_size);
+
 /* As side_cpu_read(), for a GPU file. */
 int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
 

@@ -140,10 +140,8 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	                      false, 0};
 	(void)present;
 
-	if (!(g.period_ns >= 0.0 && g.period_ns < 1e6)) {
-		snprintf(msg, msg_size, "gpu_period_ns out of range");
+	if (side_gpu_check_period(g.period_ns, msg, msg_size) != 0)
 		return -1;
-	}
 	if (r->has_cal && g.valid) {
 		double at = (double)r->cal_ns + (double)unwrap(r, g.ticks) * g.period_ns;
 		if (at > 0.0 && at < (double)TIME_MAX) {

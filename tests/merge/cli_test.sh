@@ -303,6 +303,18 @@ gate_column)
 	[ "$rc" -eq 0 ] || fail "stats on an older merged file: status $rc"
 	grep -q "^GPU mode: not recorded" "$work/out" || fail "older file: GPU mode line"
 	;;
+gpu_period_range)
+	# A gpu_period_ns no clock has (negative, huge) is a corrupt GPU file:
+	# refused at its line as xrlm trace refuses it, not every GPU value
+	# dropped in silence.
+	for p in -1 1e308; do
+		copy_session s1
+		sed -i "7s/,1,1\$/,$p,1/" "$work/gpu-s1-post.csv"
+		run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+		expect_error 1 "gpu-s1-post.csv:7: error: gpu_period_ns out of range$"
+		[ ! -e "$work/frames-merged-s1.csv" ] || fail "gpu_period_ns $p: merged file written"
+	done
+	;;
 merged_columns)
 	# The merged CSV's columns as the interface fixes them: its nine, the
 	# twelve every-function columns, target_gpu_raw_us, and gate_tripped
