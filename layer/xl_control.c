@@ -5,6 +5,8 @@
 
 #include "xl_clock.h"
 #include "xl_gpu.h"
+#include "xl_log.h"
+#include "xl_thread.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,17 +211,78 @@ bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_
 	return false;
 }
 
+/* Loads before the waits sleep: a transition takes nanoseconds. */
+#define BUSY_SPINS 1000
+/* The waits' sleep: short, for the transition that was only preempted. */
+#define BUSY_SLEEP_NS 200000ull
+
+bool xl_control_wait_idle(struct xl_control *ctl, uint64_t *word, struct xl_busy_wait *bw)
+{
+	while (*word & XL_BUSY) {
+		if (bw->spins < BUSY_SPINS) {
+			bw->spins++;
+		} else {
+			uint64_t now = xl_clock_mono_ns();
+			if (!bw->deadline_ns)
+				bw->deadline_ns = now + XL_BUSY_WAIT_NS;
+			if (now >= bw->deadline_ns)
+				return false;
+			xl_thread_sleep_ns(BUSY_SLEEP_NS);
+		}
+		*word = atomic_load_explicit(&ctl->word, memory_order_acquire);
+	}
+	return true;
+}
+
+void xl_control_busy_gave_up(const char *who, const char *instead)
+{
+	xl_log_once(XL_ONCE_BUSY, "a frame thread has been inside a recording start or stop "
+	            "for %llu ms (stopped in xrEndFrame: a signal handler?): %s does not wait "
+	            "for it; %s", (unsigned long long)(XL_BUSY_WAIT_NS / 1000000), who, instead);
+}
+
+/*
+ * Leaves the stop to the frame thread that holds the word (XL_FORCE_STOP),
+ * with *@p cur the word seen; true once it is forced, false when the
+ * thread let go of the word meanwhile (*@p cur has no XL_BUSY then).
+ */
+static bool force_stop(struct xl_control *ctl, uint64_t *cur)
+{
+	while (*cur & XL_BUSY) {
+		if (*cur & XL_FORCE_STOP)
+			return true;
+		if (atomic_compare_exchange_weak_explicit(&ctl->word, cur, *cur | XL_FORCE_STOP,
+		                                          memory_order_acq_rel,
+		                                          memory_order_acquire)) {
+			*cur |= XL_FORCE_STOP;
+			return true;
+		}
+	}
+	return false;
+}
+
 void xl_control_stop_session(struct xl_control *ctl, uint32_t id)
 {
 	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+	struct xl_busy_wait bw = {0};
 
 	for (;;) {
-		if (!(cur & XL_ACTIVE) || xl_control_word_id(cur) != id || (cur & XL_REQ_STOP))
+		if (!(cur & XL_ACTIVE) || xl_control_word_id(cur) != id ||
+		    (cur & (XL_REQ_STOP | XL_FORCE_STOP)))
 			return;
 		/* A frame thread mid-transition would carry a bit set now over to
 		 * the session it is starting: wait for it (nanoseconds). */
 		if (cur & XL_BUSY) {
-			cur = atomic_load_explicit(&ctl->word, memory_order_relaxed);
+			if (xl_control_wait_idle(ctl, &cur, &bw))
+				continue;
+			/* Its transition of the recording session stops it or leaves
+			 * it recording (a start while recording does nothing): forced,
+			 * the stop ends this session and no later one. */
+			if (force_stop(ctl, &cur)) {
+				xl_control_busy_gave_up("a stop of the recording session",
+				                        "the session ends now");
+				return;
+			}
 			continue;
 		}
 		/* Set only on the word that names the session: the frame thread
@@ -270,7 +333,7 @@ static uint64_t apply_requests(struct xl_control *ctl, uint64_t word, unsigned r
 uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word)
 {
 	unsigned req = word & XL_REQ_MASK;
-	bool active = word & XL_ACTIVE;
+	bool active = xl_control_word_active(word);
 
 	if (active && ctl->frame_limit &&
 	    atomic_load_explicit(&ctl->frames_recorded, memory_order_relaxed) >= ctl->frame_limit)
@@ -282,34 +345,54 @@ uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word)
 	 * the state they saw, without waiting. */
 	if (!atomic_compare_exchange_strong_explicit(&ctl->word, &word, word | XL_BUSY,
 	                                             memory_order_acquire, memory_order_relaxed))
-		return (word & XL_ACTIVE) ? xl_control_word_id(word) : 0;
+		return xl_control_word_active(word) ? xl_control_word_id(word) : 0;
 
 	uint64_t state = apply_requests(ctl, word, req);
 
 	/* Publish, keeping any request that arrived while we were busy: a
 	 * request bit that changed since we took the word (set anew, or a
-	 * toggle flipped again) is still pending. */
+	 * toggle flipped again) is still pending. A stop that could not wait
+	 * for us (XL_FORCE_STOP) ends whatever we did, a session we began
+	 * too (it ends with no record; the writers see it ended), and drops
+	 * the requests, as xl_control_stop_now() does. */
 	uint64_t cur = word | XL_BUSY, next;
 	do {
-		next = state | ((cur ^ word) & XL_REQ_MASK);
+		if (cur & XL_FORCE_STOP)
+			next = state & ~(uint64_t)XL_ACTIVE;
+		else
+			next = state | ((cur ^ word) & XL_REQ_MASK);
 	} while (!atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
 	                                                memory_order_release,
 	                                                memory_order_relaxed));
-	return (state & XL_ACTIVE) ? xl_control_word_id(state) : 0;
+	return (next & XL_ACTIVE) ? xl_control_word_id(next) : 0;
 }
 
 uint64_t xl_control_stop_now(struct xl_control *ctl)
 {
 	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_acquire), next;
-	do {
-		/* A frame thread mid-transition finishes in nanoseconds. */
-		while (cur & XL_BUSY)
-			cur = atomic_load_explicit(&ctl->word, memory_order_acquire);
+	struct xl_busy_wait bw = {0};
+
+	for (;;) {
+		if (cur & XL_FORCE_STOP)
+			return cur; /* left to a stuck frame thread already */
+		/* A frame thread mid-transition finishes in nanoseconds, unless
+		 * it is stopped there: in a signal handler, or under this very
+		 * call (exit() from a handler runs the layers' destructors on
+		 * the frame thread's stack). */
+		if (!xl_control_wait_idle(ctl, &cur, &bw)) {
+			if (force_stop(ctl, &cur)) {
+				xl_control_busy_gave_up("the end of recording",
+				                        "recording stops without it");
+				return cur;
+			}
+			continue;
+		}
 		next = (uint64_t)xl_control_word_id(cur) << XL_ID_SHIFT;
-	} while (!atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
-	                                                memory_order_acq_rel,
-	                                                memory_order_acquire));
-	return next;
+		if (atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
+		                                          memory_order_acq_rel,
+		                                          memory_order_acquire))
+			return next;
+	}
 }
 
 void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns)
@@ -323,7 +406,7 @@ void xl_control_poll_timers(struct xl_control *ctl, uint64_t now_mono_ns)
 			xl_control_request(ctl, XL_REQ_START);
 		}
 	}
-	if (ctl->time_limit_s > 0.0 && (word & XL_ACTIVE)) {
+	if (ctl->time_limit_s > 0.0 && xl_control_word_active(word)) {
 		uint32_t id = xl_control_word_id(word);
 		uint64_t start_ns;
 		if (xl_control_session_start(ctl, id, NULL, &start_ns) &&

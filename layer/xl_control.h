@@ -12,6 +12,11 @@
  *             writer thread (time limit, delay)
  *   bit  4    busy: a frame thread is performing a transition
  *   bit  5    active: recording
+ *   bit  6    forced stop: a stop that could not wait for the busy frame
+ *             thread (stopped mid-transition: in a signal handler, or one
+ *             that called exit()); only with busy. The session is over
+ *             for every reader, and the frame thread, should it ever
+ *             return, publishes its transition stopped.
  *   bits 8-   the latest session id (1, 2, ...)
  *
  * Only pre's frame thread performs transitions, at the top of its
@@ -38,7 +43,16 @@
 #define XL_REQ_MASK 0xfu
 #define XL_BUSY (1u << 4)
 #define XL_ACTIVE (1u << 5)
+#define XL_FORCE_STOP (1u << 6)
 #define XL_ID_SHIFT 8
+
+/*
+ * How long anyone but the frame thread waits for its transition (XL_BUSY)
+ * to end: nanoseconds normally; a thread stopped inside it (a signal
+ * handler that blocks, or calls exit() and runs the layers' destructors on
+ * that very stack) never ends it. As xl_signal.c's drain: bounded.
+ */
+#define XL_BUSY_WAIT_NS 100000000ull
 
 /* Sessions whose start data is kept; a writer must catch up within this many. */
 #define XL_SESSION_SLOTS 64
@@ -178,11 +192,17 @@ static inline uint32_t xl_control_word_id(uint64_t word)
 	return (uint32_t)(word >> XL_ID_SHIFT);
 }
 
+/* Whether a control word has a session recording (not one a forced stop ended). */
+static inline bool xl_control_word_active(uint64_t word)
+{
+	return (word & (XL_ACTIVE | XL_FORCE_STOP)) == XL_ACTIVE;
+}
+
 /* The newest session id that can receive no more records, from a control word. */
 static inline uint32_t xl_control_ended_id(uint64_t word)
 {
 	uint32_t id = xl_control_word_id(word);
-	return (word & XL_ACTIVE) ? id - 1 : id;
+	return xl_control_word_active(word) ? id - 1 : id;
 }
 
 /* The slot holding session @p id's start data. */
@@ -253,9 +273,31 @@ bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_
 /*
  * Asks for a stop at the next frame if session @p id is still the one
  * recording (a writer giving up on that session's files): a session that
- * has ended is not followed by a stop of a later, healthy one.
+ * has ended is not followed by a stop of a later, healthy one. When a
+ * frame thread stays in its transition past XL_BUSY_WAIT_NS, the stop is
+ * forced instead (XL_FORCE_STOP, said once in the log).
  */
 void xl_control_stop_session(struct xl_control *ctl, uint32_t id);
+
+/* Where a bounded wait for the frame thread's transition stands; zeroed before the first. */
+struct xl_busy_wait {
+	unsigned spins;
+	uint64_t deadline_ns; /* set at the first sleep */
+};
+
+/*
+ * Waits until a frame thread's transition ends: reloads *@p word until it
+ * has no XL_BUSY, and returns true. Spins a little, then sleeps in short
+ * steps; false, with *@p word still busy, once XL_BUSY_WAIT_NS have passed
+ * since @p bw's first sleep (at once on later calls with the same @p bw).
+ */
+bool xl_control_wait_idle(struct xl_control *ctl, uint64_t *word, struct xl_busy_wait *bw);
+
+/*
+ * Says in the log, once, that @p who gave up waiting for a frame thread
+ * stuck in its transition, and what it did instead (@p instead).
+ */
+void xl_control_busy_gave_up(const char *who, const char *instead);
 
 uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word);
 
@@ -279,7 +321,7 @@ static inline uint32_t xl_control_pre_frame(struct xl_control *ctl)
 static inline uint32_t xl_control_recording(struct xl_control *ctl)
 {
 	uint64_t word = atomic_load_explicit(&ctl->word, memory_order_relaxed);
-	if (__builtin_expect(!(word & XL_ACTIVE), 1))
+	if (__builtin_expect(!xl_control_word_active(word), 1))
 		return 0;
 	return xl_control_word_id(word);
 }
@@ -302,6 +344,9 @@ static inline void xl_control_toggle(struct xl_control *ctl)
 /*
  * Stops recording now, off the frame thread (instance destruction, process
  * exit). Pending requests are dropped. Returns the word after the change.
+ * Never waits longer than XL_BUSY_WAIT_NS for a frame thread's transition:
+ * past that the stop is forced (the word keeps XL_BUSY, with
+ * XL_FORCE_STOP), said once in the log; at once when it is forced already.
  */
 uint64_t xl_control_stop_now(struct xl_control *ctl);
 

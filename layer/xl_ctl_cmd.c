@@ -187,15 +187,18 @@ void xl_ctl_cmd_request(struct xl_control *ctl, struct xl_ctl_client *c, char *l
 /*
  * Withdraws a request the frame thread has not taken: true if it was still
  * pending. Never while a frame thread holds the word (it would put back a
- * bit it sees changed).
+ * bit it sees changed); one stuck there past XL_BUSY_WAIT_NS may have
+ * taken it: false then, as for a frame that took it.
  */
 static bool withdraw(struct xl_control *ctl, unsigned request)
 {
 	uint64_t cur = load_word(ctl);
+	struct xl_busy_wait bw = {0};
+
 	for (;;) {
-		if (cur & XL_BUSY) {
-			cur = load_word(ctl);
-			continue;
+		if (!xl_control_wait_idle(ctl, &cur, &bw)) {
+			xl_control_busy_gave_up("the control socket", "a request is not withdrawn");
+			return false;
 		}
 		if (!(cur & request))
 			return false;

@@ -1,0 +1,264 @@
+/*
+ * Unit tests of the waits for the frame thread's transition (layer/
+ * xl_control.c, xl_ctl_cmd.c): a frame thread stopped inside its start or
+ * stop (XL_BUSY held: in a signal handler, or under an exit() from one)
+ * must not hang the stop of the instance's end, the writer's stop of a
+ * session or the control socket's withdrawal, and a stop that did not wait
+ * must hold when that thread goes on.
+ *
+ * The frame thread is a real one, stopped inside xl_control_pre_frame_slow()
+ * at a clock read (ld --wrap=clock_gettime): the start's read of
+ * CLOCK_REALTIME (begin_session) or the arm's read of CLOCK_MONOTONIC.
+ * Before the fix each wait spun for ever: alarm() fails the test then.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "xl_control.h"
+#include "xl_ctl_cmd.h"
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What a wait may take: its bound, and room for a loaded machine. */
+#define WAIT_MAX_NS (XL_BUSY_WAIT_NS + 400000000ull)
+/* A hung wait ends the test: SIGALRM's default action. */
+#define WATCHDOG_S 20
+
+/* ---- the frame thread, stopped at a clock read */
+int __real_clock_gettime(clockid_t clock, struct timespec *ts);
+
+static __thread bool on_frame_thread;
+static _Atomic int stop_at_clock = -1; /* the clock whose next read stops it; -1: none */
+static sem_t stopped, resume;
+
+int __wrap_clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	int want = (int)clock;
+	if (on_frame_thread && atomic_compare_exchange_strong(&stop_at_clock, &want, -1)) {
+		sem_post(&stopped);
+		sem_wait(&resume);
+	}
+	return __real_clock_gettime(clock, ts);
+}
+
+struct frame_thread {
+	pthread_t thread;
+	struct xl_control *ctl;
+	unsigned request;
+	uint32_t recorded; /* what xl_control_pre_frame() returned */
+};
+
+static void *frame_main(void *arg)
+{
+	struct frame_thread *f = arg;
+
+	on_frame_thread = true;
+	xl_control_request(f->ctl, f->request);
+	f->recorded = xl_control_pre_frame(f->ctl);
+	return NULL;
+}
+
+/* Starts a frame asking for @p request, and waits until it is stopped at a read of @p clock. */
+static void frame_stopped_at(struct frame_thread *f, struct xl_control *ctl, unsigned request,
+                             clockid_t clock)
+{
+	f->ctl = ctl;
+	f->request = request;
+	atomic_store(&stop_at_clock, (int)clock);
+	assert_int_equal(pthread_create(&f->thread, NULL, frame_main, f), 0);
+	sem_wait(&stopped);
+	assert_true(atomic_load(&ctl->word) & XL_BUSY);
+}
+
+/* Lets the stopped frame go on, and waits for its end. */
+static void frame_resume(struct frame_thread *f)
+{
+	sem_post(&resume);
+	pthread_join(f->thread, NULL);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	__real_clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t word_of(struct xl_control *ctl)
+{
+	return atomic_load(&ctl->word);
+}
+
+/* ---- the control socket's replies, collected */
+void xl_ctl_client_print(struct xl_ctl_client *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	c->out_len += (size_t)vsnprintf(c->out + c->out_len, sizeof(c->out) - c->out_len, fmt, ap);
+	va_end(ap);
+}
+
+static int setup(void **state)
+{
+	struct xl_settings settings = {.delay_s = -1.0};
+
+	alarm(WATCHDOG_S);
+	*state = xl_control_create(&settings);
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	xl_control_unref(*state);
+	alarm(0);
+	return 0;
+}
+
+/* Starts session 1 with a frame that is not stopped. */
+static void record_session_1(struct xl_control *ctl)
+{
+	xl_control_request(ctl, XL_REQ_START);
+	assert_int_equal(xl_control_pre_frame(ctl), 1);
+}
+
+/*
+ * The instance ends (xl_control_stop_now) while the first frame is stopped
+ * inside the start of session 1: the stop returns within its bound, no
+ * session records, and when the frame goes on, the session it began is
+ * ended at once (no record of it, the writers see it ended).
+ */
+static void test_stop_now_during_start(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct frame_thread f;
+
+	frame_stopped_at(&f, ctl, XL_REQ_START, CLOCK_REALTIME);
+	uint64_t t0 = now_ns();
+	uint64_t word = xl_control_stop_now(ctl);
+	uint64_t took = now_ns() - t0;
+	assert_true(took < WAIT_MAX_NS);
+	assert_true(took >= XL_BUSY_WAIT_NS); /* it did wait for the frame */
+	assert_true(word & XL_FORCE_STOP);
+	assert_int_equal(xl_control_recording(ctl), 0);
+	/* Again (post's side, after pre's): at once. */
+	t0 = now_ns();
+	xl_control_stop_now(ctl);
+	assert_true(now_ns() - t0 < XL_BUSY_WAIT_NS / 2);
+
+	frame_resume(&f);
+	assert_int_equal(f.recorded, 0);
+	assert_int_equal(word_of(ctl), (uint64_t)1 << XL_ID_SHIFT);
+	assert_int_equal(xl_control_ended_id(word_of(ctl)), 1);
+}
+
+/*
+ * Pre's writer stops session 1 (its time limit) while a frame is stopped
+ * inside a transition that keeps it recording (an arm): the session ends
+ * for everyone at once, stays ended when the frame goes on, and a toggle
+ * sent meanwhile does not start another.
+ */
+static void test_stop_session_during_transition(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct frame_thread f;
+
+	record_session_1(ctl);
+	frame_stopped_at(&f, ctl, XL_REQ_ARM, CLOCK_MONOTONIC);
+	uint64_t t0 = now_ns();
+	xl_control_stop_session(ctl, 1);
+	assert_true(now_ns() - t0 < WAIT_MAX_NS);
+	assert_int_equal(xl_control_recording(ctl), 0);
+	assert_int_equal(xl_control_ended_id(word_of(ctl)), 1);
+	xl_control_toggle(ctl);
+
+	frame_resume(&f);
+	assert_int_equal(f.recorded, 0);
+	assert_int_equal(word_of(ctl), (uint64_t)1 << XL_ID_SHIFT);
+	assert_int_equal(xl_control_pre_frame(ctl), 0); /* and no frame after */
+}
+
+/*
+ * The instance ends while a frame is stopped inside the stop of session 1
+ * (a toggle, with an arm's clock read): the stop returns within its bound
+ * and holds.
+ */
+static void test_stop_now_during_stop(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct frame_thread f;
+
+	record_session_1(ctl);
+	frame_stopped_at(&f, ctl, XL_REQ_TOGGLE | XL_REQ_ARM, CLOCK_MONOTONIC);
+	uint64_t t0 = now_ns();
+	xl_control_stop_now(ctl);
+	assert_true(now_ns() - t0 < WAIT_MAX_NS);
+	assert_int_equal(xl_control_recording(ctl), 0);
+	assert_int_equal(xl_control_ended_id(word_of(ctl)), 1);
+
+	frame_resume(&f);
+	assert_int_equal(f.recorded, 0);
+	assert_int_equal(word_of(ctl), (uint64_t)1 << XL_ID_SHIFT);
+}
+
+/*
+ * The control socket gives up on a `start` whose frame is stopped inside
+ * the start (its thread ends: last words): it answers within the bound,
+ * without touching the word.
+ */
+static void test_withdraw_during_start(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct frame_thread f;
+	static struct xl_ctl_client c;
+
+	memset(&c, 0, sizeof(c));
+	c.wait = XL_CTL_START;
+	c.deadline_ns = 1;
+	frame_stopped_at(&f, ctl, XL_REQ_START, CLOCK_REALTIME);
+	uint64_t before = word_of(ctl);
+	uint64_t t0 = now_ns();
+	xl_ctl_cmd_progress(ctl, &c, now_ns(), true);
+	assert_true(now_ns() - t0 < WAIT_MAX_NS);
+	assert_int_equal(c.wait, XL_CTL_IDLE);
+	assert_non_null(strstr(c.out, "ERR no frame ended"));
+	assert_int_equal(word_of(ctl), before);
+
+	frame_resume(&f);
+	assert_int_equal(f.recorded, 1); /* nothing stopped it: it records */
+}
+
+/* An ordinary transition is waited for, not forced. */
+static void test_stop_now_idle(void **state)
+{
+	struct xl_control *ctl = *state;
+
+	record_session_1(ctl);
+	assert_int_equal(xl_control_stop_now(ctl), (uint64_t)1 << XL_ID_SHIFT);
+	assert_int_equal(xl_control_ended_id(word_of(ctl)), 1);
+}
+
+/* Usage: tl_control [PATTERN] (a cmocka test filter: one test, for a check). */
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stop_now_during_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_session_during_transition, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_now_during_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_withdraw_during_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_now_idle, setup, teardown),
+	};
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	sem_init(&stopped, 0, 0);
+	sem_init(&resume, 0, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
