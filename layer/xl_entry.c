@@ -37,6 +37,49 @@ static atomic_bool inst_claimed;
 /* The instance monitored (XR_NULL_HANDLE: none), for other threads' lookups. */
 static _Atomic(XrInstance) monitored_handle;
 
+/*
+ * The monitored instance's threads (the writer; pre's control socket), and
+ * who stops them: xrDestroyInstance, the destructor at exit, or a creation
+ * that failed. Claimed once: exit() (a second Ctrl-C's handler, another
+ * thread's) while xrDestroyInstance stops them must not stop them again.
+ */
+enum run_state {
+	RUN_NONE,     /* none started, or all stopped and the instance ended */
+	RUN_STARTED,  /* set before the first starts: an exit() from then on stops them */
+	RUN_STOPPING, /* a thread claimed the stop; it ends the instance too */
+};
+static _Atomic int run_state;
+/* This thread claimed the stop: an exit() that interrupted it must not wait for it. */
+static __thread bool stopping_here;
+/* How long the destructor waits for another thread's stop (post's: the merge, seconds). */
+#define STOP_WAIT_NS 30000000000ull
+
+/* Claims the stop of the instance's threads: true for the one caller that stops them. */
+static bool claim_stop(void)
+{
+	int started = RUN_STARTED;
+
+	if (!atomic_compare_exchange_strong(&run_state, &started, RUN_STOPPING))
+		return false;
+	stopping_here = true;
+	return true;
+}
+
+/*
+ * Waits (bounded) for the stop another thread claimed: the destructor
+ * returns, and the library may be unmapped, only once the merge is done.
+ * Not when the stop is this thread's own, interrupted by a signal whose
+ * handler called exit(): that stop goes on only after we return.
+ */
+static void wait_for_stop(void)
+{
+	if (stopping_here)
+		return;
+	uint64_t until = xl_clock_mono_ns() + STOP_WAIT_NS;
+	while (atomic_load(&run_state) == RUN_STOPPING && xl_clock_mono_ns() < until)
+		xl_thread_sleep_ns(1000000);
+}
+
 /* Whether @p instance is the one monitored. */
 static bool is_monitored(XrInstance instance)
 {
@@ -203,6 +246,9 @@ static void end_instance(struct xl_instance *in)
 		close(in->dir_fd);
 	xl_log_close();
 	memset(in, 0, sizeof(*in));
+	/* Its threads are stopped: a destructor waiting for that returns. */
+	stopping_here = false;
+	atomic_store(&run_state, RUN_NONE);
 	atomic_store(&inst_claimed, false);
 }
 
@@ -297,13 +343,24 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.trace_lttng = in->settings.trace_lttng,
 		.no_csv = !in->settings.trace_csv,
 	};
-	if (xl_writer_start(&in->writer, &cfg) != 0)
-		return false;
-	if (!xl_side_after_create(in, create)) {
-		xl_writer_stop(&in->writer);
-		return false;
-	}
-	return true;
+	/* Before the first thread starts: an exit() from here on stops them. */
+	atomic_store(&run_state, RUN_STARTED);
+	return xl_writer_start(&in->writer, &cfg) == 0 && xl_side_after_create(in, create);
+}
+
+/*
+ * A creation that failed: stops what it started and ends the instance,
+ * unless an exit() on another thread claimed that first (its destructor
+ * does it then).
+ */
+static void abandon_instance(struct xl_instance *in)
+{
+	if (atomic_load(&run_state) != RUN_NONE && !claim_stop())
+		return;
+	if (xl_side.index == XL_SIDE_PRE && in->ctl)
+		xl_control_stop_now(in->ctl);
+	xl_writer_stop(&in->writer);
+	end_instance(in);
 }
 
 static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCreateInfo *create,
@@ -340,23 +397,22 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 	if (!monitor)
 		return result;
 	if (XR_FAILED(result) || !finish_instance(in, *instance, create)) {
-		if (xl_side.index == XL_SIDE_PRE && in->ctl)
-			xl_control_stop_now(in->ctl);
-		end_instance(in);
+		abandon_instance(in);
 		return result;
 	}
-	in->monitoring = true;
 	atomic_store(&monitored_handle, *instance);
 	return result;
 }
 
-/* Stops recording, finishes this side's files (post: the merge) and joins the thread. */
+/*
+ * Stops recording, finishes this side's files (post: the merge) and joins
+ * the thread. Only by the caller that claimed the stop (claim_stop).
+ */
 static void stop_monitoring(struct xl_instance *in)
 {
 	atomic_store(&monitored_handle, XR_NULL_HANDLE);
 	xl_side_before_destroy(in);
 	xl_writer_stop(&in->writer);
-	in->monitoring = false;
 }
 
 XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
@@ -370,6 +426,13 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
 		return result;
 	}
 	PFN_xrDestroyInstance destroy = in->next.xrDestroyInstance;
+	if (!claim_stop()) {
+		/* An exit() on another thread is ending the instance
+		 * (layer_at_exit): only the chain's part is left to us. */
+		XrResult result = destroy(instance);
+		next_gipa_remove(instance);
+		return result;
+	}
 	stop_monitoring(in);
 	xl_session_abandon_gpu(in);
 	XrResult result = destroy(instance);
@@ -388,11 +451,19 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
  * instance: the writer and control threads are the parent's (joining them
  * would wait for ever on the copy of a condition variable), and so are the
  * files, the merge and the control socket.
+ *
+ * Not a second time either: when xrDestroyInstance (or a failed creation)
+ * is stopping them already, this waits for it on another thread, and
+ * returns at once on the stopping thread itself (exit() from a handler).
  */
 __attribute__((destructor)) static void layer_at_exit(void)
 {
-	if (!xl_inst.monitoring || xl_inst.pid != getpid())
+	if (atomic_load(&run_state) == RUN_NONE || xl_inst.pid != getpid())
 		return;
+	if (!claim_stop()) {
+		wait_for_stop();
+		return;
+	}
 	xl_log("process exiting with the instance alive: finishing the recording");
 	stop_monitoring(&xl_inst);
 	end_instance(&xl_inst);

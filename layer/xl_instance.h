@@ -17,7 +17,6 @@
 #include <sys/types.h>
 
 struct xl_instance {
-	bool monitoring;     /* false: every call goes straight to the next layer */
 	pid_t pid;           /* the process that created it: a forked child's copy is not its owner */
 	struct xl_dispatch next; /* the next layer's functions */
 	struct xl_settings settings;

@@ -6,9 +6,16 @@
  * XL_BUSY held: the first such read from the code of pre's library in
  * REL_EXIT_RANGES ("offset:size,..." in hex, nm's), after REL_EXIT_SKIP
  * of them, raises SIGUSR1 there. Says so on stderr.
+ *
+ * With REL_EXIT_JOIN (exit_in_destroy.sh), the exit() comes instead while
+ * xrDestroyInstance stops post's writer, at post's first pthread_join:
+ *   same   the handler, on that thread, once the writer is joined
+ *   other  another thread, 300 ms before that thread joins the writer
  */
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -19,6 +26,8 @@
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static atomic_int skip;
 static atomic_bool fired;
+static int (*real_pthread_join)(pthread_t, void **);
+static sem_t exit_now;
 
 static void say(const char *line)
 {
@@ -33,9 +42,19 @@ static void on_signal(int sig)
 	exit(0);
 }
 
+static void *exit_thread(void *arg)
+{
+	(void)arg;
+	while (sem_wait(&exit_now) != 0)
+		;
+	say("rel_exit_shim: another thread calls exit(0)\n");
+	exit(0);
+}
+
 __attribute__((constructor)) static void init(void)
 {
 	struct sigaction sa;
+	pthread_t t;
 
 	real_clock_gettime = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT,
 	                                                                   "clock_gettime");
@@ -44,6 +63,18 @@ __attribute__((constructor)) static void init(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
+	real_pthread_join = (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_join");
+	sem_init(&exit_now, 0, 0);
+	const char *join = getenv("REL_EXIT_JOIN");
+	if (join && strcmp(join, "other") == 0)
+		pthread_create(&t, NULL, exit_thread, NULL);
+}
+
+/* Whether @p caller is in the library whose name contains @p lib. */
+static int from_library(const void *caller, const char *lib)
+{
+	Dl_info info;
+	return dladdr(caller, &info) && info.dli_fname && strstr(info.dli_fname, lib);
 }
 
 /* Whether @p caller lies in one of REL_EXIT_RANGES of pre's library. */
@@ -79,4 +110,23 @@ __attribute__((visibility("default"))) int clock_gettime(clockid_t clock, struct
 		raise(SIGUSR1);
 	}
 	return real_clock_gettime(clock, ts);
+}
+
+__attribute__((visibility("default"))) int pthread_join(pthread_t thread, void **ret)
+{
+	const char *join = getenv("REL_EXIT_JOIN");
+
+	if (!join || atomic_load(&fired) ||
+	    !from_library(__builtin_return_address(0), "xrlm_monitor_post") ||
+	    atomic_exchange(&fired, 1))
+		return real_pthread_join(thread, ret);
+	if (strcmp(join, "other") == 0) {
+		sem_post(&exit_now);
+		usleep(300000); /* the exit() reaches the destructors meanwhile */
+		return real_pthread_join(thread, ret);
+	}
+	int err = real_pthread_join(thread, ret);
+	say("rel_exit_shim: post's writer joined: SIGUSR1 on that thread\n");
+	raise(SIGUSR1);
+	return err;
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# exit() while xrDestroyInstance stops the monitoring (post's writer
+# stop, which waits for the merge): the layers' destructors must not stop
+# it a second time (they woke a destroyed condition variable, joined a
+# joined thread, and ended the instance under the merge). The shim
+# (rel_exit_shim.c) calls exit() at post's join of its writer:
+#   same   from a signal handler on that thread (a second Ctrl-C): the
+#          destructors return at once
+#   other  on another thread: the destructors wait for the stop, and
+#          the session is merged
+# Neither runs a stop of its own ("process exiting with the instance
+# alive" is not logged). A hang is killed after 60 s and fails. The exit
+# status is not checked: the OpenXR loader's own exit handlers unload the
+# runtime under the thread still in xrDestroyInstance (other), and the
+# post library under its merge thread (same), both outside the layers.
+# Usage: exit_in_destroy.sh same|other
+. "$(dirname "$0")/rel_lib.sh"
+setup
+: "${XRLM_TEST_EXIT_SHIM:?}"
+export XRTEST_FRAME_RATE=0 XRLM_RECORD=1
+[ "${XRLM_TEST_SANITIZE:-}" != address ] ||
+	export ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
+rc=0
+LD_PRELOAD=$XRLM_TEST_EXIT_SHIM REL_EXIT_JOIN=$1 \
+	timeout -s KILL 60 "$XRLM_TEST_APP" --graphics headless --frames 300 \
+	>"$XRLM_TEST_WORK/app.log" 2>&1 || rc=$?
+[ $rc -ne 137 ] || fail "the process hung (killed after 60 s)"
+grep -q "rel_exit_shim: .* exit(0)" "$XRLM_TEST_WORK/app.log" ||
+	{ cat "$XRLM_TEST_WORK/app.log" >&2; fail "the shim never called exit() (exit $rc)"; }
+for side in pre post; do
+	! grep -q "process exiting with the instance alive" "$OUT/xrlm-$side.log" ||
+		fail "$side's destructor stopped the monitoring a second time"
+done
+if [ "$1" = other ]; then
+	[ "$(check_all_sessions)" -eq 1 ] || fail "expected exactly one finished session"
+fi
+note "$1: exit() during xrDestroyInstance's stop: one stop (exit status $rc)"
