@@ -95,6 +95,16 @@ void xl_side_end(struct xl_instance *in);
 /* The session-closed hook for the writer (post: merge), or NULL. */
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd);
 
+/*
+ * Post's private entry point that pre calls once its instance creation is
+ * over, on the creating thread: post lets go of a control block pre handed
+ * it that post's creation never took (the layer between them failed
+ * xrCreateInstance without calling down). A name of its own, not a NULL
+ * block to the attach: a post of an older build does not have it.
+ */
+#define DETACH_PROC_NAME "xrlmPrivateDetachControl"
+typedef void (*xl_detach_fn)(void);
+
 /* Answers side-private names in xrGetInstanceProcAddr; false if @p name is not one. */
 bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function);
 

@@ -215,11 +215,20 @@ void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, in
 	return merge_session;
 }
 
+/* Pre's creation is over: a block it handed over that was not taken is let go. */
+static void detach_control(void)
+{
+	xl_side_pass_through();
+}
+
 bool xl_side_private_proc(const char *name, PFN_xrVoidFunction *function)
 {
-	if (strcmp(name, ATTACH_PROC_NAME) != 0)
+	if (strcmp(name, ATTACH_PROC_NAME) == 0)
+		*function = (PFN_xrVoidFunction)attach_control;
+	else if (strcmp(name, DETACH_PROC_NAME) == 0)
+		*function = (PFN_xrVoidFunction)detach_control;
+	else
 		return false;
-	*function = (PFN_xrVoidFunction)attach_control;
 	return true;
 }
 

@@ -19,6 +19,12 @@ const struct xl_side xl_side = {XL_SIDE_PRE, U_NAMES_PRE, PRE_LAYER_NAME, POST_L
 /* The control socket of the monitored instance, or NULL (XRLM_CONTROL=off, unusable). */
 static struct xl_ctl_server *ctl_server;
 
+/*
+ * Post's xrGetInstanceProcAddr, while this thread's instance creation has
+ * handed post a block post may not have taken yet; else NULL.
+ */
+static __thread PFN_xrGetInstanceProcAddr handed_to;
+
 static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *ctl)
 {
 	PFN_xrVoidFunction fn = NULL;
@@ -26,7 +32,23 @@ static bool attach_post(PFN_xrGetInstanceProcAddr post_gipa, struct xl_control *
 	if (!post_gipa || post_gipa(XR_NULL_HANDLE, ATTACH_PROC_NAME, &fn) != XR_SUCCESS || !fn)
 		return false;
 	((xl_attach_fn)fn)(ctl);
+	handed_to = post_gipa;
 	return true;
+}
+
+/*
+ * The creation is over: post lets go of the block if its creation never
+ * took it (the target failed without calling down), else it would keep
+ * post's reference for ever.
+ */
+static void detach_post(void)
+{
+	PFN_xrVoidFunction fn = NULL;
+	PFN_xrGetInstanceProcAddr post_gipa = handed_to;
+
+	handed_to = NULL;
+	if (post_gipa && post_gipa(XR_NULL_HANDLE, DETACH_PROC_NAME, &fn) == XR_SUCCESS && fn)
+		((xl_detach_fn)fn)();
 }
 
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
@@ -80,6 +102,7 @@ void xl_side_pass_through(void)
 
 bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *create)
 {
+	detach_post();
 	/* Post joins while the chain below creates the instance: by now it has. */
 	if (!atomic_load(&in->ctl->post_joined)) {
 		xl_log_loud("%s took the control block but does not monitor this instance (see its "
@@ -105,6 +128,7 @@ void xl_side_before_destroy(struct xl_instance *in)
 void xl_side_end(struct xl_instance *in)
 {
 	(void)in;
+	detach_post(); /* a creation that failed: on its thread, still pending */
 	xl_ctl_server_destroy(ctl_server);
 	ctl_server = NULL;
 }
