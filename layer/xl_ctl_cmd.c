@@ -52,7 +52,7 @@ static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 	char app[U_CTL_ESCAPED_SIZE(VALUE_MAX)], target[sizeof(app)], dir[sizeof(app)];
 	char tag[sizeof(app)], raw[XL_TAG_MAX];
 	uint64_t word = load_word(ctl);
-	bool active = word & XL_ACTIVE;
+	bool active = xl_control_word_active(word);
 
 	xl_ctl_client_print(c, "version=%d pid=%d app=%s target_layer=%s recording=%d session=%s "
 	                    "frames=%" PRIu64 " output_dir=%s",
@@ -70,7 +70,7 @@ static void cmd_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t 
 	uint64_t word = load_word(ctl);
 	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 
-	if (word & XL_ACTIVE) {
+	if (xl_control_word_active(word)) {
 		xl_ctl_client_print(c, "ERR already recording: session %s",
 		                    esc(tag, sizeof(tag),
 		                        session_tag(ctl, xl_control_word_id(word), raw)));
@@ -86,7 +86,7 @@ static void cmd_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t n
 {
 	uint64_t word = load_word(ctl);
 
-	if (!(word & XL_ACTIVE)) {
+	if (!xl_control_word_active(word)) {
 		xl_ctl_client_print(c, "ERR not recording");
 		return;
 	}
@@ -109,7 +109,7 @@ static void cmd_mark(struct xl_control *ctl, struct xl_ctl_client *c, const char
 		                    "control characters", U_CTL_MARK_MAX);
 		return;
 	}
-	if (!(word & XL_ACTIVE)) {
+	if (!xl_control_word_active(word)) {
 		xl_ctl_client_print(c, "ERR not recording: a mark goes into a session's files");
 		return;
 	}
@@ -184,13 +184,19 @@ void xl_ctl_cmd_request(struct xl_control *ctl, struct xl_ctl_client *c, char *l
 	}
 }
 
+/* What became of a request the control socket withdraws. */
+enum withdrawal {
+	WITHDRAWN, /* still pending: taken back */
+	TAKEN,     /* a frame took it meanwhile */
+	STUCK,     /* a frame thread stays inside a transition: left as it is */
+};
+
 /*
- * Withdraws a request the frame thread has not taken: true if it was still
- * pending. Never while a frame thread holds the word (it would put back a
- * bit it sees changed); one stuck there past XL_BUSY_WAIT_NS may have
- * taken it: false then, as for a frame that took it.
+ * Withdraws a request the frame thread has not taken. Never while a frame
+ * thread holds the word (it would put back a bit it sees changed); one
+ * stuck there past XL_BUSY_WAIT_NS may still take it: STUCK then.
  */
-static bool withdraw(struct xl_control *ctl, unsigned request)
+static enum withdrawal withdraw(struct xl_control *ctl, unsigned request)
 {
 	uint64_t cur = load_word(ctl);
 	struct xl_busy_wait bw = {0};
@@ -198,14 +204,34 @@ static bool withdraw(struct xl_control *ctl, unsigned request)
 	for (;;) {
 		if (!xl_control_wait_idle(ctl, &cur, &bw)) {
 			xl_control_busy_gave_up("the control socket", "a request is not withdrawn");
-			return false;
+			return STUCK;
 		}
 		if (!(cur & request))
-			return false;
+			return TAKEN;
 		if (atomic_compare_exchange_weak_explicit(&ctl->word, &cur, cur & ~(uint64_t)request,
 		                                          memory_order_acq_rel, memory_order_acquire))
-			return true;
+			return WITHDRAWN;
 	}
+}
+
+/*
+ * The reply to a start or stop (@p what) no frame took in time, after its
+ * withdrawal @p w; false when a frame took it just now (no reply yet).
+ */
+static bool reply_not_taken(struct xl_ctl_client *c, const char *what, enum withdrawal w,
+                            bool give_up)
+{
+	if (w == TAKEN && !give_up)
+		return false;
+	if (w == STUCK)
+		xl_ctl_client_print(c, "ERR a frame thread is stuck inside a recording start or stop "
+		                    "(in a signal handler?): %s not withdrawn", what);
+	else
+		xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
+		                    "rendering?): %s withdrawn",
+		                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S), what);
+	finish(c);
+	return true;
 }
 
 static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
@@ -215,7 +241,7 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 	uint32_t id = xl_control_word_id(word);
 	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 
-	if ((word & XL_ACTIVE) && id > c->wait_id) {
+	if (xl_control_word_active(word) && id > c->wait_id) {
 		uint64_t state = xl_control_slot_state(ctl, id);
 		/* Pre has no file (XL_TAG_NONE) while recording: no usable directory. */
 		if (xl_slot_id(state) == id && (xl_slot_tag_state(state) == XL_TAG_FAILED ||
@@ -235,13 +261,7 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 	}
 	if (now < c->deadline_ns && !give_up)
 		return;
-	if (withdraw(ctl, XL_REQ_START) || give_up)
-		xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
-		                    "rendering?): start withdrawn",
-		                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S));
-	else
-		return; /* a frame took it just now */
-	finish(c);
+	reply_not_taken(c, "start", withdraw(ctl, XL_REQ_START), give_up);
 }
 
 /* The reply to a stop whose session post's writer has settled. */
@@ -278,14 +298,9 @@ static void progress_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint6
 			c->deadline_ns = now + MERGE_WAIT_NS;
 		} else if (now < c->deadline_ns && !give_up) {
 			return;
-		} else if (withdraw(ctl, XL_REQ_STOP) || give_up) {
-			xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
-			                    "rendering?): stop withdrawn",
-			                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S));
-			finish(c);
-			return;
 		} else {
-			return;
+			reply_not_taken(c, "stop", withdraw(ctl, XL_REQ_STOP), give_up);
+			return; /* replied, or a frame took it just now */
 		}
 	}
 	if (atomic_load_explicit(&ctl->settled[XL_SIDE_POST], memory_order_acquire) >= c->wait_id) {
@@ -360,7 +375,7 @@ void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients
 	struct xl_live_second sec;
 	char line[512], tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
 	uint64_t word = load_word(ctl);
-	bool active = word & XL_ACTIVE;
+	bool active = xl_control_word_active(word);
 	uint32_t id = xl_control_word_id(word);
 	struct xl_session_counts pre = {0}, post = {0};
 
