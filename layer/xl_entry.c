@@ -45,38 +45,42 @@ static _Atomic(XrInstance) monitored_handle;
  */
 enum run_state {
 	RUN_NONE,     /* none started, or all stopped and the instance ended */
-	RUN_STARTED,  /* set before the first starts: an exit() from then on stops them */
+	RUN_CREATING, /* xrCreateInstance is starting them: only its thread moves on */
+	RUN_STARTED,  /* all started and the instance published: an exit() stops them */
 	RUN_STOPPING, /* a thread claimed the stop; it ends the instance too */
 };
 static _Atomic int run_state;
-/* This thread claimed the stop: an exit() that interrupted it must not wait for it. */
-static __thread bool stopping_here;
+/* This thread is creating the instance, or claimed the stop: an exit()
+ * that interrupted it must not wait for it. */
+static __thread bool creating_here, stopping_here;
 /* How long the destructor waits for another thread's stop (post's: the merge, seconds). */
 #define STOP_WAIT_NS 30000000000ull
+/* How long it waits for another thread's creation to finish (thread starts, a socket). */
+#define CREATE_WAIT_NS 1000000000ull
 
-/* Claims the stop of the instance's threads: true for the one caller that stops them. */
-static bool claim_stop(void)
+/*
+ * Claims the stop of the instance's threads, from state @p from: true for
+ * the one caller that stops them.
+ */
+static bool claim_stop_from(int from)
 {
-	int started = RUN_STARTED;
-
-	if (!atomic_compare_exchange_strong(&run_state, &started, RUN_STOPPING))
+	if (!atomic_compare_exchange_strong(&run_state, &from, RUN_STOPPING))
 		return false;
+	creating_here = false;
 	stopping_here = true;
 	return true;
 }
 
-/*
- * Waits (bounded) for the stop another thread claimed: the destructor
- * returns, and the library may be unmapped, only once the merge is done.
- * Not when the stop is this thread's own, interrupted by a signal whose
- * handler called exit(): that stop goes on only after we return.
- */
-static void wait_for_stop(void)
+static bool claim_stop(void)
 {
-	if (stopping_here)
-		return;
-	uint64_t until = xl_clock_mono_ns() + STOP_WAIT_NS;
-	while (atomic_load(&run_state) == RUN_STOPPING && xl_clock_mono_ns() < until)
+	return claim_stop_from(RUN_STARTED);
+}
+
+/* Waits, at most @p ns, while another thread keeps the run state at @p state. */
+static void wait_while(int state, uint64_t ns)
+{
+	uint64_t until = xl_clock_mono_ns() + ns;
+	while (atomic_load(&run_state) == state && xl_clock_mono_ns() < until)
 		xl_thread_sleep_ns(1000000);
 }
 
@@ -343,8 +347,10 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 		.trace_lttng = in->settings.trace_lttng,
 		.no_csv = !in->settings.trace_csv,
 	};
-	/* Before the first thread starts: an exit() from here on stops them. */
-	atomic_store(&run_state, RUN_STARTED);
+	/* Before the first thread starts: an exit() on another thread from
+	 * here on waits for the creation, then stops them (layer_at_exit). */
+	creating_here = true;
+	atomic_store(&run_state, RUN_CREATING);
 	return xl_writer_start(&in->writer, &cfg) == 0 && xl_side_after_create(in, create);
 }
 
@@ -355,7 +361,7 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
  */
 static void abandon_instance(struct xl_instance *in)
 {
-	if (atomic_load(&run_state) != RUN_NONE && !claim_stop())
+	if (atomic_load(&run_state) != RUN_NONE && !claim_stop_from(RUN_CREATING))
 		return;
 	if (xl_side.index == XL_SIDE_PRE && in->ctl)
 		xl_control_stop_now(in->ctl);
@@ -401,6 +407,9 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 		return result;
 	}
 	atomic_store(&monitored_handle, *instance);
+	/* Only now may an exit() stop what the creation started. */
+	creating_here = false;
+	atomic_store(&run_state, RUN_STARTED);
 	return result;
 }
 
@@ -455,13 +464,19 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
  * Not a second time either: when xrDestroyInstance (or a failed creation)
  * is stopping them already, this waits for it on another thread, and
  * returns at once on the stopping thread itself (exit() from a handler).
+ * Nor under a creation: on another thread it waits for the creation to
+ * finish first; on the creating thread itself (exit() from a handler) it
+ * leaves everything to it.
  */
 __attribute__((destructor)) static void layer_at_exit(void)
 {
-	if (atomic_load(&run_state) == RUN_NONE || xl_inst.pid != getpid())
+	if (atomic_load(&run_state) == RUN_NONE || xl_inst.pid != getpid() || creating_here ||
+	    stopping_here)
 		return;
+	wait_while(RUN_CREATING, CREATE_WAIT_NS);
 	if (!claim_stop()) {
-		wait_for_stop();
+		/* The merge done before the library may be unmapped. */
+		wait_while(RUN_STOPPING, STOP_WAIT_NS);
 		return;
 	}
 	xl_log("process exiting with the instance alive: finishing the recording");
