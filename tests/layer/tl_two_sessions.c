@@ -460,14 +460,14 @@ static void test_stress(void **state)
 	XrSession b = create(false);
 	assert_int_equal(xl_session_destroy(&inst, first), XR_SUCCESS);
 	assert_int_equal(pthread_create(&t, NULL, b_frames, (void *)b), 0);
-	for (int64_t end = now_ns() + STRESS_NS; now_ns() < end; rounds++) {
+	/* At least 200 rounds, however slow a loaded or sanitized run is. */
+	for (int64_t end = now_ns() + STRESS_NS; now_ns() < end || rounds < 200; rounds++) {
 		XrSession a = create(rounds & 1);
 		xl_session_destroy(&inst, a);
 	}
 	atomic_store(&stress_done, true);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
-	assert_true(rounds > 100);
 	assert_int_equal(atomic_load(&live_states), 0);
 	assert_int_equal(atomic_load(&stamps_other), 0);
 	in_heap = false;
