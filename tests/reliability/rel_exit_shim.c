@@ -11,6 +11,9 @@
  * xrDestroyInstance stops post's writer, at post's first pthread_join:
  *   same   the handler, on that thread, once the writer is joined
  *   other  another thread, 300 ms before that thread joins the writer
+ * With REL_EXIT_CREATE, another thread calls exit() while pre's
+ * xrCreateInstance starts its first thread (the writer), 300 ms before
+ * that thread is created.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -27,6 +30,7 @@ static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static atomic_int skip;
 static atomic_bool fired;
 static int (*real_pthread_join)(pthread_t, void **);
+static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 static sem_t exit_now;
 
 static void say(const char *line)
@@ -64,10 +68,12 @@ __attribute__((constructor)) static void init(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
 	real_pthread_join = (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_join");
+	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+	                               void *))dlsym(RTLD_NEXT, "pthread_create");
 	sem_init(&exit_now, 0, 0);
 	const char *join = getenv("REL_EXIT_JOIN");
-	if (join && strcmp(join, "other") == 0)
-		pthread_create(&t, NULL, exit_thread, NULL);
+	if ((join && strcmp(join, "other") == 0) || getenv("REL_EXIT_CREATE"))
+		real_pthread_create(&t, NULL, exit_thread, NULL);
 }
 
 /* Whether @p caller is in the library whose name contains @p lib. */
@@ -129,4 +135,18 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void *
 	say("rel_exit_shim: post's writer joined: SIGUSR1 on that thread\n");
 	raise(SIGUSR1);
 	return err;
+}
+
+__attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
+                                                          const pthread_attr_t *attr,
+                                                          void *(*fn)(void *), void *arg)
+{
+	if (getenv("REL_EXIT_CREATE") && !atomic_load(&fired) &&
+	    from_library(__builtin_return_address(0), "xrlm_monitor_pre") &&
+	    !atomic_exchange(&fired, 1)) {
+		say("rel_exit_shim: pre starts its first thread: exit(0) on another thread\n");
+		sem_post(&exit_now);
+		usleep(300000); /* the exit() reaches the destructors meanwhile */
+	}
+	return real_pthread_create(thread, attr, fn, arg);
 }
