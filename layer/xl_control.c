@@ -261,10 +261,28 @@ static bool force_stop(struct xl_control *ctl, uint64_t *cur)
 	return false;
 }
 
+/*
+ * Waits for the frame thread's transition in *@p cur to end; forces the
+ * stop (said once: @p who did @p instead) when it lasts past
+ * XL_BUSY_WAIT_NS. True once forced; false with *@p cur not busy. Each
+ * call waits afresh: a transition that ended resets the bound.
+ */
+static bool wait_or_force(struct xl_control *ctl, uint64_t *cur, const char *who,
+                          const char *instead)
+{
+	struct xl_busy_wait bw = {0};
+
+	if (xl_control_wait_idle(ctl, cur, &bw))
+		return false;
+	if (!force_stop(ctl, cur))
+		return false; /* it let go meanwhile */
+	xl_control_busy_gave_up(who, instead);
+	return true;
+}
+
 void xl_control_stop_session(struct xl_control *ctl, uint32_t id)
 {
 	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_relaxed);
-	struct xl_busy_wait bw = {0};
 
 	for (;;) {
 		if (!(cur & XL_ACTIVE) || xl_control_word_id(cur) != id ||
@@ -272,17 +290,13 @@ void xl_control_stop_session(struct xl_control *ctl, uint32_t id)
 			return;
 		/* A frame thread mid-transition would carry a bit set now over to
 		 * the session it is starting: wait for it (nanoseconds). */
+		/* Its transition of the recording session stops it or leaves it
+		 * recording (a start while recording does nothing): forced, the
+		 * stop ends this session and no later one. */
 		if (cur & XL_BUSY) {
-			if (xl_control_wait_idle(ctl, &cur, &bw))
-				continue;
-			/* Its transition of the recording session stops it or leaves
-			 * it recording (a start while recording does nothing): forced,
-			 * the stop ends this session and no later one. */
-			if (force_stop(ctl, &cur)) {
-				xl_control_busy_gave_up("a stop of the recording session",
-				                        "the session ends now");
+			if (wait_or_force(ctl, &cur, "a stop of the recording session",
+			                  "the session ends now"))
 				return;
-			}
 			continue;
 		}
 		/* Set only on the word that names the session: the frame thread
@@ -370,7 +384,6 @@ uint32_t xl_control_pre_frame_slow(struct xl_control *ctl, uint64_t word)
 uint64_t xl_control_stop_now(struct xl_control *ctl)
 {
 	uint64_t cur = atomic_load_explicit(&ctl->word, memory_order_acquire), next;
-	struct xl_busy_wait bw = {0};
 
 	for (;;) {
 		if (cur & XL_FORCE_STOP)
@@ -379,14 +392,8 @@ uint64_t xl_control_stop_now(struct xl_control *ctl)
 		 * it is stopped there: in a signal handler, or under this very
 		 * call (exit() from a handler runs the layers' destructors on
 		 * the frame thread's stack). */
-		if (!xl_control_wait_idle(ctl, &cur, &bw)) {
-			if (force_stop(ctl, &cur)) {
-				xl_control_busy_gave_up("the end of recording",
-				                        "recording stops without it");
-				return cur;
-			}
-			continue;
-		}
+		if (wait_or_force(ctl, &cur, "the end of recording", "recording stops without it"))
+			return cur;
 		next = (uint64_t)xl_control_word_id(cur) << XL_ID_SHIFT;
 		if (atomic_compare_exchange_weak_explicit(&ctl->word, &cur, next,
 		                                          memory_order_acq_rel,
