@@ -80,10 +80,18 @@ static int is_help(const char *arg)
 	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
-/* True when a command's arguments ask for its help: --help or -h anywhere before "--". */
+/*
+ * True when a command's arguments ask for its help: --help or -h anywhere
+ * before "--", and before a mark's text (`xrlm ctl mark PID TEXT...`: its
+ * words are text, whatever they look like).
+ */
 static bool asks_help(int argc, char **argv)
 {
-	for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+	int end = argc;
+
+	if (strcmp(argv[1], "ctl") == 0 && argc > 4 && strcmp(argv[2], "mark") == 0)
+		end = 4;
+	for (int i = 2; i < end && strcmp(argv[i], "--") != 0; i++)
 		if (is_help(argv[i]))
 			return true;
 	return false;

@@ -85,6 +85,9 @@ help)
 	[ "$rc" -eq 0 ] && grep -q "^usage: xrlm merge " "$work/out" || fail "merge a b --help: status $rc: $(cat "$work/err")"
 	run ctl mark 1 -- --help
 	grep -q "^usage:" "$work/out" && fail "ctl mark 1 -- --help printed the usage"
+	# A mark's words are its text: "-h" in it is no help.
+	run ctl mark 1 note -h
+	grep -q "^usage:" "$work/out" && fail "ctl mark 1 note -h printed the usage"
 	;;
 version)
 	run --version
