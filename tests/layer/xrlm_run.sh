@@ -82,20 +82,29 @@ case $path in "$HOME/.local/state/xr-layer-monitor/frames-merged-"*.csv) ;; *)
 # of the password database, and so does xrlm-run (it used to create
 # relhome/ under the current directory and find no session). The session
 # lands in the real home: its files are removed after.
-pw_home=$(getent passwd "$(id -ru)" | cut -d: -f6)
+pw_home=$(getent passwd "$(id -ru)" 2>/dev/null | cut -d: -f6)
 case $pw_home in /*) ;; *) pw_home="" ;; esac
+[ -z "$pw_home" ] || { [ -d "$pw_home" ] && [ -w "$pw_home" ]; } || pw_home=""
+[ -n "$pw_home" ] || note "no writable home in the password database: relative HOME not tried"
 if [ -n "$pw_home" ]; then
 	pw_dir=$pw_home/.local/state/xr-layer-monitor
+	# Which of its directories this run makes, to take them away after.
 	made=""
-	[ -d "$pw_dir" ] || made=1
+	for d in "$pw_home/.local" "$pw_home/.local/state" "$pw_dir"; do
+		[ -d "$d" ] || made="$d${made:+
+$made}"
+	done
 	(cd "$XRLM_TEST_WORK/cwd" && HOME=relhome XDG_STATE_HOME= "$XRLM_TEST_RUN" --target "$TARGET" \
 		--frames 20 -- "$XRLM_TEST_APP" --graphics headless --frames 40) >"$XRLM_TEST_WORK/relhome.log" 2>&1 ||
 		fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/relhome.log")"
 	path=$(sed -n 's/^merged CSV: //p' "$XRLM_TEST_WORK/relhome.log")
 	tag=${path##*/frames-merged-}
 	tag=${tag%.csv}
-	[ -n "$tag" ] && rm -f "$pw_dir"/*"-$tag"*.csv "$pw_dir"/*"-$tag-"*.csv
-	[ -z "$made" ] || rm -rf "$pw_dir"
+	[ -z "$tag" ] || rm -f "$pw_dir"/*"-$tag"*.csv "$pw_dir"/*"-$tag-"*.csv
+	if [ -n "$made" ]; then
+		rm -f "$pw_dir/xrlm-pre.log" "$pw_dir/xrlm-post.log"
+		printf '%s\n' "$made" | while IFS= read -r d; do rmdir "$d" 2>/dev/null || true; done
+	fi
 	case $path in "$pw_dir/frames-merged-"*.csv) ;; *)
 		fail "relative HOME: merged CSV '$path': $(cat "$XRLM_TEST_WORK/relhome.log")" ;; esac
 	[ -z "$(ls -A "$XRLM_TEST_WORK/cwd")" ] || fail "xrlm-run wrote under the relative HOME"

@@ -23,7 +23,8 @@ run --help
 
 touch "$W/not-executable"
 printf '#!/no/such/interpreter\n' >"$W/bad-interpreter"
-chmod +x "$W/bad-interpreter"
+printf '#!/no/such/interpreter' >"$W/bad-interpreter-no-newline"
+chmod +x "$W/bad-interpreter" "$W/bad-interpreter-no-newline"
 # An output directory the layers would refuse (and record elsewhere): as
 # root, one of another user's (root may write to any, read-only mounts aside).
 others=""
@@ -59,6 +60,7 @@ done <<EOF2
 --target $TARGET -- $W|is a directory
 --target $TARGET -- $W/not-executable|not executable
 --target $TARGET -- $W/bad-interpreter|its interpreter /no/such/interpreter is missing
+--target $TARGET -- $W/bad-interpreter-no-newline|its interpreter /no/such/interpreter is missing
 $others
 --target $TARGET --seconds 0 -- touch $marker|out of range
 --target $TARGET --seconds 99999999 -- touch $marker|out of range
