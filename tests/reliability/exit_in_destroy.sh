@@ -61,6 +61,8 @@ for side in pre post; do
 		fail "$side's destructor stopped the monitoring a second time"
 done
 if [ "$1" = other ]; then
+	! grep -q "rel_exit_shim: no destructor waited" "$XRLM_TEST_WORK/app.log" ||
+		fail "the exit() never reached a destructor that waits for the stop"
 	[ "$(check_all_sessions)" -eq 1 ] || fail "expected exactly one finished session"
 fi
 note "$1: exit() during xrDestroyInstance's stop: one stop (exit status $rc)"

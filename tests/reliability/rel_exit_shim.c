@@ -10,7 +10,10 @@
  * With REL_EXIT_JOIN (exit_in_destroy.sh), the exit() comes instead while
  * xrDestroyInstance stops post's writer, at post's first pthread_join:
  *   same   the handler, on that thread, once the writer is joined
- *   other  another thread, 300 ms before that thread joins the writer
+ *   other  another thread, before that thread joins the writer, which
+ *          waits until a destructor of the layers sleeps on the exiting
+ *          thread (waits for the stop: xl_thread_sleep_ns's nanosleep),
+ *          or says it never did after 10 s
  * With REL_EXIT_CREATE, another thread calls exit() while pre's
  * xrCreateInstance starts its first thread (the writer), 300 ms before
  * that thread is created.
@@ -32,6 +35,9 @@ static atomic_bool fired;
 static int (*real_pthread_join)(pthread_t, void **);
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 static sem_t exit_now;
+static pthread_t exiter;
+static atomic_bool destructor_waited;
+static int (*real_nanosleep)(const struct timespec *, struct timespec *);
 
 static void say(const char *line)
 {
@@ -58,7 +64,6 @@ static void *exit_thread(void *arg)
 __attribute__((constructor)) static void init(void)
 {
 	struct sigaction sa;
-	pthread_t t;
 
 	real_clock_gettime = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT,
 	                                                                   "clock_gettime");
@@ -68,12 +73,14 @@ __attribute__((constructor)) static void init(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
 	real_pthread_join = (int (*)(pthread_t, void **))dlsym(RTLD_NEXT, "pthread_join");
+	real_nanosleep = (int (*)(const struct timespec *, struct timespec *))dlsym(RTLD_NEXT,
+	                                                                            "nanosleep");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 	                               void *))dlsym(RTLD_NEXT, "pthread_create");
 	sem_init(&exit_now, 0, 0);
 	const char *join = getenv("REL_EXIT_JOIN");
 	if ((join && strcmp(join, "other") == 0) || getenv("REL_EXIT_CREATE"))
-		real_pthread_create(&t, NULL, exit_thread, NULL);
+		real_pthread_create(&exiter, NULL, exit_thread, NULL);
 }
 
 /* Whether @p caller is in the library whose name contains @p lib. */
@@ -128,7 +135,14 @@ __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void *
 		return real_pthread_join(thread, ret);
 	if (strcmp(join, "other") == 0) {
 		sem_post(&exit_now);
-		usleep(300000); /* the exit() reaches the destructors meanwhile */
+		/* Until a destructor waits for this stop, on the exiting thread. */
+		for (int ms = 0; !atomic_load(&destructor_waited); ms++) {
+			if (ms == 10000) {
+				say("rel_exit_shim: no destructor waited for the stop\n");
+				break;
+			}
+			usleep(1000);
+		}
 		return real_pthread_join(thread, ret);
 	}
 	int err = real_pthread_join(thread, ret);
@@ -149,4 +163,14 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
 		usleep(300000); /* the exit() reaches the destructors meanwhile */
 	}
 	return real_pthread_create(thread, attr, fn, arg);
+}
+
+/* A layer's sleep on the exiting thread: its destructor waits for the stop. */
+__attribute__((visibility("default"))) int nanosleep(const struct timespec *req,
+                                                     struct timespec *rem)
+{
+	if (getenv("REL_EXIT_JOIN") && atomic_load(&fired) && pthread_equal(pthread_self(), exiter) &&
+	    from_library(__builtin_return_address(0), "xrlm_monitor_"))
+		atomic_store(&destructor_waited, 1);
+	return real_nanosleep(req, rem);
 }
