@@ -84,6 +84,21 @@ static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
 }
 
 /*
+ * Opens pre's GPU gate after a frame of @p session, unless another XrSession
+ * is the one measured: the token armed is that session's frame's, and its
+ * gate's objects go with that session's destroy (a frame of another one
+ * would open it early, or race its destroy).
+ */
+static inline void open_gate(struct xl_instance *in, XrSession session)
+{
+	XrSession measured = atomic_load_explicit(&in->gpu.session, memory_order_relaxed);
+
+	if (measured != XR_NULL_HANDLE && measured != session)
+		return;
+	xl_gate_open(&in->ctl->gpu->gate);
+}
+
+/*
  * Submits this side's GPU timestamp for the frame when the session has a
  * Vulkan binding (pre's waits behind the gate in gated mode), or an OpenGL one.
  */

@@ -238,13 +238,12 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
                                                        XrSession session,
                                                        const XrFrameEndInfo *info)
 {
-	struct xl_control *ctl = in->ctl;
 	uint64_t t_entry = xl_clock_mono_ns();
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
 	xl_ring_mine(&in->rings); /* registers the thread: its TID */
 	stamp_gpu(in, session, info, id, xl_ring_thread_id());
-	xl_gate_open(&ctl->gpu->gate);
+	open_gate(in, session);
 	struct xl_call call;
 	bool claimed = xl_call_claim(in, &call, XL_FN_xrEndFrame, id);
 	XrResult result = in->next.xrEndFrame(session, info);

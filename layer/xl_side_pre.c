@@ -170,7 +170,7 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	 * (a dropped or refused frame) left it closed, and the GPU waiting
 	 * behind it. Opened here, now that the target's work for the frame
 	 * is done: else the next frame's would replace it, unopened. */
-	xl_gate_open(&ctl->gpu->gate);
+	open_gate(in, session);
 	xl_call_publish(&call, t_entry, t_exit, result, display_time(info));
 	return result;
 }

@@ -17,6 +17,9 @@
  *                   creating B while A is alive must not reset it (A's
  *                   ids went back to 0 in the middle of its recording);
  *                   a session created alone starts again from 0.
+ *   gate            pre's gate armed for A's frame: B's frame leaves it
+ *                   armed (it opened it early, and could race A's destroy
+ *                   of the gate's event), A's frame opens it.
  *   stress          B's frames on one thread while A is created and
  *                   destroyed on another, Vulkan and OpenGL in turn: a
  *                   sanitizer build reports the use after free (ASan) or
@@ -396,6 +399,36 @@ static void test_one_claim(void **state)
 	assert_int_equal(atomic_load(&live_states), 0);
 }
 
+static atomic_int gates_opened;
+
+/* The gate's stand-in: takes the token armed, as the real one does. */
+void xl_gate_open(struct xl_gate *gate)
+{
+	if (atomic_exchange(&gate->armed, 0))
+		atomic_fetch_add(&gates_opened, 1);
+}
+
+/* Only a frame of the measured session opens the gate armed for its frame. */
+static void test_gate(void **state)
+{
+	(void)state;
+	struct xl_gate *gate = &inst.ctl->gpu->gate;
+
+	session_a = create(false);
+	XrSession b = create(false);
+	atomic_store(&gates_opened, 0);
+	atomic_store(&gate->armed, 0x1234);
+	open_gate(&inst, b);
+	assert_int_equal(atomic_load(&gate->armed), 0x1234);
+	assert_int_equal(atomic_load(&gates_opened), 0);
+	open_gate(&inst, session_a);
+	assert_int_equal(atomic_load(&gate->armed), 0);
+	assert_int_equal(atomic_load(&gates_opened), 1);
+	xl_session_destroy(&inst, b);
+	xl_session_destroy(&inst, session_a);
+	assert_int_equal(atomic_load(&live_states), 0);
+}
+
 static uint64_t frame_id(void)
 {
 	return atomic_load(&inst.frame_count);
@@ -483,6 +516,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_other_frames_gl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
