@@ -118,7 +118,8 @@ static const struct csvr_format *nearest_layout(const char *line, size_t len, in
 	for (size_t i = 0; i < LAYOUTS; i++) {
 		const char *h = layouts[i].header;
 		size_t n = 0;
-		while (n < len && h[n] == line[n])
+		/* A NUL in @p line must not take us past the end of @p h. */
+		while (n < len && h[n] != '\0' && h[n] == line[n])
 			n++;
 		if (n > best_len || (n == best_len && layouts[i].ncols == ncols)) {
 			best = &layouts[i];
