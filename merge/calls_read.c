@@ -47,7 +47,7 @@ static int calls_row(void *ctx, const union csvr_value *v, uint32_t present, cha
 		return -1;
 	}
 	struct side_times t;
-	if (side_file_row_times(r->meta, v[2].i, v[3].i, true, &t, msg, msg_size) != 0)
+	if (side_file_row_times(r->meta, v[2].i, v[3].i, &t, msg, msg_size) != 0)
 		return -1;
 	c->t_entry_ns = t.entry_ns;
 	c->t_exit_ns = t.exit_ns;

@@ -14,10 +14,9 @@ static int cpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	struct side_times t;
 	(void)present;
 
-	/* Ordered, as a calls file's and xrlm trace's reading of this file: a
-	 * monotonic clock does not run back within one call, so such a row is
-	 * corrupt (negative_target_frames are pre's and post's brackets). */
-	if (side_file_row_times(&f->meta, v[2].i, v[3].i, true, &t, msg, msg_size) != 0)
+	/* A row whose t_exit is before its t_entry is corrupt, as in a calls
+	 * file (negative_target_frames are pre's and post's brackets). */
+	if (side_file_row_times(&f->meta, v[2].i, v[3].i, &t, msg, msg_size) != 0)
 		return -1;
 	if (side_file_grow((void **)&f->rows, &f->cap, f->count, sizeof(*f->rows)) != 0) {
 		snprintf(msg, msg_size, "out of memory");

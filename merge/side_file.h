@@ -59,30 +59,31 @@ struct side_times {
 
 /* side_file_row_times() for a row other than the usual one (below). */
 int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int64_t t_exit,
-                              bool ordered, struct side_times *out, char *msg, size_t msg_size);
+                              struct side_times *out, char *msg, size_t msg_size);
 
 /*
  * The one check of a row's t_entry and t_exit, for every reader of them
  * (frames and calls files, `xrlm merge` and `xrlm trace`): @p t_entry and
  * @p t_exit are in ticks of the file's clock (@p meta->clock_freq per
  * second; 0: ns), converted into @p out exactly for the usual 1 GHz clock.
- * Both must lie within ±SIDE_TIME_NS_MAX, and with @p ordered t_exit must
- * not be before t_entry. Returns 0, or -1 with the reason in @p msg.
+ * Both must lie within ±SIDE_TIME_NS_MAX, and t_exit must not be before
+ * t_entry (a monotonic clock does not run back within one call). Returns
+ * 0, or -1 with the reason in @p msg.
  * Inline for the usual row (nanoseconds already, in range and in order):
  * every row of every file comes through here.
  */
 static inline int side_file_row_times(const struct side_meta *meta, int64_t t_entry,
-                                      int64_t t_exit, bool ordered, struct side_times *out,
-                                      char *msg, size_t msg_size)
+                                      int64_t t_exit, struct side_times *out, char *msg,
+                                      size_t msg_size)
 {
 	if ((meta->clock_freq == 0 || meta->clock_freq == 1000000000u) &&
 	    t_entry < SIDE_TIME_NS_MAX && t_entry > -SIDE_TIME_NS_MAX &&
-	    t_exit < SIDE_TIME_NS_MAX && t_exit > -SIDE_TIME_NS_MAX && (!ordered || t_exit >= t_entry)) {
+	    t_exit < SIDE_TIME_NS_MAX && t_exit > -SIDE_TIME_NS_MAX && t_exit >= t_entry) {
 		out->entry_ns = t_entry;
 		out->exit_ns = t_exit;
 		return 0;
 	}
-	return side_file_row_times_other(meta, t_entry, t_exit, ordered, out, msg, msg_size);
+	return side_file_row_times_other(meta, t_entry, t_exit, out, msg, msg_size);
 }
 
 /*

@@ -47,7 +47,7 @@ static int frames_row(void *ctx, const union csvr_value *v, uint32_t present, ch
 	(void)present;
 
 	/* In ticks of the file's clock, as a calls file's (calls_read.c). */
-	if (side_file_row_times(r->side.meta, v[2].i, v[3].i, true, &t, msg, msg_size) != 0)
+	if (side_file_row_times(r->side.meta, v[2].i, v[3].i, &t, msg, msg_size) != 0)
 		return -1;
 	struct trace_call c = {"xrEndFrame", v[1].u, t.entry_ns, t.exit_ns, ++r->rows, v[0].i, 0};
 	return r->call_fn ? r->call_fn(r->ctx, &c, msg, msg_size) : 0;
