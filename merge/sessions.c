@@ -206,17 +206,6 @@ void sessions_start_text(const struct sessions_entry *e, char *buf, size_t size)
 	snprintf(buf, size, "%.4s-%.2s-%.2s %.2s:%.2s:%.2s", t, t + 4, t + 6, t + 9, t + 11, t + 13);
 }
 
-/* The session's start as a time_t (its stamp is local time). */
-static time_t session_start(const struct sessions_entry *e)
-{
-	struct tm tm = {0};
-
-	if (!strptime(e->stamp, "%Y%m%dT%H%M%S", &tm))
-		return (time_t)-1;
-	tm.tm_isdst = -1;
-	return mktime(&tm);
-}
-
 /* When process @p pid started (seconds since the epoch), or -1 if unknown. */
 static time_t process_start(pid_t pid)
 {
@@ -272,6 +261,16 @@ static int has_open(pid_t pid, const struct stat *files, int n)
 	return found;
 }
 
+/* The latest status change (ctime, which no one can set back) of @p files[0..n-1]; -1 if none. */
+static time_t newest_change(const struct stat *files, int n)
+{
+	time_t newest = (time_t)-1;
+	for (int i = 0; i < n; i++)
+		if (files[i].st_ctim.tv_sec > newest)
+			newest = files[i].st_ctim.tv_sec;
+	return newest;
+}
+
 bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry *e)
 {
 	static const enum sessions_file sides[] = {SESSIONS_FRAMES_PRE, SESSIONS_FRAMES_POST};
@@ -288,8 +287,11 @@ bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry
 	int open = has_open(e->pid, files, n);
 	if (open >= 0)
 		return open == 1;
-	time_t proc = process_start(e->pid), start = session_start(e);
-	/* Unknown: assume it is the writer, the safe side for a merge. The
-	 * boot time has a second's resolution: allow for it. */
-	return proc == (time_t)-1 || start == (time_t)-1 || proc <= start + 1;
+	/* The writer made these files, so it started before their last
+	 * change. Not the tag's stamp: that is the writer's local time, and
+	 * its time zone may not be ours. The boot time has a second's
+	 * resolution: allow for it. Unknown: assume it is the writer, the
+	 * safe side for a merge. */
+	time_t proc = process_start(e->pid), changed = newest_change(files, n);
+	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1;
 }

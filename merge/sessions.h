@@ -70,7 +70,9 @@ void sessions_start_text(const struct sessions_entry *e, char *buf, size_t size)
  * True when the process that wrote @p e may still be recording it: the
  * process of the tag's pid has one of the session's per-side files open;
  * or, where its descriptors cannot be read (another user's process), it
- * exists and started no later than the session. A pid used again since
+ * exists and started no later than the session's per-side files last
+ * changed (their ctime: not the tag's stamp, the writer's local time,
+ * whatever time zone it had). A pid used again since
  * (a container's pid 1 seen from the host, a later process) is not taken
  * for the writer.
  */
