@@ -11,6 +11,7 @@
 #define XRLM_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <stdio.h>
 
@@ -89,9 +90,9 @@ int cmd_finish_output(FILE *f);
 
 /*
  * Prints the per-function table of the functions file @p path under the
- * statistics (every row when @p all). Returns 0, or CMD_EXIT_INPUT after
- * one line naming the problem.
+ * statistics of its merged file's @p merged_frames frames (every row when
+ * @p all). Returns 0, or CMD_EXIT_INPUT after one line naming the problem.
  */
-int cmd_print_functions(const char *path, bool all);
+int cmd_print_functions(const char *path, uint64_t merged_frames, bool all);
 
 #endif /* XRLM_CMD_H */

@@ -124,11 +124,11 @@ int cmd_default_output(const char *in, const char *ext, char *buf, size_t size)
 	return w >= 0 && (size_t)w < size ? 0 : -1;
 }
 
-int cmd_print_functions(const char *path, bool all)
+int cmd_print_functions(const char *path, uint64_t merged_frames, bool all)
 {
 	struct csvr_diag diag;
 
-	if (functions_table_print(stdout, path, all, &diag) != 0) {
+	if (functions_table_print(stdout, path, merged_frames, all, &diag) != 0) {
 		cmd_log(NULL, diag.error);
 		return CMD_EXIT_INPUT;
 	}

@@ -27,6 +27,7 @@
 #include "cmd.h"
 #include "fmt.h"
 #include "jsonw.h"
+#include "merged_read.h"
 #include "metrics.h"
 #include "ncsv.h"
 #include "u_parse.h"
@@ -319,6 +320,9 @@ static int load(const struct compare_args *a, struct ncsv t[2])
 		}
 		if (t[s].warning[0])
 			cmd_log(NULL, t[s].warning);
+		if (merged_rows_warning(a->path[s], ncsv_meta_value(&t[s], "frame_count"), t[s].nrows,
+		                        err, sizeof(err)))
+			cmd_log(NULL, err);
 	}
 	return 0;
 }

@@ -205,7 +205,7 @@ static int run_merge(int argc, char **argv)
 	table_print(stdout, &s);
 	char functions[MERGE_PATH_MAX];
 	if (s.has_calls && merge_functions_path(out, functions, sizeof(functions)) == 0)
-		ret = cmd_print_functions(functions, a.all);
+		ret = cmd_print_functions(functions, s.frame_count, a.all);
 	printf("wrote %s\n", out);
 	if (s.has_calls)
 		printf("wrote %s\n", functions);

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "functions_read.h"
 #include "merge.h"
+#include "merged_read.h"
 #include "metrics.h"
 #include "ncsv.h"
 #include "out_file.h"
@@ -103,17 +104,18 @@ static int write_page(const char *out, const struct report_html_input *in)
 }
 
 /*
- * The functions file @p path into @p out, once it is one (the header and
- * cells `xrlm stats` takes: functions_read_check()). Returns 0, or -1
- * with one line in @p err.
+ * The functions file @p path of a merged file of @p merged_frames frames
+ * into @p out, once it is one (the header and cells `xrlm stats` takes:
+ * functions_read_check(), whose warnings are in @p diag). Returns 0, or
+ * -1 with one line in @p err.
  */
-static int read_functions(const char *path, struct ncsv *out, char *err, size_t err_size)
+static int read_functions(const char *path, uint64_t merged_frames, struct ncsv *out,
+                          struct csvr_diag *diag, char *err, size_t err_size)
 {
 	static const char *const text_cols[] = {"fn", "phase", NULL};
-	struct csvr_diag diag;
 
-	if (functions_read_check(path, &diag) != 0) {
-		snprintf(err, err_size, "%s", diag.error);
+	if (functions_read_check(path, merged_frames, diag) != 0) {
+		snprintf(err, err_size, "%s", diag->error);
 		return -1;
 	}
 	return ncsv_read(path, text_cols, out, err, err_size);
@@ -156,11 +158,19 @@ static int run_report(int argc, char **argv)
 		.generator = "xrlm " XRLM_VERSION,
 	};
 	int nwarn = 0;
+	char rows_warning[NCSV_MSG_MAX];
 	if (frames.warning[0]) {
 		cmd_log(NULL, frames.warning);
 		in.warnings[nwarn++] = frames.warning;
 	}
-	if (fn_path && read_functions(fn_path, &functions, err, sizeof(err)) != 0) {
+	if (merged_rows_warning(a.merged, ncsv_meta_value(&frames, "frame_count"), frames.nrows,
+	                        rows_warning, sizeof(rows_warning))) {
+		cmd_log(NULL, rows_warning);
+		in.warnings[nwarn++] = rows_warning;
+	}
+	struct csvr_diag fn_diag = {0};
+	if (fn_path && read_functions(fn_path, frames.nrows, &functions, &fn_diag, err,
+	                              sizeof(err)) != 0) {
 		/* A broken functions file costs its table, not the whole report. */
 		cmd_log(NULL, err);
 		if (a.functions) {
@@ -172,9 +182,12 @@ static int run_report(int argc, char **argv)
 	} else if (fn_path) {
 		in.functions_path = fn_path;
 		in.functions = &functions;
-		if (functions.warning[0]) {
-			cmd_log(NULL, functions.warning);
-			in.warnings[nwarn++] = functions.warning;
+		/* The check read the same file: its warnings are the table's (a
+		 * truncated last row too), and those against the merged file. */
+		for (int i = 0; i < fn_diag.warning_count; i++) {
+			cmd_log(NULL, fn_diag.warnings[i]);
+			if (nwarn < REPORT_HTML_WARNINGS)
+				in.warnings[nwarn++] = fn_diag.warnings[i];
 		}
 	}
 	if ((ret = write_page(out_path, &in)) == 0) {

@@ -93,6 +93,8 @@ static void merged_state(const struct sessions *s, const struct sessions_entry *
 		row->bad = true;
 		return;
 	}
+	for (int i = 0; i < diag.warning_count; i++)
+		cmd_log(NULL, diag.warnings[i]);
 	snprintf(row->state, sizeof(row->state), "merged, %s frames", fc.value[0] ? fc.value : "?");
 }
 

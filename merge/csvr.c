@@ -64,6 +64,18 @@ struct engine {
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * '?' for every control byte of @p s: a message quotes what a file holds
+ * (a callback's "%.40s" of a header value too), and a terminal must not
+ * take a damaged or hostile file's bytes for escape sequences.
+ */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 {
 	char what[CSVR_MSG_MAX / 2];
@@ -74,6 +86,7 @@ static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, con
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	printable(what);
 	if (line)
 		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", path,
 		         (unsigned long long)line, what);
@@ -85,10 +98,20 @@ static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, con
 static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, const char *what)
 {
 	/* what is at most half the message; the path gets the rest */
+	char text[CSVR_MSG_MAX / 2];
+
 	if (d->warning_count >= CSVR_MAX_WARNINGS)
 		return;
+	snprintf(text, sizeof(text), "%s", what);
+	printable(text);
 	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s", path,
-	         (unsigned long long)line, what);
+	         (unsigned long long)line, text);
+}
+
+void csvr_diag_add_warning(struct csvr_diag *d, const char *text)
+{
+	if (d->warning_count < CSVR_MAX_WARNINGS)
+		snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s", text);
 }
 
 /* Quotes at most 40 bytes of a bad field for a message. */

@@ -31,7 +31,7 @@
  * holds one) and a short file touches little memory.
  */
 #define CSVR_CHUNK_BYTES (64u << 10)
-#define CSVR_MAX_WARNINGS 2
+#define CSVR_MAX_WARNINGS 4
 
 /* Messages produced while reading one file. */
 struct csvr_diag {
@@ -181,6 +181,12 @@ void csvr_wrong_header(const char *expected, const char *line, size_t len, char 
  * that is not printable ASCII.
  */
 void csvr_quote_field(char *dst, size_t size, const char *s, size_t len);
+
+/*
+ * Adds a warning of the reader's own (a check after the rows: "<file>:
+ * warning: ..." in @p text) to @p d, as far as there is room.
+ */
+void csvr_diag_add_warning(struct csvr_diag *d, const char *text);
 
 /*
  * Size hint: how many rows @p path may hold, from its size and @p

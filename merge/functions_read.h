@@ -1,7 +1,8 @@
 /*
  * Reading functions-merged-<tag>.csv back: one row per OpenXR function,
  * FUNCTIONS_HEADER's columns, with `#` lines (before the header or after
- * the rows) ignored, and blank cells allowed where a statistic does not
+ * the rows) ignored but the `# frame_count=` line above the header (checked
+ * against the merged file's), and blank cells allowed where a statistic does not
  * exist. Files without the last two columns (induced_us, own_thread_us)
  * are read too.
  */
@@ -46,21 +47,28 @@ typedef int (*functions_read_fn)(void *ctx, const union csvr_value *values, uint
 /* The file's columns (names and kinds), in file order. */
 const struct csvr_format *functions_read_format(void);
 
+/* No merged file to check a functions file's frame count against. */
+#define FUNCTIONS_FRAMES_UNKNOWN UINT64_MAX
+
 /*
  * Reads @p path, calling @p row with @p ctx for each row. Returns 0, or -1
- * with @p diag->error set ("<file>:<line>: error: ..."). Warnings (a
- * truncated last row) are in @p diag.
+ * with @p diag->error set ("<file>:<line>: error: ..."). Warnings are in
+ * @p diag: a truncated last row; a file whose `# frame_count=` line is
+ * missing, not a count, or not @p merged_frames (the frames of the merged
+ * file it is shown with; FUNCTIONS_FRAMES_UNKNOWN: not compared), i.e.
+ * another session's table; shares that do not add up to 100 (rows cut
+ * off or added).
  */
-int functions_read_each(const char *path, functions_read_fn row, void *ctx,
-                        struct csvr_diag *diag);
+int functions_read_each(const char *path, uint64_t merged_frames, functions_read_fn row,
+                        void *ctx, struct csvr_diag *diag);
 
 /*
  * Reads @p path as functions_read_each() does, keeping nothing: for
  * readers of their own (`xrlm report`'s ncsv) that must refuse what
- * `xrlm stats` refuses, the wrong header first. Returns 0, or -1 with
- * @p diag->error set.
+ * `xrlm stats` refuses, the wrong header first, and warn where it warns.
+ * Returns 0, or -1 with @p diag->error set; warnings in @p diag.
  */
-int functions_read_check(const char *path, struct csvr_diag *diag);
+int functions_read_check(const char *path, uint64_t merged_frames, struct csvr_diag *diag);
 
 /*
  * The functions file of the merged file @p merged (merge_functions_path():

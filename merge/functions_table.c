@@ -84,11 +84,12 @@ static void print_row(FILE *f, const struct fn_row *r)
 	        r->induced, r->own_thread);
 }
 
-int functions_table_print(FILE *f, const char *path, bool all, struct csvr_diag *diag)
+int functions_table_print(FILE *f, const char *path, uint64_t merged_frames, bool all,
+                          struct csvr_diag *diag)
 {
 	struct rows t = {0};
 
-	if (functions_read_each(path, keep_row, &t, diag) != 0) {
+	if (functions_read_each(path, merged_frames, keep_row, &t, diag) != 0) {
 		free(t.rows);
 		return -1;
 	}

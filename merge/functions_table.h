@@ -14,10 +14,12 @@
 #define FUNCTIONS_TABLE_TOP 15
 
 /*
- * Reads the functions file @p path and prints its table to @p f (every row
- * when @p all). Returns 0, or -1 with @p diag->error set (nothing printed).
- * Warnings (a truncated last row) are in @p diag.
+ * Reads the functions file @p path of a merged file of @p merged_frames
+ * frames and prints its table to @p f (every row when @p all). Returns 0,
+ * or -1 with @p diag->error set (nothing printed). Warnings are in @p diag
+ * (functions_read_each()).
  */
-int functions_table_print(FILE *f, const char *path, bool all, struct csvr_diag *diag);
+int functions_table_print(FILE *f, const char *path, uint64_t merged_frames, bool all,
+                          struct csvr_diag *diag);
 
 #endif /* XRLM_FUNCTIONS_TABLE_H */

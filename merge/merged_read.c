@@ -4,6 +4,7 @@
 #include "merged_read.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "u_parse.h"
 
 #include "merged_write.h"
+#include "side_file.h"
 
 /* The columns every layout begins with (MERGED_HEADER). */
 enum {
@@ -95,6 +97,8 @@ struct each_ctx {
 	const struct merged_read_cb *cb;
 	void *ctx;
 	int gate_col; /* the file's gate_tripped column, -1 if it has none */
+	char frame_count[32]; /* the summary's frame_count, as written ("" without one) */
+	uint64_t rows;
 };
 
 /* The layout @p line (@p len bytes) is exactly, or NULL. */
@@ -157,12 +161,12 @@ static int merged_header(void *ctx, const char *line, size_t len, enum csvr_kind
 
 static int merged_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
-	const struct each_ctx *e = ctx;
+	struct each_ctx *e = ctx;
 	char key[CSVR_MSG_MAX / 2];
 	const char *eq = strchr(text, '=');
 
 	/* Comments after the rows, and lines that are not key=value, carry nothing. */
-	if (!in_header || !eq || !e->cb->summary)
+	if (!in_header || !eq)
 		return 0;
 	size_t klen = (size_t)(eq - text);
 	while (klen > 0 && (text[klen - 1] == ' ' || text[klen - 1] == '\t'))
@@ -173,7 +177,9 @@ static int merged_comment(void *ctx, const char *text, bool in_header, char *msg
 	key[klen] = '\0';
 	const char *value = eq + 1;
 	value += strspn(value, " \t");
-	return e->cb->summary(e->ctx, key, value, msg, msg_size);
+	if (strcmp(key, "frame_count") == 0 && !e->frame_count[0])
+		snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", value);
+	return e->cb->summary ? e->cb->summary(e->ctx, key, value, msg, msg_size) : 0;
 }
 
 static double opt(const union csvr_value *v, uint32_t present, int col)
@@ -184,8 +190,9 @@ static double opt(const union csvr_value *v, uint32_t present, int col)
 static int merged_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
                       size_t msg_size)
 {
-	const struct each_ctx *e = ctx;
+	struct each_ctx *e = ctx;
 
+	e->rows++;
 	if (e->cb->cells && e->cb->cells(e->ctx, v, present, msg, msg_size) != 0)
 		return -1;
 	if (!e->cb->row)
@@ -228,7 +235,33 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
 	struct each_ctx e = {.cb = cb, .ctx = ctx};
 
 	memset(diag, 0, sizeof(*diag));
-	return csvr_read(path, &merged_format, &e, diag, NULL);
+	if (csvr_read(path, &merged_format, &e, diag, NULL) != 0)
+		return -1;
+	char warning[CSVR_MSG_MAX];
+	if (merged_rows_warning(path, e.frame_count, e.rows, warning, sizeof(warning)))
+		csvr_diag_add_warning(diag, warning);
+	return 0;
+}
+
+bool merged_rows_warning(const char *path, const char *frame_count, uint64_t rows, char *buf,
+                         size_t size)
+{
+	uint64_t count;
+
+	if (!frame_count || !frame_count[0])
+		return false; /* nothing to check against */
+	if (u_parse_span_u64(frame_count, strlen(frame_count), &count) != U_PARSE_OK) {
+		char quoted[64];
+		csvr_quote_field(quoted, sizeof(quoted), frame_count, strlen(frame_count));
+		snprintf(buf, size, "%s: warning: its summary's frame_count is not a count (\"%s\"): "
+		         "its rows are not checked against it", path, quoted);
+		return true;
+	}
+	if (count == rows)
+		return false;
+	snprintf(buf, size, "%s: warning: %" PRIu64 " rows, but its summary says frame_count=%"
+	         PRIu64 " (cut short, or rows added?): the figures are the rows'", path, rows, count);
+	return true;
 }
 
 /* merged_read()'s row callback: the statistics' value columns. */
@@ -313,6 +346,14 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 			return -1;
 		}
 	} else if (strcmp(key, "gpu_mode") == 0) {
+		/* What the merge writes: a GPU file's mode, "unknown" or nothing. */
+		if (value[0] && strcmp(value, "unknown") != 0 && !side_file_gpu_mode_known(value)) {
+			char quoted[64];
+			csvr_quote_field(quoted, sizeof(quoted), value, strlen(value));
+			snprintf(msg, msg_size, "gpu_mode is not a GPU mode (gated, sandwich, unknown or "
+			         "empty): \"%s\"", quoted);
+			return -1;
+		}
 		snprintf(c->s->gpu_mode, sizeof(c->s->gpu_mode), "%.31s", value);
 		c->s->has_gpu_info = true;
 	} else if (strcmp(key, "target_layer") == 0) {

@@ -8,6 +8,7 @@
 #ifndef XRLM_MERGED_READ_H
 #define XRLM_MERGED_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,10 +65,22 @@ const struct csvr_format *merged_read_format(void);
  * Reads the merged CSV @p path, calling @p cb with @p ctx. Returns 0, or
  * -1 with @p diag->error set ("<file>:<line>: error: ..."; a message from
  * a callback gets the file and line added). Warnings (a truncated last
- * row) are in @p diag.
+ * row; rows that are not as many as the summary's frame_count says:
+ * merged_rows_warning()) are in @p diag.
  */
 int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
                      struct csvr_diag *diag);
+
+/*
+ * Whether a merged file @p path whose summary says frame_count=@p
+ * frame_count (its text; NULL or "" without one) but that holds @p rows
+ * rows deserves a warning: rows cut off or added (a copy cut short, two
+ * files joined), or a frame_count that is not a count. The warning
+ * ("<file>: warning: ...") goes into @p buf. merged_read_each() checks
+ * this itself; for the tools that read merged files their own way.
+ */
+bool merged_rows_warning(const char *path, const char *frame_count, uint64_t rows, char *buf,
+                         size_t size);
 
 /*
  * Reads the rows of the merged CSV @p path into @p out (created here;

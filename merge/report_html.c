@@ -296,7 +296,7 @@ static int write_data(FILE *f, const struct report_html_input *in)
 	write_meta_list(&w, "footer", t->footer, t->nfooter);
 	jsonw_key(&w, "warnings");
 	jsonw_array(&w);
-	for (int i = 0; i < 4 && in->warnings[i]; i++)
+	for (int i = 0; i < REPORT_HTML_WARNINGS && in->warnings[i]; i++)
 		jsonw_string(&w, in->warnings[i]);
 	jsonw_end(&w);
 	jsonw_key(&w, "columns");

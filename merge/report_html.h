@@ -22,6 +22,9 @@
 
 #include "ncsv.h"
 
+/* The most warnings a page shows (the files' own and the checks'). */
+#define REPORT_HTML_WARNINGS 8
+
 /* What one report shows. */
 struct report_html_input {
 	const char *frames_path;      /* shown as the source */
@@ -29,7 +32,7 @@ struct report_html_input {
 	const char *functions_path;   /* NULL when there is no functions file */
 	const struct ncsv *functions; /* its rows, or NULL */
 	const char *generator;        /* "xrlm 0.1.0" */
-	const char *warnings[4];      /* NULL-terminated; shown on the page */
+	const char *warnings[REPORT_HTML_WARNINGS]; /* shown on the page; NULL after the last */
 };
 
 /*

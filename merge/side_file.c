@@ -58,6 +58,11 @@ static bool is_key(const char *text, size_t klen, const char *key)
 	return strlen(key) == klen && memcmp(text, key, klen) == 0;
 }
 
+bool side_file_gpu_mode_known(const char *mode)
+{
+	return strcmp(mode, "gated") == 0 || strcmp(mode, "sandwich") == 0;
+}
+
 /* "gpu_valid_bits": a counter's width, 1..64; false (with a message) otherwise. */
 static bool parse_valid_bits(const char *value, unsigned *out, char *msg, size_t msg_size)
 {
@@ -97,6 +102,10 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 	} else if (is_key(text, klen, "gpu_clock")) {
 		set_text(m->gpu_clock, sizeof(m->gpu_clock), value);
 	} else if (is_key(text, klen, "gpu_mode")) {
+		if (!side_file_gpu_mode_known(value)) {
+			snprintf(msg, msg_size, "gpu_mode is neither gated nor sandwich: \"%.40s\"", value);
+			return -1;
+		}
 		set_text(m->gpu_mode, sizeof(m->gpu_mode), value);
 	} else if (is_key(text, klen, "gpu_valid_bits")) {
 		if (!parse_valid_bits(value, &m->gpu_valid_bits, msg, msg_size))

@@ -99,6 +99,13 @@ static inline unsigned side_meta_gpu_bits(const struct side_meta *meta)
 /* Frees what @p m owns (the gate trips). */
 void side_meta_destroy(struct side_meta *m);
 
+/*
+ * Whether @p mode is a GPU mode a GPU file's "# gpu_mode=" line may name:
+ * the modes the layers measure in (gated, sandwich). Any other text is a
+ * damaged file's, never shown as a mode.
+ */
+bool side_file_gpu_mode_known(const char *mode);
+
 /* The context the per-side formats' callbacks get from side_file_read(). */
 struct side_reader {
 	struct side_meta *meta;

@@ -209,8 +209,8 @@ static int on_function(void *ctx, const union csvr_value *v, uint32_t present, c
 	return xlsx_book_failed(tc->b, msg, msg_size);
 }
 
-static int add_functions(struct xlsx_book *b, const char *path, uint64_t *rows, merge_log_fn log,
-                         void *ctx)
+static int add_functions(struct xlsx_book *b, const char *path, uint64_t merged_frames,
+                         uint64_t *rows, merge_log_fn log, void *ctx)
 {
 	struct table_ctx tc = {.b = b, .format = functions_read_format()};
 	struct csvr_diag diag;
@@ -218,7 +218,7 @@ static int add_functions(struct xlsx_book *b, const char *path, uint64_t *rows, 
 	tc.ws = add_table_sheet(b, "Functions", tc.format, tc.format->ncols);
 	if (!tc.ws)
 		return -1;
-	if (functions_read_each(path, on_function, &tc, &diag) != 0) {
+	if (functions_read_each(path, merged_frames, on_function, &tc, &diag) != 0) {
 		log(ctx, diag.error);
 		return -1;
 	}
@@ -415,7 +415,8 @@ int xlsx_write(const struct xlsx_job *job, struct xlsx_result *result, merge_log
 	}
 	int ret = add_merged(&b, job, &values, &fc, log, ctx);
 	if (ret == 0 && job->functions_csv)
-		ret = add_functions(&b, job->functions_csv, &result->functions, log, ctx);
+		ret = add_functions(&b, job->functions_csv, fc.frames_total, &result->functions, log,
+		                    ctx);
 	if (ret == 0 && fc.frames_total > 0)
 		add_charts(&b, &values, fc.first_sheet_frames);
 	columns_destroy(&values);

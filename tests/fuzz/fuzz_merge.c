@@ -74,7 +74,8 @@ static void check_optional_files(int ret, int parts, const char *functions,
 	uint64_t calls = 0;
 
 	if (ret == 0 && parts == PARTS) {
-		if (functions_read_each(functions, add_calls, &calls, &diag) != 0) {
+		if (functions_read_each(functions, FUNCTIONS_FRAMES_UNKNOWN, add_calls, &calls,
+		                        &diag) != 0) {
 			fuzz_check_line(diag.error);
 			fuzz_fail("the functions file cannot be read back");
 		}

@@ -340,6 +340,103 @@ merged_columns)
 	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "stats on a file with gate_tripped tenth: status $rc"
 	cmp "$work/out" "$work/new-table" || fail "stats: the older layout's table differs"
 	;;
+merged_rows_check)
+	# A merged file's rows against its summary's frame_count: a copy cut at
+	# a row's end, rows added, a frame_count that is no count: one warning
+	# from each reader (stats, compare, report, xlsx, ls); a whole file none.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] || fail "merge status $rc"
+	m=$work/frames-merged-s1.csv
+	for cmd in stats compare report xlsx; do
+		case $cmd in
+		compare) run compare "$m" "$m" ;;
+		stats) run stats "$m" ;;
+		*) run "$cmd" "$m" -o "$work/whole.$cmd" ;;
+		esac
+		[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "$cmd of a whole file: status $rc or stderr"
+	done
+	mkdir "$work/cut"
+	rows=$(grep -c '^[0-9]' "$m")
+	head -n -1 "$m" >"$work/cut/frames-merged-s1.csv"
+	cut=$work/cut/frames-merged-s1.csv
+	for cmd in stats compare report xlsx; do
+		case $cmd in
+		compare) run compare "$cut" "$m" ;;
+		stats) run stats "$cut" ;;
+		*) run "$cmd" "$cut" -o "$work/cut.$cmd" ;;
+		esac
+		[ "$rc" -eq 0 ] || fail "$cmd of a cut file: status $rc"
+		grep -q "^xrlm: $cut: warning: $((rows - 1)) rows, but its summary says frame_count=$rows (cut short, or rows added?)" \
+			"$work/err" || fail "$cmd: no warning for a cut file"
+	done
+	grep -q "cut short, or rows added" "$work/cut.report" || fail "the report's page does not say it"
+	t=999999001-20261101T100000
+	mv "$cut" "$work/cut/frames-merged-$t.csv"
+	cp "$work/frames-s1-pre.csv" "$work/cut/frames-$t-pre.csv"
+	cp "$work/frames-s1-post.csv" "$work/cut/frames-$t-post.csv"
+	run ls "$work/cut"
+	grep -q "warning: $((rows - 1)) rows, but its summary says frame_count=$rows" "$work/err" ||
+		fail "ls: no warning for a cut file"
+	{ cat "$m"; grep '^[0-9]' "$m"; } >"$work/twice.csv"
+	run stats "$work/twice.csv"
+	grep -q "warning: $((rows * 2)) rows, but its summary says frame_count=$rows" "$work/err" ||
+		fail "no warning for rows added"
+	sed 's/^# frame_count=.*/# frame_count=3x/' "$m" >"$work/bad.csv"
+	run stats "$work/bad.csv"
+	grep -q "warning: its summary's frame_count is not a count (\"3x\")" "$work/err" ||
+		fail "no warning for a frame_count that is no count"
+	;;
+functions_check)
+	# A functions file shown with a merged file is checked against it: its
+	# frame_count (another session's table), its shares (rows cut off).
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "merge: status $rc or stderr"
+	m=$work/frames-merged-s1.csv f=$work/functions-merged-s1.csv
+	cp "$f" "$work/f.keep"
+	sed 's/^# frame_count=.*/# frame_count=999/' "$work/f.keep" >"$f"
+	for cmd in stats report xlsx; do
+		case $cmd in
+		stats) run stats "$m" ;;
+		*) run "$cmd" "$m" -o "$work/other.$cmd" ;;
+		esac
+		[ "$rc" -eq 0 ] || fail "$cmd: status $rc"
+		stderr_once "^xrlm: $f: warning: its frame_count=999 is not its merged file's 3 frames: another session's table?$"
+	done
+	run report "$m" -o "$work/given.html" --functions "$f"
+	stderr_once "its frame_count=999 is not its merged file's 3 frames"
+	head -n 4 "$work/f.keep" >"$f"
+	run stats "$m"
+	stderr_once "^xrlm: $f: warning: its functions' shares add up to [0-9.]* %, not 100: rows missing or added?$"
+	sed 's/^# frame_count=.*/# frame_count=x/' "$work/f.keep" >"$f"
+	run stats "$m"
+	stderr_once "warning: its frame_count is not a count (\"x\")"
+	grep -v '^# frame_count=' "$work/f.keep" >"$f"
+	run stats "$m"
+	stderr_once "warning: no frame_count line: it cannot be told to be its merged file's (3 frames)"
+	cp "$work/f.keep" "$f"
+	run stats "$m"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "its own table: status $rc or stderr"
+	;;
+gpu_mode_text)
+	# A GPU mode is one of the modes, never any text to print (a terminal
+	# escape in a damaged or hostile file).
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge status $rc"
+	esc=$(printf '\033[2J')
+	sed "s/^# gpu_mode=.*/# gpu_mode=${esc}x/" "$work/m.csv" >"$work/esc.csv"
+	run stats "$work/esc.csv"
+	expect_error 1 "gpu_mode is not a GPU mode (gated, sandwich, unknown or empty): \"?\[2Jx\"$"
+	grep -q -F "$esc" "$work/out" "$work/err" && fail "the escape reached the terminal"
+	sed "s/^# side=pre$/&\\n# gpu_mode=${esc}x/" "$data/gpu-s1-pre.csv" >"$work/gpu-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m2.csv"
+	expect_error 1 "gpu-s1-pre.csv:[0-9]*: error: gpu_mode is neither gated nor sandwich"
+	grep -q -F "$esc" "$work/out" "$work/err" && fail "the escape reached the terminal"
+	;;
 calls_table)
 	# With calls files: the every-function columns, the functions file, and
 	# the per-function table (15 rows; --all: all 18) under the statistics,
