@@ -6,15 +6,18 @@
  * intervals and the Mann–Whitney U p-value (abtest.h), and a verdict:
  *   slower / faster       the interval of the relative change excludes 0
  *                         and the change is at least the noise threshold;
+ *   more / less           the same, for a column that is not a cost;
  *   no change            the interval excludes 0 but the change is below
  *                         the threshold (1 %, as Criterion's default);
  *   no significant change the interval includes 0.
  * The verdict rests on the bootstrap interval, not on the U test: the U
  * test takes frames as independent, which autocorrelated frame times are
  * not, so its p-value comes out too small; it is shown as a second view.
- * For every column, larger is worse (more time, a longer frame interval).
+ * For every column but the app's wait in xrWaitFrame, larger is worse
+ * (metrics.h, enum metrics_sense): in a paced app that wait is what the
+ * rest of the frame leaves, so a cheaper target makes it longer.
  *
- * --fail-above PCT exits 1 when a column's median grew by more than PCT %
+ * --fail-above PCT exits 1 when a cost's median grew by more than PCT %
  * and the interval of the change lies above zero.
  */
 #include <inttypes.h>
@@ -55,6 +58,8 @@ struct compare_metric {
 
 static const char *const verdict_slower = "slower";
 static const char *const verdict_faster = "faster";
+static const char *const verdict_more = "more";
+static const char *const verdict_less = "less";
 static const char *const verdict_same = "no change";
 static const char *const verdict_unsure = "no significant change";
 
@@ -105,7 +110,11 @@ static double *present_values(const struct ncsv *t, const struct ncsv_col *col, 
 	return v;
 }
 
-static const char *verdict_of(const struct abtest_result *r)
+/*
+ * The verdict on @p r, a comparison of column @p col: a change of a column
+ * that is not a cost is told neutrally, as more or less.
+ */
+static const char *verdict_of(const struct abtest_result *r, const struct metrics_column *col)
 {
 	bool rel = !isnan(r->rel_pct);
 	double lo = rel ? r->rel_lo_pct : r->diff_lo, hi = rel ? r->rel_hi_pct : r->diff_hi;
@@ -115,18 +124,23 @@ static const char *verdict_of(const struct abtest_result *r)
 		return verdict_unsure;
 	if (rel && fabs(change) < COMPARE_NOISE_PCT)
 		return verdict_same;
+	if (col->sense != METRICS_COST)
+		return change > 0 ? verdict_more : verdict_less;
 	return change > 0 ? verdict_slower : verdict_faster;
 }
 
 /*
- * Whether the median grew by more than @p pct %, its interval above zero.
+ * Whether @p col is a cost whose median grew by more than @p pct %, its
+ * interval above zero. A column that is not a cost never fails the gate.
  * From a median of 0 or below the relative change has no value (rel_pct
  * is NaN), and any growth is more than every percentage: the absolute
  * interval above zero is the test (a GPU column reading 0 in gated mode,
  * then 500 us, must fail the gate).
  */
-static bool grew_past(const struct abtest_result *r, double pct)
+static bool grew_past(const struct abtest_result *r, const struct metrics_column *col, double pct)
 {
+	if (col->sense != METRICS_COST)
+		return false;
 	if (isnan(r->rel_pct))
 		return r->diff_lo > 0;
 	return r->rel_pct > pct && r->rel_lo_pct > 0;
@@ -155,8 +169,8 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	}
 	if (ret == 0 && !m->skipped) {
 		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
-		m->verdict = verdict_of(&m->r);
-		m->fails = a->has_fail_above && grew_past(&m->r, a->fail_above_pct);
+		m->verdict = verdict_of(&m->r, m->col);
+		m->fails = a->has_fail_above && grew_past(&m->r, m->col, a->fail_above_pct);
 	}
 	free(v[0]);
 	free(v[1]);
@@ -191,7 +205,10 @@ static void print_metric_text(FILE *f, const struct compare_metric *m)
 	fprintf(f, "%s]", signed_fixed(c, r->diff_hi, 3));
 	fprintf(f, "   %s %% [%s %%, ", signed_fixed(a, r->rel_pct, 2), signed_fixed(b, r->rel_lo_pct, 2));
 	fprintf(f, "%s %%]\n", signed_fixed(c, r->rel_hi_pct, 2));
-	fprintf(f, "    Mann-Whitney U %s, p %.3g\n\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
+	fprintf(f, "    Mann-Whitney U %s, p %.3g\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
+	if (m->col->sense != METRICS_COST)
+		fprintf(f, "    not a cost (a paced app's time to spare): never fails --fail-above\n");
+	fputc('\n', f);
 }
 
 static void print_text(FILE *f, const struct compare_args *a, const struct ncsv *t[2],
@@ -256,6 +273,8 @@ static void json_metric(struct jsonw *w, const struct compare_metric *m)
 	jsonw_fixed(w, r->mw.u, 1);
 	jsonw_key(w, "p_value");
 	jsonw_sci(w, r->mw.p_value, 4);
+	jsonw_key(w, "larger_is_worse");
+	jsonw_bool(w, m->col->sense == METRICS_COST);
 	jsonw_key(w, "verdict");
 	jsonw_string(w, m->verdict);
 	jsonw_key(w, "fails");
@@ -379,9 +398,11 @@ const struct cmd cmd_compare = {
 	        "GPU time, each phase, the frame interval): the medians, their\n"
 	        "difference and relative change with 95 % block-bootstrap intervals,\n"
 	        "the Mann-Whitney U p-value and a verdict (faster, slower, no change\n"
-	        "below 1 %, no significant change). --fail-above PCT exits 1 when a\n"
-	        "median grew by more than PCT % and the interval excludes zero.\n"
-	        "--json prints the same as JSON. --seed N (default 1) seeds the\n"
-	        "resampling: the same files and seed give the same output.\n",
+	        "below 1 %, no significant change; more or less for app_wait_us, the\n"
+	        "wait a paced app has to spare, which is not a cost). --fail-above\n"
+	        "PCT exits 1 when a cost's median grew by more than PCT % and the\n"
+	        "interval excludes zero. --json prints the same as JSON. --seed N\n"
+	        "(default 1) seeds the resampling: the same files and seed give the\n"
+	        "same output.\n",
 	.run = run_compare,
 };

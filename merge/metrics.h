@@ -15,11 +15,24 @@ enum metrics_group {
 	METRICS_APP,   /* the app's own frame timeline as pre sees it */
 };
 
+/*
+ * What a larger value means. Most columns are time spent, by the target or
+ * by the frame: larger is worse. The app's wait in xrWaitFrame is not: in a
+ * paced app the runtime holds the app there until the next frame is due,
+ * so whatever the rest of the frame saves is waited for instead, and a
+ * longer wait is headroom.
+ */
+enum metrics_sense {
+	METRICS_COST, /* larger is worse: compared as slower or faster, and gated */
+	METRICS_WAIT, /* larger is not worse: compared as more or less, never gated */
+};
+
 /* One per-frame column, in microseconds. */
 struct metrics_column {
 	const char *name;  /* the CSV column */
 	const char *label; /* a short description for people */
 	enum metrics_group group;
+	enum metrics_sense sense;
 };
 
 /* The known columns, METRICS_COUNT of them, main ones first. */

@@ -122,6 +122,30 @@ phases)
 		expect_verdict $m slower
 	done
 	;;
+paced)
+	# A paced app (90 Hz): B's target is 10x cheaper, and the time it saves
+	# is spent waiting in xrWaitFrame. That longer wait is headroom, not a
+	# regression: app_wait_us reads "more", never "slower", and never fails
+	# the gate.
+	gen a --seed 1 --frames 2000 --phases --paced --cpu-us 1000
+	gen b --seed 2 --frames 2000 --phases --paced --cpu-us 100
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "a faster target with --fail-above 3: status $rc: $(grep FAIL "$work/out")"
+	expect_verdict target_us faster
+	expect_verdict app_wait_us more
+	grep -q "^app_wait_us .*FAIL" "$work/out" && fail "app_wait_us marked as failing"
+	compare "$work/b.csv" "$work/a.csv" --fail-above 3
+	[ "$rc" -eq 1 ] || fail "a slower target with --fail-above 3: status $rc"
+	expect_verdict app_wait_us less
+	compare "$work/a.csv" "$work/b.csv" --json
+	python3 - "$work/out" <<'EOF' || fail "JSON of a column that is not a cost"
+import json, sys
+m = {x["metric"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+w, t = m["app_wait_us"], m["target_us"]
+assert w["verdict"] == "more" and w["larger_is_worse"] is False and w["fails"] is False, w
+assert t["verdict"] == "faster" and t["larger_is_worse"] is True, t
+EOF
+	;;
 fail_above)
 	gen a --seed 1 --frames 2000
 	gen b --seed 2 --frames 2000 --shift-pct 10

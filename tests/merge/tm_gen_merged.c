@@ -4,7 +4,7 @@
  *
  *   gen_merged OUT.csv [--frames N] [--seed S] [--cpu-us US] [--gpu-us US]
  *              [--no-gpu] [--shift-pct P] [--bimodal FRAC:PCT] [--ar PHI]
- *              [--phases] [--functions FILE] [--hostile]
+ *              [--phases] [--paced] [--functions FILE] [--hostile]
  *
  * target_us is US * (1 + P/100) * exp(0.05 e_t), where e_t is a unit AR(1)
  * series with coefficient PHI (default 0.6: autocorrelated, as real frame
@@ -13,7 +13,9 @@
  * target_gpu_us follows the same recipe from --gpu-us. The frame interval
  * is 11111 us (90 Hz) with jitter; the last row's is blank. --phases adds
  * the every-function columns (the target's time split over the phases, and
- * the app's timeline), --functions writes a functions-merged file.
+ * the app's timeline); with --paced the app waits in xrWaitFrame for what
+ * the frame's other parts leave of the interval, as a paced app does (a
+ * cheaper target, a longer wait). --functions writes a functions-merged file.
  * --hostile puts a name that tries to run script (and a U+2028, quotes and
  * a byte that is not UTF-8) into the target layer, a marker, an extra
  * column's name and a function's name.
@@ -31,7 +33,7 @@ struct gen_args {
 	long frames;
 	uint64_t seed;
 	double cpu_us, gpu_us, shift_pct, bimodal_frac, bimodal_pct, phi;
-	int gpu, phases, hostile;
+	int gpu, phases, paced, hostile;
 };
 
 static uint64_t gen_state;
@@ -74,6 +76,8 @@ static int parse(int argc, char **argv, struct gen_args *a)
 			a->gpu = 0;
 		else if (!strcmp(o, "--phases"))
 			a->phases = 1;
+		else if (!strcmp(o, "--paced"))
+			a->paced = 1;
 		else if (!strcmp(o, "--hostile"))
 			a->hostile = 1;
 		else if (!v)
@@ -118,13 +122,15 @@ static void write_header(FILE *f, const struct gen_args *a)
 	fprintf(f, "\n");
 }
 
-static void write_phases(FILE *f, double cpu, double interval)
+static void write_phases(FILE *f, const struct gen_args *a, double cpu, double interval)
 {
 	static const double share[] = {0.10, 0.05, 0.60, 0.10, 0.05, 0.05, 0.05};
+	double submit = cpu * 0.8 + 20;
+	double wait = a->paced ? interval * 0.6 - submit : interval * 0.55;
+
 	for (int i = 0; i < 7; i++)
 		fprintf(f, ",%.3f", cpu * share[i]);
-	fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f", cpu, interval * 0.55, interval * 0.1,
-	        interval * 0.3, cpu * 0.8 + 20);
+	fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f", cpu, wait, interval * 0.1, interval * 0.3, submit);
 }
 
 static void write_rows(FILE *f, const struct gen_args *a)
@@ -148,7 +154,7 @@ static void write_rows(FILE *f, const struct gen_args *a)
 		if (a->gpu && !last)
 			fprintf(f, "%.4f", 100 * gpu / interval);
 		if (a->phases)
-			write_phases(f, cpu, interval);
+			write_phases(f, a, cpu, interval);
 		if (a->hostile)
 			fprintf(f, ",1");
 		fprintf(f, "\n");
@@ -185,7 +191,7 @@ int main(int argc, char **argv)
 	if (parse(argc, argv, &a) != 0) {
 		fprintf(stderr, "usage: gen_merged OUT.csv [--frames N] [--seed S] [--cpu-us US] "
 		                "[--gpu-us US] [--no-gpu] [--shift-pct P] [--bimodal FRAC:PCT] "
-		                "[--ar PHI] [--phases] [--functions FILE] [--hostile]\n");
+		                "[--ar PHI] [--phases] [--paced] [--functions FILE] [--hostile]\n");
 		return 2;
 	}
 	gen_state = a.seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
