@@ -5,10 +5,13 @@
  * medians, their difference and relative change with block-bootstrap 95 %
  * intervals and the Mann–Whitney U p-value (abtest.h), and a verdict:
  *   slower / faster       the interval of the relative change excludes 0
- *                         and the change is at least the noise threshold;
+ *                         and the change is at least the noise threshold
+ *                         and the column's floor;
  *   more / less           the same, for a column that is not a cost;
  *   no change            the interval excludes 0 but the change is below
- *                         the threshold (1 %, as Criterion's default);
+ *                         the threshold (1 %, as Criterion's default) or
+ *                         the floor (the smallest change the layers
+ *                         resolve: 1 us of CPU time, 2 us of GPU time);
  *   no significant change the interval includes 0.
  * The verdict rests on the bootstrap interval, not on the U test: the U
  * test takes frames as independent, which autocorrelated frame times are
@@ -18,7 +21,8 @@
  * rest of the frame leaves, so a cheaper target makes it longer.
  *
  * --fail-above PCT exits 1 when a cost's median grew by more than PCT %
- * and the interval of the change lies above zero.
+ * and by at least its floor, and the interval of the change lies above
+ * zero.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -111,6 +115,19 @@ static double *present_values(const struct ncsv *t, const struct ncsv_col *col, 
 }
 
 /*
+ * Whether the change in @p r is too small to tell from the measurement's
+ * own error: below the noise threshold, or below the floor of @p col (a
+ * phase of 1 us that reads 0.1 us more grew by 10 %, and by less than the
+ * layers resolve).
+ */
+static bool below_noise(const struct abtest_result *r, const struct metrics_column *col)
+{
+	if (fabs(r->diff) < col->floor_us)
+		return true;
+	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT;
+}
+
+/*
  * The verdict on @p r, a comparison of column @p col: a change of a column
  * that is not a cost is told neutrally, as more or less.
  */
@@ -122,7 +139,7 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
 
 	if (!(lo > 0) && !(hi < 0))
 		return verdict_unsure;
-	if (rel && fabs(change) < COMPARE_NOISE_PCT)
+	if (below_noise(r, col))
 		return verdict_same;
 	if (col->sense != METRICS_COST)
 		return change > 0 ? verdict_more : verdict_less;
@@ -130,8 +147,9 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
 }
 
 /*
- * Whether @p col is a cost whose median grew by more than @p pct %, its
- * interval above zero. A column that is not a cost never fails the gate.
+ * Whether @p col is a cost whose median grew by more than @p pct % and by
+ * at least its floor, its interval above zero. A column that is not a cost
+ * never fails the gate.
  * From a median of 0 or below the relative change has no value (rel_pct
  * is NaN), and any growth is more than every percentage: the absolute
  * interval above zero is the test (a GPU column reading 0 in gated mode,
@@ -139,7 +157,7 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
  */
 static bool grew_past(const struct abtest_result *r, const struct metrics_column *col, double pct)
 {
-	if (col->sense != METRICS_COST)
+	if (col->sense != METRICS_COST || !(r->diff >= col->floor_us))
 		return false;
 	if (isnan(r->rel_pct))
 		return r->diff_lo > 0;
@@ -204,7 +222,7 @@ static void print_metric_text(FILE *f, const struct compare_metric *m)
 	fprintf(f, "    change  %s us [%s, ", signed_fixed(a, r->diff, 3), signed_fixed(b, r->diff_lo, 3));
 	fprintf(f, "%s]", signed_fixed(c, r->diff_hi, 3));
 	fprintf(f, "   %s %% [%s %%, ", signed_fixed(a, r->rel_pct, 2), signed_fixed(b, r->rel_lo_pct, 2));
-	fprintf(f, "%s %%]\n", signed_fixed(c, r->rel_hi_pct, 2));
+	fprintf(f, "%s %%]   floor %g us\n", signed_fixed(c, r->rel_hi_pct, 2), m->col->floor_us);
 	fprintf(f, "    Mann-Whitney U %s, p %.3g\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
 	if (m->col->sense != METRICS_COST)
 		fprintf(f, "    not a cost (a paced app's time to spare): never fails --fail-above\n");
@@ -217,7 +235,8 @@ static void print_text(FILE *f, const struct compare_args *a, const struct ncsv 
 	fprintf(f, "A: %s (%zu frames)\nB: %s (%zu frames)\n", a->path[0], t[0]->nrows, a->path[1],
 	        t[1]->nrows);
 	fprintf(f, "medians; 95 %% intervals from %d circular block-bootstrap resamples "
-	           "(block ceil(n^(1/3)) frames, seed %" PRIu64 "); noise threshold %g %%\n\n",
+	           "(block ceil(n^(1/3)) frames, seed %" PRIu64 "); noise threshold %g %% "
+	           "and each column's floor\n\n",
 	        COMPARE_RESAMPLES, a->seed, COMPARE_NOISE_PCT);
 	for (size_t i = 0; i < n; i++)
 		print_metric_text(f, &m[i]);
@@ -273,6 +292,8 @@ static void json_metric(struct jsonw *w, const struct compare_metric *m)
 	jsonw_fixed(w, r->mw.u, 1);
 	jsonw_key(w, "p_value");
 	jsonw_sci(w, r->mw.p_value, 4);
+	jsonw_key(w, "floor_us");
+	jsonw_fixed(w, m->col->floor_us, 1);
 	jsonw_key(w, "larger_is_worse");
 	jsonw_bool(w, m->col->sense == METRICS_COST);
 	jsonw_key(w, "verdict");
@@ -398,11 +419,12 @@ const struct cmd cmd_compare = {
 	        "GPU time, each phase, the frame interval): the medians, their\n"
 	        "difference and relative change with 95 % block-bootstrap intervals,\n"
 	        "the Mann-Whitney U p-value and a verdict (faster, slower, no change\n"
-	        "below 1 %, no significant change; more or less for app_wait_us, the\n"
-	        "wait a paced app has to spare, which is not a cost). --fail-above\n"
-	        "PCT exits 1 when a cost's median grew by more than PCT % and the\n"
-	        "interval excludes zero. --json prints the same as JSON. --seed N\n"
-	        "(default 1) seeds the resampling: the same files and seed give the\n"
-	        "same output.\n",
+	        "below 1 % or below the column's floor of 1 us, 2 us for GPU time,\n"
+	        "no significant change; more or less for app_wait_us, the wait a\n"
+	        "paced app has to spare, which is not a cost). --fail-above PCT\n"
+	        "exits 1 when a cost's median grew by more than PCT % and by its\n"
+	        "floor, and the interval excludes zero. --json prints the same as\n"
+	        "JSON. --seed N (default 1) seeds the resampling: the same files\n"
+	        "and seed give the same output.\n",
 	.run = run_compare,
 };

@@ -33,6 +33,7 @@ struct metrics_column {
 	const char *label; /* a short description for people */
 	enum metrics_group group;
 	enum metrics_sense sense;
+	double floor_us;   /* the smallest change of a median the layers resolve */
 };
 
 /* The known columns, METRICS_COUNT of them, main ones first. */

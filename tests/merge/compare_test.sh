@@ -115,8 +115,10 @@ absent)
 	expect_verdict target_us "no significant change"
 	;;
 phases)
-	gen a --seed 1 --frames 2000 --phases
-	gen b --seed 2 --frames 2000 --phases --shift-pct 10
+	# 200 us a frame: +10 % of target_wait_us (10 % of the frame) is 2 us,
+	# clear of the 1 us floor.
+	gen a --seed 1 --frames 2000 --phases --cpu-us 200
+	gen b --seed 2 --frames 2000 --phases --cpu-us 200 --shift-pct 10
 	compare "$work/a.csv" "$work/b.csv"
 	for m in target_wait_us target_end_us target_total_us; do
 		expect_verdict $m slower
@@ -145,6 +147,44 @@ w, t = m["app_wait_us"], m["target_us"]
 assert w["verdict"] == "more" and w["larger_is_worse"] is False and w["fails"] is False, w
 assert t["verdict"] == "faster" and t["larger_is_worse"] is True, t
 EOF
+	;;
+floor)
+	# Every column differs by less than its measurement resolves (1 us of
+	# CPU time, 2 us of GPU time), though by 10 % and significantly: a
+	# target of 5 us against 5.5 us, its phases 0.25 to 3 us, GPU 10 against
+	# 11 us. No verdict of a change, and the gate passes.
+	gen a --seed 1 --frames 4000 --phases --cpu-us 5 --gpu-us 10
+	gen b --seed 2 --frames 4000 --phases --cpu-us 5 --gpu-us 10 --shift-pct 10
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "sub-floor differences with --fail-above 3: status $rc: $(grep FAIL "$work/out")"
+	for m in target_us target_gpu_us target_locate_views_us target_end_us target_total_us; do
+		expect_verdict $m "no change"
+	done
+	grep -q "^    change .*  floor 1 us$" "$work/out" || fail "the CPU floor not shown"
+	grep -q "^    change .*  floor 2 us$" "$work/out" || fail "the GPU floor not shown"
+	compare "$work/a.csv" "$work/b.csv" --json
+	python3 - "$work/out" <<'EOF' || fail "JSON floors"
+import json, sys
+m = {x["metric"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+assert m["target_us"]["floor_us"] == 1 and m["target_gpu_us"]["floor_us"] == 2, m["target_us"]
+assert m["target_us"]["change_ci95_pct"][0] > 3, m["target_us"]
+EOF
+	;;
+regression)
+	# Real regressions still fail the gate: the target's CPU time 200 ->
+	# 300 us, and a phase of 5 -> 8 us (target_locate_views_us, 10 % of
+	# 50 -> 80 us), 3 us above the floor.
+	gen a --seed 1 --frames 2000 --phases --paced --cpu-us 200
+	gen b --seed 2 --frames 2000 --phases --paced --cpu-us 300
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 1 ] || fail "200 -> 300 us with --fail-above 3: status $rc"
+	grep -q "^target_us (.*): slower  \[FAIL: above --fail-above\]" "$work/out" || fail "target_us not failing"
+	gen c --seed 3 --frames 2000 --phases --paced --cpu-us 50
+	gen d --seed 4 --frames 2000 --phases --paced --cpu-us 80
+	compare "$work/c.csv" "$work/d.csv" --fail-above 3
+	[ "$rc" -eq 1 ] || fail "a phase 5 -> 8 us with --fail-above 3: status $rc"
+	grep -q "^target_locate_views_us (.*): slower  \[FAIL: above --fail-above\]" "$work/out" ||
+		fail "target_locate_views_us 5 -> 8 us not failing"
 	;;
 fail_above)
 	gen a --seed 1 --frames 2000
