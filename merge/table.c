@@ -44,6 +44,22 @@ static void print_gpu_mode(FILE *f, const struct merge_summary *s)
 		        s->gate_trips, s->gate_trips == 1 ? "" : "s");
 }
 
+/*
+ * What the layers could not record (a ring was full), when anything: the
+ * statistics are of the frames recorded, and a frame interval spanning a
+ * lost frame is as long as the frames it spans.
+ */
+static void print_lost(FILE *f, const struct merge_summary *s)
+{
+	if (s->dropped_queue_full_pre || s->dropped_queue_full_post)
+		fprintf(f, "frames lost (a ring was full, not recorded): %" PRIu64 " pre, %" PRIu64
+		        " post; the frame intervals around them span them\n",
+		        s->dropped_queue_full_pre, s->dropped_queue_full_post);
+	if (s->calls_dropped_queue_full_pre || s->calls_dropped_queue_full_post)
+		fprintf(f, "calls lost (a ring was full, not recorded): %" PRIu64 " pre, %" PRIu64
+		        " post\n", s->calls_dropped_queue_full_pre, s->calls_dropped_queue_full_post);
+}
+
 void table_print(FILE *f, const struct merge_summary *s)
 {
 	char a[FMT_NUM_MAX], b[FMT_NUM_MAX];
@@ -52,6 +68,7 @@ void table_print(FILE *f, const struct merge_summary *s)
 	fprintf(f, "unmatched frames: %" PRIu64 " pre only, %" PRIu64 " post only; "
 	        "truncated rows skipped: %" PRIu64 "\n", s->unmatched_pre, s->unmatched_post,
 	        s->truncated_rows);
+	print_lost(f, s);
 	print_gpu_mode(f, s);
 	fprintf(f, "\n");
 	print_block(f, "target_cpu_us", "microseconds, CPU", &s->target_cpu_us, 2);

@@ -454,10 +454,24 @@ calls_table)
 	grep -q "^# own_thread_calls=3$" "$m" || fail "own-thread calls not counted"
 	# Calls a ring had no room for reach the summary from the calls files' footers.
 	grep -q "^# calls_dropped_queue_full_pre=0$" "$m" || fail "no calls_dropped_queue_full_pre line"
+	# pre's frames file says its ring dropped 2 records: said under the counts.
+	grep -q "^frames lost (a ring was full, not recorded): 2 pre, 0 post; the frame intervals around them span them$" \
+		"$work/out" || fail "merge does not show the frames lost"
+	grep -q "^calls lost" "$work/out" && fail "calls lost shown where there were none"
 	sed 's/^# session_end dropped_queue_full=.*/# session_end dropped_queue_full=7/' \
 		"$data/calls-s1-post.csv" >"$work/calls-s1-post.csv"
 	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/d.csv"
 	grep -q "^# calls_dropped_queue_full_post=7$" "$work/d.csv" || fail "calls lost on post's ring not counted"
+	# Losses are shown under the counts, by merge and by stats alike.
+	grep -q "^calls lost (a ring was full, not recorded): 0 pre, 7 post$" "$work/out" ||
+		fail "merge does not show the calls lost"
+	sed 's/^# dropped_queue_full_pre=.*/# dropped_queue_full_pre=5/' "$work/d.csv" >"$work/lost.csv"
+	cp "$work/functions-merged-s1.csv" "$work/lost.functions.csv"
+	run stats "$work/lost.csv"
+	grep -q "^frames lost (a ring was full, not recorded): 5 pre, 0 post; the frame intervals around them span them$" \
+		"$work/out" || fail "stats does not show the frames lost"
+	grep -q "^calls lost (a ring was full, not recorded): 0 pre, 7 post$" "$work/out" ||
+		fail "stats does not show the calls lost"
 	cp "$data/calls-s1-post.csv" "$work/"
 	[ "$(grep -c '^xr' "$f")" -eq 18 ] || fail "functions file has not 18 rows"
 	grep -q "^per function (.*; 15 of 18 functions, most time first; --all for every one):$" \
