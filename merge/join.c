@@ -71,6 +71,20 @@ void join_destroy(struct join *j)
 	window_destroy(&j->gpu[1]);
 }
 
+double join_gpu_raw_us(uint64_t pre_ticks, uint64_t post_ticks, double period_ns, unsigned bits)
+{
+	uint64_t ticks;
+
+	/* A wrap between the two is undone: the ticks that passed. */
+	if (!u_ticks_since(post_ticks, pre_ticks, bits, &ticks))
+		return NAN; /* backwards: clock reset or corruption */
+	double us = (double)ticks * period_ns / 1000.0;
+	if (isinf(us))
+		return NAN; /* an absurd period: no time that can be written */
+	/* Rounded as written, so a merged file's text gives the same stats. */
+	return fmt_round(us, 3);
+}
+
 /*
  * The target GPU time of one frame, or NAN when the pair is unusable;
  * @p bits: the two files' tick widths.
@@ -78,20 +92,11 @@ void join_destroy(struct join *j)
 static double gpu_target_us(const struct side_gpu_row *pre, const struct side_gpu_row *post,
                             const unsigned bits[2])
 {
-	uint64_t ticks;
-
 	if (pre->period_ns <= 0 || post->period_ns <= 0)
 		return NAN; /* invalid on either side */
 	if (pre->period_ns != post->period_ns || bits[0] != bits[1])
 		return NAN; /* ticks of different clocks cannot be subtracted */
-	/* A wrap between the two is undone: the ticks that passed. */
-	if (!u_ticks_since(post->ticks, pre->ticks, bits[0], &ticks))
-		return NAN; /* backwards: clock reset or corruption */
-	double us = (double)ticks * pre->period_ns / 1000.0;
-	if (isinf(us))
-		return NAN; /* an absurd period: no time that can be written */
-	/* Rounded as written, so a merged file's text gives the same stats. */
-	return fmt_round(us, 3);
+	return join_gpu_raw_us(pre->ticks, post->ticks, pre->period_ns, bits[0]);
 }
 
 double join_gpu_correct(double raw_us, double bracket_ns)

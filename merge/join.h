@@ -66,6 +66,16 @@ struct window_source join_cpu_source(join_pull_fn pull, void *ctx);
 struct window_source join_gpu_source(join_pull_fn pull, void *ctx);
 
 /*
+ * The target GPU time of one frame before the bracket correction, in µs
+ * rounded as written (target_gpu_raw_us): the ticks from pre's timestamp
+ * @p pre_ticks forward to post's @p post_ticks on a clock @p bits wide (a
+ * wrap between them undone), each of @p period_ns. NAN when post's is
+ * before pre's (a reset clock, corruption) or the time is too large to
+ * write. The merge's join and the trace share it.
+ */
+double join_gpu_raw_us(uint64_t pre_ticks, uint64_t post_ticks, double period_ns, unsigned bits);
+
+/*
  * The bracket correction of one frame (README "GPU cost"): @p raw_us less
  * the bracket pre measured around an empty submission, @p bracket_ns, and
  * never below 0 (a target that submits nothing adds no boundaries: its raw

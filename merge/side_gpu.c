@@ -43,24 +43,33 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 	return 0;
 }
 
-/* Pre's bracket measurements, between rows: they apply to the rows below. */
-static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+int side_gpu_bracket_line(const char *text, double *bracket_ns, char *msg, size_t msg_size)
 {
 	static const char key[] = "gpu_bracket_ns=";
-	struct side_reader *c = ctx;
-	struct side_gpu_file *f = c->file;
 	uint64_t ns;
 
 	if (strncmp(text, key, sizeof(key) - 1) != 0)
-		return side_file_comment(ctx, text, in_header, msg, msg_size);
+		return 0;
 	const char *value = text + sizeof(key) - 1;
 	/* A bracket is microseconds; a second is no bracket but corruption. */
 	if (u_parse_span_u64(value, strlen(value), &ns) != U_PARSE_OK || ns > 1000000000) {
 		snprintf(msg, msg_size, "gpu_bracket_ns is not a count of ns from 0 to 1e9");
 		return -1;
 	}
-	f->bracket_ns = (double)ns;
-	return 0;
+	*bracket_ns = (double)ns;
+	return 1;
+}
+
+/* Pre's bracket measurements, between rows: they apply to the rows below. */
+static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	struct side_reader *c = ctx;
+	struct side_gpu_file *f = c->file;
+	int r = side_gpu_bracket_line(text, &f->bracket_ns, msg, msg_size);
+
+	if (r == 0)
+		return side_file_comment(ctx, text, in_header, msg, msg_size);
+	return r < 0 ? -1 : 0;
 }
 
 const struct csvr_format side_gpu_format = {

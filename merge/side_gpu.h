@@ -39,6 +39,15 @@ extern const struct csvr_format side_gpu_format;
  */
 int side_gpu_check_period(double period_ns, char *msg, size_t msg_size);
 
+/*
+ * A `# gpu_bracket_ns=<ns>` line (its text after "# "): pre's bracket,
+ * measured around an empty submission, for the rows below it (README "GPU
+ * cost"). Returns 1 with *@p bracket_ns set, 0 when @p text is another
+ * line, -1 with a message when its value is not 0 to 1e9 ns. The merge's
+ * and the trace's GPU readers share it.
+ */
+int side_gpu_bracket_line(const char *text, double *bracket_ns, char *msg, size_t msg_size);
+
 /* As side_cpu_read(), for a GPU file. */
 int side_gpu_read(const char *path, const char *expected_side, struct side_gpu_file *out);
 

@@ -1,10 +1,12 @@
 /*
  * `xrlm trace`'s GPU pass: each side's timestamps on its GPU track, and
  * the target's GPU slice per frame from pre's timestamp to post's (post's
- * spooled, then paired while pre's stream). See cmd_trace.c.
+ * spooled, then paired while pre's stream), with the merged file's
+ * target_gpu_us and target_gpu_raw_us of the frame. See cmd_trace.c.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,18 +42,23 @@ static int pre_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_s
 {
 	struct trace_job *j = ctx;
 	struct trace_gpu_pair p;
-	char args[96];
+	char args[160];
 	(void)msg;
 	(void)msg_size;
 
 	gpu_instant(j, TRACE_PID_PRE, g);
 	if (!trace_target_gpu(&j->spool, &j->gpu_next, &j->gpu_has_next, g, &p) || !p.placed)
 		return 0;
-	snprintf(args, sizeof(args), "\"target_gpu_us\":%.3f,\"display_time\":%" PRId64,
-	         p.target_ns / 1000.0, p.display_time);
+	/* The merged file's figures; a pair it leaves blank (backwards) has none. */
+	if (isnan(p.raw_us))
+		snprintf(args, sizeof(args), "\"display_time\":%" PRId64, p.display_time);
+	else
+		snprintf(args, sizeof(args), "\"target_gpu_us\":%.3f,\"target_gpu_raw_us\":%.3f,"
+		         "\"display_time\":%" PRId64, p.gpu_us, p.raw_us, p.display_time);
 	trace_out_slice(&j->out, TRACE_PID_TARGET, TRACE_TID_GPU, "target GPU", p.pre_ns,
 	                p.post_ns > p.pre_ns ? p.post_ns - p.pre_ns : 0, args);
-	trace_out_counter(&j->out, TRACE_PID_TARGET, "target_gpu_us", p.pre_ns, p.target_ns / 1000.0);
+	if (!isnan(p.gpu_us))
+		trace_out_counter(&j->out, TRACE_PID_TARGET, "target_gpu_us", p.pre_ns, p.gpu_us);
 	return 0;
 }
 

@@ -24,6 +24,7 @@ struct reader {
 	int64_t rows; /* frames files: the frame id of the next row, less one */
 	bool has_cal;
 	int64_t cal_ns;
+	double bracket_ns; /* GPU files: the last `# gpu_bracket_ns=` seen; NAN: none */
 	/*
 	 * GPU files: the clock unwrapped, from the latest calibration on. The
 	 * ticks of the last valid row (or of the calibration), and how many
@@ -98,12 +99,18 @@ int trace_read_frames(const char *path, const char *side, struct side_meta *meta
 	return csvr_read(path, &frames_format, &r, diag, &meta->truncated_rows);
 }
 
-/* "# calibration gpu_ticks=<t> monotonic_ns=<ns> ...": the GPU clock's place. */
+/*
+ * "# calibration gpu_ticks=<t> monotonic_ns=<ns> ...": the GPU clock's
+ * place; "# gpu_bracket_ns=<ns>": the bracket for the rows below.
+ */
 static int gpu_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
 	struct reader *r = ctx;
 	uint64_t ticks, ns;
+	int bracket = side_gpu_bracket_line(text, &r->bracket_ns, msg, msg_size);
 
+	if (bracket != 0)
+		return bracket < 0 ? -1 : 0;
 	if (strncmp(text, "calibration ", 12) != 0)
 		return side_file_comment(ctx, text, in_header, msg, msg_size);
 	if (!word_value(text, "gpu_ticks=", &ticks) || !word_value(text, "monotonic_ns=", &ns) ||
@@ -137,7 +144,7 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 {
 	struct reader *r = ctx;
 	struct trace_gpu g = {v[0].i, v[1].u, side_meta_gpu_bits(r->side.meta), v[2].f, v[3].u != 0,
-	                      false, 0};
+	                      false, 0, r->bracket_ns};
 	(void)present;
 
 	if (side_gpu_check_period(g.period_ns, msg, msg_size) != 0)
@@ -155,7 +162,7 @@ static int gpu_row(void *ctx, const union csvr_value *v, uint32_t present, char 
 int trace_read_gpu(const char *path, const char *side, struct side_meta *meta,
                    struct csvr_diag *diag, trace_gpu_fn fn, void *ctx)
 {
-	struct reader r = {.side = {meta, side, NULL}, .gpu_fn = fn, .ctx = ctx};
+	struct reader r = {.side = {meta, side, NULL}, .gpu_fn = fn, .ctx = ctx, .bracket_ns = NAN};
 	struct csvr_format gpu_format = side_gpu_format;
 
 	gpu_format.comment = gpu_comment;

@@ -6,7 +6,8 @@
  * numbered 1, 2, ... as frame ids, and the user's marks among its rows; a
  * GPU file its timestamps, placed on CLOCK_MONOTONIC through the latest
  * "# calibration" line before them, the GPU clock unwrapped row by row
- * when it is narrower than 64 bits (`# gpu_valid_bits=`).
+ * when it is narrower than 64 bits (`# gpu_valid_bits=`), each with the
+ * GPU bracket measured above it (side_gpu_bracket_line()).
  */
 #ifndef XRLM_TRACE_READ_H
 #define XRLM_TRACE_READ_H
@@ -39,6 +40,7 @@ struct trace_gpu {
 	bool valid;
 	bool placed; /* t_ns holds its CLOCK_MONOTONIC time (a calibration came before it) */
 	int64_t t_ns;
+	double bracket_ns; /* the last `# gpu_bracket_ns=` above it (pre's file); NAN: none yet */
 };
 
 typedef int (*trace_call_fn)(void *ctx, const struct trace_call *c, char *msg, size_t msg_size);

@@ -3,8 +3,9 @@
  */
 #include "trace_target.h"
 
-#include "u_ticks.h"
+#include "join.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,9 +105,10 @@ bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bo
 	    (uint64_t)next->v[3] >> TRACE_GPU_BITS_SHIFT != pre->valid_bits)
 		return false;
 	out->display_time = pre->display_time;
-	/* Signed, as a trace shows a backwards pair; a wrap between them is undone. */
-	out->target_ns = (double)u_ticks_delta((uint64_t)next->v[1], pre->ticks, pre->valid_bits) *
-	                 pre->period_ns;
+	out->raw_us = pre->period_ns > 0 ? join_gpu_raw_us(pre->ticks, (uint64_t)next->v[1],
+	                                                   pre->period_ns, pre->valid_bits)
+	                                 : NAN;
+	out->gpu_us = join_gpu_correct(out->raw_us, pre->bracket_ns);
 	out->placed = pre->placed && (next->v[3] & TRACE_GPU_PLACED);
 	out->pre_ns = pre->t_ns;
 	out->post_ns = next->v[2];

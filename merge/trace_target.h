@@ -76,7 +76,9 @@ struct trace_gpu_pair {
 	int64_t display_time;
 	int64_t pre_ns, post_ns; /* CLOCK_MONOTONIC, when both are placed */
 	bool placed;
-	double target_ns;        /* (post − pre) ticks (u_ticks_delta()) × period */
+	/* The merged file's target_gpu_raw_us and target_gpu_us (join.h's
+	 * rules, pre's bracket above its timestamp); NAN where it is blank. */
+	double raw_us, gpu_us;
 };
 
 /* Flags of a spooled GPU record's v[3]... */
@@ -89,7 +91,8 @@ struct trace_gpu_pair {
  * Pairs pre's GPU timestamp @p pre with post's of the same frame from
  * @p post (records {display_time, ticks, t_ns, flags}, submission order).
  * True with @p out filled when post has it, on a clock of the same width
- * (the ticks are subtracted modulo it).
+ * (the ticks are subtracted modulo it, as the merge does: join_gpu_raw_us(),
+ * join_gpu_correct()).
  */
 bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bool *has_next,
                       const struct trace_gpu *pre, struct trace_gpu_pair *out);

@@ -318,7 +318,7 @@ static void test_trace_pairs_across_wrap(void **state)
 	struct trace_gpu pre = {.display_time = 1, .ticks = 4090, .valid_bits = 12,
 	                        .period_ns = 1000, .valid = true, .placed = true, .t_ns = 1000};
 	assert_true(trace_target_gpu(&post, &next, &has_next, &pre, &pair));
-	assert_true(pair.target_ns == 12000.0);
+	assert_true(pair.raw_us == 12.0 && pair.gpu_us == 12.0);
 	/* Widths differ: two clocks, no pair. */
 	pre.display_time = 2;
 	assert_false(trace_target_gpu(&post, &next, &has_next, &pre, &pair));

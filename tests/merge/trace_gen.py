@@ -2,6 +2,7 @@
 """Writes a synthetic session with calls files for `xrlm trace`'s tests.
 
     trace_gen.py DIR TAG FRAMES [--threads N] [--induced] [--wrap-bits B]
+                 [--answered N] [--gpu-bracket]
 
 DIR/calls-TAG-{pre,post}.csv: per frame, on the render thread,
 xrWaitFrame, xrBeginFrame, xrLocateViews and xrEndFrame, and on N - 1
@@ -13,7 +14,10 @@ and a post call on a thread pre never saw. Also frames-TAG-{pre,post}.csv
 (the xrEndFrame rows, and a user's mark after the tenth) and
 gpu-TAG-{pre,post}.csv with a calibration line. --wrap-bits writes the
 GPU files as a clock B bits wide would (`# gpu_valid_bits=B`, every tick
-modulo 2^B): the same session, its GPU clock wrapping.
+modulo 2^B): the same session, its GPU clock wrapping. --answered N: the
+target answers every Nth xrEndFrame itself (no post call, frames row or GPU
+timestamp: an unmatched frame). --gpu-bracket: pre's GPU file measures its
+bracket, 12 us before the first row and 15 us from the 50th on.
 Prints the numbers the tests check: pre calls, then target slices' sum of
 target_us for xrEndFrame (µs, 3 decimals).
 """
@@ -38,6 +42,8 @@ DIR, TAG, FRAMES = args[0], args[1], int(args[2])
 threads = int(args[args.index("--threads") + 1]) if "--threads" in args else 1
 induced = "--induced" in args
 wrap_bits = int(args[args.index("--wrap-bits") + 1]) if "--wrap-bits" in args else 64
+answered = int(args[args.index("--answered") + 1]) if "--answered" in args else 0
+gpu_bracket = "--gpu-bracket" in args
 
 rows = {"pre": [], "post": []}
 frames = {"pre": [], "post": []}
@@ -55,9 +61,11 @@ for f in range(1, FRAMES + 1):
         post_entry = entry + before
         post_exit = post_entry + below
         extra = fn == "xrEndFrame" and induced and f % 10 == 0
+        own = fn == "xrEndFrame" and answered and f % answered == 0
         exit_ = post_exit + after + (20_000 if extra else 0)
         rows["pre"].append((entry, fn, tid, entry, exit_, f, 0))
-        rows["post"].append((post_entry, fn, tid, post_entry, post_exit, f, 0))
+        if not own:
+            rows["post"].append((post_entry, fn, tid, post_entry, post_exit, f, 0))
         if extra:
             rows["post"].append((post_exit + 5_000, "xrGetInstanceProperties", tid, post_exit + 5_000,
                                  post_exit + 15_000, f, 0))
@@ -67,10 +75,13 @@ for f in range(1, FRAMES + 1):
             target = (exit_ - entry) - below - CORRECTION
             if extra:
                 target -= 10_000 + CORRECTION // 2  # one read per extra post bracket
+            if own:
+                target = (exit_ - entry) - CORRECTION // 2  # its own bracket's read only
             end_target_ns += target
             dt = t + 11_000_000
             frames["pre"].append((dt, tid, entry, exit_))
-            frames["post"].append((dt, tid, post_entry, post_exit))
+            if not own:
+                frames["post"].append((dt, tid, post_entry, post_exit))
     t += 11_111_111
 
 for side in ("pre", "post"):
@@ -93,7 +104,12 @@ for side in ("pre", "post"):
             out.write(f"# gpu_valid_bits={wrap_bits}\n")
         out.write("display_time,gpu_ticks,gpu_period_ns,valid\n")
         out.write("# calibration gpu_ticks=5000 monotonic_ns=1000000000 max_deviation_ns=10\n")
-        for (dt, _, entry, _) in frames["pre"]:
+        posted = set(r[0] for r in frames["post"])
+        for i, (dt, _, entry, _) in enumerate(frames["pre"]):
+            if side == "pre" and gpu_bracket and i in (0, 50):
+                out.write("# gpu_bracket_ns=%d\n" % (12_000 if i == 0 else 15_000))
+            if side == "post" and dt not in posted:
+                continue
             ticks = 5000 + (entry - 1_000_000_000) + (100_000 if side == "post" else 0)
             out.write(f"{dt},{ticks % (1 << wrap_bits)},1,1\n")
         out.write("# session_end gpu_ring_overflow=0\n")

@@ -17,6 +17,8 @@
 #   clock_freq  frames files counting in 2 GHz ticks: the same trace as in ns
 #   gpu_wrap    GPU files of a 25-bit clock (# gpu_valid_bits=25) that wraps 65 times:
 #               every GPU event where the same session's 64-bit files put it
+#   merged_gpu  GPU files with a bracket correction that changes mid-session: the target
+#               GPU slices and counter hold the merged CSV's target_gpu_us (and raw)
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -36,6 +38,23 @@ stat() {
 
 gen() {
 	python3 "$here/trace_gen.py" "$@" >"$work/gen.out" || fail "trace_gen.py failed"
+}
+
+# against_merged TAG: the session's trace, from its calls files and then from
+# its frames files only, against its merged CSV (trace_vs_merged.py).
+against_merged() {
+	run merge "$work/frames-$1-pre.csv" "$work/frames-$1-post.csv" -o "$work/m.csv"
+	[ "$rc" = 0 ] || fail "xrlm merge failed: $(cat "$work/err")"
+	for files in calls frames; do
+		[ $files = frames ] && rm "$work"/calls-$1-*.csv
+		rm -f "$work/t.json"
+		run trace "$work/frames-$1-pre.csv" -o "$work/t.json"
+		[ "$rc" = 0 ] || fail "status $rc ($files files)"
+		check "$work/t.json"
+		compared=$(python3 "$here/trace_vs_merged.py" "$work/t.json" "$work/m.csv") ||
+			fail "$files files: $compared"
+		echo "$files files: $compared (merged rows, with GPU) agree"
+	done
 }
 
 case $case_name in
@@ -142,6 +161,12 @@ gpu_wrap)
 	cmp -s "$work/plain.cmp" "$work/wrap.cmp" ||
 		fail "a wrapping GPU clock ($wraps wraps) places its events elsewhere: $(diff "$work/plain.cmp" "$work/wrap.cmp" | head -n 4)"
 	echo "gpu_wrap: $wraps wraps in pre's GPU file, every event in place"
+	;;
+merged_gpu)
+	gen "$work" G1 200 --gpu-bracket
+	grep -q '^# gpu_bracket_ns=15000$' "$work/gpu-G1-pre.csv" || fail "no bracket line"
+	against_merged G1
+	[ "$(echo "$compared" | cut -d' ' -f2)" = 200 ] || fail "$compared: not every frame's GPU"
 	;;
 empty)
 	gen "$work" E1 0
