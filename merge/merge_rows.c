@@ -30,8 +30,7 @@ static double share_of(double value, bool has_interval, int64_t interval_ns, dou
 	return blank_if_infinite(fmt_round(value / ((double)interval_ns / unit) * 100.0, 4));
 }
 
-/* The target's CPU time of record @p a: pre's bracket less post's and the bracket correction. */
-static int64_t target_ns_of(uint64_t bracket_ns, const struct join_rec *a)
+int64_t merge_rows_target_ns(uint64_t bracket_ns, const struct join_rec *a)
 {
 	return a->pre_ns - a->post_ns - (int64_t)bracket_ns;
 }
@@ -46,7 +45,7 @@ static void row_times(uint64_t bracket_ns, const struct join_rec *a, struct merg
 	r->thread_id = a->thread_id;
 	r->pre_ns = a->pre_ns;
 	r->post_ns = a->post_ns;
-	r->target_ns = target_ns_of(bracket_ns, a);
+	r->target_ns = merge_rows_target_ns(bracket_ns, a);
 	r->has_interval = a->interval_ns != JOIN_NO_INTERVAL;
 	r->interval_ns = r->has_interval ? a->interval_ns : 0;
 	r->gpu_us = a->gpu_us;
@@ -70,7 +69,7 @@ static void make_row(const struct merge_rows_ctx *c, const struct join_rec *a,
 /* Column @p id's value of record @p a (NAN: blank), as the text of its row reads back. */
 static double column_value(uint64_t bracket_ns, const struct join_rec *a, enum columns_id id)
 {
-	int64_t target_ns = target_ns_of(bracket_ns, a);
+	int64_t target_ns = merge_rows_target_ns(bracket_ns, a);
 	bool has_interval = a->interval_ns != JOIN_NO_INTERVAL;
 
 	switch (id) {

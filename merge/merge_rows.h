@@ -34,6 +34,14 @@ struct merge_rows_ctx {
 };
 
 /*
+ * The merged file's target_us of record @p a, in ns: pre's bracket less
+ * post's and the bracket correction @p bracket_ns (post's
+ * bracket_correction_ns). The rows, the statistics and `xrlm trace`'s
+ * target_us counter share it.
+ */
+int64_t merge_rows_target_ns(uint64_t bracket_ns, const struct join_rec *a);
+
+/*
  * Up to MERGE_RECS_BLOCK records of @p recs from @p first into @p block,
  * *@p n of them (0: no more): as the join publishes them when @p shared,
  * else from all of them. Returns 0, or -1 with errno set.

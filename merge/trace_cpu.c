@@ -150,7 +150,11 @@ static void frame_markers(struct trace_job *j, const struct trace_call *c)
 	}
 }
 
-/* One pre call's slice on the target's track of its thread, and xrEndFrame's counter. */
+/*
+ * One pre call's slice on the target's track of its thread. The target_us
+ * counter is not this call's exclusive time but the merged file's figure
+ * (trace_rows_run()).
+ */
 static void target_slice(struct trace_job *j, const struct trace_call *c, int64_t below_ns,
                          int64_t target_ns)
 {
@@ -160,9 +164,6 @@ static void target_slice(struct trace_job *j, const struct trace_call *c, int64_
 	         (double)target_ns / 1000.0, (double)below_ns / 1000.0, c->frame_id);
 	j->target_slices += trace_out_slice(&j->out, TRACE_PID_TARGET, c->thread_id, c->fn,
 	                                    c->t_entry, c->t_exit - c->t_entry, args);
-	if (strcmp(c->fn, "xrEndFrame") == 0)
-		trace_out_counter(&j->out, TRACE_PID_TARGET, "target_us", c->t_entry,
-		                  (double)target_ns / 1000.0);
 }
 
 /* A user's mark: a global instant event named by its text. */
@@ -296,5 +297,7 @@ static int run_frames(struct trace_job *j)
 
 int trace_cpu_run(struct trace_job *j)
 {
-	return j->calls ? run_calls(j) : run_frames(j);
+	int rc = j->calls ? run_calls(j) : run_frames(j);
+
+	return rc != 0 ? rc : trace_rows_run(j);
 }

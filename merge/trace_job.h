@@ -60,8 +60,18 @@ int trace_read_done(struct trace_job *j, int rc, const struct csvr_diag *d, cons
 /* Turns the window's bounds into times (a pass over pre's file when needed). 0 or -1. */
 int trace_cpu_window(struct trace_job *j);
 
-/* Writes the calls (or frames), the target's slices, the frame markers and marks. 0 or -1. */
+/*
+ * Writes the calls (or frames), the target's slices, the frame markers and
+ * marks, then the target_us counter (trace_rows_run()). 0 or -1.
+ */
 int trace_cpu_run(struct trace_job *j);
+
+/*
+ * Writes the target_us counter: a sample per row of the session's merged
+ * file, at its xrEndFrame's entry, holding the row's target_us (the
+ * merge's join of the frames files; none without them). 0 or -1.
+ */
+int trace_rows_run(struct trace_job *j);
 
 /* Writes the GPU timestamps and the target's GPU slices. 0 or -1. */
 int trace_gpu_run(struct trace_job *j);

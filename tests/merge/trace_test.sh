@@ -19,6 +19,8 @@
 #               every GPU event where the same session's 64-bit files put it
 #   merged_gpu  GPU files with a bracket correction that changes mid-session: the target
 #               GPU slices and counter hold the merged CSV's target_gpu_us (and raw)
+#   merged_cpu  calls the target makes inside xrEndFrame, frames it answers itself: the
+#               target_us counter is the merged CSV's target_us, row for row
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -167,6 +169,11 @@ merged_gpu)
 	grep -q '^# gpu_bracket_ns=15000$' "$work/gpu-G1-pre.csv" || fail "no bracket line"
 	against_merged G1
 	[ "$(echo "$compared" | cut -d' ' -f2)" = 200 ] || fail "$compared: not every frame's GPU"
+	;;
+merged_cpu)
+	gen "$work" M1 200 --threads 2 --induced --answered 7
+	against_merged M1
+	[ "$(echo "$compared" | cut -d' ' -f1)" = 172 ] || fail "$compared: 172 matched frames expected"
 	;;
 empty)
 	gen "$work" E1 0
