@@ -94,6 +94,38 @@ static int session_of_dir(const char *dir, char *tag, size_t size)
 	return 0;
 }
 
+/* Side @p s's file of @p kind into @p out: "" unless it is a regular file. */
+static void optional_file(const struct trace_job *j, const char *kind, int s,
+                          char out[MERGE_PATH_MAX])
+{
+	if (u_names_side_file(out, MERGE_PATH_MAX, j->dir, kind, j->tag, side_names[s]) < 0 ||
+	    !is_file(out))
+		out[0] = '\0';
+}
+
+/*
+ * A file the trace cannot do without: 0 when it is a regular file, else
+ * the error said. A FIFO or a device is named as what it is, not as absent.
+ */
+static int check_needed_file(const struct trace_job *j, int s)
+{
+	struct stat st;
+
+	if (stat(j->cpu[s], &st) != 0) {
+		if (errno == ENOENT)
+			fprintf(stderr, "xrlm: session %s has no %s file: %s\n", j->tag,
+			        side_names[s], j->cpu[s]);
+		else
+			fprintf(stderr, "xrlm: %s: %s\n", j->cpu[s], strerror(errno));
+		return CMD_EXIT_INPUT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "xrlm: %s: not a regular file\n", j->cpu[s]);
+		return CMD_EXIT_INPUT;
+	}
+	return 0;
+}
+
 /* Finds the session's files from a file of it or its directory. */
 static int find_session(const char *in, struct trace_job *j)
 {
@@ -119,27 +151,41 @@ static int find_session(const char *in, struct trace_job *j)
 		snprintf(j->tag, sizeof(j->tag), "%s", n.tag);
 	}
 	for (int s = 0; s < 2; s++) {
-		u_names_side_file(j->cpu[s], sizeof(j->cpu[s]), j->dir, U_NAMES_CALLS, j->tag,
-		                  side_names[s]);
-		if (u_names_side_file(j->gpu[s], sizeof(j->gpu[s]), j->dir, U_NAMES_GPU, j->tag,
-		                      side_names[s]) < 0 || !is_file(j->gpu[s]))
-			j->gpu[s][0] = '\0';
+		optional_file(j, U_NAMES_GPU, s, j->gpu[s]);
+		optional_file(j, U_NAMES_CALLS, s, j->cpu[s]);
 	}
-	j->calls = is_file(j->cpu[0]) && is_file(j->cpu[1]);
-	if (u_names_side_file(j->frames_pre, sizeof(j->frames_pre), j->dir, U_NAMES_FRAMES, j->tag,
-	                      U_NAMES_PRE) < 0 || !is_file(j->frames_pre))
-		j->frames_pre[0] = '\0';
+	j->calls = j->cpu[0][0] && j->cpu[1][0];
+	optional_file(j, U_NAMES_FRAMES, 0, j->frames_pre);
 	for (int s = 0; !j->calls && s < 2; s++)
 		u_names_side_file(j->cpu[s], sizeof(j->cpu[s]), j->dir, U_NAMES_FRAMES, j->tag,
 		                  side_names[s]);
 	for (int s = 0; s < 2; s++) {
-		if (!is_file(j->cpu[s])) {
-			fprintf(stderr, "xrlm: session %s has no %s file: %s\n", j->tag, side_names[s],
-			        j->cpu[s]);
-			return CMD_EXIT_INPUT;
-		}
+		int ret = check_needed_file(j, s);
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+/*
+ * A session with one side's calls or GPU file only is traced without them
+ * (the calls of every function, the target's GPU slices), as the merge
+ * leaves their columns out: said in the merge's words, not silently.
+ */
+static void say_one_side_files(const struct trace_job *j)
+{
+	char calls[2][MERGE_PATH_MAX], msg[2 * MERGE_PATH_MAX + 128];
+
+	if (merge_one_side_warning(msg, sizeof(msg), "GPU", j->gpu[0], j->gpu[1],
+	                           "target GPU slices left out"))
+		cmd_log(NULL, msg);
+	if (j->calls)
+		return;
+	for (int s = 0; s < 2; s++)
+		optional_file(j, U_NAMES_CALLS, s, calls[s]);
+	if (merge_one_side_warning(msg, sizeof(msg), "calls", calls[0], calls[1],
+	                           "only xrEndFrame traced, from the frames files"))
+		cmd_log(NULL, msg);
 }
 
 /* " --from X" or " --to Y" as given (seconds or a frame id) into @p buf; "" when unset. */
@@ -285,6 +331,8 @@ static int run_trace(int argc, char **argv)
 	const char *path = a.out ? a.out : out;
 	if (ret == 0)
 		ret = check_output(j, path);
+	if (ret == 0)
+		say_one_side_files(j);
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ret == 0 && write_file(j, path) != 0)

@@ -699,10 +699,11 @@ static int join_sides(struct input *pre, struct input *post, struct join *j, str
 static void say_one_gpu_file(const struct input *pre, const struct input *post, merge_log_fn log,
                              void *ctx)
 {
-	if (!pre->gpu_path == !post->gpu_path)
-		return;
-	sayf(log, ctx, "%s: warning: no GPU file for the %s side; GPU columns left blank",
-	     pre->gpu_path ? pre->gpu_path : post->gpu_path, pre->gpu_path ? "post" : "pre");
+	char msg[MERGE_MSG_MAX];
+
+	if (merge_one_side_warning(msg, sizeof(msg), "GPU", pre->gpu_path, post->gpu_path,
+	                           "GPU columns left blank"))
+		say(log, ctx, msg);
 }
 
 /*

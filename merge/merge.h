@@ -156,4 +156,15 @@ void merge_paths_from_siblings(const struct merge_siblings *sib, const char *pre
  */
 int merge_functions_path(const char *merged_csv, char *out, size_t size);
 
+/*
+ * The warning for a session that has only one side's file of an optional
+ * pair (@p kind: "GPU", "calls"), the same words in `xrlm merge`, the post
+ * layer's merge and `xrlm trace`: "<that file>: warning: no <kind> file for
+ * the <other> side; <@p consequence>", into @p msg. Returns false, @p msg
+ * untouched, unless exactly one of @p pre and @p post is given (NULL or
+ * "": absent).
+ */
+bool merge_one_side_warning(char *msg, size_t size, const char *kind, const char *pre,
+                            const char *post, const char *consequence);
+
 #endif /* XRLM_MERGE_H */

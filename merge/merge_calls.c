@@ -248,11 +248,8 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 
 	if (!paths->calls_pre_csv && !paths->calls_post_csv)
 		return 0;
-	if (!paths->calls_pre_csv || !paths->calls_post_csv) {
-		snprintf(msg, sizeof(msg), "%s: warning: no calls file for the %s side; "
-		         "every-function columns left out",
-		         paths->calls_pre_csv ? paths->calls_pre_csv : paths->calls_post_csv,
-		         paths->calls_pre_csv ? "post" : "pre");
+	if (merge_one_side_warning(msg, sizeof(msg), "calls", paths->calls_pre_csv,
+	                           paths->calls_post_csv, "every-function columns left out")) {
 		say(log, ctx, msg);
 		return 0;
 	}

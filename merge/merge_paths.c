@@ -89,3 +89,15 @@ int merge_functions_path(const char *merged_csv, char *out, size_t size)
 	int w = snprintf(out, size, "%.*s.functions.csv", (int)len, merged_csv);
 	return w >= 0 && (size_t)w < size ? 0 : -1;
 }
+
+bool merge_one_side_warning(char *msg, size_t size, const char *kind, const char *pre,
+                            const char *post, const char *consequence)
+{
+	bool have_pre = pre && pre[0], have_post = post && post[0];
+
+	if (have_pre == have_post)
+		return false;
+	snprintf(msg, size, "%s: warning: no %s file for the %s side; %s", have_pre ? pre : post,
+	         kind, have_pre ? "post" : "pre", consequence);
+	return true;
+}

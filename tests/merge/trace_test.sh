@@ -11,6 +11,8 @@
 #   fuzzed      60 mutated sessions: an error line and no file, or a valid document
 #   window      --from/--to in seconds and frame ids
 #   size        --max-size: a warning past it, and the whole file all the same
+#   one_side    one side's calls or GPU file only: traced without them, each said
+#               in one warning line, in the words of xrlm merge's
 #   errors      bad arguments and sessions: one line, non-zero, no file
 #   write_limit past `ulimit -f` (the spools of either pass, the output): one line, no file
 #   other_session files whose # session= lines differ: refused, no file
@@ -253,6 +255,36 @@ size)
 	check "$work/t.json"
 	[ "$(stat 3)" = 20000 ] || fail "the file was cut: $(stat 3) target slices"
 	;;
+one_side)
+	# pre's calls and GPU files without post's: the trace falls back to
+	# xrEndFrame from the frames files and leaves the target's GPU slices
+	# out, as the merge leaves its columns out, and says so as it does.
+	gen "$work" O1 50
+	rm "$work/calls-O1-post.csv" "$work/gpu-O1-post.csv"
+	run trace "$work/frames-O1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/t.json"
+	[ "$(stat 4)" = 0 ] || fail "target GPU slices $(stat 4) with one GPU file"
+	[ "$(wc -l <"$work/err")" = 2 ] || fail "expected two warning lines"
+	grep -q "gpu-O1-pre.csv: warning: no GPU file for the post side; " "$work/err" ||
+		fail "no warning for the missing post GPU file"
+	grep -q "calls-O1-pre.csv: warning: no calls file for the post side; " "$work/err" ||
+		fail "no warning for the missing post calls file"
+	cp "$work/err" "$work/trace.err"
+	run merge "$work/frames-O1-pre.csv" "$work/frames-O1-post.csv" -o "$work/m.csv"
+	[ "$rc" = 0 ] || fail "merge status $rc"
+	for kind in GPU calls; do
+		[ "$(grep "no $kind file" "$work/err" | cut -d';' -f1)" = \
+		  "$(grep "no $kind file" "$work/trace.err" | cut -d';' -f1)" ] ||
+			fail "merge and trace word the missing $kind file differently"
+	done
+	# Post's only: the pre side is named.
+	gen "$work" O2 20
+	rm "$work/calls-O2-pre.csv"
+	run trace "$work/frames-O2-pre.csv" -o "$work/t2.json"
+	[ "$rc" = 0 ] || fail "status $rc with post's calls file only"
+	stderr_once "calls-O2-post.csv: warning: no calls file for the pre side; "
+	;;
 errors)
 	run trace
 	expect_error 2 "needs a session"
@@ -270,6 +302,11 @@ errors)
 	run trace "$work/frames-A1-pre.csv" -o "$work/t.json"
 	expect_error 1 "has no post file"
 	[ ! -e "$work/t.json" ] || fail "a failed trace left a file"
+	# A FIFO where a side's file should be is named as what it is, not as absent.
+	mkfifo "$work/frames-A1-post.csv" || fail "mkfifo"
+	run trace "$work/frames-A1-pre.csv" -o "$work/t.json"
+	expect_error 1 "frames-A1-post.csv: not a regular file"
+	rm "$work/frames-A1-post.csv"
 	# A window that holds nothing: --from after --to (seconds or frame ids).
 	gen "$work" W1 5
 	for w in "--from 2 --to 1" "--from f4 --to f2"; do
