@@ -257,7 +257,7 @@ static int write_file(struct trace_job *j, const char *path)
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
-		unlink(tmp);
+		out_file_discard(tmp);
 		fprintf(stderr, "xrlm: %s: %s\n", tmp, strerror(errno));
 		return -1;
 	}
@@ -268,7 +268,7 @@ static int write_file(struct trace_job *j, const char *path)
 		rc = -1;
 	}
 	if (rc != 0) {
-		unlink(tmp);
+		out_file_discard(tmp);
 		return -1;
 	}
 	if (out_file_place(tmp, path, msg, sizeof(msg)) != 0) {

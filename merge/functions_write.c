@@ -112,7 +112,7 @@ int functions_write(const char *path, const struct calls_result *r, uint64_t fra
 	if (!out) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", path, strerror(errno));
 		close(fd);
-		unlink(tmp);
+		out_file_discard(tmp);
 		return -1;
 	}
 	int ret = write_rows(out, r, frame_count);
@@ -121,7 +121,7 @@ int functions_write(const char *path, const struct calls_result *r, uint64_t fra
 		err = errno;
 	if (err) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", path, strerror(err));
-		unlink(tmp);
+		out_file_discard(tmp);
 		return -1;
 	}
 	return out_file_place(tmp, path, msg, msg_size);

@@ -634,7 +634,7 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 	restore_xfsz(o);
 	if (o->error) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", o->path, strerror(o->error));
-		unlink(o->tmp_path);
+		out_file_discard(o->tmp_path);
 		return -1;
 	}
 	return out_file_place(o->tmp_path, o->path, msg, msg_size);
@@ -644,7 +644,7 @@ void merged_write_abort(struct merged_writer *o)
 {
 	if (o->fd >= 0) {
 		close(o->fd);
-		unlink(o->tmp_path);
+		out_file_discard(o->tmp_path);
 	}
 	o->fd = -1;
 	free(o->buf);

@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -17,6 +19,174 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * The temporary files a fatal signal removes (out_file_cleanup_on_signals()):
+ * a few slots, each a path or "". The threads that change them take
+ * pending_lock; the handler cannot (the thread it interrupts may hold it),
+ * so it reads a slot as a seqlock: a path is written only while its seq is
+ * odd, by a thread that blocks the signals meanwhile, so that the handler,
+ * always on another thread then, waits for an even seq and copies a whole
+ * path. More files at once than slots (none of xrlm's commands writes more
+ * than two) are not removed.
+ */
+#define PENDING_SLOTS 16
+#define PENDING_PATH_MAX 4096
+
+struct pending {
+	bool claimed; /* under pending_lock */
+	atomic_uint seq;
+	char path[PENDING_PATH_MAX];
+};
+
+static struct pending pending[PENDING_SLOTS];
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool pending_armed;
+static atomic_bool pending_dying;
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define CLEANUP_SIGNAL_COUNT (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+
+static void cleanup_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; i++)
+		sigaddset(set, cleanup_signals[i]);
+}
+
+/* Slot @p p's path becomes @p path ("" for none); pending_lock held. */
+static void pending_write(struct pending *p, const char *path)
+{
+	sigset_t block, old;
+	unsigned seq = atomic_load_explicit(&p->seq, memory_order_relaxed);
+
+	cleanup_signal_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	atomic_store_explicit(&p->seq, seq + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	snprintf(p->path, sizeof(p->path), "%s", path);
+	atomic_store_explicit(&p->seq, seq + 2, memory_order_release);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* A free slot for one temporary file, or NULL (not armed, all taken). */
+static struct pending *pending_claim(void)
+{
+	struct pending *got = NULL;
+
+	if (!atomic_load(&pending_armed))
+		return NULL;
+	pthread_mutex_lock(&pending_lock);
+	for (size_t i = 0; i < PENDING_SLOTS && !got; i++) {
+		if (!pending[i].claimed) {
+			got = &pending[i];
+			got->claimed = true;
+		}
+	}
+	pthread_mutex_unlock(&pending_lock);
+	return got;
+}
+
+/* Slot @p p (NULL: none) names @p path, which a fatal signal removes. */
+static void pending_set(struct pending *p, const char *path)
+{
+	if (!p || strlen(path) >= PENDING_PATH_MAX)
+		return;
+	pthread_mutex_lock(&pending_lock);
+	pending_write(p, path);
+	pthread_mutex_unlock(&pending_lock);
+}
+
+static void pending_release(struct pending *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&pending_lock);
+	pending_write(p, "");
+	p->claimed = false;
+	pthread_mutex_unlock(&pending_lock);
+}
+
+/* The slot of @p path let go, once the file is placed or removed. */
+static void pending_forget(const char *path)
+{
+	/* "" is also a slot's name between its claim and its first name. */
+	if (!atomic_load(&pending_armed) || !path[0])
+		return;
+	pthread_mutex_lock(&pending_lock);
+	for (size_t i = 0; i < PENDING_SLOTS; i++) {
+		if (pending[i].claimed && strcmp(pending[i].path, path) == 0) {
+			pending_write(&pending[i], "");
+			pending[i].claimed = false;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&pending_lock);
+}
+
+/*
+ * Slot @p p's path into @p out, from the signal handler: false when it has
+ * none, or when it stays in change past ~100 ms (a writer thread stopped).
+ */
+static bool pending_read(struct pending *p, char out[PENDING_PATH_MAX])
+{
+	const struct timespec pause_ns = {0, 100000};
+
+	for (int tries = 0; tries < 1000; tries++) {
+		unsigned seq = atomic_load_explicit(&p->seq, memory_order_acquire);
+		if (seq & 1) {
+			nanosleep(&pause_ns, NULL);
+			continue;
+		}
+		memcpy(out, p->path, PENDING_PATH_MAX);
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&p->seq, memory_order_relaxed) == seq)
+			return out[0] != '\0';
+	}
+	return false;
+}
+
+/*
+ * Async-signal-safe: removes the pending temporary files, then ends the
+ * process by the same signal's default action, so that the exit status
+ * stays 128 + signal. A second signal on another thread meanwhile waits
+ * for the first's end instead of ending the process half cleaned.
+ */
+static void cleanup_handler(int sig)
+{
+	char path[PENDING_PATH_MAX];
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+	if (atomic_exchange(&pending_dying, true)) {
+		for (;;)
+			pause();
+	}
+	for (size_t i = 0; i < PENDING_SLOTS; i++) {
+		if (pending_read(&pending[i], path))
+			unlink(path);
+	}
+	/* Blocked until this handler returns, then fatal. */
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+int out_file_cleanup_on_signals(void)
+{
+	struct sigaction sa = {.sa_handler = cleanup_handler};
+
+	cleanup_signal_set(&sa.sa_mask);
+	atomic_store(&pending_armed, true);
+	for (size_t i = 0; i < CLEANUP_SIGNAL_COUNT; i++) {
+		struct sigaction old;
+		if (sigaction(cleanup_signals[i], NULL, &old) != 0)
+			return -1;
+		/* nohup's SIGHUP, a background job's SIGINT: left ignored. */
+		if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+			continue;
+		if (sigaction(cleanup_signals[i], &sa, NULL) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The part of @p path after its last '/'. */
 static const char *base_name(const char *path)
 {
@@ -24,16 +194,19 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size)
+/*
+ * Tries names for @p path's temporary file until one is created. Each name
+ * is in slot @p slot before it is created, so that no signal finds the file
+ * there and unnamed; a name that clashes (EEXIST) is one of this pid's, this
+ * process's own or a dead one's, which a signal meanwhile may remove too.
+ */
+static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pending *slot,
+                      char *msg, size_t msg_size)
 {
 	const char *name = base_name(path);
 	int dir_len = (int)(name - path);
 	struct timespec ts;
 
-	if (!tmp || tmp_size == 0) {
-		snprintf(msg, msg_size, "%s: error: no room for a temporary name", path);
-		return -1;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* O_EXCL makes a clash fail instead of sharing a file; retry with
 	 * another name, which only a concurrent writer could cause. */
@@ -45,6 +218,7 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
 			snprintf(msg, msg_size, "%s: error: path too long", path);
 			return -1;
 		}
+		pending_set(slot, tmp);
 		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			return fd;
@@ -56,6 +230,25 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
 	}
 	snprintf(msg, msg_size, "%s: error: cannot create a temporary file", path);
 	return -1;
+}
+
+int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size)
+{
+	if (!tmp || tmp_size == 0) {
+		snprintf(msg, msg_size, "%s: error: no room for a temporary name", path);
+		return -1;
+	}
+	struct pending *slot = pending_claim();
+	int fd = create_tmp(path, tmp, tmp_size, slot, msg, msg_size);
+	if (fd < 0)
+		pending_release(slot);
+	return fd;
+}
+
+void out_file_discard(const char *tmp)
+{
+	unlink(tmp);
+	pending_forget(tmp);
 }
 
 /* Puts @p tmp at @p path without replacing anything. */
@@ -75,14 +268,16 @@ static int place(const char *tmp, const char *path)
 
 int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size)
 {
-	if (place(tmp, path) == 0)
+	if (place(tmp, path) == 0) {
+		pending_forget(tmp);
 		return 0;
+	}
 	int err = errno;
 	if (err == EEXIST)
 		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", path);
 	else
 		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
-	unlink(tmp);
+	out_file_discard(tmp);
 	return -1;
 }
 
@@ -93,13 +288,15 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
 	if (lstat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
 		snprintf(msg, msg_size, "%s: error: exists and is not a regular file of this user; "
 		         "not replacing it", path);
-		unlink(tmp);
+		out_file_discard(tmp);
 		return -1;
 	}
-	if (rename(tmp, path) == 0)
+	if (rename(tmp, path) == 0) {
+		pending_forget(tmp);
 		return 0;
+	}
 	snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(errno));
-	unlink(tmp);
+	out_file_discard(tmp);
 	return -1;
 }
 

@@ -14,12 +14,28 @@
 #include "thread.h"
 
 /*
+ * Makes a SIGINT, SIGTERM or SIGHUP that ends the process remove the
+ * temporary files out_file_create_tmp() made and that are not yet placed
+ * or discarded, then end it as the signal would (status 128 + signal), so
+ * that an interrupted `xrlm trace -o` leaves no hidden partial file behind
+ * for ever. A signal the process ignores stays ignored. For a program's
+ * main() before its first temporary file (xrlm, xrlm-xlsx), never for the
+ * layers: the application owns its signals. Returns 0, or -1 with errno.
+ */
+int out_file_cleanup_on_signals(void);
+
+/*
  * Creates a new temporary file for @p path: its name ".<name>.tmp-<pid>-<n>"
  * in @p path's directory goes to @p tmp (@p tmp_size bytes). Returns the
  * open descriptor (write-only, close-on-exec), or -1 with a message naming
- * @p path in @p msg.
+ * @p path in @p msg. Until out_file_place(), out_file_replace() or
+ * out_file_discard() the file is removed by a signal that ends the process
+ * (out_file_cleanup_on_signals()).
  */
 int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size);
+
+/* Removes the temporary file @p tmp of a failed output (out_file_create_tmp()). */
+void out_file_discard(const char *tmp);
 
 /*
  * Renames the finished @p tmp to @p path, never replacing an existing file.

@@ -48,7 +48,7 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 	b->wb = workbook_new_opt(b->tmp_path, &opt);
 	if (!b->wb) {
 		snprintf(msg, msg_size, "%s: error: out of memory", path);
-		unlink(b->tmp_path);
+		out_file_discard(b->tmp_path);
 		return -1;
 	}
 	b->fmt_bold = add_format(b, NULL, true);
@@ -170,7 +170,7 @@ int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 	if (err != LXW_NO_ERROR) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", b->path,
 		         io_errno(sys) ? strerror(sys) : lxw_strerror(err));
-		unlink(b->tmp_path);
+		out_file_discard(b->tmp_path);
 		return -1;
 	}
 	return out_file_place(b->tmp_path, b->path, msg, msg_size);
@@ -181,5 +181,5 @@ void xlsx_book_abort(struct xlsx_book *b)
 	if (b->wb)
 		lxw_workbook_free(b->wb);
 	b->wb = NULL;
-	unlink(b->tmp_path);
+	out_file_discard(b->tmp_path);
 }

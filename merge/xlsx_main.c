@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "functions_read.h"
 #include "merge.h"
+#include "out_file.h"
 #include "xlsx.h"
 
 struct xlsx_args {
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
 		return ret;
 	/* A file-size limit must give EFBIG and a message, not kill us. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* An interrupted workbook leaves no hidden partial file behind. */
+	out_file_cleanup_on_signals();
 	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)
 		return CMD_EXIT_INPUT;
 	printf("wrote %s: %" PRIu64 " frames", job.out_path, r.frames);

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "heap.h"
+#include "out_file.h"
 #include "thread.h"
 #include "workers.h"
 
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 	/* Past a file size limit (ulimit -f), a write fails with EFBIG, which
 	 * is reported, instead of SIGXFSZ killing xrlm without a word. */
 	signal(SIGXFSZ, SIG_IGN);
+	/* An interrupted command leaves no hidden partial output behind. */
+	out_file_cleanup_on_signals();
 	if (argc < 2)
 		return cmd_usage_error("no command", NULL);
 	const char *name = argv[1];

@@ -70,6 +70,41 @@ over_limit() {
 		fail "left behind: $(ls -A "$work")"
 }
 
+# wait_tmp PID WHAT: returns once a hidden temporary output
+# (.<name>.tmp-<pid>-<n>) is in $work, while process PID (xrlm WHAT) runs.
+wait_tmp() {
+	tries=0
+	while [ -z "$(find "$work" -maxdepth 1 -name '.*.tmp-*' -print)" ]; do
+		case $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) in
+		Z|'') wait "$1"; fail "xrlm $2 ended (status $?) before its temporary file was seen" ;;
+		esac
+		tries=$((tries + 1))
+		[ $tries -lt 3000 ] || { kill "$1"; fail "xrlm $2 made no temporary file in 30 s"; }
+		sleep 0.01
+	done
+}
+
+# interrupt SIG STATUS ARGS...: xrlm ARGS in the background, sent SIG once
+# its temporary output is there, in the middle of its writes: it must die
+# of SIG (status STATUS, 128 + SIG) and leave nothing beside what $work
+# held before. env restores SIG's default action, which sh takes away
+# from a background job's SIGINT.
+interrupt() {
+	sig=$1 status=$2
+	shift 2
+	: >"$work/out"
+	: >"$work/err"
+	before=$(ls -A "$work")
+	env --default-signal="$sig" "$xrlm" "$@" >"$work/out" 2>"$work/err" &
+	pid=$!
+	wait_tmp $pid "$1"
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -eq "$status" ] || fail "xrlm $1 after SIG$sig: status $rc, expected $status"
+	[ "$(ls -A "$work")" = "$before" ] || fail "xrlm $1 after SIG$sig left: $(ls -A "$work")"
+}
+
 case "$case_name" in
 help)
 	run --help
@@ -853,6 +888,30 @@ merge_dir_nothing)
 	run merge "$work/d"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	[ "$(cat "$work/out")" = "nothing to merge in $work/d (1 session)" ] || fail "unexpected output"
+	;;
+interrupted)
+	# Each command that writes a file, interrupted mid-write by each signal
+	# that ends a run from a terminal or a service manager.
+	"$gen" "$work" I1 50000 --calls 4 >/dev/null || fail "gen_session failed"
+	interrupt INT 130 trace "$work/frames-I1-pre.csv" -o "$work/t.json"
+	interrupt TERM 143 trace "$work/frames-I1-pre.csv" -o "$work/t.json"
+	rm "$work"/*-I1-*
+	"$gen" "$work" I2 400000 >/dev/null || fail "gen_session failed"
+	interrupt TERM 143 merge "$work/frames-I2-pre.csv" "$work/frames-I2-post.csv" -o "$work/m.csv"
+	run merge "$work/frames-I2-pre.csv" "$work/frames-I2-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge -o: status $rc"
+	interrupt HUP 129 report "$work/m.csv" -o "$work/r.html"
+	head -c 3000000 "$work/m.csv" | sed '$d' >"$work/m20k.csv"
+	interrupt INT 130 xlsx "$work/m20k.csv" -o "$work/x.xlsx"
+	# A signal the caller ignores stays ignored (nohup's SIGHUP): the run
+	# goes on to its whole output.
+	env --ignore-signal=HUP "$xrlm" xlsx "$work/m20k.csv" -o "$work/x.xlsx" >"$work/out" 2>"$work/err" &
+	pid=$!
+	wait_tmp $pid xlsx
+	kill -HUP $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -s "$work/x.xlsx" ] || fail "an ignored SIGHUP: status $rc, or no workbook"
 	;;
 *)
 	fail "unknown case"
