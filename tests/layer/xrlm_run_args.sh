@@ -21,7 +21,7 @@ run --help
 [ $status -eq 0 ] && [ ! -s "$W/err.log" ] && grep -q -- "--target LAYER" "$W/out.log" ||
 	fail "--help: status $status, stdout '$(head -n 2 "$W/out.log")', stderr '$(cat "$W/err.log")'"
 
-touch "$W/not-executable"
+touch "$W/not-executable" "$W/a-file"
 printf '#!/no/such/interpreter\n' >"$W/bad-interpreter"
 printf '#!/no/such/interpreter' >"$W/bad-interpreter-no-newline"
 chmod +x "$W/bad-interpreter" "$W/bad-interpreter-no-newline"
@@ -62,6 +62,8 @@ done <<EOF2
 --target $TARGET -- $W/bad-interpreter|its interpreter /no/such/interpreter is missing
 --target $TARGET -- $W/bad-interpreter-no-newline|its interpreter /no/such/interpreter is missing
 $others
+--target $TARGET --out $W/a-file -- touch $marker|cannot create the output directory $W/a-file: File exists
+--target $TARGET --out $W/a-file/sub -- touch $marker|cannot create the output directory $W/a-file/sub: Not a directory
 --target $TARGET --seconds 0 -- touch $marker|out of range
 --target $TARGET --seconds 99999999 -- touch $marker|out of range
 --target $TARGET --delay 999999999 -- touch $marker|out of range

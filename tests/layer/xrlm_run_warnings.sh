@@ -37,6 +37,19 @@ warnings | grep -q '"early"' && fail "an earlier run's warning was shown again"
 warnings | grep -Eq 'instance:|clock:|recording to|merged into|target layer:' &&
 	fail "init metadata shown as warnings: $(warnings)"
 
+# A TMPDIR it cannot use: the run goes on in /tmp, said once (not mktemp's
+# own line beside a refusal), with the warnings, whose file is there.
+rm -rf "$XRLM_TEST_WORK/tmpdir-out"
+XRLM_GPU_MODE=banana TMPDIR=$XRLM_TEST_WORK/no-such-dir "$XRLM_TEST_RUN" --target "$TARGET" \
+	--frames 20 --out "$XRLM_TEST_WORK/tmpdir-out" -- "$XRLM_TEST_APP" --graphics headless \
+	--frames 30 >"$log" 2>&1 || fail "xrlm-run with an unusable TMPDIR failed: $(cat "$log")"
+[ "$(grep -c "TMPDIR" "$log")" -eq 1 ] &&
+	grep -q "^xrlm-run: warning: cannot create a temporary directory in TMPDIR=$XRLM_TEST_WORK/no-such-dir; using /tmp$" "$log" ||
+	fail "an unusable TMPDIR is not said once: $(cat "$log")"
+! grep -q "mktemp" "$log" || fail "mktemp's own message shown: $(cat "$log")"
+grep -q "^merged CSV: $XRLM_TEST_WORK/tmpdir-out/" "$log" || fail "no summary with an unusable TMPDIR: $(cat "$log")"
+warnings | grep -q "XRLM_GPU_MODE=" || fail "no warnings with an unusable TMPDIR: $(cat "$log")"
+
 # A clean run shows no warnings block, whatever the graphics: the layers'
 # routine lines (no GPU binding, the OpenGL queries made and frames
 # stamped, the Vulkan device's) are not warnings. Paced at 90 Hz: unpaced
