@@ -93,7 +93,7 @@ static int write_page(const char *out, const struct report_html_input *in)
 		close(fd);
 	if (why) {
 		fprintf(stderr, "xrlm: %s: error: cannot write: %s\n", out, why);
-		unlink(tmp);
+		out_file_discard(tmp);
 		return CMD_EXIT_INPUT;
 	}
 	if (out_file_replace(tmp, out, msg, sizeof(msg)) != 0) {
