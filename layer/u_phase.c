@@ -58,3 +58,47 @@ bool u_phase_parse(const char *name, enum u_phase *out)
 	}
 	return false;
 }
+
+void u_phase_set_format(unsigned set, char out[U_PHASE_SET_MAX])
+{
+	char *p = out;
+
+	for (int i = 0; i < U_PHASE_COUNT; i++) {
+		if (!(set & (1u << i)))
+			continue;
+		if (p != out)
+			*p++ = ',';
+		size_t n = strlen(names[i]);
+		memcpy(p, names[i], n);
+		p += n;
+	}
+	*p = '\0';
+}
+
+bool u_phase_set_parse(const char *text, unsigned *out)
+{
+	char name[32];
+	enum u_phase phase;
+
+	*out = 0;
+	for (const char *p = text; *p;) {
+		p += strspn(p, " \t");
+		size_t n = strcspn(p, ",");
+		size_t len = n;
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len > 0) {
+			if (len >= sizeof(name))
+				return false;
+			memcpy(name, p, len);
+			name[len] = '\0';
+			if (!u_phase_parse(name, &phase))
+				return false;
+			*out |= 1u << phase;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return true;
+}

@@ -30,4 +30,22 @@ const char *u_phase_name(enum u_phase phase);
 /* The phase named @p name into *@p out; false when @p name is none. */
 bool u_phase_parse(const char *name, enum u_phase *out);
 
+/* A set of phases: bit p for phase p. Every phase: every function. */
+#define U_PHASE_ALL ((1u << U_PHASE_COUNT) - 1)
+
+/* The longest text u_phase_set_format() writes, with its NUL. */
+#define U_PHASE_SET_MAX 64
+
+/*
+ * The phases of @p set as their names in phase order, comma-separated
+ * ("wait,begin,end"; "" for none), into @p out (U_PHASE_SET_MAX bytes).
+ */
+void u_phase_set_format(unsigned set, char out[U_PHASE_SET_MAX]);
+
+/*
+ * The phases named in the comma list @p text (blanks around names
+ * ignored; "" is none) into *@p out; false when a name is no phase.
+ */
+bool u_phase_set_parse(const char *text, unsigned *out);
+
 #endif /* XRLM_U_PHASE_H */

@@ -335,7 +335,8 @@ static bool finish_instance(struct xl_instance *in, XrInstance instance,
 
 	struct xl_writer_config cfg = {
 		.side = xl_side.index,
-		.meta = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, -1},
+		.meta = {xl_side.name, xl_side.layer_name, in->ctl->target_layer, -1,
+		         in->settings.phases_recorded},
 		.ctl = in->ctl,
 		.rings = &in->rings,
 		.gpu = &in->gpu,

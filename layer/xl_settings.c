@@ -251,6 +251,10 @@ static void finish_functions(struct xl_settings *s)
 	for (int fn = 0; fn < XL_FN_COUNT; fn++)
 		s->functions_count += xl_settings_function_selected(s, (enum xl_fn_id)fn);
 	s->functions_all = s->functions_count == XL_FN_COUNT;
+	s->phases_recorded = U_PHASE_ALL;
+	for (int fn = 0; fn < XL_FN_COUNT; fn++)
+		if (!xl_settings_function_selected(s, (enum xl_fn_id)fn))
+			s->phases_recorded &= ~(1u << u_phase_of(xl_fn_names[fn]));
 }
 
 /* @p item without the blanks around it (those inside stay: "wait begin" is no name). */

@@ -53,6 +53,10 @@ struct xl_settings {
 	uint64_t functions[XL_FN_WORDS];
 	unsigned functions_count;
 	bool functions_all;
+	/* The phases all of whose functions are recorded (u_phase.h's set):
+	 * a phase partly recorded would read as the target's whole cost in
+	 * it, so the merge leaves the others blank (the calls files' header). */
+	unsigned phases_recorded;
 	/* XRLM_TRACE: write the CSV files; emit LTTng-UST events. */
 	bool trace_csv;
 	bool trace_lttng;

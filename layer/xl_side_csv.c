@@ -6,6 +6,7 @@
 #include "fmt.h"
 #include "xl_fn.h"
 #include "u_names.h"
+#include "u_phase.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,13 +29,14 @@ static int create_with_header(struct xl_csv_file *f, int dir_fd, const char *kin
 }
 
 /*
- * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or ""),
- * then @p columns. The interface's lines come first (README, Files), in
- * their order; this tool's after them.
+ * The CPU files' header: the "#" lines (@p fn_line, "# fn=...\n" or "";
+ * @p own_line, one more of this tool's, or ""), then @p columns. The
+ * interface's lines come first (README, Files), in their order; this
+ * tool's after them.
  */
 static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, const char *tag,
                            const struct xl_side_csv_meta *meta, const char *fn_line,
-                           const char *columns)
+                           const char *own_line, const char *columns)
 {
 	char header[1024], correction[64] = "";
 
@@ -50,22 +52,30 @@ static int create_cpu_file(struct xl_csv_file *f, int dir_fd, const char *kind, 
 	         "%s"
 	         "# session=%s\n"
 	         "%s"
+	         "%s"
 	         "%s\n",
-	         meta->side, meta->layer, meta->target_layer, fn_line, tag, correction, columns);
+	         meta->side, meta->layer, meta->target_layer, fn_line, tag, correction, own_line,
+	         columns);
 	return create_with_header(f, dir_fd, kind, tag, meta->side, header);
 }
 
 int xl_side_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                      const struct xl_side_csv_meta *meta)
 {
-	return create_cpu_file(f, dir_fd, U_NAMES_FRAMES, tag, meta, "# fn=xrEndFrame\n",
+	return create_cpu_file(f, dir_fd, U_NAMES_FRAMES, tag, meta, "# fn=xrEndFrame\n", "",
 	                       "display_time,thread_id,t_entry,t_exit");
 }
 
 int xl_calls_csv_open(struct xl_csv_file *f, int dir_fd, const char *tag,
                       const struct xl_side_csv_meta *meta)
 {
-	return create_cpu_file(f, dir_fd, U_NAMES_CALLS, tag, meta, "",
+	char phases[U_PHASE_SET_MAX], line[sizeof(phases) + 32];
+
+	/* What XRLM_FUNCTIONS left out: a phase without all its functions
+	 * is not the target's cost in it (README, XRLM_FUNCTIONS). */
+	u_phase_set_format(meta->phases_recorded, phases);
+	snprintf(line, sizeof(line), "# phases_recorded=%s\n", phases);
+	return create_cpu_file(f, dir_fd, U_NAMES_CALLS, tag, meta, "", line,
 	                       "fn,thread_id,t_entry,t_exit,frame_id,result");
 }
 

@@ -27,6 +27,9 @@ struct xl_side_csv_meta {
 	 * target's cost by two reads, which the merge subtracts. See README.
 	 */
 	long long bracket_correction_ns;
+	/* The phases all of whose functions are recorded (xl_settings.h):
+	 * the calls files' "# phases_recorded=" line. */
+	unsigned phases_recorded;
 };
 
 /* Creates "frames-<tag>-<side>.csv" and writes its header. 0, or -1 with errno. */

@@ -78,6 +78,7 @@ struct sweep {
 	struct spill *ends; /* out->ends, or the caller's shared one */
 	const struct calls_join_opts *opts;
 	unsigned tally_turn; /* advances that finalized calls, modulo TALLY_EVERY */
+	bool phases_known;   /* r->phases_recorded is set (note_phases()) */
 };
 
 /* The counts are published once in this many advances that finalize calls. */
@@ -95,6 +96,7 @@ static void publish_tally(const struct sweep *s)
 	atomic_store_explicit(&t->induced_calls, r->induced_calls, memory_order_relaxed);
 	atomic_store_explicit(&t->own_thread_calls, r->own_thread_calls, memory_order_relaxed);
 	atomic_store_explicit(&t->late_calls, r->late_calls, memory_order_relaxed);
+	atomic_store_explicit(&t->phases_recorded, r->phases_recorded, memory_order_relaxed);
 	atomic_store_explicit(&t->placed_until_ns, s->placed_until, memory_order_relaxed);
 }
 
@@ -517,6 +519,18 @@ static int place_post(struct sweep *s, const struct calls_qrow *q, char *msg, si
 }
 
 /*
+ * The phases both files record wholly, once their headers are known:
+ * each file's is read before its reader hands over its first rows (or
+ * its end), which advance() has waited for on both by the time it
+ * finalizes a call, so before any frame is published.
+ */
+static void note_phases(struct sweep *s)
+{
+	s->r->phases_recorded = side_meta_phases(&s->pre.meta) & side_meta_phases(&s->post.meta);
+	s->phases_known = true;
+}
+
+/*
  * Places every post row that no pre row still to come can hold (before
  * @p frontier), then finalizes the pre calls no post row still to come can
  * fall into.
@@ -530,6 +544,8 @@ static int advance(struct sweep *s, int64_t frontier, char *msg, size_t msg_size
 			return -1;
 		calls_queue_pop(&s->post);
 	}
+	if (!s->phases_known)
+		note_phases(s);
 	if (frontier > s->placed_until)
 		s->placed_until = frontier;
 	/* No post row still to come begins before the next one's floor. */
@@ -698,6 +714,7 @@ int calls_join_each(const char *pre_path, const char *post_path, int64_t bracket
 
 	memset(out, 0, sizeof(*out));
 	out->frames.fd = out->ends.fd = -1;
+	out->phases_recorded = U_PHASE_ALL; /* until both headers are read */
 	if (calls_names_create(&out->fn_names, CALLS_NAMES_MAX) != 0 ||
 	    idmap_create(&s.thread_ids) != 0 ||
 	    calls_frames_init(&out->frames, opts->tmp_dir, opts->frames_hint) != 0 ||
@@ -755,15 +772,17 @@ static int64_t non_negative(int64_t v)
 }
 
 void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
-                      int64_t end_entry, int64_t end_exit, int64_t *out)
+                      unsigned phases, int64_t end_entry, int64_t end_exit, int64_t *out)
 {
 	int64_t total = 0;
 
+	/* A phase whose functions were not all recorded has calls the
+	 * target may have spent time in: unknown, not 0. */
 	for (int i = 0; i < U_PHASE_COUNT; i++) {
-		out[i] = fr->phase_ns[i];
+		out[i] = phases & (1u << i) ? fr->phase_ns[i] : CALLS_BLANK;
 		total += fr->phase_ns[i];
 	}
-	out[CALLS_COL_TARGET_TOTAL] = total;
+	out[CALLS_COL_TARGET_TOTAL] = phases == U_PHASE_ALL ? total : CALLS_BLANK;
 	out[CALLS_COL_APP_WAIT] = CALLS_BLANK;
 	out[CALLS_COL_APP_CPU] = CALLS_BLANK;
 	out[CALLS_COL_APP_RENDER] = CALLS_BLANK;
@@ -794,6 +813,6 @@ int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, i
 		return -1;
 	if (f == 0)
 		memset(&prev, 0, sizeof(prev));
-	calls_columns_of(&fr, &prev, end_entry, end_exit, out);
+	calls_columns_of(&fr, &prev, r->phases_recorded, end_entry, end_exit, out);
 	return 0;
 }

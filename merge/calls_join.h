@@ -79,6 +79,12 @@ struct calls_result {
 	uint64_t induced_calls, own_thread_calls;
 	uint64_t late_calls; /* rows out of order past both bounds (CALLS_JOIN_LAG_NS) */
 	uint64_t late_calls_post; /* of those, post's rows (the rest are pre's) */
+	/*
+	 * The phases both files record wholly (side_meta_phases()): known
+	 * before the first frame is published, so the rows formatted while
+	 * the sandwich runs read it after the frames they read.
+	 */
+	unsigned phases_recorded;
 };
 
 /*
@@ -101,6 +107,7 @@ struct calls_join_tally {
 	_Atomic int64_t placed_until_ns; /* the rows before it are counted; INT64_MIN: none yet */
 	_Atomic uint64_t pre_calls, post_calls;
 	_Atomic uint64_t self_answered_calls, induced_calls, own_thread_calls, late_calls;
+	_Atomic unsigned phases_recorded;
 };
 
 /* One pre call, once its exclusive target time is final (calls_join_each()). */
@@ -189,10 +196,12 @@ enum calls_col {
 /*
  * The per-frame columns (ns, or CALLS_BLANK) of frame @p fr, the frame
  * before it being @p prev (has == 0: none), whose xrEndFrame ran from
- * @p end_entry to @p end_exit, into @p out[CALLS_COLS].
+ * @p end_entry to @p end_exit, into @p out[CALLS_COLS]. Only the phases of
+ * @p phases (calls_result.phases_recorded) have a value, and the total
+ * only when that is every phase.
  */
 void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
-                      int64_t end_entry, int64_t end_exit, int64_t *out);
+                      unsigned phases, int64_t end_entry, int64_t end_exit, int64_t *out);
 
 /*
  * The per-frame columns (ns, or CALLS_BLANK) of frame id @p f

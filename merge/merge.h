@@ -103,6 +103,8 @@ struct merge_summary {
 	uint64_t calls_dropped_queue_full_post;
 	/* Calls out of order in their file past the sandwich's bounds (merge/README.md "Calls"). */
 	uint64_t calls_late;
+	/* The phases both calls files record wholly (u_phase.h's set; XRLM_FUNCTIONS). */
+	unsigned phases_recorded;
 };
 
 /*

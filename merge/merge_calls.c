@@ -377,9 +377,11 @@ static int cells_of(const struct merge_calls *mc, frames_read_fn *read, const ui
 		if (ids[i] == CALLS_NO_FRAME)
 			continue;
 		ret = frames_of(mc, read, ids[i], near, lo, span, two);
+		/* After a frame is read: the sandwich set the phases before it
+		 * published one (calls_result.phases_recorded). */
 		if (ret == 1)
-			calls_columns_of(&two[1], &two[0], end_entry[i], end_exit[i],
-			                 &cols[i * CALLS_COLS]);
+			calls_columns_of(&two[1], &two[0], mc->r.phases_recorded, end_entry[i],
+			                 end_exit[i], &cols[i * CALLS_COLS]);
 	}
 	return ret;
 }
@@ -453,6 +455,7 @@ void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s
 	s->calls_late = r->late_calls;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
 	s->calls_frames_unmapped = r->frames_with_calls - mc->frames_used;
+	s->phases_recorded = r->phases_recorded;
 }
 
 /* The share of a session passed below which its counts so far are not scaled to a guess. */
@@ -486,6 +489,7 @@ bool merge_calls_guess(const struct merge_calls *mc, int64_t first_ns, int64_t l
 	s->calls_dropped_queue_full_pre = 0;
 	s->calls_dropped_queue_full_post = 0;
 	s->calls_frames_unmapped = 0;
+	s->phases_recorded = atomic_load_explicit(&t->phases_recorded, memory_order_relaxed);
 	return true;
 }
 

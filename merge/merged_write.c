@@ -19,6 +19,7 @@
 
 #include "fmt.h"
 #include "out_file.h"
+#include "u_phase.h"
 #include "workers.h"
 
 #define MERGED_BUF_SIZE (1u << 20)
@@ -198,6 +199,10 @@ static void write_calls_summary(struct merged_writer *o, const struct merge_summ
 		const struct merged_count *c = &merged_calls_counts[i];
 		line_u64(o, c->key, *(const uint64_t *)((const char *)s + c->offset));
 	}
+	/* What XRLM_FUNCTIONS recorded: the phases whose columns have values. */
+	char phases[U_PHASE_SET_MAX];
+	u_phase_set_format(s->phases_recorded, phases);
+	line_text(o, "phases_recorded", phases);
 }
 
 void merged_write_summary(struct merged_writer *o, const struct merge_summary *s)

@@ -110,6 +110,13 @@ static int header_line(struct side_reader *c, const char *text, size_t klen, con
 	} else if (is_key(text, klen, "gpu_valid_bits")) {
 		if (!parse_valid_bits(value, &m->gpu_valid_bits, msg, msg_size))
 			return -1;
+	} else if (is_key(text, klen, "phases_recorded")) {
+		if (!u_phase_set_parse(value, &m->phases_recorded)) {
+			snprintf(msg, msg_size, "phases_recorded is not a list of phases: \"%.60s\"",
+			         value);
+			return -1;
+		}
+		m->has_phases_recorded = true;
 	} else if (is_key(text, klen, "clock_freq")) {
 		if (!parse_count("clock_freq", value, &m->clock_freq, msg, msg_size))
 			return -1;

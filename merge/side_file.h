@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "csvr.h"
+#include "u_phase.h"
 #include "u_ticks.h"
 
 #define SIDE_TEXT_MAX 256
@@ -32,6 +33,10 @@ struct side_meta {
 	/* Post's "# bracket_correction_ns" (see merge.h); has_... false when absent. */
 	bool has_bracket_correction;
 	uint64_t bracket_correction_ns;
+	/* A calls file's "# phases_recorded=" (u_phase.h's set); has_...
+	 * false when absent. Read it with side_meta_phases(). */
+	bool has_phases_recorded;
+	unsigned phases_recorded;
 	bool has_session_end;        /* the footer line was present */
 	uint64_t dropped_queue_full; /* from the CPU footer */
 	uint64_t gpu_ring_overflow;  /* from the GPU footer */
@@ -94,6 +99,16 @@ static inline int side_file_row_times(const struct side_meta *meta, int64_t t_en
 static inline unsigned side_meta_gpu_bits(const struct side_meta *meta)
 {
 	return meta->gpu_valid_bits ? meta->gpu_valid_bits : U_TICKS_BITS_MAX;
+}
+
+/*
+ * The phases a calls file records wholly: its `# phases_recorded=`, or
+ * every phase for a file without the line (written before the layers
+ * said it, when only XRLM_FUNCTIONS could leave functions out).
+ */
+static inline unsigned side_meta_phases(const struct side_meta *meta)
+{
+	return meta->has_phases_recorded ? meta->phases_recorded : U_PHASE_ALL;
 }
 
 /* Frees what @p m owns (the gate trips). */

@@ -7,7 +7,8 @@
 # frames file's (thread_id, t_entry, t_exit); frame ids count xrWaitFrame
 # (each xrWaitFrame starts the next id, every call carries the id current
 # when it began); results are the XrResult as a number (xrPollEvent's
-# XR_EVENT_UNAVAILABLE = 4).
+# XR_EVENT_UNAVAILABLE = 4). The calls files add # phases_recorded=, every
+# phase here.
 # Usage: calls.sh headless|vulkan2
 . "$(dirname "$0")/lib.sh"
 graphics=$1
@@ -21,7 +22,9 @@ for side in pre post; do
 	tag=$(basename "$calls" | sed "s/^calls-//; s/-$side\.csv\$//")
 	# The frames file's "#" lines, without fn=, then the columns.
 	grep '^#' "$frames" | grep -v '^# fn=\|^# session_end' >"$XRLM_TEST_WORK/want.head"
-	sed -n '/^fn,/q; p' "$calls" >"$XRLM_TEST_WORK/got.head"
+	sed -n '/^fn,/q; /^# phases_recorded=/d; p' "$calls" >"$XRLM_TEST_WORK/got.head"
+	[ "$(header_value "$calls" phases_recorded)" = wait,begin,end,locate_views,sync_actions,swapchain,other ] ||
+		fail "$side calls file's phases_recorded is not every phase: $(header_value "$calls" phases_recorded)"
 	cmp -s "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head" ||
 		fail "$side calls file's header lines differ from the frames file's: $(diff "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head")"
 	grep -q "^# session=$tag\$" "$calls" || fail "$side calls file lacks # session=$tag"

@@ -20,6 +20,29 @@ check() {
 	[ "$got" = "$1" ] || fail "XRLM_FUNCTIONS=${XRLM_FUNCTIONS-}: recorded '$got', expected '$1'"
 }
 
+# check_phases WANT: both calls files and the merged file say the phases
+# WANT are wholly recorded; the merged rows have values in those phases'
+# columns only, and a target_total_us only when every phase is.
+check_phases() {
+	for f in "$OUT"/calls-*-pre.csv "$OUT"/calls-*-post.csv "$(merged_files)"; do
+		[ "$(header_value "$f" phases_recorded)" = "$1" ] ||
+			fail "XRLM_FUNCTIONS=${XRLM_FUNCTIONS-}: $f says phases_recorded='$(header_value "$f" phases_recorded)', expected '$1'"
+	done
+	m=$(merged_files)
+	for ph in wait begin end locate_views sync_actions swapchain other total; do
+		want=blank
+		case ",$1," in *",$ph,"*) want=value ;; esac
+		[ "$ph" = total ] && [ "$1" = "$ALL_PHASES" ] && want=value
+		# Rows 2 on: the first frame began before the recording.
+		got=$(data_rows "$m" | tail -n +2 | cut -d, -f"$(column_of "$m" "target_${ph}_us")" |
+			awk '{ n[$0 == "" ? "blank" : "value"]++ } END { print (n["blank"] && n["value"]) ? "both" : n["blank"] ? "blank" : "value" }')
+		[ "$got" = "$want" ] ||
+			fail "XRLM_FUNCTIONS=${XRLM_FUNCTIONS-}: target_${ph}_us is $got, expected $want"
+	done
+}
+
+ALL_PHASES=wait,begin,end,locate_views,sync_actions,swapchain,other
+
 # check_all: every function was recorded: those of the frame loop and the others alike.
 check_all() {
 	for fn in xrWaitFrame xrEndFrame xrPollEvent; do
@@ -39,11 +62,14 @@ for fn in xrWaitFrame xrBeginFrame xrEndFrame xrLocateViews xrAcquireSwapchainIm
 	recorded | grep -q "\<$fn\>" || fail "XRLM_FUNCTIONS=frame: $fn not recorded"
 done
 grep -q "functions recorded: 12 of" "$OUT/xrlm-pre.log" || fail "the log does not say how many functions are recorded"
+# The other phase is not recorded: its column and the total are unknown, not 0.
+check_phases wait,begin,end,locate_views,sync_actions,swapchain
 
 setup
 export XRLM_RECORD=1 XRLM_FUNCTIONS=" xrPollEvent , begin"
 run_app --graphics vulkan2 --frames 40
 check "xrBeginFrame xrEndFrame xrPollEvent "
+check_phases begin,end
 # xrWaitFrame is not recorded, yet still counts the frames.
 data_rows "$(ls "$OUT"/calls-*-pre.csv)" | awk -F, '$1 == "xrBeginFrame" { if (n && $5 != last + 1) exit 1; last = $5; n++ } END { exit n < 30 }' ||
 	fail "xrBeginFrame's frame ids do not count frames when xrWaitFrame is not recorded"
@@ -64,6 +90,7 @@ setup
 export XRLM_RECORD=1 XRLM_RECORD_FRAMES=30 XRLM_FUNCTIONS=xrNotAFunction
 run_app --graphics headless --frames 40
 check_all
+check_phases "$ALL_PHASES"
 grep -q 'XRLM_FUNCTIONS: .*"xrNotAFunction"; using the default all' "$OUT/xrlm-pre.log" ||
 	fail "nothing valid: the log does not say the default all is used"
 

@@ -195,6 +195,8 @@ static void test_merge_with_calls(void **state)
 	                            "# calls_dropped_queue_full_pre=0\n"
 	                            "# calls_dropped_queue_full_post=0\n"
 	                            "# calls_late=0\n"
+	                            "# phases_recorded=wait,begin,end,locate_views,"
+	                            "sync_actions,swapchain,other\n"
 	                            "display_time,thread_id,frame_interval_us,pre_us,post_us,"
 	                            "target_us,target_cpu_pct_of_frame,target_gpu_us,"
 	                            "target_gpu_pct_of_frame,target_wait_us,"
@@ -234,6 +236,54 @@ static void test_merge_with_calls(void **state)
 	assert_int_equal(back.induced_calls, 2);
 	assert_int_equal(back.own_thread_calls, 2);
 	assert_int_equal(back.target_cpu_us.count, 2);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * XRLM_FUNCTIONS left functions out: the calls files' headers say which
+ * phases are wholly recorded, and the merge leaves the other phases'
+ * columns blank, and the total unless every phase is: unknown, not 0.
+ * Both files' phases count (a phase one side did not record wholly is
+ * not known); a file without the line records every phase.
+ */
+static void test_phases_not_recorded(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, a_frames_pre, a_frames_post,
+	              "# bracket_correction_ns=10\n"
+	              "# phases_recorded=wait, begin,end,locate_views,sync_actions\n",
+	              a_calls_pre, a_calls_post);
+	/* Pre's file says more: post's bounds what is known. */
+	char head[256];
+	snprintf(head, sizeof(head), "%s# phases_recorded=wait,begin,end,locate_views,"
+	         "sync_actions,swapchain\n", pre_head);
+	put(s.calls_pre, head, calls_cols, a_calls_pre);
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(log.count, 0);
+	assert_int_equal(sum.phases_recorded, U_PHASE_ALL & ~(1u << U_PHASE_SWAPCHAIN) &
+	                                      ~(1u << U_PHASE_OTHER));
+	char *got = tm_file_read(s.merged);
+	assert_non_null(strstr(got, "\n# calls_late=0\n"
+	                            "# phases_recorded=wait,begin,end,locate_views,sync_actions\n"));
+	/* As test_merge_with_calls(), swapchain, other and the total blank. */
+	assert_string_equal(tm_rows_of(got),
+	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,"
+	                    "0.190,0.190,0.990,0.995,0.000,,,,1.000,,2.500,2.000,\n"
+	                    "2000,7,,2.000,1.000,0.990,,,,"
+	                    "0.190,0.190,0.830,0.000,0.190,,,,1.000,4.000,2.500,2.000,\n");
+	free(got);
+	tm_dir_remove(s.dir);
+
+	/* A name that is no phase: a corrupt header. */
+	session_write(&s, a_frames_pre, a_frames_post, "# phases_recorded=wait,nonsense\n",
+	              a_calls_pre, a_calls_post);
+	memset(&log, 0, sizeof(log));
+	assert_int_equal(session_merge(&s, &sum, &log), -1);
+	assert_non_null(strstr(log.last, "phases_recorded is not a list of phases"));
 	tm_dir_remove(s.dir);
 }
 
@@ -1218,6 +1268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sandwich_kinds),
 		cmocka_unit_test(test_merge_with_calls),
+		cmocka_unit_test(test_phases_not_recorded),
 		cmocka_unit_test(test_without_calls_unchanged),
 		cmocka_unit_test_prestate(test_nested_pre_call, &orders[0]),
 		cmocka_unit_test_prestate(test_nested_pre_call, &orders[1]),

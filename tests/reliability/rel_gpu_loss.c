@@ -17,6 +17,7 @@
  * session is settled only once its hook returned: hook.
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
+#include "u_phase.h"
 #include "xl_control.h"
 #include "xl_fn.h"
 #include "xl_gpu.h"
@@ -99,7 +100,7 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped, bool
 	}
 	struct xl_writer_config cfg = {
 		.side = XL_SIDE_PRE,
-		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
+		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1, U_PHASE_ALL},
 		.ctl = ctl,
 		.rings = &rings,
 		.gpu = &holder,
@@ -266,7 +267,7 @@ static int check_hook(const char *dir)
 		return 1;
 	struct xl_writer_config cfg = {
 		.side = XL_SIDE_PRE,
-		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
+		.meta = {"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1, U_PHASE_ALL},
 		.ctl = ctl,
 		.rings = &rings,
 		.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),

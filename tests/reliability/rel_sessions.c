@@ -46,6 +46,7 @@
 #include "xl_gpu.h"
 #include "xl_log.h"
 #include "xl_ring.h"
+#include "u_phase.h"
 #include "xl_side_csv.h"
 #include "xl_writer.h"
 
@@ -316,8 +317,8 @@ static uint32_t frame(unsigned request)
 static void start_side(struct side *s, enum xl_side_index index)
 {
 	static const struct xl_side_csv_meta metas[2] = {
-		{"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1},
-		{"post", "XR_APILAYER_XRLM_monitor_post", "test", 0},
+		{"pre", "XR_APILAYER_XRLM_monitor_pre", "test", -1, U_PHASE_ALL},
+		{"post", "XR_APILAYER_XRLM_monitor_post", "test", 0, U_PHASE_ALL},
 	};
 	struct xl_writer_config cfg = {
 		.side = index,
