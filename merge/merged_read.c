@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "u_parse.h"
+#include "u_phase.h"
 
 #include "merged_write.h"
 #include "side_file.h"
@@ -302,6 +303,7 @@ int merged_read(const char *path, struct columns *out, struct csvr_diag *diag)
 struct stats_ctx {
 	struct columns columns;
 	struct merge_summary *s;
+	bool phases_seen; /* a phases_recorded line (none before XRLM_FUNCTIONS was said: all) */
 };
 
 /* A summary line's count, if @p key is one merged_read_stats() keeps. */
@@ -356,6 +358,14 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 		}
 		snprintf(c->s->gpu_mode, sizeof(c->s->gpu_mode), "%.31s", value);
 		c->s->has_gpu_info = true;
+	} else if (strcmp(key, "phases_recorded") == 0) {
+		if (!u_phase_set_parse(value, &c->s->phases_recorded)) {
+			char quoted[64];
+			csvr_quote_field(quoted, sizeof(quoted), value, strlen(value));
+			snprintf(msg, msg_size, "phases_recorded is not a list of phases: \"%s\"", quoted);
+			return -1;
+		}
+		c->phases_seen = true;
 	} else if (strcmp(key, "target_layer") == 0) {
 		snprintf(c->s->target_layer, sizeof(c->s->target_layer), "%.255s", value);
 	}
@@ -383,6 +393,8 @@ int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_dia
 		return -1;
 	}
 	int ret = merged_read_each(path, &cb, &c, diag);
+	if (!c.phases_seen)
+		s->phases_recorded = U_PHASE_ALL;
 	if (ret == 0 && columns_summarize(&c.columns, s) != 0) {
 		snprintf(diag->error, sizeof(diag->error), "%s: error: cannot use a temporary file "
 		         "in $TMPDIR: %s", path, strerror(c.columns.error ? c.columns.error : ENOMEM));

@@ -6,6 +6,8 @@
 
 #include <inttypes.h>
 
+#include "u_phase.h"
+
 #include "fmt.h"
 
 static void print_value(FILE *f, const char *label, double v, int decimals)
@@ -30,6 +32,21 @@ static void print_block(FILE *f, const char *name, const char *unit,
 	print_value(f, "min", s->min, decimals);
 	print_value(f, "max", s->max, decimals);
 	fprintf(f, "\n");
+}
+
+/*
+ * The phases XRLM_FUNCTIONS left out, when it left any: their columns and
+ * target_total_us are blank, not 0.
+ */
+static void print_phases(FILE *f, const struct merge_summary *s)
+{
+	char phases[U_PHASE_SET_MAX];
+
+	if (!s->has_calls || s->phases_recorded == U_PHASE_ALL)
+		return;
+	u_phase_set_format(s->phases_recorded, phases);
+	fprintf(f, "phases recorded: %s (XRLM_FUNCTIONS left the others out: their columns and "
+	        "target_total_us are blank)\n", phases[0] ? phases : "none");
 }
 
 /* The GPU mode in effect and the gate's trips (README "GPU cost"). */
@@ -69,6 +86,7 @@ void table_print(FILE *f, const struct merge_summary *s)
 	        "truncated rows skipped: %" PRIu64 "\n", s->unmatched_pre, s->unmatched_post,
 	        s->truncated_rows);
 	print_lost(f, s);
+	print_phases(f, s);
 	print_gpu_mode(f, s);
 	fprintf(f, "\n");
 	print_block(f, "target_cpu_us", "microseconds, CPU", &s->target_cpu_us, 2);

@@ -480,6 +480,27 @@ gpu_mode_text)
 	expect_error 1 "gpu-s1-pre.csv:[0-9]*: error: gpu_mode is neither gated nor sandwich"
 	grep -q -F "$esc" "$work/out" "$work/err" && fail "the escape reached the terminal"
 	;;
+phases_recorded_line)
+	# What XRLM_FUNCTIONS left out is said under the counts (its columns
+	# are blank), by merge's table and stats'; nothing when every phase is.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge status $rc"
+	grep -q "^phases recorded" "$work/out" && fail "merge: a line where every phase was recorded"
+	grep -q "^# phases_recorded=wait,begin,end,locate_views,sync_actions,swapchain,other$" "$work/m.csv" ||
+		fail "no phases_recorded line"
+	sed 's/^# phases_recorded=.*/# phases_recorded=wait,begin,end/' "$work/m.csv" >"$work/p.csv"
+	run stats "$work/p.csv"
+	grep -q "^phases recorded: wait,begin,end (XRLM_FUNCTIONS left the others out: their columns and target_total_us are blank)$" \
+		"$work/out" || fail "stats does not say what was left out"
+	grep -v '^# phases_recorded=' "$work/m.csv" >"$work/old.csv"
+	run stats "$work/old.csv"
+	grep -q "^phases recorded" "$work/out" && fail "a file before the line read as leaving phases out"
+	sed 's/^# phases_recorded=.*/# phases_recorded=wait,bogus/' "$work/m.csv" >"$work/bad.csv"
+	run stats "$work/bad.csv"
+	expect_error 1 "phases_recorded is not a list of phases: \"wait,bogus\""
+	;;
 calls_table)
 	# With calls files: the every-function columns, the functions file, and
 	# the per-function table (15 rows; --all: all 18) under the statistics,
