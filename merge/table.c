@@ -5,6 +5,7 @@
 #include "table.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "u_phase.h"
 
@@ -57,7 +58,9 @@ static void print_gpu_mode(FILE *f, const struct merge_summary *s)
 	else if (!s->gpu_mode[0])
 		fprintf(f, "GPU mode: none (no GPU files)\n");
 	else
-		fprintf(f, "GPU mode: %s; gate tripped: %" PRIu64 " time%s\n", s->gpu_mode,
+		fprintf(f, "GPU mode: %s%s; gate tripped: %" PRIu64 " time%s\n", s->gpu_mode,
+		        s->gate_trips && strcmp(s->gpu_mode, "gated") == 0 ?
+		                ", the plain sandwich after its trip" : "",
 		        s->gate_trips, s->gate_trips == 1 ? "" : "s");
 }
 

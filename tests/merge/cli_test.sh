@@ -319,7 +319,8 @@ gate_column)
 		fail "the calls columns and target_gpu_raw_us do not follow column 9, or gate_tripped is not last"
 	[ "$(grep -v '^#' "$m" | tail -n +2 | cut -d, -f1,23 | tr '\n' ' ')" = "1000,0 2000,1 3000,0 " ] ||
 		fail "gate_tripped column wrong"
-	grep -q "^GPU mode: gated; gate tripped: 1 time$" "$work/out" || fail "table lacks the GPU mode"
+	grep -q "^GPU mode: gated, the plain sandwich after its trip; gate tripped: 1 time$" "$work/out" ||
+		fail "table lacks the GPU mode"
 	grep -q "^unmatched frames: 0 pre only, 0 post only; truncated rows skipped: 0$" "$work/out" ||
 		fail "table lacks the unmatched counts"
 	sed '$d' "$work/out" >"$work/merge-table"
