@@ -18,36 +18,24 @@
 struct each_ctx {
 	functions_read_fn row;
 	void *ctx;
-	/* The `# merged_frame_count=` line's value (its merged file's frames),
-	 * else the `# frame_count=` line's (a file before that line: the same
-	 * number then); "" without either. */
-	char frame_count[32];
-	bool has_frame_count, has_merged;
+	char frame_count[32]; /* the `# frame_count=` line's value; "" without one */
+	bool has_frame_count;
 	double share_sum; /* share_pct over the rows that have one */
 	uint64_t shares, rows;
 };
 
-/*
- * Keeps the count of frames of its merged file the merge writes above the
- * header; other lines carry nothing.
- */
+/* Keeps the `# frame_count=N` line the merge writes above the header; other lines carry nothing. */
 static int keep_frame_count(void *ctx, const char *text, bool in_header, char *msg,
                             size_t msg_size)
 {
-	static const char merged[] = "merged_frame_count=", plain[] = "frame_count=";
 	struct each_ctx *e = ctx;
 	(void)msg;
 	(void)msg_size;
 
-	if (!in_header || e->has_merged)
+	if (!in_header || e->has_frame_count || strncmp(text, "frame_count=", 12) != 0)
 		return 0;
-	if (strncmp(text, merged, sizeof(merged) - 1) == 0) {
-		e->has_frame_count = e->has_merged = true;
-		snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", text + sizeof(merged) - 1);
-	} else if (!e->has_frame_count && strncmp(text, plain, sizeof(plain) - 1) == 0) {
-		e->has_frame_count = true;
-		snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", text + sizeof(plain) - 1);
-	}
+	e->has_frame_count = true;
+	snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", text + 12);
 	return 0;
 }
 
@@ -83,13 +71,13 @@ static void check_whole(const struct each_ctx *e, const char *path, uint64_t mer
 	} else if (e->has_frame_count &&
 	           u_parse_span_u64(e->frame_count, strlen(e->frame_count), &count) != U_PARSE_OK) {
 		csvr_quote_field(quoted, sizeof(quoted), e->frame_count, strlen(e->frame_count));
-		snprintf(warning, sizeof(warning), "%s: warning: its %sframe_count is not a count "
-		         "(\"%s\")", path, e->has_merged ? "merged_" : "", quoted);
+		snprintf(warning, sizeof(warning), "%s: warning: its frame_count is not a count "
+		         "(\"%s\")", path, quoted);
 		csvr_diag_add_warning(diag, warning);
 	} else if (merged_frames != FUNCTIONS_FRAMES_UNKNOWN && count != merged_frames) {
-		snprintf(warning, sizeof(warning), "%s: warning: its %sframe_count=%" PRIu64 " is not "
-		         "its merged file's %" PRIu64 " frames: another session's table?", path,
-		         e->has_merged ? "merged_" : "", count, merged_frames);
+		snprintf(warning, sizeof(warning), "%s: warning: its frame_count=%" PRIu64 " is not its "
+		         "merged file's %" PRIu64 " frames: another session's table?", path, count,
+		         merged_frames);
 		csvr_diag_add_warning(diag, warning);
 	}
 	double slack = 0.0001 * (double)e->shares + 0.001;

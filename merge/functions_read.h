@@ -1,10 +1,8 @@
 /*
  * Reading functions-merged-<tag>.csv back: one row per OpenXR function,
  * FUNCTIONS_HEADER's columns, with `#` lines (before the header or after
- * the rows) ignored but the count of its merged file's frames above the
- * header (`# merged_frame_count=`; in older files `# frame_count=`, the
- * same number there), checked against the merged file, and blank cells
- * allowed where a statistic does not
+ * the rows) ignored but the `# frame_count=` line above the header (checked
+ * against the merged file's), and blank cells allowed where a statistic does not
  * exist. Files without the last two columns (induced_us, own_thread_us)
  * are read too.
  */
@@ -55,8 +53,8 @@ const struct csvr_format *functions_read_format(void);
 /*
  * Reads @p path, calling @p row with @p ctx for each row. Returns 0, or -1
  * with @p diag->error set ("<file>:<line>: error: ..."). Warnings are in
- * @p diag: a truncated last row; a file whose count of its merged file's
- * frames is missing, not a count, or not @p merged_frames (the frames of the merged
+ * @p diag: a truncated last row; a file whose `# frame_count=` line is
+ * missing, not a count, or not @p merged_frames (the frames of the merged
  * file it is shown with; FUNCTIONS_FRAMES_UNKNOWN: not compared), i.e.
  * another session's table; shares that do not add up to 100 (rows cut
  * off or added).

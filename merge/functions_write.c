@@ -73,8 +73,7 @@ static char *format_row(char *p, const struct calls_fn *f, uint64_t frame_count,
 	return p;
 }
 
-static int write_rows(FILE *out, const struct calls_result *r, uint64_t frame_count,
-                      uint64_t merged_frames)
+static int write_rows(FILE *out, const struct calls_result *r, uint64_t frame_count)
 {
 	uint32_t *order = malloc((r->fn_count ? r->fn_count : 1) * sizeof(*order));
 	char *row = malloc(ROW_MAX);
@@ -91,8 +90,7 @@ static int write_rows(FILE *out, const struct calls_result *r, uint64_t frame_co
 		sum_ns += r->fns[i].total_ns;
 	}
 	qsort_r(order, r->fn_count, sizeof(*order), by_total, r->fns);
-	fprintf(out, "# frame_count=%llu\n# merged_frame_count=%llu\n" FUNCTIONS_HEADER "\n",
-	        (unsigned long long)frame_count, (unsigned long long)merged_frames);
+	fprintf(out, "# frame_count=%llu\n" FUNCTIONS_HEADER "\n", (unsigned long long)frame_count);
 	for (size_t i = 0; i < r->fn_count; i++) {
 		char *end = format_row(row, &r->fns[order[i]], frame_count, sum_ns);
 		fwrite(row, 1, (size_t)(end - row), out);
@@ -103,7 +101,7 @@ static int write_rows(FILE *out, const struct calls_result *r, uint64_t frame_co
 }
 
 int functions_write(const char *path, const struct calls_result *r, uint64_t frame_count,
-                    uint64_t merged_frames, char *msg, size_t msg_size)
+                    char *msg, size_t msg_size)
 {
 	char tmp[4096];
 	int fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, msg_size);
@@ -117,7 +115,7 @@ int functions_write(const char *path, const struct calls_result *r, uint64_t fra
 		out_file_discard(tmp);
 		return -1;
 	}
-	int ret = write_rows(out, r, frame_count, merged_frames);
+	int ret = write_rows(out, r, frame_count);
 	int err = ret != 0 || ferror(out) ? (errno ? errno : EIO) : 0;
 	if (fclose(out) != 0 && !err)
 		err = errno;

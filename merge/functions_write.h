@@ -14,12 +14,10 @@
 
 /*
  * Writes the functions of @p r to @p path (never replacing a file);
- * calls_per_frame is over @p frame_count frames (the wholly recorded ones
- * of its merged file's @p merged_frames, which the file names too: what
- * the readers check it against). Returns 0, or -1 with a message naming
- * the file in @p msg.
+ * calls_per_frame is over @p frame_count frames. Returns 0, or -1 with a
+ * message naming the file in @p msg.
  */
 int functions_write(const char *path, const struct calls_result *r, uint64_t frame_count,
-                    uint64_t merged_frames, char *msg, size_t msg_size);
+                    char *msg, size_t msg_size);
 
 #endif /* XRLM_FUNCTIONS_WRITE_H */

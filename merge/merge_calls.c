@@ -511,7 +511,7 @@ int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t f
 		return 0;
 	/* The rows of partial frames have none of their calls in the file. */
 	uint64_t complete = frame_count > mc->rows_partial ? frame_count - mc->rows_partial : 0;
-	if (functions_write(path, &mc->r, complete, frame_count, msg, sizeof(msg)) != 0) {
+	if (functions_write(path, &mc->r, complete, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
 	}

@@ -433,32 +433,24 @@ functions_check)
 	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "merge: status $rc or stderr"
 	m=$work/frames-merged-s1.csv f=$work/functions-merged-s1.csv
 	cp "$f" "$work/f.keep"
-	grep -q "^# merged_frame_count=3$" "$f" || fail "the functions file does not name its merged file's frames"
-	sed 's/^# merged_frame_count=.*/# merged_frame_count=999/' "$work/f.keep" >"$f"
+	sed 's/^# frame_count=.*/# frame_count=999/' "$work/f.keep" >"$f"
 	for cmd in stats report xlsx; do
 		case $cmd in
 		stats) run stats "$m" ;;
 		*) run "$cmd" "$m" -o "$work/other.$cmd" ;;
 		esac
 		[ "$rc" -eq 0 ] || fail "$cmd: status $rc"
-		stderr_once "^xrlm: $f: warning: its merged_frame_count=999 is not its merged file's 3 frames: another session's table?$"
+		stderr_once "^xrlm: $f: warning: its frame_count=999 is not its merged file's 3 frames: another session's table?$"
 	done
 	run report "$m" -o "$work/given.html" --functions "$f"
-	stderr_once "its merged_frame_count=999 is not its merged file's 3 frames"
-	head -n 5 "$work/f.keep" >"$f"
+	stderr_once "its frame_count=999 is not its merged file's 3 frames"
+	head -n 4 "$work/f.keep" >"$f"
 	run stats "$m"
 	stderr_once "^xrlm: $f: warning: its functions' shares add up to [0-9.]* %, not 100: rows missing or added?$"
-	sed 's/^# merged_frame_count=.*/# merged_frame_count=x/' "$work/f.keep" >"$f"
+	sed 's/^# frame_count=.*/# frame_count=x/' "$work/f.keep" >"$f"
 	run stats "$m"
-	stderr_once "warning: its merged_frame_count is not a count (\"x\")"
-	# A file of an xrlm before merged_frame_count: its frame_count was that number.
-	grep -v '^# merged_frame_count=' "$work/f.keep" | sed 's/^# frame_count=.*/# frame_count=7/' >"$f"
-	run stats "$m"
-	stderr_once "warning: its frame_count=7 is not its merged file's 3 frames"
-	grep -v '^# merged_frame_count=' "$work/f.keep" >"$f"
-	run stats "$m"
-	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "an older file of the same session: status $rc or stderr"
-	grep -v '^# .*frame_count=' "$work/f.keep" >"$f"
+	stderr_once "warning: its frame_count is not a count (\"x\")"
+	grep -v '^# frame_count=' "$work/f.keep" >"$f"
 	run stats "$m"
 	stderr_once "warning: no frame_count line: it cannot be told to be its merged file's (3 frames)"
 	cp "$work/f.keep" "$f"

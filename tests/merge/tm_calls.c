@@ -219,7 +219,7 @@ static void test_merge_with_calls(void **state)
 	got = tm_file_read(s.functions);
 	assert_non_null(got);
 	assert_string_equal(got,
-	                    "# frame_count=2\n# merged_frame_count=2\n" FUNCTIONS_HEADER "\n"
+	                    "# frame_count=2\n" FUNCTIONS_HEADER "\n"
 	                    "xrEndFrame,end,2,1.0000,1.820,0.910,0.910,0.988,0.990,48.3400,0,0,0.000,0.000\n"
 	                    "xrLocateViews,locate_views,1,0.5000,0.995,0.995,0.995,0.995,0.995,26.4276,0,0,0.000,0.000\n"
 	                    "xrBeginFrame,begin,2,1.0000,0.380,0.190,0.190,0.190,0.190,10.0930,0,0,0.000,0.000\n"
@@ -562,7 +562,7 @@ static void test_partial_frames(void **state)
 	/* The rows' sums per phase are the functions' totals. */
 	got = tm_file_read(s.functions);
 	assert_string_equal(got,
-	                    "# frame_count=2\n# merged_frame_count=3\n" FUNCTIONS_HEADER "\n"
+	                    "# frame_count=2\n" FUNCTIONS_HEADER "\n"
 	                    "xrEndFrame,end,2,1.0000,1.980,0.990,0.990,0.990,0.990,72.2628,0,0,0.000,0.000\n"
 	                    "xrBeginFrame,begin,2,1.0000,0.380,0.190,0.190,0.190,0.190,13.8686,0,0,0.000,0.000\n"
 	                    "xrWaitFrame,wait,2,1.0000,0.380,0.190,0.190,0.190,0.190,13.8686,0,0,0.000,0.000\n"
