@@ -42,26 +42,6 @@ struct open_call {
 	bool forwarded;
 };
 
-/*
- * A final app call of a frame whose xrEndFrame is not read yet, held out
- * of its function's totals until it is (struct held): the calls of the
- * frame the recording stopped in never see theirs.
- */
-struct held_call {
-	uint64_t frame_id;
-	int64_t excl_ns;
-	uint32_t fn;
-};
-
-/* Held calls, [head, tail) of calls in the order they became final. */
-struct held {
-	struct held_call *calls;
-	size_t head, tail, cap;
-};
-
-/* Calls held at most: past it the oldest counts as if its frame had ended (a file without xrEndFrame calls). */
-#define HELD_MAX 65536
-
 /* A file's function ids (calls_queue.h) to r->fns indices + 1 (0: unknown yet). */
 struct fn_map {
 	uint32_t *index;
@@ -99,9 +79,6 @@ struct sweep {
 	const struct calls_join_opts *opts;
 	unsigned tally_turn; /* advances that finalized calls, modulo TALLY_EVERY */
 	bool phases_known;   /* r->phases_recorded is set (note_phases()) */
-	bool any_end;            /* an xrEndFrame row of pre was read, */
-	uint64_t last_end_frame; /* the highest frame id of one */
-	struct held held;        /* the calls of frames after it */
 };
 
 /* The counts are published once in this many advances that finalize calls. */
@@ -120,9 +97,6 @@ static void publish_tally(const struct sweep *s)
 	atomic_store_explicit(&t->own_thread_calls, r->own_thread_calls, memory_order_relaxed);
 	atomic_store_explicit(&t->late_calls, r->late_calls, memory_order_relaxed);
 	atomic_store_explicit(&t->phases_recorded, r->phases_recorded, memory_order_relaxed);
-	atomic_store_explicit(&t->partial_frame_calls,
-	                      r->partial_frame_calls + (s->held.tail - s->held.head),
-	                      memory_order_relaxed);
 	atomic_store_explicit(&t->placed_until_ns, s->placed_until, memory_order_relaxed);
 }
 
@@ -425,122 +399,6 @@ static void note_frame_call(struct calls_frame *f, enum u_phase phase, const str
 	}
 }
 
-/* Counts an app call of function @p fn (r->fns index) in its totals. */
-static int count_call(struct calls_result *r, uint32_t fn, int64_t excl)
-{
-	struct calls_fn *f = &r->fns[fn];
-
-	if (qhist_add(&f->excl, excl) != 0)
-		return -1;
-	f->calls++;
-	f->total_ns += excl;
-	return 0;
-}
-
-/* Counts the held calls whose frame's xrEndFrame has been read, oldest first. */
-static int release_held(struct sweep *s)
-{
-	struct held *h = &s->held;
-
-	while (h->head < h->tail && h->calls[h->head].frame_id <= s->last_end_frame) {
-		const struct held_call *c = &h->calls[h->head++];
-		if (count_call(s->r, c->fn, c->excl_ns) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Holds call @p c, final with @p excl, until its frame's xrEndFrame is read. */
-static int hold_call(struct sweep *s, const struct open_call *c, int64_t excl)
-{
-	struct held *h = &s->held;
-
-	/* A file without xrEndFrame calls: the oldest counts as if its frame had ended. */
-	if (h->tail - h->head == HELD_MAX) {
-		const struct held_call *old = &h->calls[h->head++];
-		if (count_call(s->r, old->fn, old->excl_ns) != 0)
-			return -1;
-	}
-	/* Moved down once at most half full, as a thread's FIFO (fifo_push()). */
-	if (h->tail == h->cap && h->head > 0 &&
-	    (h->tail - h->head <= h->cap / 2 || h->cap >= 2 * HELD_MAX)) {
-		memmove(h->calls, h->calls + h->head, (h->tail - h->head) * sizeof(*h->calls));
-		h->tail -= h->head;
-		h->head = 0;
-	}
-	if (grow((void **)&h->calls, &h->cap, h->tail + 1, sizeof(*h->calls)) != 0)
-		return -1;
-	h->calls[h->tail++] = (struct held_call){c->frame_id, excl, c->fn};
-	return 0;
-}
-
-/* An xrEndFrame row of frame @p id was read: the calls held for it count. */
-static int note_end(struct sweep *s, uint64_t id)
-{
-	if (s->any_end && id <= s->last_end_frame)
-		return 0;
-	s->any_end = true;
-	s->last_end_frame = id;
-	return release_held(s);
-}
-
-static int by_frame(const void *a, const void *b)
-{
-	uint64_t x = ((const struct held_call *)a)->frame_id;
-	uint64_t y = ((const struct held_call *)b)->frame_id;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * After the last row: the calls still held are of frames after the last
- * xrEndFrame (the frame the recording stopped in), left out of the
- * totals, and their frames counted apart (no merged row can map to
- * them); any other counts.
- */
-static int finish_held(struct sweep *s)
-{
-	struct held *h = &s->held;
-	struct calls_result *r = s->r;
-	struct held_call *c = h->calls + h->head;
-	size_t n = h->tail - h->head;
-
-	/* A frame's calls together, so its frame is counted once. */
-	if (n > 0)
-		qsort(c, n, sizeof(*c), by_frame);
-	for (size_t i = 0; i < n; i++) {
-		if (s->any_end && c[i].frame_id <= s->last_end_frame) {
-			if (count_call(r, c[i].fn, c[i].excl_ns) != 0)
-				return -1;
-			continue;
-		}
-		r->partial_frame_calls++;
-		r->frames_after_last_end += i == 0 || c[i].frame_id != c[i - 1].frame_id;
-	}
-	h->head = h->tail = 0;
-	return 0;
-}
-
-/*
- * Where call @p c, final with @p excl, counts: in its function's totals;
- * or not at all, its frame partial (begun before the recording); or
- * later, its frame's xrEndFrame not read yet.
- */
-static int account_call(struct sweep *s, const struct open_call *c, int64_t excl,
-                        struct calls_frame *f)
-{
-	struct calls_result *r = s->r;
-
-	if (c->frame_id < r->complete_from) {
-		f->has |= CALLS_HAS_PARTIAL;
-		r->partial_frame_calls++;
-		return 0;
-	}
-	if (!s->any_end || c->frame_id > s->last_end_frame)
-		return hold_call(s, c, excl);
-	return count_call(r, c->fn, excl);
-}
-
 /* @p t's head can gain no more post calls: its exclusive time is final. */
 static int finalize(struct sweep *s, const struct thread_calls *t)
 {
@@ -552,8 +410,10 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 	excl -= reads_ns(s, c, nested);
 	struct calls_frame *f = calls_frames_at(&r->frames, c->frame_id);
 
-	if (!f || account_call(s, c, excl, f) != 0)
+	if (!f || qhist_add(&fn->excl, excl) != 0)
 		return -1;
+	fn->calls++;
+	fn->total_ns += excl;
 	if (c->npost == 0)
 		r->self_answered_calls++;
 	r->frames_with_calls += !(f->has & CALLS_HAS_ANY);
@@ -727,20 +587,6 @@ static int add_end(struct sweep *s, const struct calls_qrow *p)
 	return 0;
 }
 
-/*
- * The recording starts inside an xrEndFrame (README "Starting and
- * stopping"): the frame of the first row, @p p of function @p fn, began
- * before it unless that row is the frame's xrWaitFrame, and so did any
- * frame below it. The rows' pass reads complete_from once it has the
- * first xrEndFrame call, which add_end() passes on after this.
- */
-static void note_first_row(struct calls_result *r, const struct calls_qrow *p, uint32_t fn)
-{
-	r->complete_from = p->frame_id;
-	if (r->fns[fn].phase != U_PHASE_WAIT && p->frame_id < UINT64_MAX)
-		r->complete_from++;
-}
-
 /* Takes pre's row @p p. Returns 0, or -1 with the reason in @p msg. */
 static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_t msg_size)
 {
@@ -749,10 +595,7 @@ static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_
 
 	if (fn_of(s->r, &s->pre_fns, &s->pre, p, &fn, msg, msg_size) != 0)
 		return -1;
-	if (s->r->pre_calls == 0)
-		note_first_row(s->r, p, fn);
-	if (!t || (s->r->fns[fn].phase == U_PHASE_END &&
-	           (add_end(s, p) != 0 || note_end(s, p->frame_id) != 0))) {
+	if (!t || (s->r->fns[fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
 		say_failure(s, msg, msg_size);
 		return -1;
 	}
@@ -778,7 +621,6 @@ static void sweep_destroy(struct sweep *s)
 	for (size_t i = 0; i < s->thread_cap; i++)
 		free(s->threads[i].calls);
 	free(s->threads);
-	free(s->held.calls);
 	free(s->pre_fns.index);
 	free(s->post_fns.index);
 	idmap_destroy(&s->thread_ids);
@@ -840,8 +682,6 @@ static int run(struct sweep *s, const char *pre_path, const char *post_path,
 		out->pre_diag = s->pre.diag; /* its warnings */
 		if (advance(s, INT64_MAX, msg, sizeof(msg)) != 0)
 			fail(&out->pre_diag, pre_path, msg);
-		else if (finish_held(s) != 0)
-			fail(&out->pre_diag, pre_path, "out of memory");
 		else
 			ret = 0;
 	}
@@ -937,11 +777,7 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 	int64_t total = 0;
 
 	/* A phase whose functions were not all recorded has calls the
-	 * target may have spent time in: unknown, not 0; so has every phase
-	 * of a frame begun before the recording. */
-	bool partial = fr->has & CALLS_HAS_PARTIAL;
-	if (partial)
-		phases = 0;
+	 * target may have spent time in: unknown, not 0. */
 	for (int i = 0; i < U_PHASE_COUNT; i++) {
 		out[i] = phases & (1u << i) ? fr->phase_ns[i] : CALLS_BLANK;
 		total += fr->phase_ns[i];
@@ -950,10 +786,6 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 	out[CALLS_COL_APP_WAIT] = CALLS_BLANK;
 	out[CALLS_COL_APP_CPU] = CALLS_BLANK;
 	out[CALLS_COL_APP_RENDER] = CALLS_BLANK;
-	/* This xrEndFrame is recorded, whatever came before it. */
-	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
-	if (partial)
-		return;
 	if (fr->has & CALLS_HAS_WAIT)
 		out[CALLS_COL_APP_WAIT] = fr->wait_exit - fr->wait_entry;
 	/* Overlapping frames (a pipelined app) leave the app no time between
@@ -963,6 +795,7 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 		                         non_negative(fr->begin_entry - fr->wait_exit);
 	if (fr->has & CALLS_HAS_BEGIN)
 		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr->begin_exit);
+	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
 }
 
 int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, int64_t end_exit,

@@ -85,22 +85,6 @@ struct calls_result {
 	 * the sandwich runs read it after the frames they read.
 	 */
 	unsigned phases_recorded;
-	/*
-	 * Frames below it began before the recording (their xrWaitFrame is not
-	 * in the file: the recording starts inside an xrEndFrame): the first
-	 * pre row's frame, or the frame after it when that row is no
-	 * xrWaitFrame. Set at the first pre row, before any xrEndFrame call
-	 * is passed on (calls_join_opts.ends).
-	 */
-	uint64_t complete_from;
-	/*
-	 * App calls not in fns: those of the frames below complete_from, and
-	 * those of frames after the last xrEndFrame in pre's file, whose end
-	 * the recording did not see (README "The functions file"); and the
-	 * frames of the latter, which no merged row can map to.
-	 */
-	uint64_t partial_frame_calls;
-	uint64_t frames_after_last_end;
 };
 
 /*
@@ -123,8 +107,6 @@ struct calls_join_tally {
 	_Atomic int64_t placed_until_ns; /* the rows before it are counted; INT64_MIN: none yet */
 	_Atomic uint64_t pre_calls, post_calls;
 	_Atomic uint64_t self_answered_calls, induced_calls, own_thread_calls, late_calls;
-	/* Calls of partial frames so far, left out or still held for their xrEndFrame. */
-	_Atomic uint64_t partial_frame_calls;
 	_Atomic unsigned phases_recorded;
 };
 
@@ -216,8 +198,7 @@ enum calls_col {
  * before it being @p prev (has == 0: none), whose xrEndFrame ran from
  * @p end_entry to @p end_exit, into @p out[CALLS_COLS]. Only the phases of
  * @p phases (calls_result.phases_recorded) have a value, and the total
- * only when that is every phase; none, nor app_wait, app_cpu and
- * app_render, when @p fr is partial (CALLS_HAS_PARTIAL).
+ * only when that is every phase.
  */
 void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
                       unsigned phases, int64_t end_entry, int64_t end_exit, int64_t *out);

@@ -103,11 +103,6 @@ struct merge_summary {
 	uint64_t calls_dropped_queue_full_post;
 	/* Calls out of order in their file past the sandwich's bounds (merge/README.md "Calls"). */
 	uint64_t calls_late;
-	/*
-	 * App calls of frames not wholly recorded (begun before the recording,
-	 * or after its last xrEndFrame), left out of the functions file.
-	 */
-	uint64_t calls_partial_frames;
 	/* The phases both calls files record wholly (u_phase.h's set; XRLM_FUNCTIONS). */
 	unsigned phases_recorded;
 };

@@ -291,8 +291,6 @@ int merge_calls_next_row(struct merge_calls *mc, uint64_t thread_id, int64_t t_e
 	if (f == CALLS_NO_FRAME) {
 		mc->rows_without_calls++;
 	} else {
-		/* Set by the sandwich before it passed on any xrEndFrame call. */
-		mc->rows_partial += f < mc->r.complete_from;
 		/* An xrEndFrame's frame has that call at least (the sandwich
 		 * finalizes every pre call: times stay below 2^61 ns), so the
 		 * frames marked here, counted once, are all frames with calls:
@@ -456,10 +454,7 @@ void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s
 	s->calls_dropped_queue_full_post = r->post_meta.dropped_queue_full;
 	s->calls_late = r->late_calls;
 	s->truncated_rows += r->pre_meta.truncated_rows + r->post_meta.truncated_rows;
-	/* The frames after the last xrEndFrame are counted apart. */
-	s->calls_frames_unmapped = r->frames_with_calls - mc->frames_used -
-	                           r->frames_after_last_end;
-	s->calls_partial_frames = r->partial_frame_calls;
+	s->calls_frames_unmapped = r->frames_with_calls - mc->frames_used;
 	s->phases_recorded = r->phases_recorded;
 }
 
@@ -494,10 +489,6 @@ bool merge_calls_guess(const struct merge_calls *mc, int64_t first_ns, int64_t l
 	s->calls_dropped_queue_full_pre = 0;
 	s->calls_dropped_queue_full_post = 0;
 	s->calls_frames_unmapped = 0;
-	/* Those of the frame the sandwich is in are held for its xrEndFrame:
-	 * about the stopped frame's, left out at the end. */
-	s->calls_partial_frames = atomic_load_explicit(&t->partial_frame_calls,
-	                                               memory_order_relaxed);
 	s->phases_recorded = atomic_load_explicit(&t->phases_recorded, memory_order_relaxed);
 	return true;
 }
@@ -509,9 +500,7 @@ int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t f
 
 	if (!mc->present)
 		return 0;
-	/* The rows of partial frames have none of their calls in the file. */
-	uint64_t complete = frame_count > mc->rows_partial ? frame_count - mc->rows_partial : 0;
-	if (functions_write(path, &mc->r, complete, msg, sizeof(msg)) != 0) {
+	if (functions_write(path, &mc->r, frame_count, msg, sizeof(msg)) != 0) {
 		say(log, ctx, msg);
 		return -1;
 	}

@@ -38,7 +38,6 @@ struct merge_calls {
 	 */
 	_Alignas(64) uint64_t rows_without_calls;
 	uint64_t frames_used; /* frames with calls some merged row maps to */
-	uint64_t rows_partial; /* rows whose frame began before the recording (calls_result.complete_from) */
 	struct window ends;
 	bool ends_open;
 	uint64_t ends_pulled;
@@ -170,11 +169,7 @@ void merge_calls_summarize(const struct merge_calls *mc, struct merge_summary *s
 bool merge_calls_guess(const struct merge_calls *mc, int64_t first_ns, int64_t last_ns,
                        struct merge_summary *s);
 
-/*
- * Writes the functions file @p path, of the merged file's @p frame_count
- * rows: its calls_per_frame over those whose frame was wholly recorded.
- * Returns 0, or -1 after one error line to @p log.
- */
+/* Writes the functions file @p path. Returns 0, or -1 after one error line to @p log. */
 int merge_calls_write(const struct merge_calls *mc, const char *path, uint64_t frame_count,
                       merge_log_fn log, void *ctx);
 

@@ -190,7 +190,6 @@ const struct merged_count merged_calls_counts[MERGED_CALLS_COUNTS] = {
 	CALLS_COUNT(calls_dropped_queue_full_pre),
 	CALLS_COUNT(calls_dropped_queue_full_post),
 	CALLS_COUNT(calls_late),
-	CALLS_COUNT(calls_partial_frames),
 };
 
 /* The counts of the nested-call sandwich (merge/README.md "Calls"). */

@@ -79,7 +79,7 @@ struct merged_count {
 
 /* The calls counts (written when the session has calls files), in file order. */
 extern const struct merged_count merged_calls_counts[];
-#define MERGED_CALLS_COUNTS 11
+#define MERGED_CALLS_COUNTS 10
 
 /* One merged row. */
 struct merged_row {

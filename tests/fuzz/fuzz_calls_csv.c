@@ -5,7 +5,7 @@
  *
  * Besides crashes, leaks and UB: a failure has one error line, and on
  * success every call is accounted once (each pre call in its function's
- * calls or in partial_frame_calls, each post call forwarded, induced or own-thread), every xrEndFrame
+ * calls, each post call forwarded, induced or own-thread), every xrEndFrame
  * call finds its frame, and percentiles lie within [min, max].
  */
 #include "calls_join.h"
@@ -30,8 +30,7 @@ static void check_accounting(struct calls_result *r)
 				fuzz_fail("a percentile outside [min, max]");
 		}
 	}
-	/* The calls of partial frames are left out of the functions' counts. */
-	if (pre + r->partial_frame_calls != r->pre_calls || post != r->post_calls || induced != r->induced_calls ||
+	if (pre != r->pre_calls || post != r->post_calls || induced != r->induced_calls ||
 	    own != r->own_thread_calls || r->self_answered_calls > r->pre_calls)
 		fuzz_fail("calls not accounted once each");
 	for (uint64_t i = 0; i < r->ends.count; i++) {
