@@ -40,6 +40,8 @@ struct calls_frame {
 #define CALLS_HAS_WAIT 2
 #define CALLS_HAS_BEGIN 4
 #define CALLS_HAS_END 8
+/* It began before the recording (calls_result.complete_from): its phases are not known. */
+#define CALLS_HAS_PARTIAL 16
 
 /*
  * How far the frames are final while the sandwich still fills later ones,

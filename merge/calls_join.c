@@ -414,6 +414,8 @@ static int finalize(struct sweep *s, const struct thread_calls *t)
 		return -1;
 	fn->calls++;
 	fn->total_ns += excl;
+	if (c->frame_id < r->complete_from)
+		f->has |= CALLS_HAS_PARTIAL;
 	if (c->npost == 0)
 		r->self_answered_calls++;
 	r->frames_with_calls += !(f->has & CALLS_HAS_ANY);
@@ -587,6 +589,20 @@ static int add_end(struct sweep *s, const struct calls_qrow *p)
 	return 0;
 }
 
+/*
+ * The recording starts inside an xrEndFrame (README "Starting and
+ * stopping"): the frame of the first row, @p p of function @p fn, began
+ * before it unless that row is the frame's xrWaitFrame, and so did any
+ * frame below it. The rows' pass reads complete_from once it has the
+ * first xrEndFrame call, which add_end() passes on after this.
+ */
+static void note_first_row(struct calls_result *r, const struct calls_qrow *p, uint32_t fn)
+{
+	r->complete_from = p->frame_id;
+	if (r->fns[fn].phase != U_PHASE_WAIT && p->frame_id < UINT64_MAX)
+		r->complete_from++;
+}
+
 /* Takes pre's row @p p. Returns 0, or -1 with the reason in @p msg. */
 static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_t msg_size)
 {
@@ -595,6 +611,8 @@ static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_
 
 	if (fn_of(s->r, &s->pre_fns, &s->pre, p, &fn, msg, msg_size) != 0)
 		return -1;
+	if (s->r->pre_calls == 0)
+		note_first_row(s->r, p, fn);
 	if (!t || (s->r->fns[fn].phase == U_PHASE_END && add_end(s, p) != 0)) {
 		say_failure(s, msg, msg_size);
 		return -1;
@@ -777,7 +795,11 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 	int64_t total = 0;
 
 	/* A phase whose functions were not all recorded has calls the
-	 * target may have spent time in: unknown, not 0. */
+	 * target may have spent time in: unknown, not 0; so has every phase
+	 * of a frame begun before the recording. */
+	bool partial = fr->has & CALLS_HAS_PARTIAL;
+	if (partial)
+		phases = 0;
 	for (int i = 0; i < U_PHASE_COUNT; i++) {
 		out[i] = phases & (1u << i) ? fr->phase_ns[i] : CALLS_BLANK;
 		total += fr->phase_ns[i];
@@ -786,6 +808,10 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 	out[CALLS_COL_APP_WAIT] = CALLS_BLANK;
 	out[CALLS_COL_APP_CPU] = CALLS_BLANK;
 	out[CALLS_COL_APP_RENDER] = CALLS_BLANK;
+	/* This xrEndFrame is recorded, whatever came before it. */
+	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
+	if (partial)
+		return;
 	if (fr->has & CALLS_HAS_WAIT)
 		out[CALLS_COL_APP_WAIT] = fr->wait_exit - fr->wait_entry;
 	/* Overlapping frames (a pipelined app) leave the app no time between
@@ -795,7 +821,6 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 		                         non_negative(fr->begin_entry - fr->wait_exit);
 	if (fr->has & CALLS_HAS_BEGIN)
 		out[CALLS_COL_APP_RENDER] = non_negative(end_entry - fr->begin_exit);
-	out[CALLS_COL_APP_SUBMIT] = end_exit - end_entry;
 }
 
 int calls_frame_columns(struct calls_result *r, uint64_t f, int64_t end_entry, int64_t end_exit,

@@ -85,6 +85,15 @@ struct calls_result {
 	 * the sandwich runs read it after the frames they read.
 	 */
 	unsigned phases_recorded;
+	/*
+	 * Frames below it began before the recording (their xrWaitFrame is not
+	 * in the file: the recording starts inside an xrEndFrame): the first
+	 * pre row's frame, or the frame after it when that row is no
+	 * xrWaitFrame. Their rows' phase columns are blank. Set at the first
+	 * pre row, before any xrEndFrame call is passed on
+	 * (calls_join_opts.ends).
+	 */
+	uint64_t complete_from;
 };
 
 /*
@@ -198,7 +207,8 @@ enum calls_col {
  * before it being @p prev (has == 0: none), whose xrEndFrame ran from
  * @p end_entry to @p end_exit, into @p out[CALLS_COLS]. Only the phases of
  * @p phases (calls_result.phases_recorded) have a value, and the total
- * only when that is every phase.
+ * only when that is every phase; none, nor app_wait, app_cpu and
+ * app_render, when @p fr is partial (CALLS_HAS_PARTIAL).
  */
 void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *prev,
                       unsigned phases, int64_t end_entry, int64_t end_exit, int64_t *out);

@@ -8,7 +8,11 @@
 # (each xrWaitFrame starts the next id, every call carries the id current
 # when it began); results are the XrResult as a number (xrPollEvent's
 # XR_EVENT_UNAVAILABLE = 4). The calls files add # phases_recorded=, every
-# phase here.
+# phase here. The recording starts and stops inside an xrEndFrame: the
+# merged file's first row has its phases blank (its frame began before
+# the recording), every later row has them; the functions file counts
+# every call recorded (those of the frame after the last xrEndFrame map to
+# no row: calls_frames_unmapped).
 # Usage: calls.sh headless|vulkan2
 . "$(dirname "$0")/lib.sh"
 graphics=$1
@@ -70,4 +74,12 @@ if [ "$graphics" != headless ]; then
 		grep -q " $fn\$" "$XRLM_TEST_WORK/pre.counts" || fail "no $fn recorded"
 	done
 fi
+
+m=$(merged_files)
+wait_col=$(column_of "$m" target_wait_us)
+total_col=$(column_of "$m" target_total_us)
+[ "$(data_rows "$m" | head -n 1 | cut -d, -f"$wait_col-$total_col" | tr -d ,)" = "" ] ||
+	fail "the first row's phases are not blank: its frame began before the recording"
+data_rows "$m" | tail -n +2 | cut -d, -f"$wait_col-$total_col" | grep -q '^,\|,,\|,$' &&
+	fail "a later row has a blank phase"
 note "calls files ($graphics): $(awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }' "$XRLM_TEST_WORK/pre.counts")"

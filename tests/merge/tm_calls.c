@@ -318,11 +318,21 @@ static void test_without_calls_unchanged(void **state)
 
 /* ---- nesting and threads ---- */
 
+/*
+ * Frame 1's xrWaitFrame, forwarded, on thread 1: the files of the tests
+ * below start with it, so that their frame 1 is wholly recorded (a file
+ * starting anywhere else starts inside a frame: test_partial_frames()).
+ */
+#define WAIT1_PRE "xrWaitFrame,1,1000,2000,1,0\n"
+#define WAIT1_POST "xrWaitFrame,1,1100,1900,1,0\n"
+
 /* The pre rows of the nested test, as the writer pops them (a call's record
  * is pushed when it returns: nested ones first), and by t_entry. */
 static const char *const nested_pre[] = {
+	WAIT1_PRE
 	"xrLocateSpace,1,11000,11500,1,0\n"
 	"xrEndFrame,1,10000,20000,1,0\n",
+	WAIT1_PRE
 	"xrEndFrame,1,10000,20000,1,0\n"
 	"xrLocateSpace,1,11000,11500,1,0\n",
 };
@@ -336,6 +346,7 @@ static void test_nested_pre_call(void **state)
 	/* The target calls the loader's trampoline from its xrEndFrame: a pre
 	 * xrLocateSpace inside pre's xrEndFrame, forwarded to post. */
 	session_write(&s, "500,1,10000,20000\n", "500,1,12000,13000\n", NULL, nested_pre[order],
+	              WAIT1_POST
 	              "xrLocateSpace,1,11100,11300,1,0\n"
 	              "xrEndFrame,1,12000,13000,1,0\n");
 	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
@@ -352,8 +363,9 @@ static void test_nested_pre_call(void **state)
 	assert_int_equal(calls_frame_columns(&r, f, 10000, 20000, cols), 0);
 	assert_int_equal(cols[U_PHASE_END], 8500);
 	assert_int_equal(cols[U_PHASE_OTHER], 300);
-	assert_int_equal(cols[CALLS_COL_TARGET_TOTAL], 8800);
-	assert_true(cols[CALLS_COL_APP_WAIT] == CALLS_BLANK);
+	assert_int_equal(cols[U_PHASE_WAIT], 200);
+	assert_int_equal(cols[CALLS_COL_TARGET_TOTAL], 9000);
+	assert_int_equal(cols[CALLS_COL_APP_WAIT], 1000);
 	assert_int_equal(cols[CALLS_COL_APP_SUBMIT], 10000);
 	calls_result_destroy(&r);
 	tm_dir_remove(s.dir);
@@ -367,10 +379,12 @@ static void test_nested_three_levels(void **state)
 	struct calls_result r;
 
 	session_write(&s, "500,1,10000,20000\n", "500,1,18000,19000\n", NULL,
+	              WAIT1_PRE
 	              "xrPollEvent,1,12000,12500,1,0\n"   /* inside xrLocateSpace */
 	              "xrLocateSpace,1,11000,14000,1,0\n" /* inside xrEndFrame */
 	              "xrStringToPath,1,15000,15100,1,0\n" /* inside xrEndFrame */
 	              "xrEndFrame,1,10000,20000,1,0\n",
+	              WAIT1_POST
 	              "xrPollEvent,1,12100,12200,1,0\n"
 	              "xrLocateSpace,1,13000,13500,1,0\n"
 	              "xrEndFrame,1,18000,19000,1,0\n");
@@ -393,8 +407,8 @@ static void test_nested_three_levels(void **state)
 static void test_nested_many_before_forward(void **state)
 {
 	(void)state;
-	char pre[4096] = "", post[4096] = "";
-	size_t np = 0, nq = 0;
+	char pre[4096] = WAIT1_PRE, post[4096] = WAIT1_POST;
+	size_t np = strlen(pre), nq = strlen(post);
 	struct session s;
 	struct calls_result r;
 
@@ -435,9 +449,11 @@ static void test_two_threads(void **state)
 	 * row at 10500 comes after thread 1's at 11000 (the writer pops
 	 * per-thread rings): still placed. */
 	session_write(&s, "100,1,10000,12000\n", "100,1,10200,11800\n", NULL,
+	              WAIT1_PRE
 	              "xrEndFrame,1,10000,12000,1,0\n"
 	              "xrSyncActions,1,11000,11100,1,0\n"
 	              "xrSyncActions,2,10500,10900,1,0\n",
+	              WAIT1_POST
 	              "xrEndFrame,1,10200,11800,1,0\n"
 	              "xrSyncActions,2,10600,10700,1,0\n"
 	              "xrLocateSpace,2,10950,10990,1,0\n");
@@ -461,7 +477,9 @@ static void test_frames_that_map_to_nothing(void **state)
 
 	/* Frame 200's display time is not on post's side (a layer above
 	 * changed it): its calls have no row. Frame 300's xrEndFrame is not in
-	 * the calls file: its row has blank every-function cells. */
+	 * the calls file: its row has blank every-function cells. Frame 100
+	 * began before the recording (the file starts with its xrEndFrame):
+	 * blank but for app_submit_us. */
 	session_write(&s, "100,1,1000,2000\n200,1,11000,12000\n300,1,21000,22000\n",
 	              "100,1,1100,1900\n300,1,21100,21900\n", NULL,
 	              "xrEndFrame,1,1000,2000,1,0\n"
@@ -478,8 +496,73 @@ static void test_frames_that_map_to_nothing(void **state)
 	assert_non_null(strstr(got, "\n# calls_frames_unmapped=1\n# rows_without_calls=1\n"));
 	assert_string_equal(tm_rows_of(got),
 	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,"
-	                    "0.000,0.000,0.200,0.000,0.000,0.000,0.000,0.200,,,,1.000,\n"
+	                    ",,,,,,,,,,,1.000,\n"
 	                    "300,1,,1.000,0.800,0.200,,,,,,,,,,,,,,,,\n");
+	free(got);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * A recording starts and stops inside pre's xrEndFrame: the file starts
+ * with frame 1's xrEndFrame (its xrWaitFrame, xrBeginFrame, ... came
+ * before the recording) and ends with frame 4's xrWaitFrame and
+ * xrBeginFrame (its xrEndFrame came after). Frame 1's row has every
+ * phase blank, unknown rather than 0, but app_submit_us; a later row's
+ * phase without a call stays 0. The functions file counts every call
+ * recorded, over the merged file's frames; frame 4's calls map to no row.
+ */
+static void test_partial_frames(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "1000,7,10000,12000\n2000,7,20000,22000\n3000,7,30000,32000\n",
+	              "1000,7,10500,11500\n2000,7,20500,21500\n3000,7,30500,31500\n",
+	              "# bracket_correction_ns=10\n",
+	              "xrEndFrame,7,10000,12000,1,0\n"
+	              "xrPollEvent,7,12500,12600,1,0\n"
+	              "xrWaitFrame,7,15000,16000,2,0\n"
+	              "xrBeginFrame,7,17000,17500,2,0\n"
+	              "xrEndFrame,7,20000,22000,2,0\n"
+	              "xrWaitFrame,7,25000,26000,3,0\n"
+	              "xrBeginFrame,7,27000,27500,3,0\n"
+	              "xrEndFrame,7,30000,32000,3,0\n"
+	              "xrWaitFrame,7,35000,36000,4,0\n"
+	              "xrBeginFrame,7,37000,37500,4,0\n",
+	              "xrEndFrame,7,10500,11500,1,0\n"
+	              "xrWaitFrame,7,15100,15900,2,0\n"
+	              "xrBeginFrame,7,17100,17400,2,0\n"
+	              "xrEndFrame,7,20500,21500,2,0\n"
+	              "xrWaitFrame,7,25100,25900,3,0\n"
+	              "xrBeginFrame,7,27100,27400,3,0\n"
+	              "xrEndFrame,7,30500,31500,3,0\n"
+	              "xrWaitFrame,7,35100,35900,4,0\n"
+	              "xrBeginFrame,7,37100,37400,4,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(log.count, 0);
+	assert_int_equal(sum.calls_pre, 10);
+	assert_int_equal(sum.calls_frames_unmapped, 1); /* frame 4 */
+	char *got = tm_file_read(s.merged);
+	assert_non_null(strstr(got, "\n# calls_frames_unmapped=1\n"));
+	assert_string_equal(tm_rows_of(got),
+	                    "1000,7,10.000,2.000,1.000,0.990,9.9000,,,"
+	                    ",,,,,,,,,,,2.000,\n"
+	                    "2000,7,10.000,2.000,1.000,0.990,9.9000,,,"
+	                    "0.190,0.190,0.990,0.000,0.000,0.000,0.000,1.370,1.000,4.000,2.500,2.000,\n"
+	                    "3000,7,,2.000,1.000,0.990,,,,"
+	                    "0.190,0.190,0.990,0.000,0.000,0.000,0.000,1.370,1.000,4.000,2.500,2.000,\n");
+	free(got);
+
+	/* Every call recorded, frames 1's and 4's too. */
+	got = tm_file_read(s.functions);
+	assert_string_equal(got,
+	                    "# frame_count=3\n" FUNCTIONS_HEADER "\n"
+	                    "xrEndFrame,end,3,1.0000,2.970,0.990,0.990,0.990,0.990,70.6302,0,0,0.000,0.000\n"
+	                    "xrBeginFrame,begin,3,1.0000,0.570,0.190,0.190,0.190,0.190,13.5553,0,0,0.000,0.000\n"
+	                    "xrWaitFrame,wait,3,1.0000,0.570,0.190,0.190,0.190,0.190,13.5553,0,0,0.000,0.000\n"
+	                    "xrPollEvent,other,1,0.3333,0.095,0.095,0.095,0.095,0.095,2.2592,0,0,0.000,0.000\n");
 	free(got);
 	tm_dir_remove(s.dir);
 }
@@ -1276,6 +1359,7 @@ int main(void)
 		cmocka_unit_test(test_nested_many_before_forward),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_frames_that_map_to_nothing),
+		cmocka_unit_test(test_partial_frames),
 		cmocka_unit_test(test_bad_calls_rows),
 		cmocka_unit_test(test_bad_calls_files),
 		cmocka_unit_test(test_too_many_names),
