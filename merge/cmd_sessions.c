@@ -95,6 +95,7 @@ static void merged_state(const struct sessions *s, const struct sessions_entry *
 	}
 	for (int i = 0; i < diag.warning_count; i++)
 		cmd_log(NULL, diag.warnings[i]);
+	csvr_printable(fc.value);
 	snprintf(row->state, sizeof(row->state), "merged, %s frames", fc.value[0] ? fc.value : "?");
 }
 

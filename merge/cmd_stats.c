@@ -16,7 +16,8 @@ static int print_functions(const char *merged, const struct merge_summary *s, bo
 	char path[MERGE_PATH_MAX];
 
 	if (functions_read_sibling(merged, path, sizeof(path)))
-		return cmd_print_functions(path, s->frame_count, all);
+		return cmd_print_functions(path, s->summary_frame_count ? s->summary_frame_count
+		                                                       : s->frame_count, all);
 	if (s->has_calls && merge_functions_path(merged, path, sizeof(path)) == 0)
 		fprintf(stderr, "xrlm: %s: warning: no per-function table: %s is missing\n", merged,
 		        path);

@@ -64,12 +64,7 @@ struct engine {
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/*
- * '?' for every control byte of @p s: a message quotes what a file holds
- * (a callback's "%.40s" of a header value too), and a terminal must not
- * take a damaged or hostile file's bytes for escape sequences.
- */
-static void printable(char *s)
+void csvr_printable(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -86,7 +81,7 @@ static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, con
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	printable(what);
+	csvr_printable(what);
 	if (line)
 		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", path,
 		         (unsigned long long)line, what);
@@ -103,7 +98,7 @@ static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, c
 	if (d->warning_count >= CSVR_MAX_WARNINGS)
 		return;
 	snprintf(text, sizeof(text), "%s", what);
-	printable(text);
+	csvr_printable(text);
 	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s", path,
 	         (unsigned long long)line, text);
 }

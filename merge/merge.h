@@ -48,6 +48,9 @@ struct merge_paths {
  */
 struct merge_summary {
 	uint64_t frame_count;            /* matched frames (rows written) */
+	/* A merged file read back: its summary's frame_count (its rows may be fewer: a
+	 * copy cut short); 0 when it has none or it is not a count. */
+	uint64_t summary_frame_count;
 	uint64_t gpu_frame_count;        /* rows with a target_gpu_us value */
 	struct stats_summary target_cpu_us;
 	struct stats_summary target_cpu_pct;    /* rows with an interval */

@@ -358,6 +358,10 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 		}
 		snprintf(c->s->gpu_mode, sizeof(c->s->gpu_mode), "%.31s", value);
 		c->s->has_gpu_info = true;
+	} else if (strcmp(key, "frame_count") == 0) {
+		/* Not a count: merged_rows_warning() says so; the rows are counted. */
+		if (u_parse_span_u64(value, strlen(value), &c->s->summary_frame_count) != U_PARSE_OK)
+			c->s->summary_frame_count = 0;
 	} else if (strcmp(key, "phases_recorded") == 0) {
 		if (!u_phase_set_parse(value, &c->s->phases_recorded)) {
 			char quoted[64];

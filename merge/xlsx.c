@@ -15,6 +15,8 @@
 
 #include <xlsxwriter.h>
 
+#include "u_parse.h"
+
 #include "columns.h"
 #include "fmt.h"
 #include "functions_read.h"
@@ -121,6 +123,7 @@ struct frames_ctx {
 	uint32_t sheet_rows; /* frames on the current Frames sheet */
 	unsigned sheets;
 	uint64_t frames_total;
+	uint64_t summary_frames; /* the summary's frame_count; 0: none (the rows count) */
 	uint64_t first_sheet_frames;
 	struct columns *values;
 	const struct csvr_format *layout; /* the merged file's columns, as they are */
@@ -138,6 +141,9 @@ static int on_summary(void *ctx, const char *key, const char *value, char *msg, 
 	struct xlsx_book *b = fc->b;
 	lxw_row_t r = fc->summary_row++;
 
+	if (strcmp(key, "frame_count") == 0 &&
+	    u_parse_span_u64(value, strlen(value), &fc->summary_frames) != U_PARSE_OK)
+		fc->summary_frames = 0;
 	xlsx_book_check(b, worksheet_write_string(fc->summary, r, 0, key, NULL));
 	xlsx_book_write_typed(b, fc->summary, r, 1, value);
 	return xlsx_book_failed(b, msg, msg_size);
@@ -415,8 +421,9 @@ int xlsx_write(const struct xlsx_job *job, struct xlsx_result *result, merge_log
 	}
 	int ret = add_merged(&b, job, &values, &fc, log, ctx);
 	if (ret == 0 && job->functions_csv)
-		ret = add_functions(&b, job->functions_csv, fc.frames_total, &result->functions, log,
-		                    ctx);
+		ret = add_functions(&b, job->functions_csv,
+		                    fc.summary_frames ? fc.summary_frames : fc.frames_total,
+		                    &result->functions, log, ctx);
 	if (ret == 0 && fc.frames_total > 0)
 		add_charts(&b, &values, fc.first_sheet_frames);
 	columns_destroy(&values);

@@ -136,8 +136,10 @@ static void test_process_started_later(void **state)
 
 	make_session(f, 0);
 	/* The process start is known to the second (the boot time's
-	 * resolution, allowed for): start it over two seconds later. */
-	struct timespec wait = {2, 300 * 1000 * 1000};
+	 * fraction dropped, the age in whole ticks) and so is the files'
+	 * change: the start may read up to 2 s early against it, 1 s of which
+	 * the check allows. Start it over three seconds later. */
+	struct timespec wait = {3, 200 * 1000 * 1000};
 	while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
 		;
 	f->child = start_child();
