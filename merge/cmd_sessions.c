@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "csvr.h"
@@ -189,6 +190,12 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e,
 	if (stale)
 		printf("%s: removed %u temporary file%s of a merge cut short\n", e->tag, stale,
 		       stale == 1 ? "" : "s");
+	/* A functions file without its merged file (placed first, then the
+	 * merge was killed) is a merge cut short's too: it would stop this one. */
+	struct stat st;
+	if (sib.functions_csv[0] && lstat(sib.functions_csv, &st) == 0 && S_ISREG(st.st_mode) &&
+	    unlink(sib.functions_csv) == 0)
+		printf("%s: removed the functions file of a merge cut short\n", e->tag);
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	paths.post_csv = post;

@@ -554,15 +554,21 @@ static int write_output(struct merged_writer *o, struct out_reserve *room, struc
 		merged_write_abort(o);
 		return -1;
 	}
-	if (merged_write_commit(o, msg, sizeof(msg)) != 0) {
+	/* Until the merged file is placed, a signal that ends xrlm takes the
+	 * functions file with it: alone it would stop the next try. */
+	if (rc->calls->present)
+		out_file_watch(functions_path);
+	int ret = merged_write_commit(o, msg, sizeof(msg));
+	if (ret != 0) {
 		say(log, ctx, msg);
 		/* The session is not merged: leave no functions file that would
 		 * stop the next try (files are never replaced). */
 		if (rc->calls->present)
 			unlink(functions_path);
-		return -1;
 	}
-	return 0;
+	if (rc->calls->present)
+		out_file_unwatch(functions_path);
+	return ret;
 }
 
 /* ---- the window sources: a side's stream, a chunk of rows at a time ---- */

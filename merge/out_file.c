@@ -122,6 +122,16 @@ static void pending_forget(const char *path)
 	pthread_mutex_unlock(&pending_lock);
 }
 
+void out_file_watch(const char *path)
+{
+	pending_set(pending_claim(), path);
+}
+
+void out_file_unwatch(const char *path)
+{
+	pending_forget(path);
+}
+
 /*
  * Slot @p p's path into @p out, from the signal handler: false when it has
  * none, or when it stays in change past ~100 ms (a writer thread stopped).

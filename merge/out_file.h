@@ -34,6 +34,17 @@ int out_file_cleanup_on_signals(void);
  */
 int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size);
 
+/*
+ * Makes a fatal signal (out_file_cleanup_on_signals()) remove @p path too:
+ * a file this process has placed that is not whole without another still
+ * to come (the functions file, placed before its merged file), until
+ * out_file_unwatch(@p path). Nothing when the signals are not armed.
+ */
+void out_file_watch(const char *path);
+
+/* @p path is whole (or removed): a fatal signal leaves it (out_file_watch()). */
+void out_file_unwatch(const char *path);
+
 /* Removes the temporary file @p tmp of a failed output (out_file_create_tmp()). */
 void out_file_discard(const char *tmp);
 

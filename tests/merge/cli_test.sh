@@ -675,6 +675,15 @@ calls_merge_dir)
 	[ -s "$work/functions-merged-$t.csv" ] || fail "no functions file"
 	grep -q -E ",app_submit_us(,target_gpu_raw_us)?,gate_tripped$" "$work/frames-merged-$t.csv" ||
 		fail "no every-function columns"
+	# A merge killed between its functions file and its merged file left
+	# the former alone: removed, and the session merged again.
+	rm "$work/frames-merged-$t.csv"
+	run merge "$work"
+	[ "$rc" -eq 0 ] || fail "a functions file without its merged file stopped the merge: status $rc"
+	grep -q "^$t: removed the functions file of a merge cut short$" "$work/out" ||
+		fail "no line for the functions file removed"
+	[ -s "$work/frames-merged-$t.csv" ] && [ -s "$work/functions-merged-$t.csv" ] ||
+		fail "not merged again"
 	;;
 threads)
 	# The merged and functions files have the same bytes whatever the
