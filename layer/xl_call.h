@@ -4,12 +4,19 @@
  * xl_side_post.c): the frame id, the claim of a ring record and its
  * publication. Only clock reads, atomics and the ring push happen here.
  *
- * The frame id is this side's count of xrWaitFrame calls in the current
+ * The frame ids count this side's xrWaitFrame calls in the current
  * XrSession (0 before the first; the count starts again when a session is
  * created while no other is alive: two sessions at once share one count,
- * which never goes back). A call carries the id current when it began;
- * xrWaitFrame counts itself first, so its own record carries the frame it
- * starts.
+ * which never goes back). Which frame a call belongs to follows the
+ * runtime's own handshake, so that a pipelined app (a game thread waiting
+ * for frame N + 1 while its render thread still ends frame N) has each
+ * call in its frame: xrWaitFrame takes a new id as it begins; xrBeginFrame
+ * the id of the last xrWaitFrame that returned (the runtime lets the next
+ * one return only after this xrBeginFrame); xrEndFrame the last
+ * xrBeginFrame's; any other call its own thread's last xrWaitFrame's,
+ * xrBeginFrame's or xrEndFrame's, or on a thread that made none, the last
+ * xrWaitFrame's that returned. A single-threaded loop gets the count of
+ * xrWaitFrame calls so far, as before.
  */
 #ifndef XL_CALL_H
 #define XL_CALL_H
@@ -26,15 +33,54 @@ struct xl_call {
 	uint16_t fn;
 };
 
+/* Frame @p frame is the calling thread's, from its xrWaitFrame, xrBeginFrame or xrEndFrame. */
+static inline void xl_call_thread_frame(struct xl_instance *in, uint64_t frame)
+{
+	xl_ring_tls.frame = frame;
+	xl_ring_tls.frame_epoch = atomic_load_explicit(&in->frame_epoch, memory_order_relaxed);
+}
+
+/* xrBeginFrame begins: its frame is the last xrWaitFrame's that returned. */
+static inline void xl_call_begin_frame(struct xl_instance *in)
+{
+	uint64_t frame = atomic_load_explicit(&in->frame_waited, memory_order_relaxed);
+	atomic_store_explicit(&in->frame_begun, frame, memory_order_relaxed);
+	xl_call_thread_frame(in, frame);
+}
+
+/* xrEndFrame begins: its frame is the last xrBeginFrame's. Both sides' xrEndFrame hooks call it first. */
+static inline void xl_call_end_frame(struct xl_instance *in)
+{
+	xl_call_thread_frame(in, atomic_load_explicit(&in->frame_begun, memory_order_relaxed));
+}
+
+/* xrWaitFrame returned (its hook, xl_frame.c): its frame is the one xrBeginFrame takes next. */
+static inline void xl_call_wait_returned(struct xl_instance *in)
+{
+	atomic_store_explicit(&in->frame_waited, xl_ring_tls.frame, memory_order_relaxed);
+}
+
+/* The frame of a call the calling thread makes now (see the top). */
+static inline uint64_t xl_call_frame(struct xl_instance *in)
+{
+	if (xl_ring_tls.frame_epoch == atomic_load_explicit(&in->frame_epoch, memory_order_relaxed))
+		return xl_ring_tls.frame;
+	return atomic_load_explicit(&in->frame_waited, memory_order_relaxed);
+}
+
 /*
  * The wrapper's entry step for function @p fn: xrWaitFrame counts a frame
- * (the only work on an idle path besides the test below); then the session
- * being recorded, or 0: one relaxed load of the control word and a test.
+ * and xrBeginFrame takes one (the only work on an idle path besides the
+ * test below; @p fn is a constant there); then the session being
+ * recorded, or 0: one relaxed load of the control word and a test.
  */
 static inline uint32_t xl_call_enter(struct xl_instance *in, enum xl_fn_id fn)
 {
 	if (fn == XL_FN_xrWaitFrame)
-		atomic_fetch_add_explicit(&in->frame_count, 1, memory_order_relaxed);
+		xl_call_thread_frame(in, atomic_fetch_add_explicit(&in->frame_count, 1,
+		                                                   memory_order_relaxed) + 1);
+	else if (fn == XL_FN_xrBeginFrame)
+		xl_call_begin_frame(in);
 	return xl_control_recording(in->ctl);
 }
 
@@ -78,7 +124,7 @@ static inline bool xl_call_claim(struct xl_instance *in, struct xl_call *c, enum
 	}
 	c->session_id = id;
 	c->tid = xl_ring_thread_id();
-	c->frame_id = (int64_t)atomic_load_explicit(&in->frame_count, memory_order_relaxed);
+	c->frame_id = (int64_t)xl_call_frame(in);
 	c->fn = (uint16_t)fn;
 	return true;
 }

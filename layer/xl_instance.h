@@ -32,6 +32,13 @@ struct xl_instance {
 	int dir_fd; /* the output directory, -1 when it cannot be used */
 	/* xrWaitFrame calls in the current XrSession: the frame id (xl_call.h). */
 	_Atomic uint64_t frame_count;
+	/* The frame of the last xrWaitFrame that returned, and of the last
+	 * xrBeginFrame: a pipelined app's render thread's (xl_call.h). */
+	_Atomic uint64_t frame_waited;
+	_Atomic uint64_t frame_begun;
+	/* Counts frame_count's new starts: a thread's frame of an earlier
+	 * count (xl_ring_thread.frame) is no frame of this one. */
+	_Atomic uint32_t frame_epoch;
 	/* XrSessions created and not yet destroyed: frame_count starts again
 	 * only with the first of them. */
 	_Atomic uint32_t sessions_alive;

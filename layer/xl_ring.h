@@ -140,6 +140,10 @@ struct xl_ring_thread {
 	struct xl_ring *ring; /* NULL: none was free at its last look */
 	uint32_t generation;  /* the pool it registered with; 0: none yet */
 	uint32_t tid;         /* Linux TID, 0 until the first registration */
+	/* The frame of this thread's last xrWaitFrame, xrBeginFrame or
+	 * xrEndFrame (xl_call.h), valid while frame_epoch is the instance's. */
+	uint32_t frame_epoch;
+	uint64_t frame;
 };
 extern __thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
 

@@ -107,8 +107,12 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 	/* A new session alone: its frames are counted from 0 (xl_call.h). One
 	 * created beside another leaves the count to go on, else that one's
 	 * calls would go back to frame 0 in the middle of its recording. */
-	if (atomic_fetch_add(&in->sessions_alive, 1) == 0)
+	if (atomic_fetch_add(&in->sessions_alive, 1) == 0) {
 		atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
+		atomic_store_explicit(&in->frame_waited, 0, memory_order_relaxed);
+		atomic_store_explicit(&in->frame_begun, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&in->frame_epoch, 1, memory_order_relaxed);
+	}
 	/* Its calls may be recorded from its first frame: the writer, started
 	 * with the instance, has backed the first ring's pages by now in any
 	 * application that made a graphics device first; one that did not

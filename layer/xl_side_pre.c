@@ -178,6 +178,7 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 XrResult xl_side_end_frame(struct xl_instance *in, XrSession session, const XrFrameEndInfo *info)
 {
 	struct xl_control *ctl = in->ctl;
+	xl_call_end_frame(in);
 	uint32_t id = xl_control_pre_frame(ctl);
 	if (__builtin_expect(!id, 1))
 		return end_frame_idle(in, session, info);

@@ -146,7 +146,7 @@ PFN_xrVoidFunction xl_wrap_function(struct xl_instance *in, enum xl_fn_id id,
 	if (id >= XL_FN_COUNT || !next)
 		return NULL;
 	/* Not selected: the application calls the next layer directly, at no cost. */
-	if (!entries[id].hooked && id != XL_FN_xrWaitFrame &&
+	if (!entries[id].hooked && id != XL_FN_xrBeginFrame &&
 	    !xl_settings_function_selected(&in->settings, id))
 		return NULL;
 	/* The wrapper calls what the next layer answered the application. */

@@ -251,6 +251,8 @@ XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstanc
 	return next(instance, info, vk_device, vk_result);
 }
 
+__thread struct xl_ring_thread xl_ring_tls __attribute__((tls_model("initial-exec")));
+
 bool xl_ring_pool_backed(void *pool)
 {
 	(void)pool;
@@ -457,6 +459,52 @@ static void test_frame_ids(void **state)
 	assert_int_equal(xl_session_destroy(&inst, c), XR_SUCCESS);
 }
 
+/* Runs as thread @p t (its thread-local frame swapped in), then keeps what it left. */
+#define ON_THREAD(t, step)          \
+	do {                        \
+		xl_ring_tls = (t);  \
+		step;               \
+		(t) = xl_ring_tls;  \
+	} while (0)
+
+/*
+ * A pipelined app: a game thread waits for frame N + 1 while the render
+ * thread still begins and ends frame N; a third thread polls. Each call
+ * has its frame (xl_call.h), not the last xrWaitFrame's begun.
+ */
+static void test_frame_ids_pipelined(void **state)
+{
+	(void)state;
+	struct xl_ring_thread game = {0}, render = {0}, poll = {0};
+	XrSession a = create(false);
+
+	ON_THREAD(game, (xl_call_enter(&inst, XL_FN_xrWaitFrame), xl_call_wait_returned(&inst)));
+	ON_THREAD(game, assert_int_equal(xl_call_frame(&inst), 1)); /* its xrLocateViews */
+	ON_THREAD(render, xl_call_enter(&inst, XL_FN_xrBeginFrame));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
+	/* The game thread is in xrWaitFrame for frame 2 (it returns after
+	 * this xrBeginFrame) while the render thread ends frame 1. */
+	ON_THREAD(game, xl_call_enter(&inst, XL_FN_xrWaitFrame));
+	ON_THREAD(game, assert_int_equal(xl_call_frame(&inst), 2));
+	ON_THREAD(render, xl_call_end_frame(&inst));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1)); /* a swapchain call after */
+	ON_THREAD(poll, assert_int_equal(xl_call_frame(&inst), 1)); /* no frame of its own */
+	ON_THREAD(game, xl_call_wait_returned(&inst));
+	ON_THREAD(poll, assert_int_equal(xl_call_frame(&inst), 2));
+	ON_THREAD(render, (xl_call_enter(&inst, XL_FN_xrBeginFrame), xl_call_end_frame(&inst)));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 2));
+	assert_int_equal(xl_session_destroy(&inst, a), XR_SUCCESS);
+
+	/* A new session counts again: a thread's frame of the last one is none of it. */
+	XrSession b = create(false);
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 0));
+	ON_THREAD(game, (xl_call_enter(&inst, XL_FN_xrWaitFrame), xl_call_wait_returned(&inst)));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
+	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
+	xl_ring_tls = (struct xl_ring_thread){0};
+}
+
 static atomic_bool stress_done;
 
 /* Session B's frames, as fast as they come, until told to stop. */
@@ -516,6 +564,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_other_frames_gl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_ids_pipelined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
 	};
