@@ -43,6 +43,16 @@ struct app {
 
 	uint64_t frames_done; /* xrEndFrame calls so far */
 	struct app_stats stats;
+	/* --pipeline: the game-to-render handoff, drained before xrEndSession. */
+	struct app_pipe *pipe;
+};
+
+/* One frame handed from the game thread to the render thread (--pipeline). */
+struct app_frame_plan {
+	uint64_t frame;  /* the game thread's count of frames waited, from 0 */
+	XrFrameState fs; /* what its xrWaitFrame returned */
+	bool rendering;  /* a swapchain and shouldRender: views located, to render */
+	XrView views[2];
 };
 
 /* Creates instance, system, Vulkan or EGL (if asked), session, space, swapchain. */
@@ -56,6 +66,24 @@ bool app_poll_events(struct app *app);
 
 /* Runs one frame: wait, begin, render, the measured xrEndFrame. */
 bool app_frame(struct app *app);
+
+/*
+ * The game thread's half of frame @p frame (--pipeline): xrWaitFrame, then
+ * with --calls full the input and the spaces, and the views when needed.
+ */
+bool app_frame_game(struct app *app, uint64_t frame, struct app_frame_plan *plan);
+
+/* The render thread's half: xrBeginFrame, render (if planned), xrEndFrame. */
+bool app_frame_render(struct app *app, const struct app_frame_plan *plan);
+
+/*
+ * --pipeline: runs the event loop and the game halves on this thread and
+ * the render halves on a thread of its own, until the session exits.
+ */
+bool app_pipeline_run(struct app *app);
+
+/* Waits until the render thread has ended every frame handed to it. False if it failed. */
+bool app_pipeline_drain(struct app_pipe *pipe);
 
 /*
  * Runs the event/frame loop on opts.threads threads (or, opts.new_threads,

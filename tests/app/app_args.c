@@ -33,7 +33,7 @@ static void usage(void)
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
-	       "                     [--gl-uncurrent-every N] [--fork-at N]\n"
+	       "                     [--gl-uncurrent-every N] [--fork-at N] [--pipeline]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -58,7 +58,12 @@ static void usage(void)
 	       "                 current, an application bug the layers must survive\n"
 	       "  --fork-at N    after frame N, fork a child that calls exit(0) at once (its\n"
 	       "                 destructors run, as a helper process's do) and wait up to\n"
-	       "                 10 s for it\n");
+	       "                 10 s for it\n"
+	       "  --pipeline     a game thread (xrWaitFrame, input, views, spaces) and a render\n"
+	       "                 thread (xrBeginFrame, swapchain, xrEndFrame), one frame\n"
+	       "                 apart, as engines run them: xrWaitFrame(N+1) starts before\n"
+	       "                 xrEndFrame(N) (not with --threads, --stats, --toggle-every,\n"
+	       "                 --fork-at or --graphics egl)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -147,6 +152,31 @@ static bool takes_value(const char *opt)
 	       strcmp(opt, "--gl-uncurrent-every") == 0 || strcmp(opt, "--fork-at") == 0;
 }
 
+/*
+ * --pipeline runs its own two threads; what needs one frame thread (GL's
+ * current context, the stats' series, a signal or fork between frames)
+ * does not go with it.
+ */
+static bool check_pipeline(const struct app_options *o)
+{
+	const char *other = NULL;
+	if (!o->pipeline)
+		return true;
+	if (o->threads > 1 || o->new_threads)
+		other = "--threads";
+	else if (o->stats)
+		other = "--stats";
+	else if (o->toggle_every)
+		other = "--toggle-every";
+	else if (o->fork_at)
+		other = "--fork-at";
+	else if (o->graphics == APP_GRAPHICS_EGL)
+		other = "--graphics egl";
+	if (other)
+		app_error("--pipeline runs its own game and render threads: it takes no %s", other);
+	return !other;
+}
+
 enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o)
 {
 	*o = (struct app_options){
@@ -175,6 +205,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--vk-1.0") == 0) {
 			o->vk_1_0 = true;
+			continue;
+		}
+		if (strcmp(opt, "--pipeline") == 0) {
+			o->pipeline = true;
 			continue;
 		}
 		if (!takes_value(opt)) {
@@ -213,5 +247,5 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		          o->new_threads ? "new" : "2");
 		return APP_ARGS_BAD;
 	}
-	return APP_ARGS_OK;
+	return check_pipeline(o) ? APP_ARGS_OK : APP_ARGS_BAD;
 }

@@ -5,6 +5,7 @@
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
  *                 [--gl-uncurrent-every N] [--fork-at N] [--keep-session]
+ *                 [--pipeline]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -42,6 +43,7 @@ struct app_options {
 	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */
 	uint64_t gl_uncurrent_every; /* egl: every Nth xrEndFrame without a current context; 0 = never */
 	uint64_t fork_at; /* after frame N, fork a child that calls exit(0); 0 = never */
+	bool pipeline; /* game thread waits, render thread begins and ends (app_pipeline.c) */
 };
 
 enum app_args_result {

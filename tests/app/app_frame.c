@@ -7,13 +7,17 @@
  * xrBeginFrame, at the predicted display time), and locates the views
  * even when it does not render. With EGL the GL state the app can see is
  * saved before and compared after xrEndFrame, outside the CPU bracket.
+ *
+ * With --pipeline the frame is split as engines split it: the game thread's
+ * half (app_frame_game: wait, input, views, spaces) and the render thread's
+ * (app_frame_render: begin, render, end), see app_pipeline.c.
  */
 #include "app.h"
 
 #include "app_check.h"
 #include "app_load.h"
 
-static bool locate_views(struct app *app, XrTime time, XrView views[2])
+static bool locate_views(struct app *app, uint64_t frame, XrTime time, XrView views[2])
 {
 	XrViewLocateInfo li = {
 		.type = XR_TYPE_VIEW_LOCATE_INFO,
@@ -25,7 +29,7 @@ static bool locate_views(struct app *app, XrTime time, XrView views[2])
 	uint32_t n = 0;
 	views[0] = (XrView){.type = XR_TYPE_VIEW};
 	views[1] = (XrView){.type = XR_TYPE_VIEW};
-	if (!APP_XR_TIMED(&app->stats, app->frames_done, APP_CALL_LOCATE_VIEWS,
+	if (!APP_XR_TIMED(&app->stats, frame, APP_CALL_LOCATE_VIEWS,
 	                  xrLocateViews(app->session, &li, &state, 2, &n, views)))
 		return false;
 	if (n != 2) {
@@ -88,6 +92,34 @@ static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 	return true;
 }
 
+/*
+ * The frame's composition: renders when @p rendering (both eyes, located in
+ * @p views) and ends the frame at @p fs's display time.
+ */
+static bool submit(struct app *app, const XrFrameState *fs, bool rendering, const XrView views[2])
+{
+	XrCompositionLayerProjectionView pv[2];
+	XrCompositionLayerProjection proj = {
+		.type = XR_TYPE_COMPOSITION_LAYER_PROJECTION,
+		.space = app->space,
+		.viewCount = 2,
+		.views = pv,
+	};
+	const XrCompositionLayerBaseHeader *layers[1] = {(XrCompositionLayerBaseHeader *)&proj};
+	XrFrameEndInfo ei = {
+		.type = XR_TYPE_FRAME_END_INFO,
+		.displayTime = fs->predictedDisplayTime,
+		.environmentBlendMode = app->blend_mode,
+		.layers = layers,
+	};
+	if (rendering) {
+		if (!render(app, views, pv))
+			return false;
+		ei.layerCount = 1;
+	}
+	return end_frame(app, &ei);
+}
+
 bool app_frame(struct app *app)
 {
 	app_stats_frame_start(&app->stats, app->frames_done);
@@ -108,28 +140,41 @@ bool app_frame(struct app *app)
 	if (full && !app_input_locate(&app->input, app->space, fs.predictedDisplayTime, st, frame))
 		return false;
 
-	XrCompositionLayerProjectionView pv[2];
-	XrCompositionLayerProjection proj = {
-		.type = XR_TYPE_COMPOSITION_LAYER_PROJECTION,
-		.space = app->space,
-		.viewCount = 2,
-		.views = pv,
-	};
-	const XrCompositionLayerBaseHeader *layers[1] = {(XrCompositionLayerBaseHeader *)&proj};
-	XrFrameEndInfo ei = {
-		.type = XR_TYPE_FRAME_END_INFO,
-		.displayTime = fs.predictedDisplayTime,
-		.environmentBlendMode = app->blend_mode,
-		.layers = layers,
-	};
 	bool rendering = (app->has_vk || app->has_gl) && fs.shouldRender;
 	XrView views[2];
-	if ((full || rendering) && !locate_views(app, fs.predictedDisplayTime, views))
+	if ((full || rendering) && !locate_views(app, frame, fs.predictedDisplayTime, views))
 		return false;
-	if (rendering) {
-		if (!render(app, views, pv))
-			return false;
-		ei.layerCount = 1;
-	}
-	return end_frame(app, &ei);
+	return submit(app, &fs, rendering, views);
+}
+
+bool app_frame_game(struct app *app, uint64_t frame, struct app_frame_plan *plan)
+{
+	struct app_stats *st = &app->stats;
+	bool full = app->opts.calls == APP_CALLS_FULL;
+	XrFrameWaitInfo wi = {.type = XR_TYPE_FRAME_WAIT_INFO};
+	plan->frame = frame;
+	plan->fs = (XrFrameState){.type = XR_TYPE_FRAME_STATE};
+	if (!APP_XR_TIMED(st, frame, APP_CALL_WAIT_FRAME, xrWaitFrame(app->session, &wi, &plan->fs)))
+		return false;
+	/* The game's view of frame N+1 while frame N may still be rendering. */
+	if (full && !app_input_sync(&app->input, app->session, st, frame))
+		return false;
+	XrTime time = plan->fs.predictedDisplayTime;
+	plan->rendering = (app->has_vk || app->has_gl) && plan->fs.shouldRender;
+	if ((full || plan->rendering) && !locate_views(app, frame, time, plan->views))
+		return false;
+	return !full || app_input_locate(&app->input, app->space, time, st, frame);
+}
+
+bool app_frame_render(struct app *app, const struct app_frame_plan *plan)
+{
+	XrFrameBeginInfo bi = {.type = XR_TYPE_FRAME_BEGIN_INFO};
+	/* Begun first: the game thread's next xrWaitFrame is blocked until then. */
+	if (!APP_XR_TIMED(&app->stats, plan->frame, APP_CALL_BEGIN_FRAME,
+	                  xrBeginFrame(app->session, &bi)))
+		return false;
+	app_stats_frame_start(&app->stats, app->frames_done);
+	if (app->has_vk && !app_gpu_begin_frame(&app->gpu, app->frames_done, &app->stats))
+		return false;
+	return submit(app, &plan->fs, plan->rendering, plan->views);
 }

@@ -10,7 +10,7 @@
  * With --threads new each iteration runs on a thread of its own, started
  * once the previous one has been joined (as a host that runs its frames or
  * sessions on short-lived threads): hundreds of threads that call OpenXR,
- * one at a time.
+ * one at a time. --pipeline is app_pipeline.c's.
  */
 #include "app.h"
 
@@ -40,6 +40,9 @@ static bool handle_state(struct app *app, XrSessionState state)
 	}
 	case XR_SESSION_STATE_STOPPING:
 		app->running = false;
+		/* No frame of the render thread may be in flight across it. */
+		if (app->pipe && !app_pipeline_drain(app->pipe))
+			return false;
 		return APP_XR(xrEndSession(app->session));
 	case XR_SESSION_STATE_EXITING:
 		app->quit = true;
@@ -200,6 +203,8 @@ static bool run_new_threads(struct app *app)
 
 bool app_loop_run(struct app *app)
 {
+	if (app->opts.pipeline)
+		return app_pipeline_run(app);
 	if (app->opts.new_threads)
 		return run_new_threads(app);
 
