@@ -33,6 +33,13 @@ struct xl_call {
 	uint16_t fn;
 };
 
+/*
+ * The starts of a frame count in this process (xl_frame.c), never reset,
+ * not even with the instance's state: so that a thread's frame of an
+ * instance or session gone is never taken for one of the current count.
+ */
+extern _Atomic uint32_t xl_frame_epochs;
+
 /* Frame @p frame is the calling thread's, from its xrWaitFrame, xrBeginFrame or xrEndFrame. */
 static inline void xl_call_thread_frame(struct xl_instance *in, uint64_t frame)
 {

@@ -36,8 +36,8 @@ struct xl_instance {
 	 * xrBeginFrame: a pipelined app's render thread's (xl_call.h). */
 	_Atomic uint64_t frame_waited;
 	_Atomic uint64_t frame_begun;
-	/* Counts frame_count's new starts: a thread's frame of an earlier
-	 * count (xl_ring_thread.frame) is no frame of this one. */
+	/* frame_count's current start (from xl_frame_epochs): a thread's
+	 * frame of an earlier count (xl_ring_thread.frame) is no frame of this one. */
 	_Atomic uint32_t frame_epoch;
 	/* XrSessions created and not yet destroyed: frame_count starts again
 	 * only with the first of them. */

@@ -36,7 +36,7 @@ struct xl_call_record {
 	uint64_t t_entry;     /* CLOCK_MONOTONIC ns */
 	uint64_t t_exit;      /* CLOCK_MONOTONIC ns */
 	uint64_t seq;         /* the thread's call number on this ring: a gap is a drop */
-	int64_t frame_id;     /* xrWaitFrame calls of the XrSession when it began (xl_call.h) */
+	int64_t frame_id;     /* the frame it belongs to (xl_call.h) */
 	int64_t display_time; /* xrEndFrame: XrFrameEndInfo::displayTime; else 0 */
 	uint32_t thread_id;   /* Linux TID of the calling thread */
 	uint32_t session_id;  /* the recording session it belongs to */

@@ -3,6 +3,7 @@
  */
 #include "xl_session.h"
 
+#include "xl_call.h"
 #include "xl_gl_session.h"
 #include "xl_hooks.h"
 #include "xl_instance.h"
@@ -111,7 +112,9 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
 		atomic_store_explicit(&in->frame_count, 0, memory_order_relaxed);
 		atomic_store_explicit(&in->frame_waited, 0, memory_order_relaxed);
 		atomic_store_explicit(&in->frame_begun, 0, memory_order_relaxed);
-		atomic_fetch_add_explicit(&in->frame_epoch, 1, memory_order_relaxed);
+		atomic_store_explicit(&in->frame_epoch,
+		                      atomic_fetch_add(&xl_frame_epochs, 1) + 1,
+		                      memory_order_relaxed);
 	}
 	/* Its calls may be recorded from its first frame: the writer, started
 	 * with the instance, has backed the first ring's pages by now in any

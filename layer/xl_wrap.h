@@ -27,7 +27,7 @@ struct xl_instance;
  * What xrGetInstanceProcAddr hands out for function @p id, which the next
  * layer answered with @p next: this side's wrapper, with @p next noted as
  * the function the wrapper calls; or NULL (hand out @p next itself) when
- * the function is neither hooked, xrWaitFrame (the frame id), nor selected
+ * the function is neither hooked, xrBeginFrame (its frame id), nor selected
  * by XRLM_FUNCTIONS. Also NULL for a name the headers do not know
  * (@p id = XL_FN_COUNT).
  */

@@ -62,7 +62,7 @@ static void check_whole(const struct each_ctx *e, const char *path, uint64_t mer
                         struct csvr_diag *diag)
 {
 	char warning[CSVR_MSG_MAX], quoted[64];
-	uint64_t count;
+	uint64_t count = 0;
 
 	if (merged_frames != FUNCTIONS_FRAMES_UNKNOWN && !e->has_frame_count) {
 		snprintf(warning, sizeof(warning), "%s: warning: no frame_count line: it cannot be told "

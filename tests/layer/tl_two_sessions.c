@@ -505,6 +505,56 @@ static void test_frame_ids_pipelined(void **state)
 	xl_ring_tls = (struct xl_ring_thread){0};
 }
 
+/* What the next layer's xrWaitFrame answers (xl_frame.c's hook calls it). */
+static XrResult wait_result = XR_SUCCESS;
+
+XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrWaitFrame(XrSession session, const XrFrameWaitInfo *info,
+                                                   XrFrameState *frame_state)
+{
+	(void)session, (void)info, (void)frame_state;
+	return wait_result;
+}
+
+/* An xrWaitFrame through its wrapper's entry step and its hook, answered @p r. */
+static void wait_frame(XrSession s, XrResult r)
+{
+	wait_result = r;
+	xl_call_enter(&inst, XL_FN_xrWaitFrame);
+	assert_int_equal(xl_frame_wait(&inst, s, NULL, NULL), r);
+}
+
+/*
+ * A wait that failed (it may return before the frame before it began)
+ * gives no xrBeginFrame its id; and a thread's frame of an instance gone
+ * (its state cleared: the count's start back to 0) is none of the next
+ * instance's.
+ */
+static void test_frame_ids_failed_wait_new_instance(void **state)
+{
+	(void)state;
+	struct xl_ring_thread game = {0}, render = {0};
+	XrSession a = create(false);
+
+	ON_THREAD(game, wait_frame(a, XR_SUCCESS));
+	ON_THREAD(game, wait_frame(a, XR_ERROR_SESSION_LOST));
+	ON_THREAD(render, xl_call_enter(&inst, XL_FN_xrBeginFrame));
+	ON_THREAD(render, xl_call_end_frame(&inst));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
+	for (int i = 0; i < 500; i++)
+		ON_THREAD(render, wait_frame(a, XR_SUCCESS));
+	assert_int_equal(xl_session_destroy(&inst, a), XR_SUCCESS);
+
+	/* What xl_entry.c's clearing of the instance does to the count. */
+	atomic_store(&inst.frame_count, 0);
+	atomic_store(&inst.frame_waited, 0);
+	atomic_store(&inst.frame_epoch, 0);
+	XrSession b = create(false);
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 0));
+	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
+	xl_ring_tls = (struct xl_ring_thread){0};
+	wait_result = XR_SUCCESS;
+}
+
 static atomic_bool stress_done;
 
 /* Session B's frames, as fast as they come, until told to stop. */
@@ -565,6 +615,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids_pipelined, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frame_ids_failed_wait_new_instance, setup,
+		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
 	};
