@@ -60,8 +60,10 @@ static void pending_write(struct pending *p, const char *path)
 
 	cleanup_signal_set(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	atomic_store_explicit(&p->seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
+	/* Odd, and an acquire: the path's bytes are written after it (a
+	 * read-modify-write, not a store and a fence: ThreadSanitizer builds
+	 * take no fence, -Wtsan). */
+	atomic_fetch_add_explicit(&p->seq, 1, memory_order_acq_rel);
 	snprintf(p->path, sizeof(p->path), "%s", path);
 	atomic_store_explicit(&p->seq, seq + 2, memory_order_release);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -147,8 +149,9 @@ static bool pending_read(struct pending *p, char out[PENDING_PATH_MAX])
 			continue;
 		}
 		memcpy(out, p->path, PENDING_PATH_MAX);
-		atomic_thread_fence(memory_order_acquire);
-		if (atomic_load_explicit(&p->seq, memory_order_relaxed) == seq)
+		/* A release: the bytes are read before it (a read-modify-write of
+		 * nothing, for the same reason as pending_write()'s). */
+		if (atomic_fetch_add_explicit(&p->seq, 0, memory_order_acq_rel) == seq)
 			return out[0] != '\0';
 	}
 	return false;
