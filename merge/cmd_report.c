@@ -15,8 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "u_parse.h"
-
 #include "cmd.h"
 #include "functions_read.h"
 #include "merge.h"
@@ -171,12 +169,9 @@ static int run_report(int argc, char **argv)
 		in.warnings[nwarn++] = rows_warning;
 	}
 	struct csvr_diag fn_diag = {0};
-	/* The session's frames, as its summary says (the rows may be fewer: a copy cut short). */
-	uint64_t merged_frames = frames.nrows;
-	const char *count = ncsv_meta_value(&frames, "frame_count");
-	if (count && u_parse_span_u64(count, strlen(count), &merged_frames) != U_PARSE_OK)
-		merged_frames = frames.nrows;
-	if (fn_path && read_functions(fn_path, merged_frames, &functions, &fn_diag, err,
+	uint64_t session_frames = merged_frames(ncsv_meta_value(&frames, "frame_count"),
+	                                        frames.nrows);
+	if (fn_path && read_functions(fn_path, session_frames, &functions, &fn_diag, err,
 	                              sizeof(err)) != 0) {
 		/* A broken functions file costs its table, not the whole report. */
 		cmd_log(NULL, err);

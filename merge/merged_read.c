@@ -244,6 +244,15 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
 	return 0;
 }
 
+uint64_t merged_frames(const char *frame_count, uint64_t rows)
+{
+	uint64_t count;
+
+	if (!frame_count || u_parse_span_u64(frame_count, strlen(frame_count), &count) != U_PARSE_OK)
+		return rows;
+	return count;
+}
+
 bool merged_rows_warning(const char *path, const char *frame_count, uint64_t rows, char *buf,
                          size_t size)
 {
@@ -360,8 +369,7 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 		c->s->has_gpu_info = true;
 	} else if (strcmp(key, "frame_count") == 0) {
 		/* Not a count: merged_rows_warning() says so; the rows are counted. */
-		if (u_parse_span_u64(value, strlen(value), &c->s->summary_frame_count) != U_PARSE_OK)
-			c->s->summary_frame_count = 0;
+		c->s->summary_frame_count = merged_frames(value, 0);
 	} else if (strcmp(key, "phases_recorded") == 0) {
 		if (!u_phase_set_parse(value, &c->s->phases_recorded)) {
 			char quoted[64];

@@ -83,6 +83,14 @@ bool merged_rows_warning(const char *path, const char *frame_count, uint64_t row
                          size_t size);
 
 /*
+ * The frames of a merged file whose summary says frame_count=@p
+ * frame_count (its text; NULL or "" without one) and that holds @p rows
+ * rows: the summary's count (a cut copy lost rows, not frames of its
+ * session), else, without one or when it is not a count, @p rows.
+ */
+uint64_t merged_frames(const char *frame_count, uint64_t rows);
+
+/*
  * Reads the rows of the merged CSV @p path into @p out (created here;
  * release with columns_destroy() on success). Returns 0, or -1 with
  * @p diag->error set. Warnings (a truncated last row) are in @p diag.

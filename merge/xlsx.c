@@ -15,8 +15,6 @@
 
 #include <xlsxwriter.h>
 
-#include "u_parse.h"
-
 #include "columns.h"
 #include "fmt.h"
 #include "functions_read.h"
@@ -123,7 +121,7 @@ struct frames_ctx {
 	uint32_t sheet_rows; /* frames on the current Frames sheet */
 	unsigned sheets;
 	uint64_t frames_total;
-	uint64_t summary_frames; /* the summary's frame_count; 0: none (the rows count) */
+	char frame_count[32]; /* the summary's frame_count, as written ("" without one) */
 	uint64_t first_sheet_frames;
 	struct columns *values;
 	const struct csvr_format *layout; /* the merged file's columns, as they are */
@@ -141,9 +139,8 @@ static int on_summary(void *ctx, const char *key, const char *value, char *msg, 
 	struct xlsx_book *b = fc->b;
 	lxw_row_t r = fc->summary_row++;
 
-	if (strcmp(key, "frame_count") == 0 &&
-	    u_parse_span_u64(value, strlen(value), &fc->summary_frames) != U_PARSE_OK)
-		fc->summary_frames = 0;
+	if (strcmp(key, "frame_count") == 0)
+		snprintf(fc->frame_count, sizeof(fc->frame_count), "%.31s", value);
 	xlsx_book_check(b, worksheet_write_string(fc->summary, r, 0, key, NULL));
 	xlsx_book_write_typed(b, fc->summary, r, 1, value);
 	return xlsx_book_failed(b, msg, msg_size);
@@ -422,7 +419,7 @@ int xlsx_write(const struct xlsx_job *job, struct xlsx_result *result, merge_log
 	int ret = add_merged(&b, job, &values, &fc, log, ctx);
 	if (ret == 0 && job->functions_csv)
 		ret = add_functions(&b, job->functions_csv,
-		                    fc.summary_frames ? fc.summary_frames : fc.frames_total,
+		                    merged_frames(fc.frame_count, fc.frames_total),
 		                    &result->functions, log, ctx);
 	if (ret == 0 && fc.frames_total > 0)
 		add_charts(&b, &values, fc.first_sheet_frames);
