@@ -307,7 +307,8 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
 	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"
 	                                    : "");
-	snprintf(functions, sizeof(functions), "%u of %d", s->functions_count, XL_FN_COUNT);
+	snprintf(functions, sizeof(functions), "%u of %d", s->functions_count,
+	         xl_settings_recordable_count());
 	xl_log("functions recorded: %s", s->functions_all ? "all" : functions);
 	xl_log("XRLM_TRACE: %s%s%s", s->trace_csv ? "csv" : "",
 	       s->trace_csv && s->trace_lttng ? "," : "", s->trace_lttng ? "lttng" : "");

@@ -244,17 +244,39 @@ static void note_bad(char *bad, size_t size, const char *item)
 		snprintf(bad + len, size - len, "%s\"%.64s\"", len ? ", " : "", item);
 }
 
+/*
+ * Whether function @p fn can be in a calls file: xrGetInstanceProcAddr and
+ * xrDestroyInstance have hooks of their own that record nothing
+ * (xl_hooks.txt), so selecting them or not changes nothing.
+ */
+static bool recordable(int fn)
+{
+	return fn != XL_FN_xrGetInstanceProcAddr && fn != XL_FN_xrDestroyInstance;
+}
+
+int xl_settings_recordable_count(void)
+{
+	int n = 0;
+
+	for (int fn = 0; fn < XL_FN_COUNT; fn++)
+		n += recordable(fn);
+	return n;
+}
+
 static void finish_functions(struct xl_settings *s)
 {
 	select_function(s, XL_FN_xrEndFrame); /* the frames file needs it */
 	s->functions_count = 0;
-	for (int fn = 0; fn < XL_FN_COUNT; fn++)
-		s->functions_count += xl_settings_function_selected(s, (enum xl_fn_id)fn);
-	s->functions_all = s->functions_count == XL_FN_COUNT;
 	s->phases_recorded = U_PHASE_ALL;
-	for (int fn = 0; fn < XL_FN_COUNT; fn++)
-		if (!xl_settings_function_selected(s, (enum xl_fn_id)fn))
+	for (int fn = 0; fn < XL_FN_COUNT; fn++) {
+		if (!recordable(fn))
+			continue;
+		if (xl_settings_function_selected(s, (enum xl_fn_id)fn))
+			s->functions_count++;
+		else
 			s->phases_recorded &= ~(1u << u_phase_of(xl_fn_names[fn]));
+	}
+	s->functions_all = (int)s->functions_count == xl_settings_recordable_count();
 }
 
 /* @p item without the blanks around it (those inside stay: "wait begin" is no name). */

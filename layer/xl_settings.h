@@ -49,7 +49,8 @@ struct xl_settings {
 	char signal_name[16];
 	enum xl_gpu_mode gpu_mode;
 	/* XRLM_FUNCTIONS: the functions recorded (xrEndFrame always is), and
-	 * how many; functions_all when every one is. */
+	 * how many of those that can be (xl_settings_recordable_count());
+	 * functions_all when every one of those is. */
 	uint64_t functions[XL_FN_WORDS];
 	unsigned functions_count;
 	bool functions_all;
@@ -64,6 +65,9 @@ struct xl_settings {
 	/* XRLM_CONTROL: whether pre serves the control socket (xl_ctl_server.h). */
 	bool control;
 };
+
+/* How many functions a calls file can hold: all but the two whose hooks record nothing. */
+int xl_settings_recordable_count(void);
 
 /* Whether @p s selects function @p fn for recording. */
 static inline bool xl_settings_function_selected(const struct xl_settings *s, enum xl_fn_id fn)

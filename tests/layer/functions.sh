@@ -66,6 +66,14 @@ grep -q "functions recorded: 12 of" "$OUT/xrlm-pre.log" || fail "the log does no
 check_phases wait,begin,end,locate_views,sync_actions,swapchain
 
 setup
+# The two functions whose hooks record nothing are not counted as recorded.
+export XRLM_RECORD=1 XRLM_FUNCTIONS="xrDestroyInstance,xrGetInstanceProcAddr"
+run_app --graphics vulkan2 --frames 20
+check "xrEndFrame "
+grep -q "functions recorded: 1 of" "$OUT/xrlm-pre.log" ||
+	fail "XRLM_FUNCTIONS=$XRLM_FUNCTIONS: the log counts functions that are never recorded: $(grep 'functions recorded' "$OUT/xrlm-pre.log")"
+
+setup
 export XRLM_RECORD=1 XRLM_FUNCTIONS=" xrPollEvent , begin"
 run_app --graphics vulkan2 --frames 40
 check "xrBeginFrame xrEndFrame xrPollEvent "
