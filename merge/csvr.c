@@ -427,6 +427,41 @@ void csvr_wrong_header(const char *expected, const char *line, size_t len, char 
 }
 
 /*
+ * Header @p line (@p len bytes) with each name that is wholly in double
+ * quotes ("t_entry", as a spreadsheet saving every text cell quoted writes
+ * it) unquoted into @p out, its length in *@p out_len; a name holding a
+ * quote itself, or a line longer than @p size, is left as it is (and then
+ * named in the wrong header's message). Returns the line to match.
+ */
+static const char *unquote_header(const char *line, size_t len, char *out, size_t size,
+                                  size_t *out_len)
+{
+	const char *end = line + len;
+	size_t n = 0;
+
+	if (!memchr(line, '"', len) || len >= size)
+		return line;
+	for (const char *f = line; f <= end;) {
+		const char *comma = memchr(f, ',', (size_t)(end - f));
+		const char *f_end = comma ? comma : end;
+		size_t f_len = (size_t)(f_end - f);
+		if (f_len >= 2 && f[0] == '"' && f_end[-1] == '"' &&
+		    !memchr(f + 1, '"', f_len - 2)) {
+			f++;
+			f_len -= 2;
+		}
+		memcpy(out + n, f, f_len);
+		n += f_len;
+		if (!comma)
+			break;
+		out[n++] = ',';
+		f = comma + 1;
+	}
+	*out_len = n;
+	return out;
+}
+
+/*
  * The columns of the header @p line (@p len bytes) into e->ncols, e->kinds
  * and e->names; false after reporting a wrong header.
  */
@@ -434,6 +469,9 @@ static bool take_header(struct engine *e, const char *line, size_t len, uint64_t
 {
 	const struct csvr_format *fmt = e->fmt;
 	char msg[CSVR_MSG_MAX / 2] = "";
+	char plain[CSVR_MSG_MAX];
+
+	line = unquote_header(line, len, plain, sizeof(plain), &len);
 
 	if (fmt->header_line) {
 		e->ncols = fmt->header_line(e->ctx, line, len, e->kinds, e->names, msg, sizeof(msg));

@@ -247,6 +247,33 @@ stray_quote)
 	run stats "$work/merged.csv"
 	expect_error 1 "merged.csv:[0-9]*: error: a field opened by"
 	;;
+quoted_header)
+	# A spreadsheet that quotes every text cell quotes the column names
+	# too: every reader takes them (the same figures), while a name
+	# quoted only in part is still a wrong header.
+	copy_session s1
+	cp "$data"/calls-s1-*.csv "$work"/
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/plain.csv"
+	[ "$rc" -eq 0 ] || fail "plain files: status $rc"
+	cp "$work/out" "$work/plain-table"
+	for f in frames-s1-pre frames-s1-post gpu-s1-pre calls-s1-post; do
+		awk '!done && !/^#/ { gsub(/[^,]+/, "\"&\""); done = 1 } 1' "$work/$f.csv" >"$work/q" &&
+			mv "$work/q" "$work/$f.csv"
+	done
+	grep -q '^"fn","thread_id",' "$work/calls-s1-post.csv" || fail "the test did not quote the header"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/quoted.csv"
+	[ "$rc" -eq 0 ] || fail "quoted column names: status $rc"
+	cmp -s "$work/plain.csv" "$work/quoted.csv" || fail "quoted column names: another merged file"
+	awk '!done && !/^#/ { gsub(/[^,]+/, "\"&\""); done = 1 } 1' "$work/plain.csv" >"$work/m.csv"
+	cp "$work/plain.functions.csv" "$work/m.functions.csv"
+	run stats "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "stats of a merged file with quoted names: status $rc"
+	sed 's/^"t_entry"/t_entry/; s/,"t_exit",/,"t_exit,/' "$work/frames-s1-pre.csv" >"$work/q"
+	sed -i 's/^"display_time","thread_id",/"display_time","thread"_id,/' "$work/q"
+	mv "$work/q" "$work/frames-s1-pre.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/bad.csv"
+	expect_error 1 "frames-s1-pre.csv:[0-9]*: error: wrong column header: column 2"
+	;;
 garbage_last_row)
 	# Only a row cut short may be skipped: garbage on the last line is an error.
 	copy_session s1
