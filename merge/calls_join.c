@@ -797,7 +797,7 @@ void calls_columns_of(const struct calls_frame *fr, const struct calls_frame *pr
 	/* A phase whose functions were not all recorded has calls the
 	 * target may have spent time in: unknown, not 0; so has every phase
 	 * of a frame begun before the recording: its xrWaitFrame is not in
-	 * the file (a pipelined app's first two frames may lack it), or,
+	 * the file (a pipelined app's first three frames may lack it), or,
 	 * where xrWaitFrame is not recorded, it is below complete_from. */
 	bool partial = phases & (1u << U_PHASE_WAIT) ? !(fr->has & CALLS_HAS_WAIT)
 	                                             : fr->has & CALLS_HAS_PARTIAL;
