@@ -89,7 +89,15 @@ int xl_files_open_dir(const char *path, char *why, size_t why_size)
 	}
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || st.st_uid != geteuid()) {
+	if (fstat(fd, &st) != 0) {
+		/* st is not filled: no owner to name. */
+		int err = errno;
+		snprintf(why, why_size, "%s: %s", path, strerror(err));
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
 		snprintf(why, why_size, "%s is owned by another user (uid %u), not by this one "
 		         "(uid %u): not used", path, (unsigned)st.st_uid, (unsigned)geteuid());
 		close(fd);
