@@ -109,7 +109,10 @@ bool xl_side_after_create(struct xl_instance *in, const XrInstanceCreateInfo *cr
 		            "messages): nothing will be recorded", POST_LAYER_NAME);
 		return false;
 	}
-	snprintf(in->ctl->app_name, sizeof(in->ctl->app_name), "%s",
+	/* Bounded by its array, as log_instance() reads it: an application
+	 * that fills all of it leaves no NUL there. */
+	snprintf(in->ctl->app_name, sizeof(in->ctl->app_name), "%.*s",
+	         (int)sizeof(create->applicationInfo.applicationName),
 	         create->applicationInfo.applicationName);
 	xl_signal_install(in->ctl, in->settings.signal, in->settings.signal_name);
 	if (in->settings.control)
