@@ -299,7 +299,9 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	       props.runtimeName, XR_VERSION_MAJOR(props.runtimeVersion),
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());
-	snprintf(in->runtime, sizeof(in->runtime), "%s %u.%u.%u", props.runtimeName,
+	/* Bounded as in the line above: runtimeName is the structure's last member. */
+	snprintf(in->runtime, sizeof(in->runtime), "%.*s %u.%u.%u",
+	         (int)sizeof(props.runtimeName), props.runtimeName,
 	         XR_VERSION_MAJOR(props.runtimeVersion), XR_VERSION_MINOR(props.runtimeVersion),
 	         XR_VERSION_PATCH(props.runtimeVersion));
 	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", in->ctl->output_dir);

@@ -44,4 +44,19 @@ done
 # A negative number is called negative, not "not a number".
 grep -q 'setting ignored: XRLM_RECORD_FRAMES="-5" is negative' "$OUT/xrlm-pre.log" ||
 	fail "-5 is not called negative: $(grep "XRLM_RECORD_FRAMES=" "$OUT/xrlm-pre.log")"
+
+# A runtime whose name fills all of runtimeName, with no NUL: the layers
+# read no byte past the array (the structure's last member, on pre's and
+# post's stacks; an ASan build, XRLM_SANITIZE=address, fails on a read
+# past it), log the name cut at its 128 bytes, and record as usual.
+setup
+export XRLM_RECORD=1 XRTEST_RUNTIME_NAME_FULL=1
+run_app --graphics headless --frames 50
+name=$(printf 'R%.0s' $(seq 128))
+for side in pre post; do
+	grep -q "runtime \"$name\" 0\.1\.0;" "$OUT/xrlm-$side.log" ||
+		fail "$side does not log the runtime's full-length name: $(grep 'instance:' "$OUT/xrlm-$side.log")"
+done
+[ -n "$(merged_files)" ] || fail "nothing recorded with a full-length runtime name"
+
 note "bad settings logged, defaults used, app unaffected"

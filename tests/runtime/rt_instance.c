@@ -153,6 +153,10 @@ XrResult XRAPI_CALL rt_xrGetInstanceProperties(XrInstance instance,
 	instanceProperties->runtimeVersion = XR_MAKE_VERSION(0, 1, 0);
 	snprintf(instanceProperties->runtimeName, sizeof(instanceProperties->runtimeName),
 	         "XRLM headless test runtime");
+	/* A runtime that fills the whole array and leaves no NUL: a layer
+	 * must read no byte past it (the structure's last member). */
+	if (inst->knobs.name_full)
+		memset(instanceProperties->runtimeName, 'R', sizeof(instanceProperties->runtimeName));
 	return XR_SUCCESS;
 }
 

@@ -51,6 +51,7 @@ struct rt_knobs {
 	uint64_t compositor_cpu_us;   /* XRTEST_COMPOSITOR_CPU_US */
 	uint64_t compositor_gpu_us;   /* XRTEST_COMPOSITOR_GPU_US */
 	bool vk_minimal;              /* XRTEST_VK_MINIMAL: ask Vulkan for no extension */
+	bool name_full;               /* XRTEST_RUNTIME_NAME_FULL: runtimeName without a NUL */
 };
 
 /* Reads the knobs from the environment, one log line per bad value. */

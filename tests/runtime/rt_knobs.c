@@ -22,9 +22,11 @@ void rt_knobs_read(struct rt_knobs *knobs)
 	knobs->compositor_gpu_us =
 		u_env_u64("XRTEST_COMPOSITOR_GPU_US", 0, 0, 1000000, knob_warn, NULL);
 	knobs->vk_minimal = u_env_u64("XRTEST_VK_MINIMAL", 0, 0, 1, knob_warn, NULL) != 0;
+	knobs->name_full = u_env_u64("XRTEST_RUNTIME_NAME_FULL", 0, 0, 1, knob_warn, NULL) != 0;
 	rt_log("knobs: XRTEST_FRAME_RATE=%g XRTEST_EXIT_AFTER_FRAMES=%llu "
-	       "XRTEST_COMPOSITOR_CPU_US=%llu XRTEST_COMPOSITOR_GPU_US=%llu XRTEST_VK_MINIMAL=%d",
+	       "XRTEST_COMPOSITOR_CPU_US=%llu XRTEST_COMPOSITOR_GPU_US=%llu XRTEST_VK_MINIMAL=%d "
+	       "XRTEST_RUNTIME_NAME_FULL=%d",
 	       knobs->frame_rate_hz, (unsigned long long)knobs->exit_after_frames,
 	       (unsigned long long)knobs->compositor_cpu_us,
-	       (unsigned long long)knobs->compositor_gpu_us, knobs->vk_minimal);
+	       (unsigned long long)knobs->compositor_gpu_us, knobs->vk_minimal, knobs->name_full);
 }
