@@ -103,6 +103,18 @@ void xl_side_end(struct xl_instance *in);
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd);
 
 /*
+ * Post answers this name from its xrGetInstanceProcAddr, so that pre can
+ * hand it the control block before instance creation reaches post. It is
+ * not an OpenXR function name: nothing else in the chain ever asks for it.
+ * Here, beside the detach, not in xl_side_frame.h: a file that needs only
+ * the handoff (tests/layer/tl_handoff.c) must not take that header's
+ * static functions, which an -O0 build emits unused, with their
+ * references to xl_gl.c.
+ */
+#define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
+typedef void (*xl_attach_fn)(struct xl_control *ctl);
+
+/*
  * Post's private entry point that pre calls once its instance creation is
  * over, on the creating thread: post lets go of a control block pre handed
  * it that post's creation never took (the layer between them failed

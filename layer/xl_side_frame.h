@@ -22,14 +22,6 @@
 #define PRE_LAYER_NAME "XR_APILAYER_XRLM_monitor_pre"
 #define POST_LAYER_NAME "XR_APILAYER_XRLM_monitor_post"
 
-/*
- * Post answers this name from its xrGetInstanceProcAddr, so that pre can
- * hand it the control block before instance creation reaches post. It is
- * not an OpenXR function name: nothing else in the chain ever asks for it.
- */
-#define ATTACH_PROC_NAME "xrlmPrivateAttachControl"
-typedef void (*xl_attach_fn)(struct xl_control *ctl);
-
 static inline XrTime display_time(const XrFrameEndInfo *info)
 {
 	/* A NULL info is the application's error: the chain below reports it. */

@@ -12,7 +12,6 @@
 #include "loader_abi.h"
 #include "xl_control.h"
 #include "xl_instance.h"
-#include "xl_side_frame.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
