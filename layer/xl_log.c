@@ -44,9 +44,13 @@ static int open_log_file(int dir_fd, char *why, size_t why_size)
 		         errno == ENXIO ? "not a regular file" : strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	/* st is read only once fstat() has filled it. */
+	bool got = fstat(fd, &st) == 0;
+	if (!got || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
 		snprintf(why, why_size, "%s: %s", name,
-		         !S_ISREG(st.st_mode) ? "not a regular file" : "owned by another user");
+		         !got                   ? strerror(errno)
+		         : !S_ISREG(st.st_mode) ? "not a regular file"
+		                                : "owned by another user");
 		close(fd);
 		return -1;
 	}
