@@ -6,6 +6,7 @@
 #include "u_names.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -363,10 +364,31 @@ void xl_ctl_cmd_end_watch(struct xl_control *ctl, struct xl_ctl_client *c, const
 	finish(c);
 }
 
-/* Appends "key=<value with 3 decimals>", or "key=" when there is no value. */
-static int fmt_us(char *buf, size_t size, const char *key, uint64_t count, double v)
+/*
+ * Appends printf-style text to @p buf (@p size bytes, *@p len used), cut
+ * at the end of the buffer: *@p len never passes size - 1.
+ */
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
-	return count ? snprintf(buf, size, " %s=%.3f", key, v) : snprintf(buf, size, " %s=", key);
+	va_list ap;
+
+	if (*len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len = *len + (size_t)n < size - 1 ? *len + (size_t)n : size - 1;
+}
+
+/* Appends " key=<value with 3 decimals>", or " key=" when there is no value. */
+static void append_us(char *buf, size_t size, size_t *len, const char *key, uint64_t count,
+                      double v)
+{
+	if (count)
+		append(buf, size, len, " %s=%.3f", key, v);
+	else
+		append(buf, size, len, " %s=", key);
 }
 
 void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients, size_t n,
@@ -378,6 +400,7 @@ void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients
 	bool active = xl_control_word_active(word);
 	uint32_t id = xl_control_word_id(word);
 	struct xl_session_counts pre = {0}, post = {0};
+	size_t len = 0;
 
 	xl_live_take(&ctl->live, &sec, scratch);
 	xl_control_session_counts(ctl, id, XL_SIDE_PRE, &pre);
@@ -386,15 +409,15 @@ void xl_ctl_cmd_watch_tick(struct xl_control *ctl, struct xl_ctl_client *clients
 	uint64_t new_drops = dropped >= *dropped_seen ? dropped - *dropped_seen : dropped;
 	*dropped_seen = dropped;
 
-	int len = snprintf(line, sizeof(line), "t=%" PRIu64 " recording=%d session=%s frames=%" PRIu64,
-	                   now_ns, active, esc(tag, sizeof(tag), active ? session_tag(ctl, id, raw) : ""),
-	                   sec.frames);
-	len += fmt_us(line + len, sizeof(line) - len, "cpu_mean_us", sec.frames, sec.cpu_mean_us);
-	len += fmt_us(line + len, sizeof(line) - len, "cpu_p99_us", sec.frames, sec.cpu_p99_us);
-	len += snprintf(line + len, sizeof(line) - len, " gpu_frames=%" PRIu64, sec.gpu_frames);
-	len += fmt_us(line + len, sizeof(line) - len, "gpu_mean_us", sec.gpu_frames, sec.gpu_mean_us);
-	len += fmt_us(line + len, sizeof(line) - len, "gpu_p99_us", sec.gpu_frames, sec.gpu_p99_us);
-	snprintf(line + len, sizeof(line) - len, " dropped=%" PRIu64, new_drops);
+	append(line, sizeof(line), &len, "t=%" PRIu64 " recording=%d session=%s frames=%" PRIu64,
+	       now_ns, active, esc(tag, sizeof(tag), active ? session_tag(ctl, id, raw) : ""),
+	       sec.frames);
+	append_us(line, sizeof(line), &len, "cpu_mean_us", sec.frames, sec.cpu_mean_us);
+	append_us(line, sizeof(line), &len, "cpu_p99_us", sec.frames, sec.cpu_p99_us);
+	append(line, sizeof(line), &len, " gpu_frames=%" PRIu64, sec.gpu_frames);
+	append_us(line, sizeof(line), &len, "gpu_mean_us", sec.gpu_frames, sec.gpu_mean_us);
+	append_us(line, sizeof(line), &len, "gpu_p99_us", sec.gpu_frames, sec.gpu_p99_us);
+	append(line, sizeof(line), &len, " dropped=%" PRIu64, new_drops);
 	for (size_t i = 0; i < n; i++)
 		if (clients[i].fd >= 0 && clients[i].wait == XL_CTL_WATCH)
 			xl_ctl_client_print(&clients[i], "%s", line);
