@@ -11,7 +11,7 @@
  *   no change            the interval excludes 0 but the change is below
  *                         the threshold (1 %, as Criterion's default) or
  *                         the floor (the smallest change the layers
- *                         resolve: 1 us of CPU time, 2 us of GPU time);
+ *                         resolve: metrics.c);
  *   no significant change the interval includes 0.
  * The verdict rests on the bootstrap interval, not on the U test: the U
  * test takes frames as independent, which autocorrelated frame times are
@@ -22,7 +22,7 @@
  *
  * --fail-above PCT exits 1 when a cost's median grew by more than PCT %
  * and by at least its floor, and the interval of the change lies above
- * zero.
+ * zero; the app's own columns never do (metrics_gates()).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -148,8 +148,8 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
 
 /*
  * Whether @p col is a cost whose median grew by more than @p pct % and by
- * at least its floor, its interval above zero. A column that is not a cost
- * never fails the gate.
+ * at least its floor, its interval above zero. A column that is not a cost,
+ * or is the app's own time (metrics_gates()), never fails the gate.
  * From a median of 0 or below the relative change has no value (rel_pct
  * is NaN), and any growth is more than every percentage: the absolute
  * interval above zero is the test (a GPU column reading 0 in gated mode,
@@ -157,7 +157,7 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
  */
 static bool grew_past(const struct abtest_result *r, const struct metrics_column *col, double pct)
 {
-	if (col->sense != METRICS_COST || !(r->diff >= col->floor_us))
+	if (!metrics_gates(col) || !(r->diff >= col->floor_us))
 		return false;
 	if (isnan(r->rel_pct))
 		return r->diff_lo > 0;
@@ -226,6 +226,9 @@ static void print_metric_text(FILE *f, const struct compare_metric *m)
 	fprintf(f, "    Mann-Whitney U %s, p %.3g\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
 	if (m->col->sense != METRICS_COST)
 		fprintf(f, "    not a cost (a paced app's time to spare): never fails --fail-above\n");
+	else if (!metrics_gates(m->col))
+		fprintf(f, "    the app's own time, whose spread from run to run is the app's: "
+		           "never fails --fail-above\n");
 	fputc('\n', f);
 }
 
@@ -296,6 +299,8 @@ static void json_metric(struct jsonw *w, const struct compare_metric *m)
 	jsonw_fixed(w, m->col->floor_us, 1);
 	jsonw_key(w, "larger_is_worse");
 	jsonw_bool(w, m->col->sense == METRICS_COST);
+	jsonw_key(w, "gates");
+	jsonw_bool(w, metrics_gates(m->col));
 	jsonw_key(w, "verdict");
 	jsonw_string(w, m->verdict);
 	jsonw_key(w, "fails");
@@ -419,11 +424,13 @@ const struct cmd cmd_compare = {
 	        "GPU time, each phase, the frame interval): the medians, their\n"
 	        "difference and relative change with 95 % block-bootstrap intervals,\n"
 	        "the Mann-Whitney U p-value and a verdict (faster, slower, no change\n"
-	        "below 1 % or below the column's floor of 1 us, 2 us for GPU time,\n"
-	        "no significant change; more or less for app_wait_us, the wait a\n"
-	        "paced app has to spare, which is not a cost). --fail-above PCT\n"
-	        "exits 1 when a cost's median grew by more than PCT % and by its\n"
-	        "floor, and the interval excludes zero. --json prints the same as\n"
+	        "below 1 % or below the column's floor: 1 us, 2 us for GPU time and\n"
+	        "a phase of several calls, 3 us for target_total_us; no significant\n"
+	        "change; more or less for app_wait_us, the wait a paced app has to\n"
+	        "spare, which is not a cost). --fail-above PCT exits 1 when a\n"
+	        "target column's or the frame interval's median grew by more than\n"
+	        "PCT % and by its floor, and the interval excludes zero; the app_*\n"
+	        "columns (the app's own time) never fail it. --json prints the same as\n"
 	        "JSON. --seed N (default 1) seeds the resampling: the same files\n"
 	        "and seed give the same output.\n",
 	.run = run_compare,

@@ -7,6 +7,7 @@
 #ifndef XRLM_METRICS_H
 #define XRLM_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum metrics_group {
@@ -39,6 +40,15 @@ struct metrics_column {
 /* The known columns, METRICS_COUNT of them, main ones first. */
 extern const struct metrics_column metrics_columns[];
 extern const size_t metrics_count;
+
+/*
+ * Whether a growth of @p col can fail a gate (compare's --fail-above): the
+ * target's costs and the frame interval. The app's columns are the app's
+ * own time, whose spread from run to run is the app's (the test app's
+ * few µs of CPU between frames differed by 1.4 µs, 20 %, between identical
+ * runs): compared, never gating.
+ */
+bool metrics_gates(const struct metrics_column *col);
 
 /* The known column named @p name, or NULL. */
 const struct metrics_column *metrics_find(const char *name);

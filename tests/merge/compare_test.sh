@@ -170,6 +170,45 @@ assert m["target_us"]["floor_us"] == 1 and m["target_gpu_us"]["floor_us"] == 2, 
 assert m["target_us"]["change_ci95_pct"][0] > 3, m["target_us"]
 EOF
 	;;
+app_and_sums)
+	# Identical runs of a light app differ by more than 1 us where the
+	# monitor sums many calls or the app times itself (a loaded VM: +1.3 us
+	# in target_total_us, +1.4 us, 20 %, in app_cpu_us). B is A with
+	# target_total_us +2.5 us, target_sync_actions_us +1.5 us and every
+	# app_* cost +50 %: the sums are below their floors (3 and 2 us), the
+	# app's columns read slower, and none fails the gate.
+	gen a --seed 1 --frames 2000 --phases --cpu-us 5
+	awk -F, -v OFS=, '
+		/^#/ || !h { if (!/^#/) { h = 1; for (i = 1; i <= NF; i++) c[$i] = i }; print; next }
+		{ $c["target_total_us"] += 2.5; $c["target_sync_actions_us"] += 1.5
+		  $c["app_cpu_us"] *= 1.5; $c["app_render_us"] *= 1.5; $c["app_submit_us"] *= 1.5; print }
+	' "$work/a.csv" >"$work/b.csv"
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "sums below their floors and app columns with --fail-above 3: status $rc: $(grep FAIL "$work/out")"
+	expect_verdict target_total_us "no change"
+	expect_verdict target_sync_actions_us "no change"
+	for m in app_cpu_us app_render_us app_submit_us; do
+		expect_verdict $m slower
+	done
+	grep -q "^target_total_us .*" "$work/out" && grep -A2 "^target_total_us " "$work/out" | grep -q "floor 3 us$" ||
+		fail "target_total_us's floor of 3 us not shown"
+	grep -A4 "^app_cpu_us " "$work/out" | grep -q "never fails --fail-above" || fail "app_cpu_us not said to never gate"
+	compare "$work/a.csv" "$work/b.csv" --json
+	python3 - "$work/out" <<'PY' || fail "JSON of the app and sum columns"
+import json, sys
+m = {x["metric"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+assert m["target_total_us"]["floor_us"] == 3 and m["target_sync_actions_us"]["floor_us"] == 2, m["target_total_us"]
+assert m["app_cpu_us"]["gates"] is False and m["app_cpu_us"]["larger_is_worse"] is True, m["app_cpu_us"]
+assert m["target_us"]["gates"] is True and m["frame_interval_us"]["gates"] is True, m["target_us"]
+PY
+	# A sum grown past its floor still fails: the total +10 us.
+	awk -F, -v OFS=, '
+		/^#/ || !h { if (!/^#/) { h = 1; for (i = 1; i <= NF; i++) c[$i] = i }; print; next }
+		{ $c["target_total_us"] += 10; print }
+	' "$work/a.csv" >"$work/c.csv"
+	compare "$work/a.csv" "$work/c.csv" --fail-above 3
+	[ "$rc" -eq 1 ] || fail "target_total_us +10 us with --fail-above 3: status $rc"
+	;;
 regression)
 	# Real regressions still fail the gate: the target's CPU time 200 ->
 	# 300 us, and a phase of 5 -> 8 us (target_locate_views_us, 10 % of
