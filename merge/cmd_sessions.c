@@ -110,10 +110,15 @@ static void describe(const struct sessions *s, const struct sessions_entry *e, s
 	side_frames(s, e, SESSIONS_FRAMES_POST, row->post, sizeof(row->post), &row->bad);
 	snprintf(row->gpu, sizeof(row->gpu), "%s", gpre && gpost ? "pre+post" : gpre ? "pre" :
 	                                            gpost ? "post" : "-");
+	enum sessions_writer writer = e->has[SESSIONS_MERGED] ? SESSIONS_WRITER_GONE
+	                                                      : sessions_writer(s, e);
 	if (e->has[SESSIONS_MERGED])
 		merged_state(s, e, row);
-	else if (sessions_writer_alive(s, e))
+	else if (writer == SESSIONS_WRITER_RECORDING)
 		snprintf(row->state, sizeof(row->state), "recording? (pid %d is running)", (int)e->pid);
+	else if (writer == SESSIONS_WRITER_MERGING)
+		snprintf(row->state, sizeof(row->state), "stopped, its app merges it (pid %d is running)",
+		         (int)e->pid);
 	else if (pre && post)
 		snprintf(row->state, sizeof(row->state), "not merged (xrlm merge DIR)");
 	else
@@ -232,8 +237,11 @@ int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 			                                            "per-side frames");
 			continue;
 		}
-		if (sessions_writer_alive(&s, e)) {
-			printf("%s: skipped: pid %d is still running (recording?)\n", e->tag, (int)e->pid);
+		enum sessions_writer writer = sessions_writer(&s, e);
+		if (writer != SESSIONS_WRITER_GONE) {
+			printf("%s: skipped: pid %d is still running (%s)\n", e->tag, (int)e->pid,
+			       writer == SESSIONS_WRITER_MERGING ? "its post layer merges the session"
+			                                         : "recording?");
 			continue;
 		}
 		/* Each message is flushed in order with the merge's stderr lines. */

@@ -236,29 +236,37 @@ static time_t process_start(pid_t pid)
 	return (time_t)(btime + start_ticks / (unsigned long long)hz);
 }
 
+/* What has_open() found open. */
+#define OPEN_FILE 1u /* one of the files */
+#define OPEN_DIR 2u  /* the directory */
+
 /*
- * Whether process @p pid has a file open that is @p files[0..n-1] (by
- * device and inode): 1 yes, 0 no, -1 when its descriptors cannot be read.
+ * What process @p pid has open of @p files[0..n-1] and of directory
+ * @p dir (by device and inode): OPEN_FILE and OPEN_DIR bits, or -1 when
+ * its descriptors cannot be read.
  */
-static int has_open(pid_t pid, const struct stat *files, int n)
+static int has_open(pid_t pid, const struct stat *files, int n, const struct stat *dir)
 {
 	char path[64];
 	struct dirent *de;
 	struct stat st;
-	int found = 0;
+	unsigned found = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	DIR *d = opendir(path);
 	if (!d)
 		return -1;
-	while (!found && (de = readdir(d)) != NULL) {
+	while (!(found & OPEN_FILE) && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, 0) != 0)
 			continue;
-		for (int i = 0; i < n && !found; i++)
-			found = st.st_dev == files[i].st_dev && st.st_ino == files[i].st_ino;
+		for (int i = 0; i < n; i++)
+			if (st.st_dev == files[i].st_dev && st.st_ino == files[i].st_ino)
+				found |= OPEN_FILE;
+		if (dir && st.st_dev == dir->st_dev && st.st_ino == dir->st_ino)
+			found |= OPEN_DIR;
 	}
 	closedir(d);
-	return found;
+	return (int)found;
 }
 
 /* The latest status change (ctime, which no one can set back) of @p files[0..n-1]; -1 if none. */
@@ -271,27 +279,30 @@ static time_t newest_change(const struct stat *files, int n)
 	return newest;
 }
 
-bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry *e)
+enum sessions_writer sessions_writer(const struct sessions *s, const struct sessions_entry *e)
 {
 	static const enum sessions_file sides[] = {SESSIONS_FRAMES_PRE, SESSIONS_FRAMES_POST};
-	struct stat files[2];
+	struct stat files[2], dir;
 	char path[MERGE_PATH_MAX];
 	int n = 0;
 
 	if (e->pid <= 0 || (kill(e->pid, 0) != 0 && errno != EPERM))
-		return false;
+		return SESSIONS_WRITER_GONE;
 	for (int i = 0; i < 2; i++)
 		if (e->has[sides[i]] && sessions_path(s, e, sides[i], path, sizeof(path)) == 0 &&
 		    stat(path, &files[n]) == 0)
 			n++;
-	int open = has_open(e->pid, files, n);
+	int open = has_open(e->pid, files, n, stat(s->dir, &dir) == 0 ? &dir : NULL);
 	if (open >= 0)
-		return open == 1;
+		return open & OPEN_FILE ? SESSIONS_WRITER_RECORDING
+		       : open & OPEN_DIR ? SESSIONS_WRITER_MERGING
+		                         : SESSIONS_WRITER_GONE;
 	/* The writer made these files, so it started before their last
 	 * change. Not the tag's stamp: that is the writer's local time, and
 	 * its time zone may not be ours. The boot time has a second's
 	 * resolution: allow for it. Unknown: assume it is the writer, the
 	 * safe side for a merge. */
 	time_t proc = process_start(e->pid), changed = newest_change(files, n);
-	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1;
+	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1
+	       ? SESSIONS_WRITER_RECORDING : SESSIONS_WRITER_GONE;
 }

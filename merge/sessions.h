@@ -66,16 +66,26 @@ int sessions_path(const struct sessions *s, const struct sessions_entry *e,
 /* "YYYY-mm-dd HH:MM:SS" of @p e's start into @p buf (at least 20 bytes). */
 void sessions_start_text(const struct sessions_entry *e, char *buf, size_t size);
 
+/* What became of the process that wrote a session (sessions_writer()). */
+enum sessions_writer {
+	SESSIONS_WRITER_GONE,      /* not running: the session is what it left */
+	SESSIONS_WRITER_RECORDING, /* running, and may still be recording it */
+	SESSIONS_WRITER_MERGING,   /* running, its files closed: its post layer merges it */
+};
+
 /*
- * True when the process that wrote @p e may still be recording it: the
- * process of the tag's pid has one of the session's per-side files open;
- * or, where its descriptors cannot be read (another user's process), it
- * exists and started no later than the session's per-side files last
- * changed (their ctime: not the tag's stamp, the writer's local time,
- * whatever time zone it had). A pid used again since
- * (a container's pid 1 seen from the host, a later process) is not taken
- * for the writer.
+ * Whether the process that wrote @p e is still running, and what it may be
+ * doing with the session. The process of the tag's pid is the writer when
+ * it has one of the session's per-side files open (recording), or the
+ * session's directory, which the layers' writers hold open while their
+ * instance lives (its files closed: the post layer's merge of it is to
+ * come, or running); or, where its descriptors cannot be read (another
+ * user's process), when it exists and started no later than the session's
+ * per-side files last changed (their ctime: not the tag's stamp, the
+ * writer's local time, whatever time zone it had; taken as recording). A
+ * pid used again since (a container's pid 1 seen from the host, a later
+ * process) is not taken for the writer.
  */
-bool sessions_writer_alive(const struct sessions *s, const struct sessions_entry *e);
+enum sessions_writer sessions_writer(const struct sessions *s, const struct sessions_entry *e);
 
 #endif /* XRLM_SESSIONS_H */

@@ -883,6 +883,29 @@ ls_sessions)
 	grep -q "^$E .* 6  *6 -  *not merged" "$work/out" || fail "E's line"
 	grep -q "^$L .*recording? (pid $$ is running)$" "$work/out" || fail "the live session's line"
 	;;
+ls_merging)
+	# A running process that holds the session's directory open, its files
+	# closed, is the writer whose post layer merges it (the layers' writers
+	# hold the directory while their instance lives): neither listed as
+	# not merged nor merged by merge DIR until it is gone.
+	mkdir "$work/d"
+	sleep 60 8<"$work/d" &
+	mp=$!
+	M=$mp-$(date +%Y%m%dT%H%M%S)
+	cp "$data/frames-s1-pre.csv" "$work/d/frames-$M-pre.csv"
+	cp "$data/frames-s1-post.csv" "$work/d/frames-$M-post.csv"
+	run ls "$work/d"
+	grep -q "^$M .*stopped, its app merges it (pid $mp is running)$" "$work/out" ||
+		{ kill $mp; fail "the session its app merges"; }
+	run merge "$work/d"
+	grep -q "^$M: skipped: pid $mp is still running (its post layer merges the session)$" "$work/out" ||
+		{ kill $mp; fail "merge DIR on the session its app merges"; }
+	[ ! -e "$work/d/frames-merged-$M.csv" ] || { kill $mp; fail "merged under its app"; }
+	kill $mp
+	wait $mp 2>/dev/null
+	run merge "$work/d"
+	grep -q "^$M: merged 3 frames into" "$work/out" || fail "not merged once its app is gone"
+	;;
 ls_errors)
 	run ls "$work/missing"
 	expect_error 1 "missing: error: cannot open the directory: No such file or directory"

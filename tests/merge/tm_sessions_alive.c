@@ -1,5 +1,5 @@
 /*
- * Unit tests of sessions_writer_alive()'s answer where the process's
+ * Unit tests of sessions_writer()'s answer where the process's
  * descriptors cannot be read (another user's process, or one that is not
  * dumpable): opendir() of /proc/PID/fd is made to fail with EACCES, as it
  * does for `xrlm merge DIR` run as another user. The session's process is
@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,11 +27,14 @@
 
 DIR *__real_opendir(const char *path);
 
-/* Every /proc/PID/fd is unreadable, as another user's is. */
+/* Whether every /proc/PID/fd is unreadable, as another user's is (the default). */
+static bool fd_unreadable = true;
+
 DIR *__wrap_opendir(const char *path)
 {
 	size_t len = strlen(path);
-	if (strncmp(path, "/proc/", 6) == 0 && len > 3 && strcmp(path + len - 3, "/fd") == 0) {
+	if (fd_unreadable && strncmp(path, "/proc/", 6) == 0 && len > 3 &&
+	    strcmp(path + len - 3, "/fd") == 0) {
 		errno = EACCES;
 		return NULL;
 	}
@@ -44,16 +48,23 @@ struct fixture {
 	pid_t child;
 };
 
-/* A process that waits to be killed. */
-static pid_t start_child(void)
+/* A process that holds @p dir open (when not NULL) and waits to be killed. */
+static pid_t start_child_in(const char *dir)
 {
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		if (dir && open(dir, O_RDONLY | O_DIRECTORY) < 0)
+			_exit(1);
 		for (;;)
 			pause();
 	}
 	return pid;
+}
+
+static pid_t start_child(void)
+{
+	return start_child_in(NULL);
 }
 
 /* Writes both per-side files of a session whose stamp is now, written as UTC. */
@@ -95,6 +106,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 	char path[MERGE_PATH_MAX];
 
+	fd_unreadable = true;
 	if (f->child > 0) {
 		kill(f->child, SIGKILL);
 		waitpid(f->child, NULL, 0);
@@ -121,10 +133,10 @@ static void test_writer_in_another_time_zone(void **state)
 	/* POSIX zones: no time zone database needed. */
 	setenv("TZ", "EAST-9", 1);
 	tzset();
-	assert_true(sessions_writer_alive(&f->s, &f->e));
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_RECORDING);
 	setenv("TZ", "WEST+8", 1);
 	tzset();
-	assert_true(sessions_writer_alive(&f->s, &f->e));
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_RECORDING);
 	unsetenv("TZ");
 	tzset();
 }
@@ -144,7 +156,7 @@ static void test_process_started_later(void **state)
 		;
 	f->child = start_child();
 	f->e.pid = f->child;
-	assert_false(sessions_writer_alive(&f->s, &f->e));
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_GONE);
 }
 
 /* A process that no longer exists is no writer, readable descriptors or not. */
@@ -156,7 +168,31 @@ static void test_process_gone(void **state)
 	make_session(f, pid);
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	assert_false(sessions_writer_alive(&f->s, &f->e));
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_GONE);
+}
+
+/*
+ * Readable descriptors: a process holding the session's directory open,
+ * as the layers' writers do while their instance lives, with the files
+ * closed, is its writer, whose post layer merges it; a process holding
+ * neither is a pid used again.
+ */
+static void test_writer_merging(void **state)
+{
+	struct fixture *f = *state;
+
+	fd_unreadable = false;
+	f->child = start_child_in(f->dir);
+	make_session(f, f->child);
+	/* The child opens the directory after the fork: wait for it. */
+	for (int i = 0; i < 200 && sessions_writer(&f->s, &f->e) != SESSIONS_WRITER_MERGING; i++)
+		usleep(10 * 1000);
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_MERGING);
+	kill(f->child, SIGKILL);
+	waitpid(f->child, NULL, 0);
+	f->child = start_child();
+	f->e.pid = f->child;
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_GONE);
 }
 
 int main(void)
@@ -165,6 +201,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_writer_in_another_time_zone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_started_later, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_gone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writer_merging, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
