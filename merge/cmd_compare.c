@@ -420,18 +420,18 @@ static int run_compare(int argc, char **argv)
 const struct cmd cmd_compare = {
 	.name = "compare",
 	.synopsis = "A.csv B.csv [--fail-above PCT] [--json] [--seed N]",
-	.help = "compares two runs' merged files, column by column (target CPU and\n"
-	        "GPU time, each phase, the frame interval): the medians, their\n"
-	        "difference and relative change with 95 % block-bootstrap intervals,\n"
-	        "the Mann-Whitney U p-value and a verdict (faster, slower, no change\n"
-	        "below 1 % or below the column's floor: 1 us, 2 us for GPU time and\n"
-	        "a phase of several calls, 3 us for target_total_us; no significant\n"
-	        "change; more or less for app_wait_us, the wait a paced app has to\n"
-	        "spare, which is not a cost). --fail-above PCT exits 1 when a\n"
-	        "target column's or the frame interval's median grew by more than\n"
-	        "PCT % and by its floor, and the interval excludes zero; the app_*\n"
-	        "columns (the app's own time) never fail it. --json prints the same as\n"
-	        "JSON. --seed N (default 1) seeds the resampling: the same files\n"
-	        "and seed give the same output.\n",
+	.help = "compares two runs' merged files, column by column (target CPU and GPU\n"
+	        "time, each phase, the frame interval, the app's columns): the medians,\n"
+	        "their difference and relative change with 95 % block-bootstrap\n"
+	        "intervals, the Mann-Whitney U p-value and a verdict (faster, slower,\n"
+	        "no change below 1 % or below the column's floor: 1 us, 2 us for GPU\n"
+	        "time and a phase of several calls, 3 us for target_total_us; no\n"
+	        "significant change; more or less for app_wait_us, the wait a paced app\n"
+	        "has to spare, which is not a cost). --fail-above PCT exits 1 when a\n"
+	        "target column's or the frame interval's median grew by more than PCT %\n"
+	        "and by its floor, and the interval excludes zero; the app_* columns\n"
+	        "(the app's own time) never fail it. --json prints the same as JSON.\n"
+	        "--seed N (default 1) seeds the resampling: the same files and seed\n"
+	        "give the same output.\n",
 	.run = run_compare,
 };
