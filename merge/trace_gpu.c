@@ -15,7 +15,10 @@
 static void gpu_instant(struct trace_job *j, int pid, const struct trace_gpu *g)
 {
 	char args[96];
+	int side = pid == TRACE_PID_POST;
 
+	j->gpu_valid[side] += g->valid;
+	j->gpu_placed[side] += g->valid && g->placed;
 	if (!g->placed)
 		return;
 	snprintf(args, sizeof(args), "\"display_time\":%" PRId64 ",\"gpu_ticks\":%" PRIu64,
@@ -69,7 +72,19 @@ static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
 	struct side_meta meta;
 
 	int rc = trace_read_gpu(j->gpu[side], side ? U_NAMES_POST : U_NAMES_PRE, &meta, &d, fn, j);
-	return trace_read_done(j, rc, &d, j->gpu[side], &meta);
+	rc = trace_read_done(j, rc, &d, j->gpu[side], &meta);
+	/*
+	 * Timestamps with no clock correlation cannot be placed: not silently
+	 * (a Vulkan session without VK_EXT_calibrated_timestamps, as every
+	 * Vulkan 1.0 instance such as hello_xr's, writes no "# calibration").
+	 */
+	if (rc == 0 && j->gpu_valid[side] && !j->gpu_placed[side])
+		fprintf(stderr, "xrlm: %s: warning: no \"# calibration\" line before its %" PRIu64
+		        " GPU timestamps (the device had no clock correlation: "
+		        "VK_EXT_calibrated_timestamps, which pre enables from Vulkan 1.1); "
+		        "its GPU track and the target GPU slices left out (the merged CSV's GPU "
+		        "columns do not need it)\n", j->gpu[side], j->gpu_valid[side]);
+	return rc;
 }
 
 int trace_gpu_run(struct trace_job *j)

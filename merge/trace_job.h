@@ -35,6 +35,8 @@ struct trace_job {
 	struct trace_target target;
 	struct trace_spool_rec gpu_next;
 	bool gpu_has_next;
+	/* GPU files, per side ([0] pre, [1] post): valid rows read, and of them those placed. */
+	uint64_t gpu_valid[2], gpu_placed[2];
 	uint64_t slices, target_slices, marks; /* written: those in the window */
 	int64_t first_ns; /* window resolution: the session's first call */
 	bool have_first;

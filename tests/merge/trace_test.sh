@@ -23,6 +23,9 @@
 #               GPU slices and counter hold the merged CSV's target_gpu_us (and raw)
 #   merged_cpu  calls the target makes inside xrEndFrame, frames it answers itself: the
 #               target_us counter is the merged CSV's target_us, row for row
+#   no_calibration  GPU files without a "# calibration" line (a Vulkan 1.0 device, as
+#               hello_xr's, has no VK_EXT_calibrated_timestamps): no GPU event, and one
+#               warning line per GPU file saying so, not a silent absence
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -42,6 +45,14 @@ stat() {
 
 gen() {
 	python3 "$here/trace_gen.py" "$@" >"$work/gen.out" || fail "trace_gen.py failed"
+}
+
+# calibrate TAG: a "# calibration" line in xrlm_gen_session's GPU files (it writes
+# none), as a device with VK_EXT_calibrated_timestamps gives: without it the trace
+# says, in one line per GPU file, that their timestamps are left out (no_calibration).
+calibrate() {
+	sed -i '/^display_time,/a # calibration gpu_ticks=1234567890 monotonic_ns=17834950000000 max_deviation_ns=1' \
+		"$work/gpu-$1-pre.csv" "$work/gpu-$1-post.csv" || fail "calibrate $1"
 }
 
 # against_merged TAG: the session's trace, from its calls files and then from
@@ -249,6 +260,7 @@ window)
 	;;
 size)
 	"$gen_session" "$work" S1 20000 >/dev/null || fail "gen_session failed"
+	calibrate S1
 	run trace "$work/frames-S1-pre.csv" -o "$work/t.json" --max-size 1
 	[ "$rc" = 0 ] || fail "status $rc"
 	stderr_once "warning: .* MB, more than 1 MB"
@@ -285,6 +297,27 @@ one_side)
 	[ "$rc" = 0 ] || fail "status $rc with post's calls file only"
 	stderr_once "calls-O2-post.csv: warning: no calls file for the pre side; "
 	;;
+no_calibration)
+	gen "$work" N1 100
+	sed -i '/^# calibration /d' "$work/gpu-N1-pre.csv" "$work/gpu-N1-post.csv" || fail "sed"
+	run trace "$work/frames-N1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	check "$work/t.json"
+	[ "$(stat 3)" -gt 0 ] || fail "no target slices: $stats"
+	[ "$(stat 4)" = 0 ] || fail "target GPU slices $(stat 4) without a calibration"
+	grep -q '"GPU timestamp"' "$work/t.json" && fail "GPU instants without a calibration"
+	[ "$(wc -l <"$work/err")" = 2 ] || fail "expected two warning lines: $(cat "$work/err")"
+	for side in pre post; do
+		grep -q "gpu-N1-$side.csv: warning: no \"# calibration\" line before its 100 GPU timestamps" \
+			"$work/err" || fail "no warning for $side's GPU file: $(cat "$work/err")"
+	done
+	# With the line (the generator's files as written): no such warning.
+	gen "$work" N2 100
+	run trace "$work/frames-N2-pre.csv" -o "$work/t2.json"
+	[ "$rc" = 0 ] || fail "status $rc with calibration lines"
+	grep -q 'calibration' "$work/err" && fail "a calibration warning with the lines there: $(cat "$work/err")"
+	echo "no calibration: $(stat 4) target GPU slices, one warning per GPU file"
+	;;
 errors)
 	run trace
 	expect_error 2 "needs a session"
@@ -319,6 +352,7 @@ write_limit)
 	# A spool (post's calls or GPU rows) or the output past a file size
 	# limit: one line naming the error, status 1, nothing left behind.
 	"$gen_session" "$work" L1 20000 --calls 12 >/dev/null || fail "gen_session failed"
+	calibrate L1
 	for f in calls frames; do
 		[ $f = frames ] && rm "$work"/calls-L1-*.csv
 		for kib in 64 4096; do
