@@ -116,7 +116,27 @@ struct device_request {
 	const char **exts;
 	bool timeline, timeline_khr, calibrated; /* what the device will have */
 	bool changed;
+	const char *no_timeline_why; /* when !timeline */
 };
+
+/*
+ * Why pre does not add timeline semaphores to a request without the
+ * application's own feature structure. A runtime may still enable them
+ * itself (Monado does, beside its own VK_KHR_get_physical_device_properties2
+ * on the instance), unseen by pre: so "not enabled by pre", not "absent".
+ */
+static const char *no_timeline_reason(const struct device_survey *s, bool want_timeline)
+{
+	if (!want_timeline)
+		return "XRLM_GPU_GATE is not timeline";
+	if (s->api < VK_API_VERSION_1_1)
+		return "the application's Vulkan instance is 1.0, and pre enables timeline semaphores "
+		       "from Vulkan 1.1 only (the runtime may have enabled them for itself, which pre "
+		       "cannot see)";
+	if (!s->timeline_supported)
+		return "the physical device does not support timeline semaphores";
+	return "the device offers no VK_KHR_timeline_semaphore below Vulkan 1.2";
+}
 
 static bool plan_request(const VkDeviceCreateInfo *app, const struct device_survey *s,
                          bool want_timeline, struct device_request *req)
@@ -136,6 +156,7 @@ static bool plan_request(const VkDeviceCreateInfo *app, const struct device_surv
 	if (s->app_timeline_feature) {
 		/* The application decided; its structure is not ours to edit. */
 		req->timeline = s->app_timeline_on && (core || s->app_khr_ext);
+		req->no_timeline_why = "the application's device request has them off";
 	} else if (want_timeline && s->timeline_supported && (core || s->has_khr_ext)) {
 		req->timeline = true;
 		req->timeline_feature.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
@@ -145,6 +166,8 @@ static bool plan_request(const VkDeviceCreateInfo *app, const struct device_surv
 		req->changed = true;
 		if (!core && !s->app_khr_ext)
 			req->exts[req->ci.enabledExtensionCount++] = TIMELINE_EXT;
+	} else {
+		req->no_timeline_why = no_timeline_reason(s, want_timeline);
 	}
 	req->timeline_khr = req->timeline && !core;
 
@@ -191,11 +214,14 @@ XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstanc
 		return next(instance, info, vk_device, vk_result);
 
 	if (!req.changed || !create_changed(next, instance, info, &req, vk_device, vk_result, &r)) {
+		const char *why = req.changed && req.timeline ? "creating the device with them failed"
+		                                              : req.no_timeline_why;
 		/* Exactly the application's request: nothing of ours can fail it. */
 		req.timeline = survey.app_timeline_on && (survey.api >= VK_API_VERSION_1_2 ||
 		                                          survey.app_khr_ext);
 		req.timeline_khr = req.timeline && survey.api < VK_API_VERSION_1_2;
 		req.calibrated = survey.app_calibrated_ext;
+		req.no_timeline_why = why;
 		r = next(instance, info, vk_device, vk_result);
 	}
 	free(req.exts);
@@ -206,6 +232,8 @@ XrResult xl_gpu_device_create_device(PFN_xrCreateVulkanDeviceKHR next, XrInstanc
 	note->timeline = req.timeline;
 	note->timeline_khr = req.timeline_khr;
 	note->calibrated = req.calibrated;
+	note->no_timeline_why = req.no_timeline_why ? req.no_timeline_why
+	                                            : "the device has no timeline semaphores";
 	xl_log("Vulkan device (API %u.%u): timeline semaphores %s%s, calibrated timestamps %s",
 	       VK_API_VERSION_MAJOR(survey.api), VK_API_VERSION_MINOR(survey.api),
 	       req.timeline ? "on" : "off", req.timeline_khr ? " (KHR extension)" : "",

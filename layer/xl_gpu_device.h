@@ -27,6 +27,9 @@ struct xl_gpu_device_note {
 	bool timeline;                  /* timeline semaphores usable on device */
 	bool timeline_khr;              /* ...through VK_KHR_timeline_semaphore */
 	bool calibrated;                /* VK_EXT_calibrated_timestamps enabled */
+	/* Why timeline is false, as XRLM_GPU_GATE=timeline's fallback says it
+	 * (a static string; NULL while no device was noted). */
+	const char *no_timeline_why;
 };
 
 /* xrCreateVulkanInstanceKHR: forwards unchanged and notes the instance. */

@@ -52,7 +52,8 @@ static bool choose_gated(struct xl_instance *in, const XrGraphicsBindingVulkanKH
 	xl_log_loud("XRLM_GPU_GATE=timeline is not possible: %s; using the event gate",
 	            note->device != binding->device
 	                    ? "the device was not created through XR_KHR_vulkan_enable2"
-	                    : "the device has no timeline semaphores");
+	                    : note->no_timeline_why ? note->no_timeline_why
+	                                            : "the device has no timeline semaphores");
 	return true;
 }
 

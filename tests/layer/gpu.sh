@@ -18,6 +18,13 @@
 #                                    file (the first nine submitted >= 35 ms apart),
 #                                    target_gpu_raw_us and # gpu_bracket_ns= in the merged
 #                                    file (which xrlm stats reads), corrected <= raw
+#   gate-timeline                    XRLM_GPU_GATE=timeline: on a Vulkan 1.1 instance
+#                                    (vulkan2) pre enables timeline semaphores and
+#                                    gates with one, under the validation layer; on a
+#                                    1.0 instance it falls back to the event gate, and
+#                                    the log line names the 1.0 instance as the reason
+#                                    (the runtime, Monado for one, may have enabled
+#                                    them unseen: not "the device has none")
 #   dropped                          the target returns from every 7th xrEndFrame
 #                                    without calling down (a dropped frame): the
 #                                    gate is opened all the same, the session stays
@@ -130,6 +137,26 @@ gated-vulkan | gated-vulkan2-1.0 | gated-vulkan2-1.0-minimal)
 		cat "$XRLM_TEST_WORK/stats" >&2
 		fail "xrlm stats cannot read the merged file"
 	}
+	;;
+gate-timeline)
+	export XRTEST_TARGET_GPU_US=300 XRLM_GPU_GATE=timeline
+	run_validated --graphics vulkan2 --frames 150
+	gpu_share 0.95
+	grep -q "timeline semaphores on" "$OUT/xrlm-pre.log" || fail "pre did not enable timeline semaphores"
+	grep -q "gated mode (timeline semaphore gate)" "$OUT/xrlm-pre.log" ||
+		fail "XRLM_GPU_GATE=timeline did not gate with a timeline semaphore"
+	grep -q "XRLM_GPU_GATE=timeline is not possible" "$OUT/xrlm-pre.log" &&
+		fail "a fallback was logged on a Vulkan 1.1 instance"
+	rm -rf "$OUT" && mkdir -p "$OUT" || fail "cannot empty $OUT"
+	run_validated --graphics vulkan2 --vk-1.0 --frames 150
+	gpu_share 0.95
+	grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "the 1.0 instance did not fall back to the event gate"
+	line=$(grep "XRLM_GPU_GATE=timeline is not possible" "$OUT/xrlm-pre.log") ||
+		fail "no fallback line in pre's log"
+	case $line in
+	*"Vulkan instance is 1.0"*) note "fallback said: ${line#*possible: }" ;;
+	*) fail "the fallback does not name the 1.0 instance: $line" ;;
+	esac
 	;;
 headless)
 	run_app --graphics headless --frames 100
