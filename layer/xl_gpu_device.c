@@ -11,28 +11,105 @@
 
 #define TIMELINE_EXT "VK_KHR_timeline_semaphore"
 #define CALIBRATED_EXT "VK_EXT_calibrated_timestamps"
+#define PROPS2_EXT "VK_KHR_get_physical_device_properties2"
+
+/* Whether the instance request @p ci enables extension @p ext. */
+static bool instance_requested(const VkInstanceCreateInfo *ci, const char *ext)
+{
+	for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
+		if (strcmp(ci->ppEnabledExtensionNames[i], ext) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the Vulkan loader behind @p gipa offers instance extension @p ext. */
+static bool instance_offers(PFN_vkGetInstanceProcAddr gipa, const char *ext)
+{
+	PFN_vkEnumerateInstanceExtensionProperties fn =
+		gipa ? (PFN_vkEnumerateInstanceExtensionProperties)gipa(
+			       NULL, "vkEnumerateInstanceExtensionProperties")
+		     : NULL;
+	uint32_t count = 0;
+	bool found = false;
+
+	if (!fn || fn(NULL, &count, NULL) != VK_SUCCESS || count == 0)
+		return false;
+	VkExtensionProperties *exts = calloc(count, sizeof(*exts));
+	if (!exts)
+		return false;
+	fn(NULL, &count, exts); /* VK_INCOMPLETE still fills count of them */
+	for (uint32_t i = 0; i < count && !found; i++)
+		found = strcmp(exts[i].extensionName, ext) == 0;
+	free(exts);
+	return found;
+}
+
+/*
+ * Creates the instance with @p ext added to the application's request;
+ * false (and a log line) if that failed, with nothing created.
+ */
+static bool create_with(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
+                        const XrVulkanInstanceCreateInfoKHR *info, const char *ext,
+                        VkInstance *vk_instance, VkResult *vk_result, XrResult *r)
+{
+	const VkInstanceCreateInfo *app = info->vulkanCreateInfo;
+	const char **exts = calloc(app->enabledExtensionCount + 1, sizeof(*exts));
+
+	if (!exts)
+		return false;
+	if (app->enabledExtensionCount) /* the array may be NULL when empty */
+		memcpy(exts, app->ppEnabledExtensionNames, app->enabledExtensionCount * sizeof(*exts));
+	exts[app->enabledExtensionCount] = ext;
+	VkInstanceCreateInfo ci = *app;
+	ci.enabledExtensionCount = app->enabledExtensionCount + 1;
+	ci.ppEnabledExtensionNames = exts;
+	XrVulkanInstanceCreateInfoKHR changed = *info;
+	changed.vulkanCreateInfo = &ci;
+	*r = next(instance, &changed, vk_instance, vk_result);
+	free(exts);
+	if (XR_SUCCEEDED(*r) && *vk_result == VK_SUCCESS)
+		return true;
+	xl_log("creating the Vulkan instance with %s failed (XrResult %d, VkResult %d); creating "
+	       "it exactly as the application asked", ext, *r, *vk_result);
+	return false;
+}
 
 XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
                                        const XrVulkanInstanceCreateInfoKHR *info,
                                        VkInstance *vk_instance, VkResult *vk_result,
-                                       struct xl_gpu_device_note *note)
+                                       bool want_props2, struct xl_gpu_device_note *note)
 {
-	XrResult r = next(instance, info, vk_instance, vk_result);
+	const VkInstanceCreateInfo *ci = info ? info->vulkanCreateInfo : NULL;
+	uint32_t api = ci && ci->pApplicationInfo && ci->pApplicationInfo->apiVersion
+	                       ? ci->pApplicationInfo->apiVersion
+	                       : VK_API_VERSION_1_0;
+	bool props2 = ci && api < VK_API_VERSION_1_1 && instance_requested(ci, PROPS2_EXT);
+	XrResult r;
+
+	/* Below Vulkan 1.1, VK_EXT_calibrated_timestamps (the GPU clock's
+	 * correlation with CLOCK_MONOTONIC: the timeline's GPU track) needs
+	 * VK_KHR_get_physical_device_properties2 on the instance: added where
+	 * the loader has it (the runtime may add it too, unseen by pre). */
+	if (want_props2 && ci && vk_instance && vk_result && api < VK_API_VERSION_1_1 && !props2 &&
+	    instance_offers(info->pfnGetInstanceProcAddr, PROPS2_EXT) &&
+	    create_with(next, instance, info, PROPS2_EXT, vk_instance, vk_result, &r))
+		props2 = true;
+	else
+		r = next(instance, info, vk_instance, vk_result);
 	if (XR_FAILED(r) || !info || !vk_instance || !vk_result || *vk_result != VK_SUCCESS)
 		return r;
-	const VkInstanceCreateInfo *ci = info->vulkanCreateInfo;
 	memset(note, 0, sizeof(*note));
 	note->instance = *vk_instance;
 	note->gipa = info->pfnGetInstanceProcAddr;
-	note->instance_api = ci && ci->pApplicationInfo && ci->pApplicationInfo->apiVersion
-	                             ? ci->pApplicationInfo->apiVersion
-	                             : VK_API_VERSION_1_0;
+	note->instance_api = api;
+	note->props2 = props2;
 	return r;
 }
 
 /* What the physical device offers and the application's request already has. */
 struct device_survey {
 	uint32_t api;             /* effective: min(instance, physical device) */
+	bool props2;              /* VK_KHR_get_physical_device_properties2 on a 1.0 instance */
 	bool timeline_supported;
 	bool has_khr_ext, has_calibrated_ext;        /* offered by the device */
 	bool app_khr_ext, app_calibrated_ext;        /* requested by the app */
@@ -82,6 +159,7 @@ static bool survey_device(const struct xl_gpu_device_note *note,
 	VkPhysicalDeviceProperties props;
 	props_fn(phys, &props);
 	s->api = props.apiVersion < note->instance_api ? props.apiVersion : note->instance_api;
+	s->props2 = note->props2;
 	/* vkGetPhysicalDeviceFeatures2 is core in 1.1: below that, no timeline. */
 	if (s->api >= VK_API_VERSION_1_1 && features_fn) {
 		VkPhysicalDeviceTimelineSemaphoreFeatures tl = {
@@ -172,10 +250,11 @@ static bool plan_request(const VkDeviceCreateInfo *app, const struct device_surv
 	req->timeline_khr = req->timeline && !core;
 
 	/* The extension needs VK_KHR_get_physical_device_properties2 below
-	 * Vulkan 1.1, which a 1.0 instance may lack: only from 1.1, as the
-	 * timeline feature's query above. */
+	 * Vulkan 1.1: on a 1.0 instance only where pre knows it is there (the
+	 * application's request, or pre's addition to it). */
 	req->calibrated = s->app_calibrated_ext;
-	if (!req->calibrated && s->has_calibrated_ext && s->api >= VK_API_VERSION_1_1) {
+	if (!req->calibrated && s->has_calibrated_ext &&
+	    (s->api >= VK_API_VERSION_1_1 || s->props2)) {
 		req->exts[req->ci.enabledExtensionCount++] = CALIBRATED_EXT;
 		req->calibrated = true;
 		req->changed = true;

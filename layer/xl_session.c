@@ -214,7 +214,9 @@ XrResult xl_session_create_vulkan_instance(struct xl_instance *in, XrInstance in
                                            VkInstance *vk_instance, VkResult *vk_result)
 {
 	return xl_gpu_device_create_instance(xl_next_xrCreateVulkanInstanceKHR, instance, info,
-	                                     vk_instance, vk_result, &in->ctl->gpu->vk_note);
+	                                     vk_instance, vk_result,
+	                                     in->settings.gpu_mode != XL_GPU_OFF,
+	                                     &in->ctl->gpu->vk_note);
 }
 
 XrResult xl_session_create_vulkan_device(struct xl_instance *in, XrInstance instance,

@@ -75,13 +75,15 @@ static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
 	rc = trace_read_done(j, rc, &d, j->gpu[side], &meta);
 	/*
 	 * Timestamps with no clock correlation cannot be placed: not silently
-	 * (a Vulkan session without VK_EXT_calibrated_timestamps, as every
-	 * Vulkan 1.0 instance such as hello_xr's, writes no "# calibration").
+	 * (a Vulkan session without VK_EXT_calibrated_timestamps, as an
+	 * XR_KHR_vulkan_enable one on a 1.0 instance such as hello_xr -g
+	 * Vulkan's, writes no "# calibration").
 	 */
 	if (rc == 0 && j->gpu_valid[side] && !j->gpu_placed[side])
 		fprintf(stderr, "xrlm: %s: warning: no \"# calibration\" line before its %" PRIu64
 		        " GPU timestamps (the device had no clock correlation: "
-		        "VK_EXT_calibrated_timestamps, which pre enables from Vulkan 1.1); "
+		        "no VK_EXT_calibrated_timestamps, which pre can add only where the "
+		        "runtime creates the device: XR_KHR_vulkan_enable2); "
 		        "its GPU track and the target GPU slices left out (the merged CSV's GPU "
 		        "columns do not need it)\n", j->gpu[side], j->gpu_valid[side]);
 	return rc;

@@ -17,7 +17,9 @@
 #                                    under the validation layer: bracket lines in pre's GPU
 #                                    file (the first nine submitted >= 35 ms apart),
 #                                    target_gpu_raw_us and # gpu_bracket_ns= in the merged
-#                                    file (which xrlm stats reads), corrected <= raw
+#                                    file (which xrlm stats reads), corrected <= raw;
+#                                    on the 1.0 instances calibrated timestamps (pre
+#                                    adds VK_KHR_get_physical_device_properties2)
 #   gate-timeline                    XRLM_GPU_GATE=timeline: on a Vulkan 1.1 instance
 #                                    (vulkan2) pre enables timeline semaphores and
 #                                    gates with one, under the validation layer; on a
@@ -99,6 +101,15 @@ gated-vulkan | gated-vulkan2-1.0 | gated-vulkan2-1.0-minimal)
 		XRTEST_VK_MINIMAL=1 run_validated --graphics vulkan2 --vk-1.0 --frames 150
 	fi
 	gpu_share 0.95
+	if [ "$case" != gated-vulkan ]; then
+		# XR_KHR_vulkan_enable2 on a 1.0 instance: pre adds
+		# VK_KHR_get_physical_device_properties2 to it (the minimal runtime
+		# adds nothing of its own), so the device gets calibrated timestamps
+		# and the GPU file its clock correlation (the trace's GPU track).
+		grep -q "Vulkan device (API 1.0): .*calibrated timestamps on" "$OUT/xrlm-pre.log" ||
+			fail "no calibrated timestamps on the 1.0 instance: $(grep 'Vulkan device' "$OUT/xrlm-pre.log")"
+		grep -q "^# calibration" "$OUT"/gpu-*-pre.csv || fail "no # calibration line in pre's GPU file"
+	fi
 	grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "auto did not choose the event gate"
 	grep -q "^# gpu_mode=gated$" "$OUT"/gpu-*-pre.csv || fail "the session did not run gated"
 	grep -q "^# gpu_bracket_ns=[0-9][0-9]*$" "$OUT"/gpu-*-pre.csv || fail "no bracket line in pre's GPU file"

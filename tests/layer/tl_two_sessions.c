@@ -236,9 +236,9 @@ XRAPI_ATTR XrResult XRAPI_CALL xl_next_xrCreateVulkanDeviceKHR(
 XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
                                        const XrVulkanInstanceCreateInfoKHR *info,
                                        VkInstance *vk_instance, VkResult *vk_result,
-                                       struct xl_gpu_device_note *note)
+                                       bool want_props2, struct xl_gpu_device_note *note)
 {
-	(void)note;
+	(void)want_props2, (void)note;
 	return next(instance, info, vk_instance, vk_result);
 }
 
