@@ -247,11 +247,24 @@ static void note_bad(char *bad, size_t size, const char *item)
 /*
  * Whether function @p fn can be in a calls file: xrGetInstanceProcAddr and
  * xrDestroyInstance have hooks of their own that record nothing
- * (xl_hooks.txt), so selecting them or not changes nothing.
+ * (xl_hooks.txt), and the loader answers the four functions that come
+ * before an instance (xrCreateInstance, the two enumerations,
+ * xrInitializeLoaderKHR) itself, never a layer's wrapper: selecting them
+ * or not changes nothing.
  */
 static bool recordable(int fn)
 {
-	return fn != XL_FN_xrGetInstanceProcAddr && fn != XL_FN_xrDestroyInstance;
+	switch (fn) {
+	case XL_FN_xrGetInstanceProcAddr:
+	case XL_FN_xrDestroyInstance:
+	case XL_FN_xrCreateInstance:
+	case XL_FN_xrEnumerateApiLayerProperties:
+	case XL_FN_xrEnumerateInstanceExtensionProperties:
+	case XL_FN_xrInitializeLoaderKHR:
+		return false;
+	default:
+		return true;
+	}
 }
 
 int xl_settings_recordable_count(void)

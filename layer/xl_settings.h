@@ -66,7 +66,7 @@ struct xl_settings {
 	bool control;
 };
 
-/* How many functions a calls file can hold: all but the two whose hooks record nothing. */
+/* How many functions a calls file can hold: all but the six never recorded (xl_settings.c). */
 int xl_settings_recordable_count(void);
 
 /* Whether @p s selects function @p fn for recording. */
