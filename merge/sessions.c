@@ -279,6 +279,19 @@ static time_t newest_change(const struct stat *files, int n)
 	return newest;
 }
 
+/*
+ * Whether process @p pid started no later than @p files[0..n-1] last
+ * changed, as their writer did. Not the tag's stamp: that is the writer's
+ * local time, and its time zone may not be ours. The boot time has a
+ * second's resolution: allowed for. Unknown: taken as yes, the safe side
+ * for a merge.
+ */
+static bool started_no_later(pid_t pid, const struct stat *files, int n)
+{
+	time_t proc = process_start(pid), changed = newest_change(files, n);
+	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1;
+}
+
 enum sessions_writer sessions_writer(const struct sessions *s, const struct sessions_entry *e)
 {
 	static const enum sessions_file sides[] = {SESSIONS_FRAMES_PRE, SESSIONS_FRAMES_POST};
@@ -293,16 +306,16 @@ enum sessions_writer sessions_writer(const struct sessions *s, const struct sess
 		    stat(path, &files[n]) == 0)
 			n++;
 	int open = has_open(e->pid, files, n, stat(s->dir, &dir) == 0 ? &dir : NULL);
-	if (open >= 0)
-		return open & OPEN_FILE ? SESSIONS_WRITER_RECORDING
-		       : open & OPEN_DIR ? SESSIONS_WRITER_MERGING
-		                         : SESSIONS_WRITER_GONE;
-	/* The writer made these files, so it started before their last
-	 * change. Not the tag's stamp: that is the writer's local time, and
-	 * its time zone may not be ours. The boot time has a second's
-	 * resolution: allow for it. Unknown: assume it is the writer, the
-	 * safe side for a merge. */
-	time_t proc = process_start(e->pid), changed = newest_change(files, n);
-	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1
-	       ? SESSIONS_WRITER_RECORDING : SESSIONS_WRITER_GONE;
+	if (open >= 0 && (open & OPEN_FILE))
+		return SESSIONS_WRITER_RECORDING; /* no later process has these files open */
+	if (open == 0)
+		return SESSIONS_WRITER_GONE;
+	/* Its descriptors unreadable, or the directory open (which any later
+	 * process given the same pid may hold too, every app the layers
+	 * record holding the same default directory): the writer made these
+	 * files, so it started before their last change. */
+	bool started_before = started_no_later(e->pid, files, n);
+	if (open < 0)
+		return started_before ? SESSIONS_WRITER_RECORDING : SESSIONS_WRITER_GONE;
+	return started_before ? SESSIONS_WRITER_MERGING : SESSIONS_WRITER_GONE;
 }

@@ -76,15 +76,17 @@ enum sessions_writer {
 /*
  * Whether the process that wrote @p e is still running, and what it may be
  * doing with the session. The process of the tag's pid is the writer when
- * it has one of the session's per-side files open (recording), or the
- * session's directory, which the layers' writers hold open while their
- * instance lives (its files closed: the post layer's merge of it is to
- * come, or running); or, where its descriptors cannot be read (another
- * user's process), when it exists and started no later than the session's
- * per-side files last changed (their ctime: not the tag's stamp, the
- * writer's local time, whatever time zone it had; taken as recording). A
- * pid used again since (a container's pid 1 seen from the host, a later
- * process) is not taken for the writer.
+ * it has one of the session's per-side files open (recording); or when it
+ * has the session's directory open, which the layers' writers hold while
+ * their instance lives, and started no later than the session's per-side
+ * files last changed (their ctime: not the tag's stamp, the writer's local
+ * time, whatever time zone it had): its files closed, the post layer's
+ * merge of it is to come or running; or, where its descriptors cannot be
+ * read (another user's process), when it started no later than that
+ * (taken as recording). A pid used again by a later process is not taken
+ * for the writer; where the descriptors cannot be read, an older process
+ * of that pid is (a container's pid 1 seen from the host by a user other
+ * than root: its session is merged by naming its files).
  */
 enum sessions_writer sessions_writer(const struct sessions *s, const struct sessions_entry *e);
 

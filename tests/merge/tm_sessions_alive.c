@@ -48,17 +48,28 @@ struct fixture {
 	pid_t child;
 };
 
-/* A process that holds @p dir open (when not NULL) and waits to be killed. */
+/* A process that holds @p dir open (when not NULL), once this returns, and waits to be killed. */
 static pid_t start_child_in(const char *dir)
 {
+	int ready[2];
+	char c = 0;
+
+	assert_int_equal(pipe(ready), 0);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		close(ready[0]);
 		if (dir && open(dir, O_RDONLY | O_DIRECTORY) < 0)
 			_exit(1);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		close(ready[1]);
 		for (;;)
 			pause();
 	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
 	return pid;
 }
 
@@ -184,13 +195,31 @@ static void test_writer_merging(void **state)
 	fd_unreadable = false;
 	f->child = start_child_in(f->dir);
 	make_session(f, f->child);
-	/* The child opens the directory after the fork: wait for it. */
-	for (int i = 0; i < 200 && sessions_writer(&f->s, &f->e) != SESSIONS_WRITER_MERGING; i++)
-		usleep(10 * 1000);
 	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_MERGING);
 	kill(f->child, SIGKILL);
 	waitpid(f->child, NULL, 0);
 	f->child = start_child();
+	f->e.pid = f->child;
+	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_GONE);
+}
+
+/*
+ * A process holding the directory open that started after the session's
+ * files last changed is a pid used again (any app the layers record holds
+ * the same default directory), not the writer: its session is no one's
+ * to merge but merge DIR's. (Started over three seconds later, as in
+ * test_process_started_later.)
+ */
+static void test_later_process_holding_dir(void **state)
+{
+	struct fixture *f = *state;
+
+	fd_unreadable = false;
+	make_session(f, 0);
+	struct timespec wait = {3, 200 * 1000 * 1000};
+	while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+		;
+	f->child = start_child_in(f->dir);
 	f->e.pid = f->child;
 	assert_int_equal(sessions_writer(&f->s, &f->e), SESSIONS_WRITER_GONE);
 }
@@ -202,6 +231,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_process_started_later, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_process_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writer_merging, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_later_process_holding_dir, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
