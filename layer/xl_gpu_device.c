@@ -65,12 +65,20 @@ static bool create_with(PFN_xrCreateVulkanInstanceKHR next, XrInstance instance,
 	ci.ppEnabledExtensionNames = exts;
 	XrVulkanInstanceCreateInfoKHR changed = *info;
 	changed.vulkanCreateInfo = &ci;
-	*r = next(instance, &changed, vk_instance, vk_result);
+	/* Into our own variables: a failed try must leave the application's
+	 * as they were, for the try with its exact request. */
+	VkInstance inst = VK_NULL_HANDLE;
+	VkResult vr = VK_ERROR_INITIALIZATION_FAILED;
+	*r = next(instance, &changed, &inst, &vr);
 	free(exts);
-	if (XR_SUCCEEDED(*r) && *vk_result == VK_SUCCESS)
+	if (XR_SUCCEEDED(*r) && vr == VK_SUCCESS) {
+		*vk_instance = inst;
+		*vk_result = vr;
 		return true;
-	xl_log("creating the Vulkan instance with %s failed (XrResult %d, VkResult %d); creating "
-	       "it exactly as the application asked", ext, *r, *vk_result);
+	}
+	if (XR_SUCCEEDED(*r))
+		xl_log("creating the Vulkan instance with %s failed (VkResult %d); creating it "
+		       "exactly as the application asked", ext, vr);
 	return false;
 }
 
@@ -109,6 +117,7 @@ XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrIns
 /* What the physical device offers and the application's request already has. */
 struct device_survey {
 	uint32_t api;             /* effective: min(instance, physical device) */
+	uint32_t instance_api;    /* the application's instance's */
 	bool props2;              /* VK_KHR_get_physical_device_properties2 on a 1.0 instance */
 	bool timeline_supported;
 	bool has_khr_ext, has_calibrated_ext;        /* offered by the device */
@@ -160,6 +169,7 @@ static bool survey_device(const struct xl_gpu_device_note *note,
 	props_fn(phys, &props);
 	s->api = props.apiVersion < note->instance_api ? props.apiVersion : note->instance_api;
 	s->props2 = note->props2;
+	s->instance_api = note->instance_api;
 	/* vkGetPhysicalDeviceFeatures2 is core in 1.1: below that, no timeline. */
 	if (s->api >= VK_API_VERSION_1_1 && features_fn) {
 		VkPhysicalDeviceTimelineSemaphoreFeatures tl = {
@@ -207,10 +217,13 @@ static const char *no_timeline_reason(const struct device_survey *s, bool want_t
 {
 	if (!want_timeline)
 		return "XRLM_GPU_GATE is not timeline";
-	if (s->api < VK_API_VERSION_1_1)
+	if (s->instance_api < VK_API_VERSION_1_1)
 		return "the application's Vulkan instance is 1.0, and pre enables timeline semaphores "
 		       "from Vulkan 1.1 only (the runtime may have enabled them for itself, which pre "
 		       "cannot see)";
+	if (s->api < VK_API_VERSION_1_1)
+		return "the physical device is Vulkan 1.0, and pre enables timeline semaphores from "
+		       "Vulkan 1.1 only";
 	if (!s->timeline_supported)
 		return "the physical device does not support timeline semaphores";
 	return "the device offers no VK_KHR_timeline_semaphore below Vulkan 1.2";

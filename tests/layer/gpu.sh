@@ -20,6 +20,10 @@
 #                                    file (which xrlm stats reads), corrected <= raw;
 #                                    on the 1.0 instances calibrated timestamps (pre
 #                                    adds VK_KHR_get_physical_device_properties2)
+#   refused-ext                      the runtime refuses what pre adds (the instance
+#                                    extension on a 1.0 instance, calibrated timestamps
+#                                    on the device): created as the app asked, one log
+#                                    line, gated all the same, no clock correlation
 #   gate-timeline                    XRLM_GPU_GATE=timeline: on a Vulkan 1.1 instance
 #                                    (vulkan2) pre enables timeline semaphores and
 #                                    gates with one, under the validation layer; on a
@@ -148,6 +152,30 @@ gated-vulkan | gated-vulkan2-1.0 | gated-vulkan2-1.0-minimal)
 		cat "$XRLM_TEST_WORK/stats" >&2
 		fail "xrlm stats cannot read the merged file"
 	}
+	;;
+refused-ext)
+	# What pre adds to the application's Vulkan request is refused: pre
+	# creates the instance (VK_KHR_get_physical_device_properties2 on a 1.0
+	# instance) or the device (VK_EXT_calibrated_timestamps on a 1.1 one)
+	# exactly as the application asked, says so once, and the session runs
+	# and records gated, without clock correlation.
+	export XRTEST_TARGET_GPU_US=300
+	for refuse in VK_KHR_get_physical_device_properties2:--vk-1.0:instance \
+		VK_EXT_calibrated_timestamps::device; do
+		ext=${refuse%%:*} rest=${refuse#*:}
+		flag=${rest%%:*} what=${rest#*:}
+		rm -rf "$OUT" && mkdir -p "$OUT" || fail "cannot empty $OUT"
+		export XRTEST_VK_REFUSE_EXT=$ext
+		run_validated --graphics vulkan2 $flag --frames 100
+		gpu_share 0.95
+		[ "$(grep -c "creating the Vulkan $what with .*failed" "$OUT/xrlm-pre.log")" -eq 1 ] ||
+			fail "$ext refused: no single line on the $what's creation in pre's log"
+		grep -q "calibrated timestamps off" "$OUT/xrlm-pre.log" ||
+			fail "$ext refused: calibrated timestamps not off: $(grep 'Vulkan device' "$OUT/xrlm-pre.log")"
+		grep -q "gated mode (event gate)" "$OUT/xrlm-pre.log" || fail "$ext refused: not gated"
+		grep -q "^# calibration" "$OUT"/gpu-*-pre.csv && fail "$ext refused: a # calibration line"
+		note "$ext refused: $(grep "creating the Vulkan $what" "$OUT/xrlm-pre.log" | cut -d' ' -f4-)"
+	done
 	;;
 gate-timeline)
 	export XRTEST_TARGET_GPU_US=300 XRLM_GPU_GATE=timeline

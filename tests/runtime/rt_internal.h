@@ -52,6 +52,9 @@ struct rt_knobs {
 	uint64_t compositor_gpu_us;   /* XRTEST_COMPOSITOR_GPU_US */
 	bool vk_minimal;              /* XRTEST_VK_MINIMAL: ask Vulkan for no extension */
 	bool name_full;               /* XRTEST_RUNTIME_NAME_FULL: runtimeName without a NUL */
+	/* XRTEST_VK_REFUSE_EXT: a Vulkan extension whose request fails
+	 * xrCreateVulkanInstanceKHR/DeviceKHR (VK_ERROR_EXTENSION_NOT_PRESENT); "" = none */
+	char vk_refuse_ext[VK_MAX_EXTENSION_NAME_SIZE];
 };
 
 /* Reads the knobs from the environment, one log line per bad value. */

@@ -157,6 +157,15 @@ static bool merge_exts(const char *const **names, uint32_t *count, const char *c
 	return true;
 }
 
+/* Whether the request's @p names[0..count) hold the extension XRTEST_VK_REFUSE_EXT names. */
+static bool refused(const struct rt_knobs *knobs, const char *const *names, uint32_t count)
+{
+	for (uint32_t i = 0; knobs->vk_refuse_ext[0] && i < count; i++)
+		if (strcmp(names[i], knobs->vk_refuse_ext) == 0)
+			return true;
+	return false;
+}
+
 /*
  * The checks xrCreateVulkanInstanceKHR and xrCreateVulkanDeviceKHR share
  * once their own create info type and outputs are checked: the create
@@ -189,6 +198,10 @@ XrResult XRAPI_CALL rt_xrCreateVulkanInstanceKHR(XrInstance instance,
 		return XR_ERROR_RUNTIME_FAILURE;
 
 	VkInstanceCreateInfo ci = *createInfo->vulkanCreateInfo;
+	if (refused(&inst->knobs, ci.ppEnabledExtensionNames, ci.enabledExtensionCount)) {
+		*vulkanResult = VK_ERROR_EXTENSION_NOT_PRESENT;
+		return XR_SUCCESS;
+	}
 	const char *exts[RT_MAX_EXTS];
 	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_instance_exts,
 	                inst->knobs.vk_minimal ? 0 : RT_COUNT(g_instance_exts), exts))
@@ -218,6 +231,10 @@ XrResult XRAPI_CALL rt_xrCreateVulkanDeviceKHR(XrInstance instance,
 		return XR_ERROR_RUNTIME_FAILURE;
 
 	VkDeviceCreateInfo ci = *createInfo->vulkanCreateInfo;
+	if (refused(&inst->knobs, ci.ppEnabledExtensionNames, ci.enabledExtensionCount)) {
+		*vulkanResult = VK_ERROR_EXTENSION_NOT_PRESENT;
+		return XR_SUCCESS;
+	}
 	const char *exts[RT_MAX_EXTS];
 	if (!merge_exts(&ci.ppEnabledExtensionNames, &ci.enabledExtensionCount, g_device_exts,
 	                inst->knobs.vk_minimal ? 0 : RT_COUNT(g_device_exts), exts))
