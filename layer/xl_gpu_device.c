@@ -282,12 +282,18 @@ static bool create_changed(PFN_xrCreateVulkanDeviceKHR next, XrInstance instance
 {
 	XrVulkanDeviceCreateInfoKHR changed = *info;
 	changed.vulkanCreateInfo = &req->ci;
-	*r = next(instance, &changed, vk_device, vk_result);
-	if (XR_SUCCEEDED(*r) && *vk_result == VK_SUCCESS)
+	/* Into our own variables, as create_with()'s instance. */
+	VkDevice dev = VK_NULL_HANDLE;
+	VkResult vr = VK_ERROR_INITIALIZATION_FAILED;
+	*r = next(instance, &changed, &dev, &vr);
+	if (XR_SUCCEEDED(*r) && vr == VK_SUCCESS) {
+		*vk_device = dev;
+		*vk_result = vr;
 		return true;
+	}
 	xl_log("creating the Vulkan device with timeline semaphores / calibrated timestamps "
 	       "failed (XrResult %d, VkResult %d); creating it exactly as the application asked",
-	       *r, *vk_result);
+	       *r, XR_SUCCEEDED(*r) ? vr : VK_SUCCESS);
 	return false;
 }
 
