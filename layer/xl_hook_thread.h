@@ -19,6 +19,7 @@
 
 /* Sessions waiting for the hook at most; more are left to `xrlm merge DIR`. */
 #define XL_HOOK_QUEUE 8
+#define XL_HOOK_QUEUE_TEXT "8" /* for messages */
 
 /* The hook: session @p id, named @p tag, whose files are in @p dir_fd. */
 typedef void (*xl_hook_fn)(void *ctx, uint32_t id, const char *tag, int dir_fd);
@@ -48,7 +49,8 @@ void xl_hook_thread_init(struct xl_hook_thread *t, xl_hook_fn hook, void *ctx);
 /*
  * Queues session @p id (@p tag, files in @p dir_fd, duplicated) for the
  * hook, starting the thread at the first. Returns false, having queued
- * nothing, when the queue is full or the thread cannot start.
+ * nothing, when the queue is full or the thread cannot start (started
+ * then false): the caller leaves the session (post: to `xrlm merge`).
  */
 bool xl_hook_thread_post(struct xl_hook_thread *t, uint32_t id, const char *tag, int dir_fd);
 

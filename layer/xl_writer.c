@@ -42,7 +42,12 @@ static void mark_finished(struct xl_writer *w, uint32_t ended)
  * Closes session @p s's files, then hands the session to the
  * session-closed hook's thread (post: the merge, CPU-bound for up to
  * seconds), so that this thread goes on draining the rings meanwhile.
- * Should the queue be full (or no thread start), the hook runs here.
+ * Should its queue be full (sessions end faster than the merge, at
+ * SCHED_IDLE, gets CPU time for them) or no thread start, the session is
+ * left for `xrlm merge`, and said so: never merged here, which would stop
+ * the draining for the merge's seconds (the next session's records
+ * dropped: up to 94% of them), at the normal policy, beside the merge
+ * thread's own merge.
  */
 static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 {
@@ -56,8 +61,15 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 		xl_trace_session_end(&w->trace, counts.dropped, counts.gpu_overflow);
 	if (!had_rows || !w->cfg.session_closed)
 		return;
-	if (!xl_hook_thread_post(&w->hooks, id, s->tag, w->dir_fd))
-		w->cfg.session_closed(w->cfg.ctx, id, s->tag, w->dir_fd);
+	if (xl_hook_thread_post(&w->hooks, id, s->tag, w->dir_fd))
+		return;
+	xl_log("session %s: not merged in the application (%s); its files are complete: "
+	       "`xrlm merge %s` merges it", s->tag,
+	       w->hooks.started ? "the merge thread has " XL_HOOK_QUEUE_TEXT " sessions waiting"
+	                        : "the merge thread could not start",
+	       w->cfg.ctl->output_dir);
+	/* A `stop` waiting for it replies at once, pointing to `xrlm merge`. */
+	xl_control_settle_merge(w->cfg.ctl, id, XL_MERGE_FAILED);
 }
 
 /*

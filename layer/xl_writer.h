@@ -29,10 +29,12 @@ struct xl_writer_config {
 	struct xl_ring_pool *rings;
 	struct xl_gpu_holder *gpu; /* this side's GPU timestamps, if any */
 	/*
-	 * Called on the writer thread after this side closed the files of
-	 * session @p id (tag @p tag) that held at least one row, with the
-	 * writer's own copy of the output directory @p dir_fd (-1: none). The
-	 * post side merges here. May be NULL.
+	 * Called on the writer's hook thread (xl_hook_thread.h) after this
+	 * side closed the files of session @p id (tag @p tag) that held at
+	 * least one row, with its own copy of the output directory @p dir_fd
+	 * (-1: none); never on the writer thread (a session its queue has no
+	 * room for is left, its merge state settled as failed). The post
+	 * side merges here. May be NULL.
 	 */
 	void (*session_closed)(void *ctx, uint32_t id, const char *tag, int dir_fd);
 	void *ctx;
