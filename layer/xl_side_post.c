@@ -67,10 +67,13 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 
 	/* Inside the application the merge reads each file on one thread:
 	 * fewer threads beside the app's, and no segments' memory (csvr.h).
-	 * Set here, before this instance's writer and merge threads start:
-	 * two merges at once (the writer's, when the merge thread's queue is
-	 * full) must not both write it. */
-	csvr_ahead_min_bytes = SIZE_MAX;
+	 * csvr_ahead_off, not csvr_ahead_min_bytes = SIZE_MAX: the calls
+	 * files' format reads ahead from 1 MiB whatever that says, and did so
+	 * here (six threads more a merge, two 10^5-frame calls files of 71 MB
+	 * each read ahead in segments). Set here, before this instance's
+	 * writer and merge threads start; a later instance's merge thread
+	 * sets it true again. */
+	csvr_ahead_off = true;
 	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, PRE_LAYER_NAME, &chain);
 	if (chain.partner_found) {
 		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "

@@ -24,6 +24,7 @@
 size_t csvr_ahead_min_bytes = (size_t)4 << 20;
 size_t csvr_ahead_seg_bytes = (size_t)128 << 10;
 size_t csvr_ahead_own_bytes = (size_t)96 << 10;
+bool csvr_ahead_off;
 
 /* State of one csvr_read() call; lives on the caller's stack. */
 struct engine {
@@ -1073,6 +1074,8 @@ int csvr_stream_step(struct csvr_stream *s)
 /* How many bytes after its header make @p fmt's file worth reading ahead. */
 static size_t ahead_min_bytes(const struct csvr_format *fmt)
 {
+	if (csvr_ahead_off)
+		return SIZE_MAX;
 	if (fmt->ahead_min_bytes && fmt->ahead_min_bytes < csvr_ahead_min_bytes)
 		return fmt->ahead_min_bytes;
 	return csvr_ahead_min_bytes;

@@ -147,6 +147,13 @@ extern size_t csvr_ahead_min_bytes;
 extern size_t csvr_ahead_seg_bytes;
 /* The bytes after the header such a stream parses itself, the threads reading from there on. */
 extern size_t csvr_ahead_own_bytes;
+/*
+ * Set: no file is read ahead, whatever its size or its format's
+ * ahead_min_bytes (the post layer's merge, inside its host application:
+ * each file on the one thread that reads it, no segments' memory). Set
+ * before a merge starts.
+ */
+extern bool csvr_ahead_off;
 
 /*
  * Opens @p path and reads up to its column header. Returns 0; or -1 with

@@ -275,6 +275,93 @@ static void test_numbers_and_text_bytes(void **state)
 	}
 }
 
+/* The process's threads now (/proc/self/status). */
+static int threads_now(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "Threads:", 8) == 0)
+			n = atoi(line + 8);
+	fclose(f);
+	return n;
+}
+
+static int most_threads;
+
+static int ignore_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
+{
+	(void)ctx;
+	(void)text;
+	(void)in_header;
+	(void)msg;
+	(void)msg_size;
+	return 0;
+}
+
+static int count_threads_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
+                             size_t msg_size)
+{
+	(void)ctx;
+	(void)v;
+	(void)present;
+	(void)msg;
+	(void)msg_size;
+	static unsigned rows;
+	if (rows++ % 1024 == 0) {
+		int n = threads_now();
+		if (n > most_threads)
+			most_threads = n;
+	}
+	return 0;
+}
+
+/*
+ * csvr_ahead_off (the post layer's merge, inside its host application):
+ * no file is read ahead, not even one whose format reads ahead from a
+ * lower size than csvr_ahead_min_bytes (the calls files': 1 MiB). Before,
+ * the layer set csvr_ahead_min_bytes = SIZE_MAX, which the calls format's
+ * lower threshold overrode: their reader threads ran in the application.
+ */
+static void test_ahead_off_starts_no_thread(void **state)
+{
+	(void)state;
+	struct csvr_format low = format;
+	char dir[256], path[300];
+	struct csvr_diag d;
+	size_t min = csvr_ahead_min_bytes, own = csvr_ahead_own_bytes;
+
+	low.row = count_threads_row;
+	low.comment = ignore_comment;
+	low.ahead_min_bytes = 1;
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/t.csv", dir);
+	write_file(path, "f,1,2,3\n", (long)CSVR_CHUNK_BYTES * 16);
+	/* 16 MiB: more than the read-ahead's segments hold, so that its
+	 * threads still run while the rows after the first chunk come. */
+	csvr_ahead_min_bytes = SIZE_MAX; /* what the layer set */
+	csvr_ahead_own_bytes = 0;
+	int base = threads_now();
+	for (int off = 0; off < 2; off++) {
+		csvr_ahead_off = off;
+		most_threads = 0;
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(csvr_read_ex(path, &low, NULL, &d, NULL, true), 0);
+		if (off)
+			assert_int_equal(most_threads, base); /* read on this thread alone */
+		else
+			assert_true(most_threads > base); /* the format's threshold: read ahead */
+	}
+	csvr_ahead_off = false;
+	csvr_ahead_min_bytes = min;
+	csvr_ahead_own_bytes = own;
+	remove(path);
+	tm_dir_remove(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_text_cells),
 		cmocka_unit_test(test_many_rows),
 		cmocka_unit_test(test_numbers_and_text_bytes),
+		cmocka_unit_test(test_ahead_off_starts_no_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
