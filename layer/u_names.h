@@ -29,6 +29,15 @@
 /* Longest tag a parsed name can hold: a file name's own limit. */
 #define U_NAMES_TAG_MAX (NAME_MAX + 1)
 
+/*
+ * Post's log (xrlm-post.log in the output directory) says
+ * "session TAG: " U_NAMES_LEFT_UNMERGED " ..." of a session whose merge it
+ * left to `xrlm merge` (its merge thread's queue full): `xrlm ls` and
+ * `merge DIR` read it there.
+ */
+#define U_NAMES_LEFT_UNMERGED "not merged in the application"
+#define U_NAMES_POST_LOG "xrlm-post.log"
+
 /* A session file's name taken apart by u_names_parse(). */
 struct u_names_parsed {
 	const char *kind;          /* U_NAMES_FRAMES, U_NAMES_GPU, ... */

@@ -4,6 +4,8 @@
  */
 #include "xl_writer.h"
 
+#include "u_names.h"
+
 #include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_fn.h"
@@ -63,7 +65,7 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 		return;
 	if (xl_hook_thread_post(&w->hooks, id, s->tag, w->dir_fd))
 		return;
-	xl_log("session %s: not merged in the application (%s); its files are complete: "
+	xl_log("session %s: " U_NAMES_LEFT_UNMERGED " (%s); its files are complete: "
 	       "`xrlm merge %s` merges it", s->tag,
 	       w->hooks.started ? "the merge thread has " XL_HOOK_QUEUE_TEXT " sessions waiting"
 	                        : "the merge thread could not start",

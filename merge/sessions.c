@@ -292,6 +292,27 @@ static bool started_no_later(pid_t pid, const struct stat *files, int n)
 	return proc == (time_t)-1 || changed == (time_t)-1 || proc <= changed + 1;
 }
 
+/*
+ * Whether post's log in @p dir says that the application left session
+ * @p tag to `xrlm merge` (u_names.h): its process lives on, but will not
+ * merge it.
+ */
+static bool left_by_app(const char *dir, const char *tag)
+{
+	char path[MERGE_PATH_MAX], want[U_NAMES_TAG_MAX + 64], line[1024];
+	bool found = false;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, U_NAMES_POST_LOG) >= (int)sizeof(path))
+		return false;
+	snprintf(want, sizeof(want), "session %s: %s", tag, U_NAMES_LEFT_UNMERGED);
+	FILE *f = fopen(path, "re");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 enum sessions_writer sessions_writer(const struct sessions *s, const struct sessions_entry *e)
 {
 	static const enum sessions_file sides[] = {SESSIONS_FRAMES_PRE, SESSIONS_FRAMES_POST};
@@ -317,5 +338,6 @@ enum sessions_writer sessions_writer(const struct sessions *s, const struct sess
 	bool started_before = started_no_later(e->pid, files, n);
 	if (open < 0)
 		return started_before ? SESSIONS_WRITER_RECORDING : SESSIONS_WRITER_GONE;
-	return started_before ? SESSIONS_WRITER_MERGING : SESSIONS_WRITER_GONE;
+	return started_before && !left_by_app(s->dir, e->tag) ? SESSIONS_WRITER_MERGING
+	                                                      : SESSIONS_WRITER_GONE;
 }

@@ -81,7 +81,8 @@ enum sessions_writer {
  * their instance lives, and started no later than the session's per-side
  * files last changed (their ctime: not the tag's stamp, the writer's local
  * time, whatever time zone it had): its files closed, the post layer's
- * merge of it is to come or running; or, where its descriptors cannot be
+ * merge of it is to come or running, unless post's log says it left the
+ * session to `xrlm merge` (its merge queue full); or, where its descriptors cannot be
  * read (another user's process), when it started no later than that
  * (taken as recording). A pid used again by a later process is not taken
  * for the writer; where the descriptors cannot be read, an older process

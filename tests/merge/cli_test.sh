@@ -901,10 +901,15 @@ ls_merging)
 	grep -q "^$M: skipped: pid $mp is still running (its post layer merges the session)$" "$work/out" ||
 		{ kill $mp; fail "merge DIR on the session its app merges"; }
 	[ ! -e "$work/d/frames-merged-$M.csv" ] || { kill $mp; fail "merged under its app"; }
+	# Once post's log says the app left it (its merge queue full), it is
+	# merge DIR's, the app still running.
+	echo "2026-11-30 14:00:00.000 [$mp] post: session $M: not merged in the application (the merge thread has 8 sessions waiting); its files are complete: \`xrlm merge $work/d\` merges it" >"$work/d/xrlm-post.log"
+	run ls "$work/d"
+	grep -q "^$M .*not merged" "$work/out" || { kill $mp; fail "a session its app left, not listed as not merged"; }
+	run merge "$work/d"
 	kill $mp
 	wait $mp 2>/dev/null
-	run merge "$work/d"
-	grep -q "^$M: merged 3 frames into" "$work/out" || fail "not merged once its app is gone"
+	grep -q "^$M: merged 3 frames into" "$work/out" || fail "a session its app left not merged"
 	;;
 ls_errors)
 	run ls "$work/missing"
