@@ -36,7 +36,7 @@
  * `merge DIR` read it there.
  */
 #define U_NAMES_LEFT_UNMERGED "not merged in the application"
-#define U_NAMES_POST_LOG "xrlm-post.log"
+#define U_NAMES_POST_LOG "xrlm-" U_NAMES_POST ".log" /* as xl_log.c names a side's log */
 
 /* A session file's name taken apart by u_names_parse(). */
 struct u_names_parsed {

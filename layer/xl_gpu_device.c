@@ -13,11 +13,11 @@
 #define CALIBRATED_EXT "VK_EXT_calibrated_timestamps"
 #define PROPS2_EXT "VK_KHR_get_physical_device_properties2"
 
-/* Whether the instance request @p ci enables extension @p ext. */
-static bool instance_requested(const VkInstanceCreateInfo *ci, const char *ext)
+/* Whether extension @p ext is among a request's @p count enabled @p names. */
+static bool requested(const char *const *names, uint32_t count, const char *ext)
 {
-	for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
-		if (strcmp(ci->ppEnabledExtensionNames[i], ext) == 0)
+	for (uint32_t i = 0; i < count; i++)
+		if (strcmp(names[i], ext) == 0)
 			return true;
 	return false;
 }
@@ -91,7 +91,8 @@ XrResult xl_gpu_device_create_instance(PFN_xrCreateVulkanInstanceKHR next, XrIns
 	uint32_t api = ci && ci->pApplicationInfo && ci->pApplicationInfo->apiVersion
 	                       ? ci->pApplicationInfo->apiVersion
 	                       : VK_API_VERSION_1_0;
-	bool props2 = ci && api < VK_API_VERSION_1_1 && instance_requested(ci, PROPS2_EXT);
+	bool props2 = ci && api < VK_API_VERSION_1_1 &&
+	              requested(ci->ppEnabledExtensionNames, ci->enabledExtensionCount, PROPS2_EXT);
 	XrResult r;
 
 	/* Below Vulkan 1.1, VK_EXT_calibrated_timestamps (the GPU clock's
@@ -125,14 +126,6 @@ struct device_survey {
 	const VkBaseOutStructure *app_timeline_feature; /* in the app's pNext chain */
 	bool app_timeline_on;
 };
-
-static bool requested(const VkDeviceCreateInfo *ci, const char *ext)
-{
-	for (uint32_t i = 0; i < ci->enabledExtensionCount; i++)
-		if (strcmp(ci->ppEnabledExtensionNames[i], ext) == 0)
-			return true;
-	return false;
-}
 
 static void survey_chain(const VkDeviceCreateInfo *ci, struct device_survey *s)
 {
@@ -191,8 +184,9 @@ static bool survey_device(const struct xl_gpu_device_note *note,
 		s->has_calibrated_ext |= strcmp(exts[i].extensionName, CALIBRATED_EXT) == 0;
 	}
 	free(exts);
-	s->app_khr_ext = requested(ci, TIMELINE_EXT);
-	s->app_calibrated_ext = requested(ci, CALIBRATED_EXT);
+	s->app_khr_ext = requested(ci->ppEnabledExtensionNames, ci->enabledExtensionCount, TIMELINE_EXT);
+	s->app_calibrated_ext =
+		requested(ci->ppEnabledExtensionNames, ci->enabledExtensionCount, CALIBRATED_EXT);
 	survey_chain(ci, s);
 	return true;
 }
