@@ -6,20 +6,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Copies a batch into @p s. Returns 0 or -1 (out of memory). */
-static int keep(struct prefetch_slot *s, const void *rows, size_t n, size_t row_size)
+/* Room for @p n rows of @p row_size bytes in @p s. Returns 0 or -1 (out of memory). */
+static int room(struct prefetch_slot *s, size_t n, size_t row_size)
 {
-	if (n > s->cap) {
-		void *p = realloc(s->rows, n * row_size);
-		if (!p)
-			return -1;
-		s->rows = p;
-		s->cap = n;
-	}
-	if (n)
-		memcpy(s->rows, rows, n * row_size);
-	s->n = n;
+	if (n <= s->cap)
+		return 0;
+	void *p = realloc(s->rows, n * row_size);
+	if (!p)
+		return -1;
+	s->rows = p;
+	s->cap = n;
 	return 0;
+}
+
+/* Waits for a free slot: the next to fill, or NULL when the consumer stopped. */
+static struct prefetch_slot *free_slot(struct prefetch *p)
+{
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop && p->tail - p->head == PREFETCH_SLOTS)
+		pthread_cond_wait(&p->changed, &p->lock);
+	bool stop = p->stop;
+	struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
+	pthread_mutex_unlock(&p->lock);
+	return stop ? NULL : s;
+}
+
+/* Queues the next slot, filled: @p n rows, @p r what its pull returned. */
+static void publish(struct prefetch *p, size_t n, int r)
+{
+	struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
+
+	s->n = n;
+	s->r = r;
+	pthread_mutex_lock(&p->lock);
+	p->tail++;
+	pthread_cond_broadcast(&p->changed);
+	pthread_mutex_unlock(&p->lock);
 }
 
 /*
@@ -29,27 +51,19 @@ static int keep(struct prefetch_slot *s, const void *rows, size_t n, size_t row_
  */
 static int hand_over(struct prefetch *p, const void *rows, size_t n, int r)
 {
-	pthread_mutex_lock(&p->lock);
-	while (!p->stop && p->tail - p->head == PREFETCH_SLOTS)
-		pthread_cond_wait(&p->changed, &p->lock);
-	bool stop = p->stop;
-	struct prefetch_slot *s = &p->slot[p->tail % PREFETCH_SLOTS];
-	pthread_mutex_unlock(&p->lock);
-	if (stop)
-		return -1;
+	struct prefetch_slot *s = free_slot(p);
 
-	int ret = 0;
-	if (r >= 0 && keep(s, rows, n, p->src.row_size) != 0) {
+	if (!s)
+		return -1;
+	if (r >= 0 && room(s, n, p->src.row_size) != 0) {
 		p->out_of_memory = true;
-		s->n = 0;
-		r = ret = -1;
+		publish(p, 0, -1);
+		return -1;
 	}
-	s->r = r;
-	pthread_mutex_lock(&p->lock);
-	p->tail++;
-	pthread_cond_broadcast(&p->changed);
-	pthread_mutex_unlock(&p->lock);
-	return ret;
+	if (r >= 0 && n)
+		memcpy(s->rows, rows, n * p->src.row_size);
+	publish(p, r >= 0 ? n : 0, r);
+	return 0;
 }
 
 static void *reader_main(void *arg)
@@ -71,9 +85,22 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-int prefetch_put(struct prefetch *p, const void *rows, size_t n)
+void *prefetch_reserve(struct prefetch *p, size_t n)
 {
-	return hand_over(p, rows, n, 1);
+	struct prefetch_slot *s = free_slot(p);
+
+	if (!s)
+		return NULL;
+	if (room(s, n, p->src.row_size) != 0) {
+		p->out_of_memory = true;
+		return NULL;
+	}
+	return s->rows;
+}
+
+void prefetch_commit(struct prefetch *p, size_t n)
+{
+	publish(p, n, 1);
 }
 
 /* The window's pull: the next batch the thread read. */

@@ -1,7 +1,7 @@
 /*
  * Rows read ahead on a thread of their own: the one read-ahead queue of
  * the merge. A reader thread hands batches of rows to a small queue
- * (PREFETCH_SLOTS batches, copied), and the consumer pulls them as a
+ * (PREFETCH_SLOTS batches), and the consumer pulls them as a
  * window source, so one file is parsed while the caller works on
  * another. The thread either pulls a window source (prefetch_start: post's
  * CPU file and the GPU files of the streaming join) or runs a producer
@@ -35,9 +35,9 @@ struct prefetch_slot {
 struct prefetch;
 
 /*
- * Run on the reader thread by prefetch_start_producer(): hands its rows to
- * prefetch_put() and returns 0 at the end of its input, -1 on error (or
- * when prefetch_put() failed).
+ * Run on the reader thread by prefetch_start_producer(): hands its rows
+ * over (prefetch_reserve(), prefetch_commit()) and returns 0 at the end of
+ * its input, -1 on error (or when prefetch_reserve() failed).
  */
 typedef int (*prefetch_produce_fn)(void *ctx, struct prefetch *p);
 
@@ -76,11 +76,17 @@ int prefetch_start_producer(struct prefetch *p, size_t row_size, prefetch_produc
                             void *ctx, struct window_source *out);
 
 /*
- * From the producer: queues a copy of @p n rows, waiting while the queue
- * is full. Returns 0, or -1 when the consumer stopped or memory ran out
- * (the producer should then return -1).
+ * From the producer: room for @p n rows in the queue's next free slot,
+ * waiting while the queue is full, for the producer to fill where they
+ * are handed over (no copy: a calls file's reader fills its batches there)
+ * and queue with prefetch_commit(). NULL when the consumer stopped or
+ * memory ran out (the producer should then return -1: its end queues the
+ * error). Until the commit, the slot stays the producer's.
  */
-int prefetch_put(struct prefetch *p, const void *rows, size_t n);
+void *prefetch_reserve(struct prefetch *p, size_t n);
+
+/* Queues the @p n rows written where prefetch_reserve() said, in order. */
+void prefetch_commit(struct prefetch *p, size_t n);
 
 /*
  * Stops the thread (it finishes the batch it is reading) and frees the
