@@ -3,8 +3,11 @@
  * share (argument parsing, messages, exit status). The table that lists
  * them is in xrlm_main.c.
  *
- * Exit status of every subcommand: 0 success, CMD_EXIT_INPUT (1) for bad
- * input or a failed operation, CMD_EXIT_USAGE (2) for bad arguments. Every
+ * Exit status of every subcommand but compare: 0 success, CMD_EXIT_INPUT
+ * (1) for bad input or a failed operation, CMD_EXIT_USAGE (2) for bad
+ * arguments. compare follows diff(1) instead (cmd_compare.c): 1 is its
+ * regression past --fail-above, and bad input or a failed operation is 2,
+ * like bad arguments, so that a CI gate can tell the two apart. Every
  * failure prints exactly one line on stderr, starting with "xrlm: ".
  */
 #ifndef XRLM_CMD_H

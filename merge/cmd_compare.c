@@ -23,6 +23,12 @@
  * --fail-above PCT exits 1 when a cost's median grew by more than PCT %
  * and by at least its floor, and the interval of the change lies above
  * zero; the app's own columns never do (metrics_gates()).
+ *
+ * Exit status as diff(1) and cmp(1), not cmd.h's: 0 no regression (or no
+ * --fail-above), 1 a regression past --fail-above, 2 trouble (bad
+ * arguments, bad input, a failed operation, nothing to compare). A CI
+ * gate must tell a slower build from a broken pipeline; with cmd.h's 1
+ * for bad input it could not.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -42,6 +48,10 @@
 #define COMPARE_RESAMPLES 2000
 #define COMPARE_NOISE_PCT 1.0
 #define COMPARE_DEFAULT_SEED 1
+
+#define COMPARE_EXIT_REGRESSION 1
+#define COMPARE_EXIT_TROUBLE 2
+_Static_assert(CMD_EXIT_USAGE == COMPARE_EXIT_TROUBLE, "usage errors are trouble");
 
 struct compare_args {
 	const char *path[2];
@@ -348,8 +358,8 @@ static void print_json(FILE *f, const struct compare_args *a, const struct ncsv 
 
 /*
  * Reads both files, each a merged file (a file with no column to compare
- * would pass any --fail-above). Returns 0, or CMD_EXIT_INPUT after one
- * message.
+ * would pass any --fail-above). Returns 0, or COMPARE_EXIT_TROUBLE after
+ * one message.
  */
 static int load(const struct compare_args *a, struct ncsv t[2])
 {
@@ -361,7 +371,7 @@ static int load(const struct compare_args *a, struct ncsv t[2])
 			for (int k = 0; k <= s; k++)
 				ncsv_destroy(&t[k]);
 			cmd_log(NULL, err);
-			return CMD_EXIT_INPUT;
+			return COMPARE_EXIT_TROUBLE;
 		}
 		if (t[s].warning[0])
 			cmd_log(NULL, t[s].warning);
@@ -391,7 +401,7 @@ static int run_compare(int argc, char **argv)
 		m[n] = (struct compare_metric){.col = &metrics_columns[i]};
 		if (compare_one(tp, &a, &m[n]) != 0) {
 			cmd_log(NULL, "error: out of memory");
-			ret = CMD_EXIT_INPUT;
+			ret = COMPARE_EXIT_TROUBLE;
 			break;
 		}
 		compared += !m[n].skipped;
@@ -405,16 +415,20 @@ static int run_compare(int argc, char **argv)
 			print_json(stdout, &a, tp, m, n, failed);
 		else
 			print_text(stdout, &a, tp, m, n);
-		ret = cmd_finish_output(stdout);
+		if (cmd_finish_output(stdout) != 0)
+			ret = COMPARE_EXIT_TROUBLE;
 	}
 	ncsv_destroy(&t[0]);
 	ncsv_destroy(&t[1]);
-	if (ret == 0 && nothing)
+	if (ret != 0)
+		return ret;
+	/* Nothing compared is not a regression: the inputs could not be judged. */
+	if (nothing) {
 		cmd_log(NULL, "--fail-above: no column has values in both files; with nothing "
 		              "compared, the gate fails");
-	if (ret == 0 && failed)
-		ret = CMD_EXIT_INPUT;
-	return ret;
+		return COMPARE_EXIT_TROUBLE;
+	}
+	return failed ? COMPARE_EXIT_REGRESSION : 0;
 }
 
 const struct cmd cmd_compare = {
@@ -432,6 +446,9 @@ const struct cmd cmd_compare = {
 	        "and by its floor, and the interval excludes zero; the app_* columns\n"
 	        "(the app's own time) never fail it. --json prints the same as JSON.\n"
 	        "--seed N (default 1) seeds the resampling: the same files and seed\n"
-	        "give the same output.\n",
+	        "give the same output. Exit status as diff(1): 0 no regression (or no\n"
+	        "--fail-above), 1 a regression past --fail-above, 2 trouble: bad\n"
+	        "arguments, a missing or unreadable file, a file that is not a merged\n"
+	        "file, a failed write, or --fail-above with no column to compare.\n",
 	.run = run_compare,
 };

@@ -3,7 +3,8 @@
  * and runs it; each subcommand lives in its own cmd_<name>.c.
  *
  * Exit status: 0 success, 1 bad input or a failed operation, 2 bad
- * arguments (see cmd.h). Every failure prints exactly one line on stderr.
+ * arguments; compare's is diff(1)'s, 1 for a regression and 2 for any
+ * trouble (see cmd.h). Every failure prints exactly one line on stderr.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -97,9 +97,10 @@ empty)
 	compare "$work/a.csv" "$work/b.csv"
 	[ "$rc" -eq 0 ] || fail "status $rc for an empty side"
 	grep -q "^target_us: not compared (no values in B)" "$work/out" || fail "empty side not reported"
-	# A gate does not pass on a run that recorded nothing.
+	# A gate does not pass on a run that recorded nothing; that is trouble
+	# (2), not a regression (1).
 	compare "$work/a.csv" "$work/b.csv" --fail-above 1
-	[ "$rc" -eq 1 ] || fail "--fail-above passed (status $rc) with nothing compared"
+	[ "$rc" -eq 2 ] || fail "--fail-above with nothing compared: status $rc, expected 2"
 	grep -q "nothing compared, the gate fails" "$work/err" || fail "no reason given: $(cat "$work/err")"
 	compare "$work/b.csv" "$work/a.csv" --json
 	[ "$rc" -eq 0 ] || fail "status $rc"
@@ -308,32 +309,73 @@ bad_input)
 	compare "$work/a.csv" "$work/a.csv" --bogus
 	[ "$rc" -eq 2 ] || fail "--bogus: status $rc"
 	compare "$work/a.csv" "$work/missing.csv"
-	[ "$rc" -eq 1 ] || fail "missing file: status $rc"
+	[ "$rc" -eq 2 ] || fail "missing file: status $rc"
 	grep -q "missing.csv: error: cannot open" "$work/err" || fail "missing file message"
 	printf 'target_us,frame_interval_us\n1,x\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"
-	[ "$rc" -eq 1 ] || fail "bad number: status $rc"
+	[ "$rc" -eq 2 ] || fail "bad number: status $rc"
 	grep -q "bad.csv:2: error: column 2 (frame_interval_us) is not a number" "$work/err" || fail "bad number message"
 	# A file with no column to compare (any CSV, a per-side frames file) is
 	# not a merged file: an error naming it, not a --fail-above that passes.
 	printf 'a,b\n1,2\n' >"$work/j.csv"
 	compare "$work/j.csv" "$work/j.csv" --fail-above 0
-	expect_error 1 "j.csv: error: not a merged file"
+	expect_error 2 "j.csv: error: not a merged file"
 	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
 	compare "$work/a.csv" "$work/frames-x-pre.csv" --fail-above 0
-	expect_error 1 "frames-x-pre.csv: error: not a merged file"
+	expect_error 2 "frames-x-pre.csv: error: not a merged file"
 	# A column named twice: refused at the header, not the first one taken
 	# (pre_us compared as target_us).
 	sed -E '/^display_time/s/,pre_us,/,target_us,/' "$work/a.csv" >"$work/dup.csv"
 	compare "$work/a.csv" "$work/dup.csv"
 	line=$(grep -n '^display_time' "$work/dup.csv" | cut -d: -f1)
-	expect_error 1 "dup.csv:$line: error: column 6 has the name of column 4, \"target_us\": a header names each column once"
+	expect_error 2 "dup.csv:$line: error: column 6 has the name of column 4, \"target_us\": a header names each column once"
 	# A stray '"' mid-file: an error at its line, not a garbled row at the end.
 	printf 'target_us,frame_interval_us\n1,2\n"3,4\n5,6\n7,8\n' >"$work/bad.csv"
 	compare "$work/a.csv" "$work/bad.csv"
-	[ "$rc" -eq 1 ] || fail "stray quote: status $rc"
+	[ "$rc" -eq 2 ] || fail "stray quote: status $rc"
 	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "bad.csv:3: error: a field opened by '\"'" "$work/err" ||
 		fail "stray quote message: $(cat "$work/err")"
+	;;
+exit_status)
+	# As diff(1) and cmp(1): 0 no regression, 1 a regression past
+	# --fail-above, 2 trouble, so that a CI gate can tell a slower build
+	# from a broken one. Trouble prints no report (no JSON to misread),
+	# one line on stderr.
+	gen a --seed 1 --frames 2000
+	gen b --seed 2 --frames 2000 --shift-pct 10
+	gen e --seed 3 --frames 0
+	compare "$work/a.csv" "$work/b.csv" --fail-above 20
+	[ "$rc" -eq 0 ] || fail "no regression: status $rc, expected 0"
+	compare "$work/a.csv" "$work/b.csv" --fail-above 5
+	[ "$rc" -eq 1 ] || fail "regression: status $rc, expected 1"
+	[ -s "$work/err" ] && fail "a regression printed on stderr: $(cat "$work/err")"
+	compare "$work/a.csv" "$work/b.csv" --fail-above 5 --json
+	[ "$rc" -eq 1 ] || fail "regression with --json: status $rc, expected 1"
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["failed"] is True' "$work/out" ||
+		fail "regression: JSON without failed=true"
+	for j in "" --json; do
+		compare "$work/a.csv" "$work/missing.csv" --fail-above 5 $j
+		expect_error 2 "missing.csv: error: cannot open"
+		[ -s "$work/out" ] && fail "missing file $j: a report on stdout"
+		printf 'a,b\n1,2\n' >"$work/j.csv"
+		compare "$work/a.csv" "$work/j.csv" --fail-above 5 $j
+		expect_error 2 "j.csv: error: not a merged file"
+		[ -s "$work/out" ] && fail "not a merged file $j: a report on stdout"
+		compare "$work/a.csv" "$work/b.csv" --fail-above 5 --bogus $j
+		expect_error 2 "unknown option: --bogus"
+		[ -s "$work/out" ] && fail "bad option $j: a report on stdout"
+	done
+	# Nothing compared: the report says so (JSON failed=true), status 2.
+	compare "$work/a.csv" "$work/e.csv" --fail-above 5 --json
+	expect_error 2 "nothing compared, the gate fails"
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["failed"] is True' "$work/out" ||
+		fail "nothing compared: JSON without failed=true"
+	# A report that cannot be written is trouble too, even for a regression.
+	if [ -w /dev/full ]; then
+		"$xrlm" compare "$work/a.csv" "$work/b.csv" --fail-above 5 >/dev/full 2>"$work/err"
+		rc=$?
+		expect_error 2 "cannot write the output"
+	fi
 	;;
 *)
 	fail "unknown case"
