@@ -1,0 +1,28 @@
+/*
+ * File names as messages and listings show them.
+ *
+ * A file name is any bytes but '/' and NUL: one found in a directory or
+ * given on the command line may hold an escape sequence or a line end,
+ * which copied to a terminal would recolour it, move its cursor or fake a
+ * line of its own. Messages show such a name escaped instead.
+ */
+#ifndef XRLM_QUOTE_H
+#define XRLM_QUOTE_H
+
+#include <stddef.h>
+
+/* The buffer quote_path() escapes into (a message is shorter anyway). */
+#define QUOTE_PATH_MAX 512
+
+/*
+ * @p path as a message shows it. A path with no control byte (below 0x20,
+ * or 0x7f) and no backslash is returned as it is: ordinary names read as
+ * they always did. Any other is written into @p buf (QUOTE_PATH_MAX bytes)
+ * with C escapes and returned: \n, \r, \t, "\\" for a backslash and \ooo
+ * (three octal digits, \033 for ESC) for the other control bytes. Only an
+ * escaped name holds a backslash, so the two forms cannot be confused. An
+ * escaped name too long for @p buf ends in "..." after a whole escape.
+ */
+const char *quote_path(char *buf, const char *path);
+
+#endif /* XRLM_QUOTE_H */

@@ -1,0 +1,77 @@
+/*
+ * Unit tests of quote_path(): ordinary names as they are, others escaped
+ * so that no control byte reaches a terminal and no two names look alike,
+ * and a long escaped name cut inside its buffer.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "quote.h"
+
+static void test_ordinary_unchanged(void **state)
+{
+	static const char *const names[] = {
+		"", "a.csv", "/tmp/d/frames-1-20261101T100000-pre.csv", "b \"q\" <x>.csv",
+		"caf\xc3\xa9 'x' $y.csv",
+	};
+	char buf[QUOTE_PATH_MAX];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_ptr_equal(quote_path(buf, names[i]), names[i]);
+}
+
+static void test_control_bytes_escaped(void **state)
+{
+	char buf[QUOTE_PATH_MAX];
+	(void)state;
+
+	assert_string_equal(quote_path(buf, "a\033[31mb"), "a\\033[31mb");
+	assert_string_equal(quote_path(buf, "x\ny\rz\tw"), "x\\ny\\rz\\tw");
+	assert_string_equal(quote_path(buf, "\001\037\177"), "\\001\\037\\177");
+	/* With an escape in it, a backslash is escaped too: unambiguous. */
+	assert_string_equal(quote_path(buf, "a\\033\033"), "a\\\\033\\033");
+}
+
+static void test_backslash_escaped(void **state)
+{
+	char buf[QUOTE_PATH_MAX];
+	(void)state;
+
+	/* "a\033b" as typed must not read as "a", ESC, "b". */
+	assert_string_equal(quote_path(buf, "a\\033b"), "a\\\\033b");
+}
+
+static void test_long_name_cut(void **state)
+{
+	char name[4096], buf[QUOTE_PATH_MAX + 16];
+	(void)state;
+
+	memset(name, '\033', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memset(buf, 'G', sizeof(buf));
+	const char *q = quote_path(buf, name);
+	size_t n = strlen(q);
+	assert_true(n < QUOTE_PATH_MAX);
+	assert_int_equal(buf[QUOTE_PATH_MAX], 'G'); /* nothing written past the buffer */
+	assert_string_equal(q + n - 3, "...");
+	assert_int_equal((n - 3) % 4, 0); /* whole escapes only */
+	for (size_t i = 0; i < n; i++)
+		assert_true((unsigned char)q[i] >= 0x20 && q[i] != 0x7f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ordinary_unchanged),
+		cmocka_unit_test(test_control_bytes_escaped),
+		cmocka_unit_test(test_backslash_escaped),
+		cmocka_unit_test(test_long_name_cut),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
