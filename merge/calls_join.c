@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "calls_queue.h"
+#include "quote.h"
 
 /* xrEndFrame calls appended to a shared spill between two spill_publish(). */
 #define ENDS_PUBLISH 256
@@ -700,7 +701,9 @@ static void sweep_destroy(struct sweep *s)
 /* Sets @p d's error to "@p path: error: @p msg" (a failure of the sandwich, not of a line). */
 static void fail(struct csvr_diag *d, const char *path, const char *msg)
 {
-	snprintf(d->error, sizeof(d->error), "%s: error: %s", path, msg);
+	char q[QUOTE_PATH_MAX];
+
+	snprintf(d->error, sizeof(d->error), "%s: error: %s", quote_path(q, path), msg);
 	d->failed = true;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calls_frames.h"
+#include "quote.h"
 
 static int check_frame_id(struct calls_queue *q, uint64_t id, char *msg, size_t msg_size)
 {
@@ -93,6 +94,8 @@ static int reader(void *ctx, struct prefetch *p)
 int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
                       enum calls_floor floor, bool check_frames)
 {
+	char qp[QUOTE_PATH_MAX];
+
 	memset(q, 0, sizeof(*q));
 	q->path = path;
 	q->side = side;
@@ -100,13 +103,14 @@ int calls_queue_start(struct calls_queue *q, const char *path, const char *side,
 	calls_order_init(&q->order);
 	q->check_frames = check_frames;
 	if (calls_names_create(&q->names, CALLS_NAMES_FILE_MAX) != 0) {
-		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: out of memory", path);
+		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: out of memory",
+		         quote_path(qp, path));
 		q->diag.failed = true;
 		return -1;
 	}
 	if (prefetch_start_producer(&q->ahead, sizeof(struct calls_qrow), reader, q, &q->src) != 0) {
 		snprintf(q->diag.error, sizeof(q->diag.error), "%s: error: cannot start its reader "
-		         "thread", path);
+		         "thread", quote_path(qp, path));
 		q->diag.failed = true;
 		return -1;
 	}

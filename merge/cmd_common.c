@@ -3,6 +3,7 @@
  */
 #include "cmd.h"
 #include "functions_table.h"
+#include "quote.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,11 @@
 
 int cmd_usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "xrlm: %s%s%s (see xrlm --help)\n", what, arg ? ": " : "", arg ? arg : "");
+	char q[QUOTE_PATH_MAX];
+
+	/* The argument is often a file name. */
+	fprintf(stderr, "xrlm: %s%s%s (see xrlm --help)\n", what, arg ? ": " : "",
+	        arg ? quote_path(q, arg) : "");
 	return CMD_EXIT_USAGE;
 }
 
@@ -87,6 +92,7 @@ int cmd_is_option(const char *arg)
 int cmd_check_output(const char *out, const char *const *inputs, size_t n)
 {
 	struct stat out_st, in_st;
+	char qo[QUOTE_PATH_MAX], qi[QUOTE_PATH_MAX];
 
 	/* An output that does not exist yet is none of the inputs. */
 	if (stat(out, &out_st) != 0)
@@ -95,8 +101,8 @@ int cmd_check_output(const char *out, const char *const *inputs, size_t n)
 		if (!inputs[i] || stat(inputs[i], &in_st) != 0)
 			continue;
 		if (out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino) {
-			fprintf(stderr, "xrlm: %s: error: is the input %s; not writing over it\n", out,
-			        inputs[i]);
+			fprintf(stderr, "xrlm: %s: error: is the input %s; not writing over it\n",
+			        quote_path(qo, out), quote_path(qi, inputs[i]));
 			return CMD_EXIT_USAGE;
 		}
 	}

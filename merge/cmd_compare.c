@@ -43,6 +43,7 @@
 #include "merged_read.h"
 #include "metrics.h"
 #include "ncsv.h"
+#include "quote.h"
 #include "u_parse.h"
 
 #define COMPARE_RESAMPLES 2000
@@ -245,8 +246,10 @@ static void print_metric_text(FILE *f, const struct compare_metric *m)
 static void print_text(FILE *f, const struct compare_args *a, const struct ncsv *t[2],
                        const struct compare_metric *m, size_t n)
 {
-	fprintf(f, "A: %s (%zu frames)\nB: %s (%zu frames)\n", a->path[0], t[0]->nrows, a->path[1],
-	        t[1]->nrows);
+	char qa[QUOTE_PATH_MAX], qb[QUOTE_PATH_MAX];
+
+	fprintf(f, "A: %s (%zu frames)\nB: %s (%zu frames)\n", quote_path(qa, a->path[0]),
+	        t[0]->nrows, quote_path(qb, a->path[1]), t[1]->nrows);
 	fprintf(f, "medians; 95 %% intervals from %d circular block-bootstrap resamples "
 	           "(block ceil(n^(1/3)) frames, seed %" PRIu64 "); noise threshold %g %% "
 	           "and each column's floor\n\n",

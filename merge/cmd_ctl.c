@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "ctl_conn.h"
+#include "quote.h"
 #include "u_ctl.h"
 #include "u_parse.h"
 
@@ -42,9 +43,10 @@ static void remove_stale(const char *path, pid_t pid)
 
 	if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid())
 		return;
+	char q[QUOTE_PATH_MAX];
 	if (unlink(path) == 0)
 		fprintf(stderr, "xrlm: process %d is gone: removed its stale socket %s\n", (int)pid,
-		        path);
+		        quote_path(q, path));
 }
 
 /* Connects to @p pid's socket; prints why not and returns false. */
@@ -56,11 +58,13 @@ static bool open_pid(struct ctl_conn *c, const char *dir, pid_t pid, int timeout
 	case CTL_CONN_STALE:
 		remove_stale(c->path, pid);
 		break;
-	case CTL_CONN_ABSENT:
+	case CTL_CONN_ABSENT: {
+		char q[QUOTE_PATH_MAX];
 		fprintf(stderr, "xrlm: no control socket for process %d in %s (not running with the "
 		        "monitor's layers, XRLM_CONTROL=off, or another XDG_RUNTIME_DIR)\n", (int)pid,
-		        dir);
+		        quote_path(q, dir));
 		break;
+	}
 	case CTL_CONN_FAILED:
 		failed(c->error);
 		break;
@@ -154,7 +158,9 @@ static int run_list(const char *dir)
 
 	DIR *d = opendir(dir);
 	if (!d && errno != ENOENT) {
-		fprintf(stderr, "xrlm: %s: %s\n", dir, strerror(errno));
+		char q[QUOTE_PATH_MAX];
+		int err = errno;
+		fprintf(stderr, "xrlm: %s: %s\n", quote_path(q, dir), strerror(err));
 		return CMD_EXIT_INPUT;
 	}
 	for (struct dirent *e; d && (e = readdir(d)) && n < sizeof(pids) / sizeof(pids[0]);)

@@ -11,6 +11,7 @@
 #include "heap.h"
 #include "merge.h"
 #include "merge_early.h"
+#include "quote.h"
 #include "sessions.h"
 #include "table.h"
 #include "u_parse.h"
@@ -206,9 +207,10 @@ static int run_merge(int argc, char **argv)
 	char functions[MERGE_PATH_MAX];
 	if (s.has_calls && merge_functions_path(out, functions, sizeof(functions)) == 0)
 		ret = cmd_print_functions(functions, s.frame_count, a.all);
-	printf("wrote %s\n", out);
+	char q[QUOTE_PATH_MAX];
+	printf("wrote %s\n", quote_path(q, out));
 	if (s.has_calls)
-		printf("wrote %s\n", functions);
+		printf("wrote %s\n", quote_path(q, functions));
 	int status = cmd_finish_output(stdout);
 	return ret ? ret : status;
 }

@@ -22,6 +22,7 @@
 #include "metrics.h"
 #include "ncsv.h"
 #include "out_file.h"
+#include "quote.h"
 #include "report_html.h"
 
 #ifndef XRLM_VERSION
@@ -92,7 +93,8 @@ static int write_page(const char *out, const struct report_html_input *in)
 	if (!f)
 		close(fd);
 	if (why) {
-		fprintf(stderr, "xrlm: %s: error: cannot write: %s\n", out, why);
+		char q[QUOTE_PATH_MAX];
+		fprintf(stderr, "xrlm: %s: error: cannot write: %s\n", quote_path(q, out), why);
 		out_file_discard(tmp);
 		return CMD_EXIT_INPUT;
 	}
@@ -193,7 +195,8 @@ static int run_report(int argc, char **argv)
 		}
 	}
 	if ((ret = write_page(out_path, &in)) == 0) {
-		printf("wrote %s\n", out_path);
+		char q[QUOTE_PATH_MAX];
+		printf("wrote %s\n", quote_path(q, out_path));
 		ret = cmd_finish_output(stdout);
 	}
 	if (in.functions)

@@ -16,6 +16,7 @@
 #include "merge.h"
 #include "merged_read.h"
 #include "out_file.h"
+#include "quote.h"
 #include "sessions.h"
 #include "side_cpu.h"
 
@@ -23,9 +24,10 @@
 static int check_dir(const char *dir, const char *cmd)
 {
 	struct stat st;
+	char q[QUOTE_PATH_MAX];
 
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "xrlm: %s: error: not a directory (%s)\n", dir, cmd);
+		fprintf(stderr, "xrlm: %s: error: not a directory (%s)\n", quote_path(q, dir), cmd);
 		return CMD_EXIT_USAGE;
 	}
 	return 0;
@@ -73,8 +75,10 @@ static int keep_frame_count(void *ctx, const char *key, const char *value, char 
 	(void)msg;
 	(void)msg_size;
 
-	if (strcmp(key, "frame_count") == 0)
+	if (strcmp(key, "frame_count") == 0) {
 		snprintf(fc->value, sizeof(fc->value), "%s", value);
+		csvr_printable(fc->value); /* the file's text, bound for the terminal */
+	}
 	return 0;
 }
 
@@ -129,7 +133,7 @@ static void describe(const struct sessions *s, const struct sessions_entry *e, s
 static int run_ls(int argc, char **argv)
 {
 	struct sessions s;
-	char msg[CSVR_MSG_MAX];
+	char msg[CSVR_MSG_MAX], q[QUOTE_PATH_MAX];
 	bool bad = false;
 
 	if (argc != 1)
@@ -145,7 +149,7 @@ static int run_ls(int argc, char **argv)
 		return CMD_EXIT_INPUT;
 	}
 	if (s.n == 0)
-		printf("no sessions in %s\n", argv[0]);
+		printf("no sessions in %s\n", quote_path(q, argv[0]));
 	else
 		printf("%-28s %-19s %9s %9s %-8s %s\n", "SESSION", "STARTED", "PRE", "POST", "GPU",
 		       "STATE");
@@ -154,8 +158,8 @@ static int run_ls(int argc, char **argv)
 		char start[32];
 		describe(&s, &s.v[i], &row);
 		sessions_start_text(&s.v[i], start, sizeof(start));
-		printf("%-28s %-19s %9s %9s %-8s %s\n", s.v[i].tag, start, row.pre, row.post, row.gpu,
-		       row.state);
+		printf("%-28s %-19s %9s %9s %-8s %s\n", quote_path(q, s.v[i].tag), start, row.pre,
+		       row.post, row.gpu, row.state);
 		bad |= row.bad;
 	}
 	sessions_destroy(&s);
@@ -179,28 +183,30 @@ const struct cmd cmd_ls = {
 static int merge_one(const struct sessions *s, const struct sessions_entry *e,
                      const struct cmd_merge_dir_options *opts)
 {
-	char pre[MERGE_PATH_MAX], post[MERGE_PATH_MAX];
+	char pre[MERGE_PATH_MAX], post[MERGE_PATH_MAX], q[QUOTE_PATH_MAX], qm[QUOTE_PATH_MAX];
 	struct merge_siblings sib;
 	struct merge_summary sum;
+	/* sessions.c takes digits only; quoted all the same, as every name shown. */
+	const char *tag = quote_path(q, e->tag);
 
 	if (sessions_path(s, e, SESSIONS_FRAMES_PRE, pre, sizeof(pre)) != 0 ||
 	    sessions_path(s, e, SESSIONS_FRAMES_POST, post, sizeof(post)) != 0 ||
 	    merge_sibling_paths(pre, post, &sib) != 0) {
-		fprintf(stderr, "xrlm: %s: error: path too long\n", s->dir);
+		fprintf(stderr, "xrlm: %s: error: path too long\n", quote_path(qm, s->dir));
 		return -1;
 	}
 	/* What a merge the kill cut short left behind goes first. */
 	unsigned stale = out_file_remove_stale(sib.merged_csv) +
 	                 (sib.functions_csv[0] ? out_file_remove_stale(sib.functions_csv) : 0);
 	if (stale)
-		printf("%s: removed %u temporary file%s of a merge cut short\n", e->tag, stale,
+		printf("%s: removed %u temporary file%s of a merge cut short\n", tag, stale,
 		       stale == 1 ? "" : "s");
 	/* A functions file without its merged file (placed first, then the
 	 * merge was killed) is a merge cut short's too: it would stop this one. */
 	struct stat st;
 	if (sib.functions_csv[0] && lstat(sib.functions_csv, &st) == 0 && S_ISREG(st.st_mode) &&
 	    unlink(sib.functions_csv) == 0)
-		printf("%s: removed the functions file of a merge cut short\n", e->tag);
+		printf("%s: removed the functions file of a merge cut short\n", tag);
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	paths.post_csv = post;
@@ -210,14 +216,15 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e,
 		paths.calls_pre_csv = paths.calls_post_csv = NULL;
 	if (merge_files(&paths, sib.merged_csv, &sum, cmd_log, NULL) != 0)
 		return -1;
-	printf("%s: merged %" PRIu64 " frames into %s\n", e->tag, sum.frame_count, sib.merged_csv);
+	printf("%s: merged %" PRIu64 " frames into %s\n", tag, sum.frame_count,
+	       quote_path(qm, sib.merged_csv));
 	return 0;
 }
 
 int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 {
 	struct sessions s;
-	char msg[CSVR_MSG_MAX];
+	char msg[CSVR_MSG_MAX], q[QUOTE_PATH_MAX];
 	unsigned merged = 0, failed = 0;
 
 	int ret = check_dir(dir, "merge takes PRE.csv POST.csv, or a directory");
@@ -233,13 +240,14 @@ int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 		if (e->has[SESSIONS_MERGED])
 			continue;
 		if (!pre || !post) {
-			printf("%s: skipped: no %s file\n", e->tag, pre ? "post" : post ? "pre" :
-			                                            "per-side frames");
+			printf("%s: skipped: no %s file\n", quote_path(q, e->tag),
+			       pre ? "post" : post ? "pre" : "per-side frames");
 			continue;
 		}
 		enum sessions_writer writer = sessions_writer(&s, e);
 		if (writer != SESSIONS_WRITER_GONE) {
-			printf("%s: skipped: pid %d is still running (%s)\n", e->tag, (int)e->pid,
+			printf("%s: skipped: pid %d is still running (%s)\n", quote_path(q, e->tag),
+			       (int)e->pid,
 			       writer == SESSIONS_WRITER_MERGING ? "its post layer merges the session"
 			                                         : "recording?");
 			continue;
@@ -252,7 +260,8 @@ int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 			failed++;
 	}
 	if (merged + failed == 0)
-		printf("nothing to merge in %s (%zu session%s)\n", dir, s.n, s.n == 1 ? "" : "s");
+		printf("nothing to merge in %s (%zu session%s)\n", quote_path(q, dir), s.n,
+		       s.n == 1 ? "" : "s");
 	sessions_destroy(&s);
 	ret = cmd_finish_output(stdout);
 	return ret ? ret : failed ? CMD_EXIT_INPUT : 0;

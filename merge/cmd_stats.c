@@ -8,19 +8,20 @@
 #include "functions_read.h"
 #include "merge.h"
 #include "merged_read.h"
+#include "quote.h"
 #include "table.h"
 
 /* The per-function table from the functions file next to @p merged, if any. */
 static int print_functions(const char *merged, const struct merge_summary *s, bool all)
 {
-	char path[MERGE_PATH_MAX];
+	char path[MERGE_PATH_MAX], qm[QUOTE_PATH_MAX], qp[QUOTE_PATH_MAX];
 
 	if (functions_read_sibling(merged, path, sizeof(path)))
 		return cmd_print_functions(path, s->summary_frame_count ? s->summary_frame_count
 		                                                       : s->frame_count, all);
 	if (s->has_calls && merge_functions_path(merged, path, sizeof(path)) == 0)
-		fprintf(stderr, "xrlm: %s: warning: no per-function table: %s is missing\n", merged,
-		        path);
+		fprintf(stderr, "xrlm: %s: warning: no per-function table: %s is missing\n",
+		        quote_path(qm, merged), quote_path(qp, path));
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "out_file.h"
+#include "quote.h"
 #include "trace_job.h"
 #include "u_parse.h"
 
@@ -69,9 +70,10 @@ static int session_of_dir(const char *dir, char *tag, size_t size)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int found = 0;
+	char q[QUOTE_PATH_MAX];
 
 	if (!d) {
-		fprintf(stderr, "xrlm: %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "xrlm: %s: %s\n", quote_path(q, dir), strerror(errno));
 		return CMD_EXIT_INPUT;
 	}
 	while ((e = readdir(d)) != NULL) {
@@ -81,14 +83,16 @@ static int session_of_dir(const char *dir, char *tag, size_t size)
 			continue;
 		if (found++) {
 			closedir(d);
-			fprintf(stderr, "xrlm: %s holds several sessions: name one of its files\n", dir);
+			fprintf(stderr, "xrlm: %s holds several sessions: name one of its files\n",
+			        quote_path(q, dir));
 			return CMD_EXIT_USAGE;
 		}
 		snprintf(tag, size, "%s", n.tag);
 	}
 	closedir(d);
 	if (!found) {
-		fprintf(stderr, "xrlm: %s holds no session (no frames-<tag>-pre.csv)\n", dir);
+		fprintf(stderr, "xrlm: %s holds no session (no frames-<tag>-pre.csv)\n",
+		        quote_path(q, dir));
 		return CMD_EXIT_INPUT;
 	}
 	return 0;
@@ -110,17 +114,18 @@ static void optional_file(const struct trace_job *j, const char *kind, int s,
 static int check_needed_file(const struct trace_job *j, int s)
 {
 	struct stat st;
+	char qt[QUOTE_PATH_MAX], q[QUOTE_PATH_MAX];
 
 	if (stat(j->cpu[s], &st) != 0) {
 		if (errno == ENOENT)
-			fprintf(stderr, "xrlm: session %s has no %s file: %s\n", j->tag,
-			        side_names[s], j->cpu[s]);
+			fprintf(stderr, "xrlm: session %s has no %s file: %s\n", quote_path(qt, j->tag),
+			        side_names[s], quote_path(q, j->cpu[s]));
 		else
-			fprintf(stderr, "xrlm: %s: %s\n", j->cpu[s], strerror(errno));
+			fprintf(stderr, "xrlm: %s: %s\n", quote_path(q, j->cpu[s]), strerror(errno));
 		return CMD_EXIT_INPUT;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "xrlm: %s: not a regular file\n", j->cpu[s]);
+		fprintf(stderr, "xrlm: %s: not a regular file\n", quote_path(q, j->cpu[s]));
 		return CMD_EXIT_INPUT;
 	}
 	return 0;
@@ -131,9 +136,10 @@ static int find_session(const char *in, struct trace_job *j)
 {
 	struct stat st;
 	struct u_names_parsed n;
+	char q[QUOTE_PATH_MAX];
 
 	if (stat(in, &st) != 0) {
-		fprintf(stderr, "xrlm: %s: %s\n", in, strerror(errno));
+		fprintf(stderr, "xrlm: %s: %s\n", quote_path(q, in), strerror(errno));
 		return CMD_EXIT_INPUT;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -143,7 +149,8 @@ static int find_session(const char *in, struct trace_job *j)
 			return ret;
 	} else {
 		if (!u_names_parse(in, &n)) {
-			fprintf(stderr, "xrlm: %s: not a session file (<kind>-<tag>-<side>.csv)\n", in);
+			fprintf(stderr, "xrlm: %s: not a session file (<kind>-<tag>-<side>.csv)\n",
+			        quote_path(q, in));
 			return CMD_EXIT_USAGE;
 		}
 		snprintf(j->dir, sizeof(j->dir), "%.*s", n.dir_len ? n.dir_len - 1 : 1,
@@ -205,17 +212,18 @@ static void bound_text(const char *option, const struct trace_bound *b, char *bu
  */
 static void say_empty_window(const struct trace_job *j)
 {
-	char from[64], to[64];
+	char from[64], to[64], q[QUOTE_PATH_MAX];
+	const char *tag = quote_path(q, j->tag);
 
 	bound_text("--from", &j->from, from, sizeof(from));
 	bound_text("--to", &j->to, to, sizeof(to));
 	if (!j->have_first) {
 		fprintf(stderr, "xrlm: the window%s%s holds no event: session %s has no calls\n",
-		        from, to, j->tag);
+		        from, to, tag);
 		return;
 	}
 	fprintf(stderr, "xrlm: the window%s%s holds no event: session %s runs from 0 to %.3f s, "
-	        "frames f%" PRId64 " to f%" PRId64 "\n", from, to, j->tag,
+	        "frames f%" PRId64 " to f%" PRId64 "\n", from, to, tag,
 	        (double)(j->last_ns - j->first_ns) / 1e9, j->first_frame_id, j->last_frame_id);
 }
 
@@ -247,7 +255,7 @@ static int write_trace(struct trace_job *j, FILE *f)
 /* Writes the trace under a temporary name and puts it in place whole. */
 static int write_file(struct trace_job *j, const char *path)
 {
-	char tmp[MERGE_PATH_MAX], msg[MERGE_PATH_MAX + 128];
+	char tmp[MERGE_PATH_MAX], msg[MERGE_PATH_MAX + 128], q[QUOTE_PATH_MAX];
 	int fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, sizeof(msg));
 
 	if (fd < 0) {
@@ -258,13 +266,13 @@ static int write_file(struct trace_job *j, const char *path)
 	if (!f) {
 		close(fd);
 		out_file_discard(tmp);
-		fprintf(stderr, "xrlm: %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "xrlm: %s: %s\n", quote_path(q, tmp), strerror(errno));
 		return -1;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	int rc = write_trace(j, f);
 	if (fclose(f) != 0 && rc == 0) {
-		fprintf(stderr, "xrlm: writing %s failed: %s\n", path, strerror(errno));
+		fprintf(stderr, "xrlm: writing %s failed: %s\n", quote_path(q, path), strerror(errno));
 		rc = -1;
 	}
 	if (rc != 0) {
@@ -315,7 +323,7 @@ static int run_trace(int argc, char **argv)
 {
 	struct trace_args a = {0};
 	struct trace_job *j = calloc(1, sizeof(*j));
-	char out[MERGE_PATH_MAX + U_NAMES_TAG_MAX + 16];
+	char out[MERGE_PATH_MAX + U_NAMES_TAG_MAX + 16], q[QUOTE_PATH_MAX];
 	uint64_t max_mb;
 	struct stat st;
 
@@ -339,10 +347,11 @@ static int run_trace(int argc, char **argv)
 		ret = CMD_EXIT_INPUT;
 	if (ret == 0) {
 		printf("wrote %s: %" PRIu64 " events (%" PRIu64 " calls, %" PRIu64 " target slices, %"
-		       PRIu64 " marks)\n", path, j->out.events, j->slices, j->target_slices, j->marks);
+		       PRIu64 " marks)\n", quote_path(q, path), j->out.events, j->slices,
+		       j->target_slices, j->marks);
 		if (stat(path, &st) == 0 && (uint64_t)st.st_size > max_mb << 20)
 			fprintf(stderr, "xrlm: warning: %s is %lld MB, more than %" PRIu64 " MB: viewers "
-			        "may not open it; cut a window with --from/--to\n", path,
+			        "may not open it; cut a window with --from/--to\n", quote_path(q, path),
 			        (long long)(st.st_size >> 20), max_mb);
 		ret = cmd_finish_output(stdout);
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "quote.h"
 
 /* Where `cmake --install` puts xrlm-xlsx: from xrlm's directory, and absolute. */
 #ifndef XRLM_XLSX_FROM_BIN
@@ -54,7 +55,7 @@ static int find_helper(char *buf, size_t size)
 
 static int run_xlsx(int argc, char **argv)
 {
-	char helper[PATH_MAX];
+	char helper[PATH_MAX], q[QUOTE_PATH_MAX];
 	char **args = calloc((size_t)argc + 2, sizeof(*args));
 
 	if (!args) {
@@ -71,7 +72,9 @@ static int run_xlsx(int argc, char **argv)
 	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
 	fflush(NULL);
 	execv(helper, args);
-	fprintf(stderr, "xrlm: xlsx: error: cannot run %s: %s\n", helper, strerror(errno));
+	int err = errno;
+	fprintf(stderr, "xrlm: xlsx: error: cannot run %s: %s\n", quote_path(q, helper),
+	        strerror(err));
 	free(args);
 	return CMD_EXIT_INPUT;
 }

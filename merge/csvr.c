@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "csvr_ahead.h"
+#include "quote.h"
 #include "u_parse.h"
 
 #define CSVR_CHUNK (1u << 20) /* the buffer: the header's lines must fit in it */
@@ -74,7 +75,7 @@ void csvr_printable(char *s)
 
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 {
-	char what[CSVR_MSG_MAX / 2];
+	char what[CSVR_MSG_MAX / 2], q[QUOTE_PATH_MAX];
 	va_list ap;
 
 	if (d->failed)
@@ -84,24 +85,24 @@ static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, con
 	va_end(ap);
 	csvr_printable(what);
 	if (line)
-		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", path,
+		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", quote_path(q, path),
 		         (unsigned long long)line, what);
 	else
-		snprintf(d->error, sizeof(d->error), "%s: error: %s", path, what);
+		snprintf(d->error, sizeof(d->error), "%s: error: %s", quote_path(q, path), what);
 	d->failed = true;
 }
 
 static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, const char *what)
 {
 	/* what is at most half the message; the path gets the rest */
-	char text[CSVR_MSG_MAX / 2];
+	char text[CSVR_MSG_MAX / 2], q[QUOTE_PATH_MAX];
 
 	if (d->warning_count >= CSVR_MAX_WARNINGS)
 		return;
 	snprintf(text, sizeof(text), "%s", what);
 	csvr_printable(text);
-	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s", path,
-	         (unsigned long long)line, text);
+	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s",
+	         quote_path(q, path), (unsigned long long)line, text);
 }
 
 void csvr_diag_add_warning(struct csvr_diag *d, const char *text)

@@ -3,6 +3,7 @@
  */
 #include "ctl_conn.h"
 
+#include "quote.h"
 #include "u_ctl.h"
 
 #include <errno.h>
@@ -37,7 +38,8 @@ enum ctl_conn_result ctl_conn_open(struct ctl_conn *c, const char *dir, pid_t pi
 	c->fd = u_ctl_connect(c->path);
 	if (c->fd < 0) {
 		int err = errno;
-		snprintf(c->error, sizeof(c->error), "%s: %s%s", c->path, strerror(err),
+		char q[QUOTE_PATH_MAX];
+		snprintf(c->error, sizeof(c->error), "%s: %s%s", quote_path(q, c->path), strerror(err),
 		         err == EACCES ? " (a process of another user?)" : "");
 		return err == ECONNREFUSED ? CTL_CONN_STALE
 		       : err == ENOENT     ? CTL_CONN_ABSENT
@@ -55,8 +57,9 @@ enum ctl_conn_result ctl_conn_open(struct ctl_conn *c, const char *dir, pid_t pi
 		snprintf(c->error, sizeof(c->error), "process %d: %.400s", (int)pid,
 		         strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
 	} else if (r >= 0) {
+		char q[QUOTE_PATH_MAX];
 		snprintf(c->error, sizeof(c->error), "process %d: no greeting on %s", (int)pid,
-		         c->path);
+		         quote_path(q, c->path));
 	}
 	ctl_conn_close(c);
 	return CTL_CONN_FAILED;

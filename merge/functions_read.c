@@ -13,6 +13,7 @@
 #include "u_parse.h"
 
 #include "merge.h"
+#include "quote.h"
 
 /* The row callback the engine calls, its context, and what the checks need. */
 struct each_ctx {
@@ -61,29 +62,30 @@ static int each_row(void *ctx, const union csvr_value *values, uint32_t present,
 static void check_whole(const struct each_ctx *e, const char *path, uint64_t merged_frames,
                         struct csvr_diag *diag)
 {
-	char warning[CSVR_MSG_MAX], quoted[64];
+	char warning[CSVR_MSG_MAX], quoted[64], q[QUOTE_PATH_MAX];
+	const char *shown = quote_path(q, path);
 	uint64_t count = 0;
 
 	if (merged_frames != FUNCTIONS_FRAMES_UNKNOWN && !e->has_frame_count) {
 		snprintf(warning, sizeof(warning), "%s: warning: no frame_count line: it cannot be told "
-		         "to be its merged file's (%" PRIu64 " frames)", path, merged_frames);
+		         "to be its merged file's (%" PRIu64 " frames)", shown, merged_frames);
 		csvr_diag_add_warning(diag, warning);
 	} else if (e->has_frame_count &&
 	           u_parse_span_u64(e->frame_count, strlen(e->frame_count), &count) != U_PARSE_OK) {
 		csvr_quote_field(quoted, sizeof(quoted), e->frame_count, strlen(e->frame_count));
 		snprintf(warning, sizeof(warning), "%s: warning: its frame_count is not a count "
-		         "(\"%s\")", path, quoted);
+		         "(\"%s\")", shown, quoted);
 		csvr_diag_add_warning(diag, warning);
 	} else if (merged_frames != FUNCTIONS_FRAMES_UNKNOWN && count != merged_frames) {
 		snprintf(warning, sizeof(warning), "%s: warning: its frame_count=%" PRIu64 " is not its "
-		         "merged file's %" PRIu64 " frames: another session's table?", path, count,
+		         "merged file's %" PRIu64 " frames: another session's table?", shown, count,
 		         merged_frames);
 		csvr_diag_add_warning(diag, warning);
 	}
 	double slack = 0.0001 * (double)e->shares + 0.001;
 	if (e->shares > 0 && fabs(e->share_sum - 100.0) > slack) {
 		snprintf(warning, sizeof(warning), "%s: warning: its functions' shares add up to %.4f %%, "
-		         "not 100: rows missing or added?", path, e->share_sum);
+		         "not 100: rows missing or added?", shown, e->share_sum);
 		csvr_diag_add_warning(diag, warning);
 	}
 }

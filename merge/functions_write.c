@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "out_file.h"
+#include "quote.h"
 
 /* Longest row: a name, a phase and twelve numbers. */
 #define ROW_MAX (CALLS_FN_MAX + 32 + 12 * FMT_NUM_MAX)
@@ -103,14 +104,15 @@ static int write_rows(FILE *out, const struct calls_result *r, uint64_t frame_co
 int functions_write(const char *path, const struct calls_result *r, uint64_t frame_count,
                     char *msg, size_t msg_size)
 {
-	char tmp[4096];
+	char tmp[4096], q[QUOTE_PATH_MAX];
 	int fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, msg_size);
 
 	if (fd < 0)
 		return -1;
 	FILE *out = fdopen(fd, "w");
 	if (!out) {
-		snprintf(msg, msg_size, "%s: error: cannot write: %s", path, strerror(errno));
+		snprintf(msg, msg_size, "%s: error: cannot write: %s", quote_path(q, path),
+		         strerror(errno));
 		close(fd);
 		out_file_discard(tmp);
 		return -1;
@@ -120,7 +122,8 @@ int functions_write(const char *path, const struct calls_result *r, uint64_t fra
 	if (fclose(out) != 0 && !err)
 		err = errno;
 	if (err) {
-		snprintf(msg, msg_size, "%s: error: cannot write: %s", path, strerror(err));
+		snprintf(msg, msg_size, "%s: error: cannot write: %s", quote_path(q, path),
+		         strerror(err));
 		out_file_discard(tmp);
 		return -1;
 	}

@@ -32,6 +32,7 @@
 #include "merged_write.h"
 #include "out_file.h"
 #include "prefetch.h"
+#include "quote.h"
 #include "spill.h"
 #include "thread.h"
 
@@ -195,10 +196,11 @@ static bool finish_reading(struct input *pre, struct input *post, merge_log_fn l
 static int check_clocks(const struct input *pre, const struct input *post, char *msg, size_t size)
 {
 	const char *a = pre->cpu.meta.clock, *b = post->cpu.meta.clock;
+	char qa[QUOTE_PATH_MAX], qb[QUOTE_PATH_MAX];
 
 	if (a[0] && b[0] && strcmp(a, b) != 0) {
-		snprintf(msg, size, "%s: error: clock=%s but %s has clock=%s", post->cpu_path, b,
-		         pre->cpu_path, a);
+		snprintf(msg, size, "%s: error: clock=%s but %s has clock=%s",
+		         quote_path(qb, post->cpu_path), b, quote_path(qa, pre->cpu_path), a);
 		return -1;
 	}
 	return 0;
@@ -227,19 +229,23 @@ static int check_sessions(const struct input *pre, const struct input *post, cha
 static int check_matched(const struct input *pre, const struct input *post,
                          const struct join *j, merge_log_fn log, void *ctx)
 {
+	char q[3][QUOTE_PATH_MAX];
+
 	if (j->matched == 0) {
 		if (pre->cpu_rows == 0 && post->cpu_rows == 0)
 			sayf(log, ctx, "%s: error: no frame recorded on either side; nothing to merge",
-			     pre->cpu_path);
+			     quote_path(q[0], pre->cpu_path));
 		else
 			sayf(log, ctx, "%s: error: none of its %llu frames is in %s (%llu frames): "
-			     "not the same session?", pre->cpu_path, (unsigned long long)pre->cpu_rows,
-			     post->cpu_path, (unsigned long long)post->cpu_rows);
+			     "not the same session?", quote_path(q[0], pre->cpu_path),
+			     (unsigned long long)pre->cpu_rows, quote_path(q[1], post->cpu_path),
+			     (unsigned long long)post->cpu_rows);
 		return -1;
 	}
 	if (j->has_gpu && j->gpu_matched == 0 && pre->gpu_rows > 0 && post->gpu_rows > 0) {
 		sayf(log, ctx, "%s: error: none of its rows matches both a frame of %s and a row of "
-		     "%s: not the same session?", pre->gpu_path, pre->cpu_path, post->gpu_path);
+		     "%s: not the same session?", quote_path(q[0], pre->gpu_path),
+		     quote_path(q[1], pre->cpu_path), quote_path(q[2], post->gpu_path));
 		return -1;
 	}
 	return 0;
@@ -544,9 +550,10 @@ static int write_output(struct merged_writer *o, struct out_reserve *room, struc
 	if (cut && !o->error)
 		o->error = cut;
 	if (rc->read_error) {
+		char q[QUOTE_PATH_MAX];
 		merged_write_abort(o);
-		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s", o->path,
-		     strerror(rc->read_error));
+		sayf(log, ctx, "%s: error: cannot read back a temporary file: %s",
+		     quote_path(q, o->path), strerror(rc->read_error));
 		return -1;
 	}
 	/* Written while the merged file's writer keeps SIGXFSZ blocked. */
@@ -623,14 +630,16 @@ static int join_pre(const struct window_source *src, struct join *j, bool publis
 static void say_join_failure(struct input *pre, struct input *post, const struct spill *recs,
                              const char *dir, merge_log_fn log, void *ctx)
 {
+	char q[QUOTE_PATH_MAX];
+
 	if (finish_reading(pre, post, log, ctx))
 		return;
 	if (recs->error)
-		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
-		     strerror(recs->error));
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s",
+		     quote_path(q, dir), strerror(recs->error));
 	else
-		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
-		     (unsigned long long)pre->cpu_rows);
+		sayf(log, ctx, "%s: error: out of memory joining %llu frames",
+		     quote_path(q, pre->cpu_path), (unsigned long long)pre->cpu_rows);
 }
 
 /*
@@ -733,9 +742,10 @@ static void say_empty_calls(const struct merge_calls *calls, const struct merge_
 	for (int i = 0; i < 2; i++) {
 		if (call_counts[i] > 0 || sides[i]->cpu_rows == 0)
 			continue;
+		char qc[QUOTE_PATH_MAX], qs[QUOTE_PATH_MAX];
 		sayf(log, ctx, "%s: warning: no calls, while %s has %llu frames: the per-function "
-		     "figures are not the target's", calls_paths[i], sides[i]->cpu_path,
-		     (unsigned long long)sides[i]->cpu_rows);
+		     "figures are not the target's", quote_path(qc, calls_paths[i]),
+		     quote_path(qs, sides[i]->cpu_path), (unsigned long long)sides[i]->cpu_rows);
 	}
 }
 
@@ -803,11 +813,13 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	struct merged_writer o;
 	bool o_open = false; /* o is to be committed or aborted */
 	struct out_reserve room = {.started = false};
-	char msg[MERGE_MSG_MAX];
+	char msg[MERGE_MSG_MAX], q[QUOTE_PATH_MAX], qd[QUOTE_PATH_MAX];
+	/* What the messages below name: the session, or the temporary files' place. */
+	const char *shown_pre = quote_path(q, pre->cpu_path), *shown_dir = quote_path(qd, dir);
 	int ret = -1;
 
 	if (spill_init(&recs, sizeof(struct join_rec), MERGE_RECS_MEM, dir) != 0) {
-		sayf(log, ctx, "%s: error: out of memory", pre->cpu_path);
+		sayf(log, ctx, "%s: error: out of memory", shown_pre);
 		return -1;
 	}
 	rc.bracket_correction_ns = post->cpu.meta.bracket_correction_ns;
@@ -870,14 +882,14 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	say_one_gpu_file(pre, post, log, ctx);
 	if (!gate_ok && merge_gate_collect(&gate, pre->gpu_path ? &pre->gpu.meta : NULL,
 	                                   post->gpu_path ? &post->gpu.meta : NULL) != 0) {
-		sayf(log, ctx, "%s: error: out of memory joining %llu frames", pre->cpu_path,
+		sayf(log, ctx, "%s: error: out of memory joining %llu frames", shown_pre,
 		     (unsigned long long)pre->cpu_rows);
 		goto out;
 	}
 	if (check_matched(pre, post, &j, log, ctx) != 0)
 		goto out;
 	if (spill_flush(&recs) != 0) {
-		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", dir,
+		sayf(log, ctx, "%s: error: cannot write a temporary file there: %s", shown_dir,
 		     strerror(recs.error));
 		goto out;
 	}
@@ -904,22 +916,22 @@ static int merge_sides(struct input *pre, struct input *post, const struct merge
 	/* A block taken and not formatted: memory ran out there. */
 	if (!err && rc.row_offset > 0 && merge_early_finish(&early, true) < rc.row_offset) {
 		merged_write_rows_cancel(&rows);
-		sayf(log, ctx, "%s: error: out of memory formatting the rows", pre->cpu_path);
+		sayf(log, ctx, "%s: error: out of memory formatting the rows", shown_pre);
 		goto out;
 	}
 	if (err) {
 		merged_write_rows_cancel(&rows);
 		if (err == ENOMEM)
-			sayf(log, ctx, "%s: error: out of memory computing statistics", pre->cpu_path);
+			sayf(log, ctx, "%s: error: out of memory computing statistics", shown_pre);
 		else
-			sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", dir,
+			sayf(log, ctx, "%s: error: cannot use a temporary file there: %s", shown_dir,
 			     strerror(err));
 		goto out;
 	}
 	merged_write_summary(&o, &s);
 	if (merge_early_give(&early, rc.row_offset, &rows) != 0) {
 		merged_write_rows_cancel(&rows);
-		sayf(log, ctx, "%s: error: out of memory formatting the rows", pre->cpu_path);
+		sayf(log, ctx, "%s: error: out of memory formatting the rows", shown_pre);
 		goto out;
 	}
 	o_open = false; /* write_output() closes it either way */
@@ -959,14 +971,16 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
 	}
 	/* Fail before the work; the final rename refuses to replace too. */
 	if (lstat(out_path, &st) == 0) {
-		sayf(log, ctx, "%s: error: already exists; not overwriting it", out_path);
+		char q[QUOTE_PATH_MAX];
+		sayf(log, ctx, "%s: error: already exists; not overwriting it", quote_path(q, out_path));
 		return -1;
 	}
 
 	char functions_path[MERGE_PATH_MAX];
 	if (!paths->functions_csv &&
 	    merge_functions_path(out_path, functions_path, sizeof(functions_path)) != 0) {
-		sayf(log, ctx, "%.200s...: error: path too long", out_path);
+		char q[QUOTE_PATH_MAX];
+		sayf(log, ctx, "%.200s...: error: path too long", quote_path(q, out_path));
 		return -1;
 	}
 	struct input pre = {.name = "pre", .cpu_path = paths->pre_csv, .gpu_path = paths->gpu_pre_csv};

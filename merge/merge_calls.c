@@ -10,6 +10,7 @@
 
 #include "functions_write.h"
 #include "merge_check.h"
+#include "quote.h"
 
 static void say(merge_log_fn log, void *ctx, const char *message)
 {
@@ -228,14 +229,14 @@ static int join_calls(struct merge_calls *mc, const struct merge_paths *paths, i
 /* The warning for @p late calls of the calls file @p path (none for 0). */
 static void say_late(const char *path, uint64_t late, merge_log_fn log, void *ctx)
 {
-	char msg[1024];
+	char msg[1024], q[QUOTE_PATH_MAX];
 
 	if (late == 0)
 		return;
 	snprintf(msg, sizeof(msg), "%s: warning: %llu calls came later in their file than "
 	         "the sandwich waits (more than %lld ms or %d rows after a later call); "
 	         "their target time may be counted in another call (calls_late)",
-	         path, (unsigned long long)late, (long long)(CALLS_JOIN_LAG_NS / 1000000),
+	         quote_path(q, path), (unsigned long long)late, (long long)(CALLS_JOIN_LAG_NS / 1000000),
 	         CALLS_JOIN_LAG_ROWS);
 	say(log, ctx, msg);
 }
@@ -265,7 +266,9 @@ int merge_calls_read(struct merge_calls *mc, const struct merge_paths *paths,
 	say_late(paths->calls_pre_csv, mc->r.late_calls - mc->r.late_calls_post, log, ctx);
 	say_late(paths->calls_post_csv, mc->r.late_calls_post, log, ctx);
 	if (!mc->ends_open && open_walk(mc, dir) != 0) {
-		snprintf(msg, sizeof(msg), "%s: error: out of memory", paths->calls_pre_csv);
+		char q[QUOTE_PATH_MAX];
+		snprintf(msg, sizeof(msg), "%s: error: out of memory",
+		         quote_path(q, paths->calls_pre_csv));
 		say(log, ctx, msg);
 		return -1;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quote.h"
 #include "u_names.h"
 
 /* The tag in a per-side file's name, whichever kind and side it is. */
@@ -31,8 +32,9 @@ bool merge_check_same_session(const struct merge_check_file *ref,
 	int alen = (int)strlen(a), blen = (int)strlen(b);
 	if (alen == blen && memcmp(a, b, (size_t)alen) == 0)
 		return true;
+	char qo[QUOTE_PATH_MAX], qr[QUOTE_PATH_MAX];
 	snprintf(msg, msg_size, "%s: error: is of session %.*s (%s), but %s is of session %.*s: "
-	         "files of different sessions are not used together", other->path, blen > 96 ? 96 : blen, b,
-	         how, ref->path, alen > 96 ? 96 : alen, a);
+	         "files of different sessions are not used together", quote_path(qo, other->path),
+	         blen > 96 ? 96 : blen, b, how, quote_path(qr, ref->path), alen > 96 ? 96 : alen, a);
 	return false;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "quote.h"
 #include "u_names.h"
 
 static bool is_file(const char *path)
@@ -94,10 +95,11 @@ bool merge_one_side_warning(char *msg, size_t size, const char *kind, const char
                             const char *post, const char *consequence)
 {
 	bool have_pre = pre && pre[0], have_post = post && post[0];
+	char q[QUOTE_PATH_MAX];
 
 	if (have_pre == have_post)
 		return false;
-	snprintf(msg, size, "%s: warning: no %s file for the %s side; %s", have_pre ? pre : post,
-	         kind, have_pre ? "post" : "pre", consequence);
+	snprintf(msg, size, "%s: warning: no %s file for the %s side; %s",
+	         quote_path(q, have_pre ? pre : post), kind, have_pre ? "post" : "pre", consequence);
 	return true;
 }

@@ -14,6 +14,7 @@
 #include "u_phase.h"
 
 #include "merged_write.h"
+#include "quote.h"
 #include "side_file.h"
 
 /* The columns every layout begins with (MERGED_HEADER). */
@@ -257,6 +258,7 @@ bool merged_rows_warning(const char *path, const char *frame_count, uint64_t row
                          size_t size)
 {
 	uint64_t count;
+	char q[QUOTE_PATH_MAX];
 
 	if (!frame_count || !frame_count[0])
 		return false; /* nothing to check against */
@@ -264,13 +266,14 @@ bool merged_rows_warning(const char *path, const char *frame_count, uint64_t row
 		char quoted[64];
 		csvr_quote_field(quoted, sizeof(quoted), frame_count, strlen(frame_count));
 		snprintf(buf, size, "%s: warning: its summary's frame_count is not a count (\"%s\"): "
-		         "its rows are not checked against it", path, quoted);
+		         "its rows are not checked against it", quote_path(q, path), quoted);
 		return true;
 	}
 	if (count == rows)
 		return false;
 	snprintf(buf, size, "%s: warning: %" PRIu64 " rows, but its summary says frame_count=%"
-	         PRIu64 " (cut short, or rows added?): the figures are the rows'", path, rows, count);
+	         PRIu64 " (cut short, or rows added?): the figures are the rows'", quote_path(q, path),
+	         rows, count);
 	return true;
 }
 
@@ -296,8 +299,10 @@ int merged_read(const char *path, struct columns *out, struct csvr_diag *diag)
 	static const struct merged_read_cb cb = {.row = add_to_columns};
 
 	if (columns_create(out, csvr_estimate_rows(path, 48)) != 0) {
+		char q[QUOTE_PATH_MAX];
 		memset(diag, 0, sizeof(*diag));
-		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
+		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory",
+		         quote_path(q, path));
 		diag->failed = true;
 		return -1;
 	}
@@ -394,13 +399,15 @@ int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_dia
 {
 	static const struct merged_read_cb cb = {.summary = stats_summary_line, .row = stats_row};
 	struct stats_ctx c = {.s = s};
+	char q[QUOTE_PATH_MAX];
 
 	memset(s, 0, sizeof(*s));
 	/* Streaming columns: bounded memory whatever the file's length; what
 	 * does not fit goes to unnamed files in $TMPDIR (or /tmp). */
 	if (columns_create_stream(&c.columns, NULL) != 0) {
 		memset(diag, 0, sizeof(*diag));
-		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory", path);
+		snprintf(diag->error, sizeof(diag->error), "%s: error: out of memory",
+		         quote_path(q, path));
 		diag->failed = true;
 		return -1;
 	}
@@ -409,7 +416,8 @@ int merged_read_stats(const char *path, struct merge_summary *s, struct csvr_dia
 		s->phases_recorded = U_PHASE_ALL;
 	if (ret == 0 && columns_summarize(&c.columns, s) != 0) {
 		snprintf(diag->error, sizeof(diag->error), "%s: error: cannot use a temporary file "
-		         "in $TMPDIR: %s", path, strerror(c.columns.error ? c.columns.error : ENOMEM));
+		         "in $TMPDIR: %s", quote_path(q, path),
+		         strerror(c.columns.error ? c.columns.error : ENOMEM));
 		diag->failed = true;
 		ret = -1;
 	}

@@ -19,6 +19,7 @@
 
 #include "fmt.h"
 #include "out_file.h"
+#include "quote.h"
 #include "u_phase.h"
 #include "workers.h"
 
@@ -91,13 +92,15 @@ static void restore_xfsz(struct merged_writer *o)
 /* Allocates the buffer and creates the temporary file; see merged_write_open(). */
 static int create_temp(struct merged_writer *o, const char *path, char *msg, size_t msg_size)
 {
+	char q[QUOTE_PATH_MAX];
+
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path)) {
-		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
+		snprintf(msg, msg_size, "%.200s...: error: path too long", quote_path(q, path));
 		return -1;
 	}
 	o->buf = malloc(MERGED_BUF_SIZE);
 	if (!o->buf) {
-		snprintf(msg, msg_size, "%s: error: out of memory", path);
+		snprintf(msg, msg_size, "%s: error: out of memory", quote_path(q, path));
 		return -1;
 	}
 
@@ -638,7 +641,9 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 	o->buf = NULL;
 	restore_xfsz(o);
 	if (o->error) {
-		snprintf(msg, msg_size, "%s: error: cannot write: %s", o->path, strerror(o->error));
+		char q[QUOTE_PATH_MAX];
+		snprintf(msg, msg_size, "%s: error: cannot write: %s", quote_path(q, o->path),
+		         strerror(o->error));
 		out_file_discard(o->tmp_path);
 		return -1;
 	}

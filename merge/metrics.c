@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ncsv.h"
+#include "quote.h"
 
 /*
  * Every column but app_wait_us is a cost. A longer frame interval is a
@@ -75,12 +76,14 @@ const struct metrics_column *metrics_find(const char *name)
 
 int metrics_check_merged(const struct ncsv *t, const char *path, char *msg, size_t msg_size)
 {
+	char q[QUOTE_PATH_MAX];
+
 	for (size_t i = 0; i < metrics_count; i++) {
 		const struct ncsv_col *col = ncsv_col(t, metrics_columns[i].name);
 		if (col && !col->text)
 			return 0;
 	}
 	snprintf(msg, msg_size, "%s: error: not a merged file (no target_us, target_gpu_us, "
-	         "frame_interval_us or per-phase column)", path);
+	         "frame_interval_us or per-phase column)", quote_path(q, path));
 	return -1;
 }

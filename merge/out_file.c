@@ -2,6 +2,7 @@
  * Output files that appear whole or not at all; see out_file.h.
  */
 #include "out_file.h"
+#include "quote.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -219,6 +220,7 @@ static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pendi
 	const char *name = base_name(path);
 	int dir_len = (int)(name - path);
 	struct timespec ts;
+	char q[QUOTE_PATH_MAX];
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* O_EXCL makes a clash fail instead of sharing a file; retry with
@@ -228,7 +230,7 @@ static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pendi
 		int n = snprintf(tmp, tmp_size, "%.*s.%s.tmp-%d-%llx", dir_len, path, name,
 		                 (int)getpid(), salt);
 		if (n < 0 || (size_t)n >= tmp_size) {
-			snprintf(msg, msg_size, "%s: error: path too long", path);
+			snprintf(msg, msg_size, "%s: error: path too long", quote_path(q, path));
 			return -1;
 		}
 		pending_set(slot, tmp);
@@ -236,19 +238,20 @@ static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pendi
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
-			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s", path,
-			         strerror(errno));
+			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s",
+			         quote_path(q, path), strerror(errno));
 			return -1;
 		}
 	}
-	snprintf(msg, msg_size, "%s: error: cannot create a temporary file", path);
+	snprintf(msg, msg_size, "%s: error: cannot create a temporary file", quote_path(q, path));
 	return -1;
 }
 
 int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg, size_t msg_size)
 {
 	if (!tmp || tmp_size == 0) {
-		snprintf(msg, msg_size, "%s: error: no room for a temporary name", path);
+		char q[QUOTE_PATH_MAX];
+		snprintf(msg, msg_size, "%s: error: no room for a temporary name", quote_path(q, path));
 		return -1;
 	}
 	struct pending *slot = pending_claim();
@@ -286,10 +289,13 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 		return 0;
 	}
 	int err = errno;
+	char q[QUOTE_PATH_MAX];
 	if (err == EEXIST)
-		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", path);
+		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it",
+		         quote_path(q, path));
 	else
-		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(err));
+		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", quote_path(q, path),
+		         strerror(err));
 	out_file_discard(tmp);
 	return -1;
 }
@@ -297,10 +303,11 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_size)
 {
 	struct stat st;
+	char q[QUOTE_PATH_MAX];
 
 	if (lstat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
 		snprintf(msg, msg_size, "%s: error: exists and is not a regular file of this user; "
-		         "not replacing it", path);
+		         "not replacing it", quote_path(q, path));
 		out_file_discard(tmp);
 		return -1;
 	}
@@ -308,7 +315,8 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
 		pending_forget(tmp);
 		return 0;
 	}
-	snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", path, strerror(errno));
+	snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", quote_path(q, path),
+	         strerror(errno));
 	out_file_discard(tmp);
 	return -1;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "quote.h"
 #include "u_names.h"
 
 /* Each file's kind and side (NULL: the merged file), named by u_names. */
@@ -149,16 +150,18 @@ static int read_entries(DIR *d, struct sessions *s)
 
 int sessions_scan(const char *dir, struct sessions *out, char *msg, size_t msg_size)
 {
+	char q[QUOTE_PATH_MAX];
+
 	memset(out, 0, sizeof(*out));
 	if (snprintf(out->dir, sizeof(out->dir), "%s", dir) >= (int)sizeof(out->dir)) {
-		snprintf(msg, msg_size, "%.200s...: error: path too long", dir);
+		snprintf(msg, msg_size, "%.200s...: error: path too long", quote_path(q, dir));
 		return -1;
 	}
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
-		snprintf(msg, msg_size, "%s: error: cannot open the directory: %s", dir,
-		         strerror(errno));
+		snprintf(msg, msg_size, "%s: error: cannot open the directory: %s",
+		         quote_path(q, dir), strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -167,8 +170,8 @@ int sessions_scan(const char *dir, struct sessions *out, char *msg, size_t msg_s
 	int err = errno;
 	closedir(d);
 	if (ret != 0) {
-		snprintf(msg, msg_size, "%s: error: cannot read the directory: %s", dir,
-		         strerror(err ? err : ENOMEM));
+		snprintf(msg, msg_size, "%s: error: cannot read the directory: %s",
+		         quote_path(q, dir), strerror(err ? err : ENOMEM));
 		sessions_destroy(out);
 		return -1;
 	}

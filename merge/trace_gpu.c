@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quote.h"
 #include "trace_job.h"
 
 static void gpu_instant(struct trace_job *j, int pid, const struct trace_gpu *g)
@@ -70,6 +71,7 @@ static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
 {
 	struct csvr_diag d = {0};
 	struct side_meta meta;
+	char q[QUOTE_PATH_MAX];
 
 	int rc = trace_read_gpu(j->gpu[side], side ? U_NAMES_POST : U_NAMES_PRE, &meta, &d, fn, j);
 	rc = trace_read_done(j, rc, &d, j->gpu[side], &meta);
@@ -85,7 +87,7 @@ static int read_side(struct trace_job *j, int side, trace_gpu_fn fn)
 		        "no VK_EXT_calibrated_timestamps, which pre can add only where the "
 		        "runtime creates the device: XR_KHR_vulkan_enable2); "
 		        "its GPU track and the target GPU slices left out (the merged CSV's GPU "
-		        "columns do not need it)\n", j->gpu[side], j->gpu_valid[side]);
+		        "columns do not need it)\n", quote_path(q, j->gpu[side]), j->gpu_valid[side]);
 	return rc;
 }
 

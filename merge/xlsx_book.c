@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "out_file.h"
+#include "quote.h"
 #include "u_parse.h"
 
 static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool bold)
@@ -32,7 +33,8 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 {
 	memset(b, 0, sizeof(*b));
 	if (snprintf(b->path, sizeof(b->path), "%s", path) >= (int)sizeof(b->path)) {
-		snprintf(msg, msg_size, "%.200s...: error: path too long", path);
+		char q[QUOTE_PATH_MAX];
+		snprintf(msg, msg_size, "%.200s...: error: path too long", quote_path(q, path));
 		return -1;
 	}
 	/* The name is reserved with O_EXCL|O_NOFOLLOW; libxlsxwriter then
@@ -47,7 +49,8 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 	lxw_workbook_options opt = {.constant_memory = 1, .tmpdir = b->tmp_dir, .use_zip64 = zip64};
 	b->wb = workbook_new_opt(b->tmp_path, &opt);
 	if (!b->wb) {
-		snprintf(msg, msg_size, "%s: error: out of memory", path);
+		char q[QUOTE_PATH_MAX];
+		snprintf(msg, msg_size, "%s: error: out of memory", quote_path(q, path));
 		out_file_discard(b->tmp_path);
 		return -1;
 	}
@@ -152,9 +155,10 @@ static bool io_errno(int e)
 int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 {
 	int sys = 0;
+	char q[QUOTE_PATH_MAX], qd[QUOTE_PATH_MAX];
 
 	if (b->error != LXW_NO_ERROR) {
-		snprintf(msg, msg_size, "%s: error: cannot build the workbook: %s", b->path,
+		snprintf(msg, msg_size, "%s: error: cannot build the workbook: %s", quote_path(q, b->path),
 		         lxw_strerror(b->error));
 		xlsx_book_abort(b);
 		return -1;
@@ -162,13 +166,13 @@ int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 	int tmp_err = temp_write_error(b);
 	if (tmp_err) {
 		snprintf(msg, msg_size, "%s: error: cannot write a temporary file in %s: %s",
-		         b->path, b->tmp_dir, strerror(tmp_err));
+		         quote_path(q, b->path), quote_path(qd, b->tmp_dir), strerror(tmp_err));
 		xlsx_book_abort(b);
 		return -1;
 	}
 	lxw_error err = close_quietly(b, &sys);
 	if (err != LXW_NO_ERROR) {
-		snprintf(msg, msg_size, "%s: error: cannot write: %s", b->path,
+		snprintf(msg, msg_size, "%s: error: cannot write: %s", quote_path(q, b->path),
 		         io_errno(sys) ? strerror(sys) : lxw_strerror(err));
 		out_file_discard(b->tmp_path);
 		return -1;

@@ -17,6 +17,7 @@
 #include "functions_read.h"
 #include "merge.h"
 #include "out_file.h"
+#include "quote.h"
 #include "xlsx.h"
 
 struct xlsx_args {
@@ -49,7 +50,7 @@ static int parse_rows(const char *text, uint32_t *out)
 int main(int argc, char **argv)
 {
 	struct xlsx_args a = {0};
-	char out[MERGE_PATH_MAX], functions[MERGE_PATH_MAX];
+	char out[MERGE_PATH_MAX], functions[MERGE_PATH_MAX], q[QUOTE_PATH_MAX];
 	struct xlsx_job job = {.rows_per_sheet = XLSX_MAX_ROWS_PER_SHEET};
 	struct xlsx_result r;
 
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
 	out_file_cleanup_on_signals();
 	if (xlsx_write(&job, &r, cmd_log, NULL) != 0)
 		return CMD_EXIT_INPUT;
-	printf("wrote %s: %" PRIu64 " frames", job.out_path, r.frames);
+	printf("wrote %s: %" PRIu64 " frames", quote_path(q, job.out_path), r.frames);
 	if (r.frame_sheets > 1)
 		printf(" on %u Frames sheets", r.frame_sheets);
 	if (job.functions_csv)
