@@ -3,12 +3,12 @@
  */
 #include "quote.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* The longest escape of one byte ("\ooo"). */
 #define QUOTE_ESCAPE_MAX 4
 
+/* Whether @p c makes a name escaped: a control byte, or the escapes' own backslash. */
 static int quote_special(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f || c == '\\';
