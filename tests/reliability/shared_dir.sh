@@ -150,3 +150,28 @@ grep -q "output directory $SHARED/homelink/new/out resolves to $OUT" "$OUT/xrlm-
 	fail "the log does not name the resolved path"
 ! grep -q "cannot be used" "$W/app.log" || fail "a usable directory was refused"
 note "nobody's own directory used; planted links and directories refused"
+
+# xrlm-run (run by nobody) follows the layers' rule before it makes the
+# output directory: a path through another user's link is refused (exit
+# 2, one line, nothing created through the link), one through nobody's
+# own link is recorded through.
+mkdir -p "$T/share/xr-layer-monitor"
+cp "$XRLM_TEST_MANIFESTS/../share/xr-layer-monitor/xrlm-limits.sh" "$T/share/xr-layer-monitor/"
+cp "$(dirname "$0")/../../scripts/xrlm-run" "$XRLM_TEST_XRLM" "$T/bin/"
+chmod -R a+rX "$T/bin" "$T/share"
+run_wrapped() { # run_wrapped OUT: xrlm-run as nobody, its status in $rc
+	rc=0
+	XRLM_MANIFEST_DIR=$T/layers TMPDIR=$T/shared timeout 120 \
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/bin/xrlm-run" \
+		--target XR_APILAYER_XRLM_test_target --frames 20 --out "$1" -- \
+		"$T/bin/app" --graphics headless --frames 50 >"$W/run.log" 2>&1 || rc=$?
+}
+run_wrapped "$T/daemons/lnk/x/y"
+[ "$rc" -eq 2 ] || { cat "$W/run.log" >&2; fail "xrlm-run through daemon's link exited $rc, not 2"; }
+one_line "$W/run.log" "^xrlm-run: the output directory $T/daemons/lnk/x/y goes through $T/daemons/lnk, a symbolic link owned by another user (uid [0-9]*): not followed"
+[ -z "$(ls -A "$PRIVATE")" ] || fail "xrlm-run created through daemon's link: $(ls -A "$PRIVATE")"
+run_wrapped "$SHARED/homelink/wrapped"
+[ "$rc" -eq 0 ] || { cat "$W/run.log" >&2; fail "xrlm-run through nobody's own link exited $rc"; }
+ls "$SHARED/home/wrapped"/frames-merged-*.csv >/dev/null 2>&1 ||
+	fail "xrlm-run recorded nothing through nobody's own link: $(cat "$W/run.log")"
+note "xrlm-run: another user's link refused, nobody's own followed"
