@@ -159,19 +159,38 @@ mkdir -p "$T/share/xr-layer-monitor"
 cp "$XRLM_TEST_MANIFESTS/../share/xr-layer-monitor/xrlm-limits.sh" "$T/share/xr-layer-monitor/"
 cp "$(dirname "$0")/../../scripts/xrlm-run" "$XRLM_TEST_XRLM" "$T/bin/"
 chmod -R a+rX "$T/bin" "$T/share"
-run_wrapped() { # run_wrapped OUT: xrlm-run as nobody, its status in $rc
+run_wrapped() { # run_wrapped OUT: xrlm-run as nobody (PATH=$wrap_path), its status in $rc
 	rc=0
-	XRLM_MANIFEST_DIR=$T/layers TMPDIR=$T/shared timeout 120 \
+	PATH=$wrap_path XRLM_MANIFEST_DIR=$T/layers TMPDIR=$T/shared timeout 120 \
 		setpriv --reuid=nobody --regid=nogroup --clear-groups "$T/bin/xrlm-run" \
 		--target XR_APILAYER_XRLM_test_target --frames 20 --out "$1" -- \
 		"$T/bin/app" --graphics headless --frames 50 >"$W/run.log" 2>&1 || rc=$?
 }
+wrap_path=$PATH
 run_wrapped "$T/daemons/lnk/x/y"
 [ "$rc" -eq 2 ] || { cat "$W/run.log" >&2; fail "xrlm-run through daemon's link exited $rc, not 2"; }
 one_line "$W/run.log" "^xrlm-run: the output directory $T/daemons/lnk/x/y goes through $T/daemons/lnk, a symbolic link owned by another user (uid [0-9]*): not followed"
 [ -z "$(ls -A "$PRIVATE")" ] || fail "xrlm-run created through daemon's link: $(ls -A "$PRIVATE")"
+# nobody's own link to daemon's: the path leads through daemon's all the
+# same (a check of the links named in the path alone let it through).
+as_nobody ln -s "$T/daemons/lnk" "$SHARED/via"
+run_wrapped "$SHARED/via/x/y"
+[ "$rc" -eq 2 ] || { cat "$W/run.log" >&2; fail "xrlm-run through nobody's link to daemon's exited $rc, not 2"; }
+one_line "$W/run.log" "^xrlm-run: the output directory $SHARED/via/x/y goes through $T/daemons/lnk, a symbolic link owned by another user (uid [0-9]*): not followed"
+[ -z "$(ls -A "$PRIVATE")" ] || fail "xrlm-run created through daemon's link behind nobody's: $(ls -A "$PRIVATE")"
+# A link whose owner cannot be read (stat missing or failing) is refused,
+# not followed unchecked.
+mkdir "$T/nostat"
+printf '#!/bin/sh\nexit 127\n' >"$T/nostat/stat"
+chmod -R a+rx "$T/nostat"
+wrap_path=$T/nostat:$PATH
+run_wrapped "$T/daemons/lnk/x/y"
+wrap_path=$PATH
+[ "$rc" -eq 2 ] || { cat "$W/run.log" >&2; fail "xrlm-run without stat exited $rc, not 2"; }
+one_line "$W/run.log" "^xrlm-run: the output directory $T/daemons/lnk/x/y goes through $T/daemons/lnk, a symbolic link whose owner cannot be read"
+[ -z "$(ls -A "$PRIVATE")" ] || fail "xrlm-run without stat created through daemon's link: $(ls -A "$PRIVATE")"
 run_wrapped "$SHARED/homelink/wrapped"
 [ "$rc" -eq 0 ] || { cat "$W/run.log" >&2; fail "xrlm-run through nobody's own link exited $rc"; }
 ls "$SHARED/home/wrapped"/frames-merged-*.csv >/dev/null 2>&1 ||
 	fail "xrlm-run recorded nothing through nobody's own link: $(cat "$W/run.log")"
-note "xrlm-run: another user's link refused, nobody's own followed"
+note "xrlm-run: another user's link refused, also behind nobody's own and without stat; nobody's own followed"
