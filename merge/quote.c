@@ -3,26 +3,57 @@
  */
 #include "quote.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* The longest escape of one byte ("\ooo"). */
 #define QUOTE_ESCAPE_MAX 4
+/* The most bytes one control takes (a C1 control in UTF-8). */
+#define QUOTE_CONTROL_MAX 2
 
-/* Whether @p c makes a name escaped: a control byte, or the escapes' own backslash. */
-static int quote_special(unsigned char c)
+/*
+ * How many bytes at @p s are a control, to be escaped: a C0 control, DEL
+ * or the escapes' own backslash (1); a C1 control in UTF-8, U+0080 to
+ * U+009F (2: a terminal that reads UTF-8 takes U+009B for CSI as it takes
+ * ESC [); a C1 byte, 0x80 to 0x9f, in no UTF-8 sequence (1: CSI itself to
+ * a terminal that reads 8 bits). 0 for a byte shown as it is. @p cont:
+ * the continuation bytes still due to a sequence begun before @p s, so
+ * that those of "€" (e2 82 ac) are not taken for C1 bytes.
+ */
+static size_t quote_control(const unsigned char *s, unsigned *cont)
 {
-	return c < 0x20 || c == 0x7f || c == '\\';
+	unsigned char c = s[0];
+
+	if (c >= 0x80 && c <= 0xbf && *cont > 0) {
+		(*cont)--;
+		return 0;
+	}
+	*cont = 0;
+	if (c < 0x20 || c == 0x7f || c == '\\' || (c >= 0x80 && c <= 0x9f))
+		return 1;
+	if (c == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	if (c >= 0xc2 && c <= 0xf4)
+		*cont = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+	return 0;
 }
 
-/* Writes the escape of @p c at @p p (no NUL); returns its length. */
+/* Whether @p path holds a control (quote_control()). */
+static bool quote_needed(const unsigned char *s)
+{
+	unsigned cont = 0;
+
+	for (; *s; s++)
+		if (quote_control(s, &cont))
+			return true;
+	return false;
+}
+
+/* Writes the escape of control byte @p c at @p p (no NUL); returns its length. */
 static size_t quote_byte(char *p, unsigned char c)
 {
 	static const char named[] = {['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't', ['\\'] = '\\'};
 
-	if (!quote_special(c)) {
-		*p = (char)c;
-		return 1;
-	}
 	p[0] = '\\';
 	if (c < sizeof(named) && named[c]) {
 		p[1] = named[c];
@@ -37,20 +68,23 @@ static size_t quote_byte(char *p, unsigned char c)
 const char *quote_path(char *buf, const char *path)
 {
 	const unsigned char *s = (const unsigned char *)path;
+	unsigned cont = 0;
 	size_t n = 0;
 
-	while (*s && !quote_special(*s))
-		s++;
-	if (!*s)
+	if (!quote_needed(s))
 		return path;
-	for (s = (const unsigned char *)path; *s; s++) {
-		/* Room for this escape, and for "..." and the NUL after it. */
-		if (n + QUOTE_ESCAPE_MAX + 4 > QUOTE_PATH_MAX) {
+	while (*s) {
+		/* Room for this control's escapes, and for "..." and the NUL after them. */
+		if (n + QUOTE_CONTROL_MAX * QUOTE_ESCAPE_MAX + 4 > QUOTE_PATH_MAX) {
 			memcpy(buf + n, "...", 3);
 			n += 3;
 			break;
 		}
-		n += quote_byte(buf + n, *s);
+		size_t k = quote_control(s, &cont);
+		if (k == 0)
+			buf[n++] = (char)*s++;
+		for (; k > 0; k--)
+			n += quote_byte(buf + n, *s++);
 	}
 	buf[n] = '\0';
 	return buf;

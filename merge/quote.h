@@ -15,13 +15,16 @@
 #define QUOTE_PATH_MAX 512
 
 /*
- * @p path as a message shows it. A path with no control byte (below 0x20,
- * or 0x7f) and no backslash is returned as it is: ordinary names read as
- * they always did. Any other is written into @p buf (QUOTE_PATH_MAX bytes)
- * with C escapes and returned: \n, \r, \t, "\\" for a backslash and \ooo
- * (three octal digits, \033 for ESC) for the other control bytes. Only an
- * escaped name holds a backslash, so the two forms cannot be confused. An
- * escaped name too long for @p buf ends in "..." after a whole escape.
+ * @p path as a message shows it. A path with no control (a byte below
+ * 0x20, 0x7f, a C1 control: U+0080 to U+009F in UTF-8, or a byte 0x80 to
+ * 0x9f in no UTF-8 sequence) and no backslash is returned as it is:
+ * ordinary names, UTF-8 ones included, read as they always did. Any other
+ * is written into @p buf (QUOTE_PATH_MAX bytes) with C escapes and
+ * returned: \n, \r, \t, "\\" for a backslash and \ooo (three octal
+ * digits, \033 for ESC, \302\233 for U+009B) for the other control
+ * bytes. Only an escaped name holds a backslash, so the two forms cannot
+ * be confused. An escaped name too long for @p buf ends in "..." after a
+ * whole escape.
  */
 const char *quote_path(char *buf, const char *path);
 

@@ -47,6 +47,26 @@ static void test_backslash_escaped(void **state)
 	assert_string_equal(quote_path(buf, "a\\033b"), "a\\\\033b");
 }
 
+/*
+ * C1 controls: U+009B is CSI to a terminal that reads UTF-8 (VTE, xterm),
+ * the byte 0x9b to one that reads 8 bits; either recolours it as ESC [
+ * does. UTF-8 whose continuation bytes fall in 0x80..0x9f is left alone.
+ */
+static void test_c1_controls_escaped(void **state)
+{
+	char buf[QUOTE_PATH_MAX];
+	(void)state;
+
+	assert_string_equal(quote_path(buf, "a\xc2\x9b" "31mb"), "a\\302\\23331mb");
+	assert_string_equal(quote_path(buf, "x\xc2\x85y"), "x\\302\\205y");
+	assert_string_equal(quote_path(buf, "a\x9b" "31m"), "a\\23331m");
+	/* "€" (e2 82 ac), "é" (c3 a9), U+00A0 (c2 a0), a 4-byte emoji: as they are. */
+	static const char *const utf8 = "\xe2\x82\xac \xc3\xa9 \xc2\xa0 \xf0\x9f\x98\x80.csv";
+	assert_ptr_equal(quote_path(buf, utf8), utf8);
+	/* A continuation byte after a sequence's end is a stray C1 byte again. */
+	assert_string_equal(quote_path(buf, "\xc3\xa9\x9b"), "\xc3\xa9\\233");
+}
+
 static void test_long_name_cut(void **state)
 {
 	char name[4096], buf[QUOTE_PATH_MAX + 16];
@@ -71,6 +91,7 @@ int main(void)
 		cmocka_unit_test(test_ordinary_unchanged),
 		cmocka_unit_test(test_control_bytes_escaped),
 		cmocka_unit_test(test_backslash_escaped),
+		cmocka_unit_test(test_c1_controls_escaped),
 		cmocka_unit_test(test_long_name_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
