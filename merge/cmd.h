@@ -28,6 +28,9 @@ struct cmd {
 	const char *help;     /* what it does: lines of at most 72 columns, each ending in '\n' */
 	/* Runs it with the arguments after the name (argv[0] is the first). */
 	int (*run)(int argc, char **argv);
+	/* Its status for a failed operation outside run() (its --help that
+	 * cannot be written): 0 for CMD_EXIT_INPUT; compare's is 2. */
+	int exit_trouble;
 };
 
 /*

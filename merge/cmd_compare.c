@@ -454,4 +454,5 @@ const struct cmd cmd_compare = {
 	        "arguments, a missing or unreadable file, a file that is not a merged\n"
 	        "file, a failed write, or --fail-above with no column to compare.\n",
 	.run = run_compare,
+	.exit_trouble = COMPARE_EXIT_TROUBLE,
 };

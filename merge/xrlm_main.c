@@ -136,7 +136,8 @@ int main(int argc, char **argv)
 	if (asks_help(argc, argv)) {
 		printf("usage: xrlm %s %s\n\n", cmd->name, cmd->synopsis);
 		print_help(stdout, "", cmd->help, 0);
-		return cmd_finish_output(stdout);
+		int ret = cmd_finish_output(stdout);
+		return ret && cmd->exit_trouble ? cmd->exit_trouble : ret;
 	}
 	return cmd->run(argc - 2, argv + 2);
 }

@@ -375,6 +375,10 @@ exit_status)
 		"$xrlm" compare "$work/a.csv" "$work/b.csv" --fail-above 5 >/dev/full 2>"$work/err"
 		rc=$?
 		expect_error 2 "cannot write the output"
+		# Its help too: 1 would read as a regression.
+		"$xrlm" compare --help >/dev/full 2>"$work/err"
+		rc=$?
+		expect_error 2 "cannot write the output"
 	fi
 	;;
 *)
