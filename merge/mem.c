@@ -1,0 +1,142 @@
+/*
+ * The merge's large blocks; see mem.h.
+ */
+#include "mem.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+bool mem_map_large;
+
+/* Before every block: 16 bytes, so the block keeps malloc's alignment. */
+struct mem_head {
+	size_t bytes;  /* the caller's size */
+	size_t mapped; /* the mapping's length; 0: from malloc */
+};
+
+/* The mapping's length for @p bytes; 0 when it would overflow. */
+static size_t map_length(size_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (bytes > SIZE_MAX - sizeof(struct mem_head) - page)
+		return 0;
+	return (sizeof(struct mem_head) + bytes + page - 1) / page * page;
+}
+
+static bool wants_map(size_t bytes)
+{
+	return mem_map_large && bytes >= MEM_MAP_BYTES;
+}
+
+/* A new mapping for @p bytes, its head filled; NULL when out of memory. */
+static struct mem_head *map_new(size_t bytes)
+{
+	size_t len = map_length(bytes);
+	if (!len) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct mem_head *h = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (h == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*h = (struct mem_head){.bytes = bytes, .mapped = len};
+	return h;
+}
+
+void *mem_alloc(size_t bytes)
+{
+	if (wants_map(bytes)) {
+		struct mem_head *h = map_new(bytes);
+		return h ? h + 1 : NULL;
+	}
+	if (bytes > SIZE_MAX - sizeof(struct mem_head)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct mem_head *h = malloc(sizeof(*h) + bytes);
+	if (!h)
+		return NULL;
+	*h = (struct mem_head){.bytes = bytes};
+	return h + 1;
+}
+
+void *mem_calloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* A fresh mapping is zeroed already. */
+	if (wants_map(n * size))
+		return mem_alloc(n * size);
+	void *p = mem_alloc(n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
+/* @p h, a mapping, resized for @p bytes; NULL when out of memory. */
+static void *map_resize(struct mem_head *h, size_t bytes)
+{
+	size_t len = map_length(bytes);
+	if (!len) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct mem_head *q = h;
+	if (len != h->mapped) {
+		q = mremap(h, h->mapped, len, MREMAP_MAYMOVE);
+		if (q == MAP_FAILED) {
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	*q = (struct mem_head){.bytes = bytes, .mapped = len};
+	return q + 1;
+}
+
+void *mem_realloc(void *p, size_t bytes)
+{
+	if (!p)
+		return mem_alloc(bytes);
+	struct mem_head *h = (struct mem_head *)p - 1;
+	if (h->mapped)
+		return map_resize(h, bytes);
+	if (wants_map(bytes)) {
+		/* From malloc to a mapping of its own: copied once. */
+		struct mem_head *q = map_new(bytes);
+		if (!q)
+			return NULL;
+		memcpy(q + 1, p, h->bytes < bytes ? h->bytes : bytes);
+		free(h);
+		return q + 1;
+	}
+	if (bytes > SIZE_MAX - sizeof(*h)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct mem_head *q = realloc(h, sizeof(*q) + bytes);
+	if (!q)
+		return NULL;
+	q->bytes = bytes;
+	return q + 1;
+}
+
+void mem_free(void *p)
+{
+	if (!p)
+		return;
+	struct mem_head *h = (struct mem_head *)p - 1;
+	if (h->mapped)
+		munmap(h, h->mapped);
+	else
+		free(h);
+}
