@@ -11,6 +11,7 @@
 #include "xl_thread.h"
 
 #include "csvr.h"
+#include "mem.h"
 #include "merge.h"
 #include "u_names.h"
 
@@ -74,6 +75,11 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 	 * writer and merge threads start; a later instance's merge thread
 	 * sets it true again. */
 	csvr_ahead_off = true;
+	/* The merge's large blocks are mappings of their own here, never
+	 * malloc's: freed, a malloc'd one raises glibc's mmap and trim
+	 * thresholds for the whole application, and the merges' memory then
+	 * stays in whichever malloc arenas their threads got (mem.h). */
+	mem_map_large = true;
 	xl_chain_inspect(info->nextInfo, POST_LAYER_NAME, PRE_LAYER_NAME, &chain);
 	if (chain.partner_found) {
 		xl_log_loud("%s is below %s: the order is reversed, nothing will be recorded. "

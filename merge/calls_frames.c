@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem.h"
 #include "spill.h"
 
 #define PAGE_BYTES (CALLS_FRAMES_PAGE * sizeof(struct calls_frame))
@@ -58,11 +59,11 @@ int calls_frames_init(struct calls_frames *s, const char *dir, uint64_t frames_h
 void calls_frames_destroy(struct calls_frames *s)
 {
 	for (unsigned i = 0; s->page && i < s->held; i++)
-		free(s->page[i].frames);
+		mem_free(s->page[i].frames);
 	free(s->page);
 	idmap_destroy(&s->slots);
 	idmap_destroy(&s->used_pages);
-	free(s->used);
+	mem_free(s->used);
 	if (s->fd >= 0)
 		close(s->fd);
 	memset(s, 0, sizeof(*s));
@@ -124,7 +125,7 @@ static int load(struct calls_frames *s, struct calls_frames_page *p, int64_t ind
 {
 	off_t off = 0;
 
-	if (!p->frames && !(p->frames = malloc(PAGE_BYTES))) {
+	if (!p->frames && !(p->frames = mem_alloc(PAGE_BYTES))) {
 		s->error = ENOMEM;
 		return -1;
 	}
@@ -321,7 +322,7 @@ int calls_frames_mark_used(struct calls_frames *s, uint64_t id)
 		return -1;
 	if (is_new && page >= s->used_cap) {
 		size_t cap = s->used_cap ? s->used_cap * 2 : 64;
-		void *p = realloc(s->used, cap * sizeof(*s->used));
+		void *p = mem_realloc(s->used, cap * sizeof(*s->used));
 		if (!p)
 			return -1;
 		s->used = p;

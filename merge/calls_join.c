@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "calls_queue.h"
+#include "mem.h"
 #include "quote.h"
 
 /* xrEndFrame calls appended to a shared spill between two spill_publish(). */
@@ -28,8 +28,6 @@
 #define NEST_HOPS 256
 /* Steps before bisecting the FIFO: calls come in time order, mostly. */
 #define FINGER_STEPS 4
-/* From this size on, a thread's FIFO is a mapping of its own (fifo_grow()). */
-#define FIFO_MAP_BYTES ((size_t)1 << 20)
 /* Calls a thread's FIFO may grow to rather than move its live part more often (calls_join.h). */
 #define FIFO_GROW_MAX (2 * CALLS_JOIN_LAG_ROWS)
 
@@ -121,13 +119,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 /*
- * Grows @p t's FIFO to hold @p need calls. While small, from malloc; from
- * FIFO_MAP_BYTES on, from a mapping of its own (mremap to grow): inside an
- * application (the post layer's merge) glibc raises its mmap threshold to
- * the size of the largest mapped block freed, after which the
- * application's blocks of up to that size come from malloc's arenas, and a
- * thread arena's free top is never given back (malloc_trim() does not):
- * the FIFO, up to 16 MB, held ~30 MB an arena in the host for good.
+ * Grows @p t's FIFO to hold @p need calls. Up to 16 MB for an unpaced
+ * app's session: a block of mem.h's, a mapping of its own inside an
+ * application (mremap to grow), never malloc's there.
  */
 static int fifo_grow(struct thread_calls *t, size_t need)
 {
@@ -136,36 +130,18 @@ static int fifo_grow(struct thread_calls *t, size_t need)
 	size_t n = t->cap ? t->cap : 16;
 	while (n < need)
 		n *= 2;
-	size_t old_bytes = t->cap * sizeof(*t->calls), bytes = n * sizeof(*t->calls);
-	void *q;
-	if (bytes < FIFO_MAP_BYTES) {
-		q = realloc(t->calls, bytes);
-		if (!q)
-			return -1;
-	} else if (old_bytes >= FIFO_MAP_BYTES) {
-		q = mremap(t->calls, old_bytes, bytes, MREMAP_MAYMOVE);
-		if (q == MAP_FAILED)
-			return -1;
-	} else {
-		q = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (q == MAP_FAILED)
-			return -1;
-		if (old_bytes)
-			memcpy(q, t->calls, old_bytes);
-		free(t->calls);
-	}
+	void *q = mem_realloc(t->calls, n * sizeof(*t->calls));
+	if (!q)
+		return -1;
 	t->calls = q;
 	t->cap = n;
 	return 0;
 }
 
-/* Frees @p t's FIFO, as fifo_grow() made it. */
+/* Frees @p t's FIFO. */
 static void fifo_free(struct thread_calls *t)
 {
-	if (t->cap * sizeof(*t->calls) >= FIFO_MAP_BYTES)
-		munmap(t->calls, t->cap * sizeof(*t->calls));
-	else
-		free(t->calls);
+	mem_free(t->calls);
 	t->calls = NULL;
 	t->cap = 0;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "mem.h"
 #include "out_file.h"
 #include "quote.h"
 #include "u_phase.h"
@@ -98,7 +99,7 @@ static int create_temp(struct merged_writer *o, const char *path, char *msg, siz
 		snprintf(msg, msg_size, "%.200s...: error: path too long", quote_path(q, path));
 		return -1;
 	}
-	o->buf = malloc(MERGED_BUF_SIZE);
+	o->buf = mem_alloc(MERGED_BUF_SIZE);
 	if (!o->buf) {
 		snprintf(msg, msg_size, "%s: error: out of memory", quote_path(q, path));
 		return -1;
@@ -107,7 +108,7 @@ static int create_temp(struct merged_writer *o, const char *path, char *msg, siz
 	o->fd = out_file_create_tmp(path, o->tmp_path, sizeof(o->tmp_path), msg, msg_size);
 	if (o->fd >= 0)
 		return 0;
-	free(o->buf);
+	mem_free(o->buf);
 	o->buf = NULL;
 	return -1;
 }
@@ -270,13 +271,13 @@ void merged_write_summary(struct merged_writer *o, const struct merge_summary *s
 
 size_t merged_write_summary_bytes(const struct merge_summary *s)
 {
-	struct merged_writer w = {.fd = -1, .buf = malloc(MERGED_BUF_SIZE)};
+	struct merged_writer w = {.fd = -1, .buf = mem_alloc(MERGED_BUF_SIZE)};
 
 	if (!w.buf)
 		return 0;
 	merged_write_summary(&w, s); /* never more than the buffer: nothing is flushed */
 	size_t bytes = w.error ? 0 : w.len;
-	free(w.buf);
+	mem_free(w.buf);
 	return bytes;
 }
 
@@ -408,7 +409,7 @@ static size_t format_block(struct merged_rows *r, char **buf, size_t *cap, size_
 		if (item >= last || *cap >= MERGED_BLOCK_BUF)
 			return item;
 		size_t bigger = *cap * 2 < MERGED_BLOCK_BUF ? *cap * 2 : MERGED_BLOCK_BUF;
-		char *p = realloc(*buf, bigger);
+		char *p = mem_realloc(*buf, bigger);
 		if (!p)
 			return item;
 		*buf = p;
@@ -430,7 +431,7 @@ static void *rows_worker(void *arg)
 	size_t cap = r->block_items * MERGED_BLOCK_ROW_BYTES + MERGED_ROW_MAX;
 	if (cap > MERGED_BLOCK_BUF)
 		cap = MERGED_BLOCK_BUF;
-	char *buf = malloc(cap);
+	char *buf = mem_alloc(cap);
 
 	for (size_t b = take_block(r); b < r->blocks; b = take_block(r)) {
 		size_t item = block_first(r, b), next = block_first(r, b + 1);
@@ -457,7 +458,7 @@ static void *rows_worker(void *arg)
 		}
 		pass_turn(r, b);
 	}
-	free(buf);
+	mem_free(buf);
 	return NULL;
 }
 
@@ -637,7 +638,7 @@ int merged_write_commit(struct merged_writer *o, char *msg, size_t msg_size)
 	if (close(o->fd) != 0 && !o->error)
 		o->error = errno;
 	o->fd = -1;
-	free(o->buf);
+	mem_free(o->buf);
 	o->buf = NULL;
 	restore_xfsz(o);
 	if (o->error) {
@@ -657,7 +658,7 @@ void merged_write_abort(struct merged_writer *o)
 		out_file_discard(o->tmp_path);
 	}
 	o->fd = -1;
-	free(o->buf);
+	mem_free(o->buf);
 	o->buf = NULL;
 	restore_xfsz(o);
 }

@@ -3,6 +3,8 @@
  */
 #include "side_cpu.h"
 
+#include "mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,7 @@ int side_cpu_stream_open(const char *path, const char *expected_side, struct sid
 
 void side_cpu_destroy(struct side_cpu_file *f)
 {
-	free(f->rows);
+	mem_free(f->rows);
 	f->rows = NULL;
 	f->count = f->cap = 0;
 	side_meta_destroy(&f->meta);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "u_parse.h"
 
 /* Copies a metadata value, cutting it to the destination's size. */
@@ -251,7 +252,7 @@ int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int
 
 void side_meta_destroy(struct side_meta *m)
 {
-	free(m->gate_trips);
+	mem_free(m->gate_trips);
 	m->gate_trips = NULL;
 	m->gate_trip_count = m->gate_trip_cap = 0;
 }
@@ -267,7 +268,7 @@ static void reserve(const char *path, void **rows, size_t *cap, size_t row_size,
 
 	if (hint == 0)
 		return;
-	*rows = malloc(hint * row_size);
+	*rows = mem_alloc(hint * row_size);
 	*cap = *rows ? hint : 0;
 }
 
@@ -287,7 +288,7 @@ int side_file_grow(void **rows, size_t *cap, size_t count, size_t row_size)
 	if (count < *cap)
 		return 0;
 	size_t new_cap = *cap ? *cap * 2 : 1024;
-	void *p = realloc(*rows, new_cap * row_size);
+	void *p = mem_realloc(*rows, new_cap * row_size);
 	if (!p)
 		return -1;
 	*rows = p;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mem.h"
 #include "u_parse.h"
 
 int side_gpu_check_period(double period_ns, char *msg, size_t msg_size)
@@ -101,7 +102,7 @@ int side_gpu_stream_open(const char *path, const char *expected_side, struct sid
 
 void side_gpu_destroy(struct side_gpu_file *f)
 {
-	free(f->rows);
+	mem_free(f->rows);
 	f->rows = NULL;
 	f->count = f->cap = 0;
 	side_meta_destroy(&f->meta);

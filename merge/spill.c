@@ -3,6 +3,8 @@
  */
 #include "spill.h"
 
+#include "mem.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -27,7 +29,7 @@ int spill_init(struct spill *s, size_t item_size, size_t mem_items, const char *
 		s->mem_cap = 1;
 	if (s->mem_cap > s->mem_items)
 		s->mem_cap = s->mem_items;
-	s->mem = malloc(s->mem_cap * item_size);
+	s->mem = mem_alloc(s->mem_cap * item_size);
 	return s->mem ? 0 : -1;
 }
 
@@ -38,7 +40,7 @@ static bool grow(struct spill *s)
 
 	if (cap <= s->mem_cap)
 		return false;
-	char *mem = realloc(s->mem, cap * s->item_size);
+	char *mem = mem_realloc(s->mem, cap * s->item_size);
 	if (!mem)
 		return false; /* the file takes the rest */
 	s->mem = mem;
@@ -61,7 +63,7 @@ void spill_destroy(struct spill *s)
 		pthread_mutex_destroy(&s->share->lock);
 		free(s->share);
 	}
-	free(s->mem);
+	mem_free(s->mem);
 	if (s->fd >= 0)
 		close(s->fd);
 	memset(s, 0, sizeof(*s));

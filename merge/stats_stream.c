@@ -4,6 +4,8 @@
  */
 #include "stats_stream.h"
 
+#include "mem.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -39,7 +41,7 @@ static void count_top(void *ctx, const void *items, size_t n)
 	const double *v = items;
 
 	if (!s->hist)
-		s->hist = calloc(DIGITS, sizeof(*s->hist));
+		s->hist = mem_calloc(DIGITS, sizeof(*s->hist));
 	if (!s->hist) {
 		s->error = ENOMEM;
 		return;
@@ -61,7 +63,7 @@ int stats_stream_init(struct stats_stream *s, const char *dir)
 void stats_stream_destroy(struct stats_stream *s)
 {
 	spill_destroy(&s->values);
-	free(s->hist);
+	mem_free(s->hist);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -144,9 +146,9 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 		if (t[i].done)
 			continue;
 		if (t[i].collect)
-			t[i].vals = malloc(STATS_STREAM_COLLECT * sizeof(*t[i].vals));
+			t[i].vals = mem_alloc(STATS_STREAM_COLLECT * sizeof(*t[i].vals));
 		else
-			t[i].counts = calloc(DIGITS, sizeof(*t[i].counts));
+			t[i].counts = mem_calloc(DIGITS, sizeof(*t[i].counts));
 		if (!t[i].vals && !t[i].counts)
 			return -1;
 		t[i].nvals = 0;
@@ -177,8 +179,8 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 		} else {
 			choose(&t[i], t[i].counts, 48 - t[i].bits);
 		}
-		free(t[i].vals);
-		free(t[i].counts);
+		mem_free(t[i].vals);
+		mem_free(t[i].counts);
 		t[i].vals = NULL;
 		t[i].counts = NULL;
 	}
@@ -189,7 +191,7 @@ static int pass(struct stats_stream *s, struct target *t, int nt, double *buf)
 static int select_ranks(struct stats_stream *s, const uint64_t *ranks, int nt, double *out)
 {
 	struct target t[8] = {0};
-	double *buf = malloc(READ_BLOCK * sizeof(*buf));
+	double *buf = mem_alloc(READ_BLOCK * sizeof(*buf));
 	int ret = buf ? 0 : -1;
 
 	for (int i = 0; i < nt; i++) {
@@ -204,11 +206,11 @@ static int select_ranks(struct stats_stream *s, const uint64_t *ranks, int nt, d
 			ret = pass(s, t, nt, buf);
 	}
 	for (int i = 0; i < nt; i++) {
-		free(t[i].vals);
-		free(t[i].counts);
+		mem_free(t[i].vals);
+		mem_free(t[i].counts);
 		out[i] = value_of(t[i].key);
 	}
-	free(buf);
+	mem_free(buf);
 	return ret;
 }
 

@@ -3,6 +3,8 @@
  */
 #include "window.h"
 
+#include "mem.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +23,10 @@ int window_init(struct window *w, const struct window_source *src)
 
 void window_destroy(struct window *w)
 {
-	free(w->rows);
-	free(w->used);
-	free(w->chain);
-	free(w->heads);
+	mem_free(w->rows);
+	mem_free(w->used);
+	mem_free(w->chain);
+	mem_free(w->heads);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -64,11 +66,11 @@ static void index_row(struct window *w, size_t k)
 static int rehash(struct window *w, size_t cap)
 {
 	size_t size = cap;
-	uint64_t *heads = calloc(size, sizeof(*heads));
+	uint64_t *heads = mem_calloc(size, sizeof(*heads));
 
 	if (!heads)
 		return -1;
-	free(w->heads);
+	mem_free(w->heads);
 	w->heads = heads;
 	w->head_mask = size - 1;
 	for (size_t k = 0; k < w->hashed; k++)
@@ -79,13 +81,13 @@ static int rehash(struct window *w, size_t cap)
 static int grow(struct window *w)
 {
 	size_t cap = w->cap ? w->cap * 2 : WINDOW_START_CAP;
-	char *rows = realloc(w->rows, cap * w->src.row_size);
+	char *rows = mem_realloc(w->rows, cap * w->src.row_size);
 	if (rows)
 		w->rows = rows;
-	uint8_t *used = realloc(w->used, cap);
+	uint8_t *used = mem_realloc(w->used, cap);
 	if (used)
 		w->used = used;
-	uint64_t *chain = realloc(w->chain, cap * sizeof(*chain));
+	uint64_t *chain = mem_realloc(w->chain, cap * sizeof(*chain));
 	if (chain)
 		w->chain = chain;
 	if (!rows || !used || !chain || rehash(w, cap) != 0)

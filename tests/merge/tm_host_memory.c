@@ -2,13 +2,15 @@
  * The post layer's merge leaves its host's resident memory where it found
  * it: one session merged four times, each time on a new thread (as the
  * layer's merge thread runs inside the application), reading no file
- * ahead (as there), malloc_trim() after each (as there); the resident
- * memory after the fourth is within 16 MB of that after the first. The
- * session is an unpaced app's (frames 3 us apart, 20 calls a frame, 10^4
- * frames), whose sandwich's per-thread array of held calls grows to 16 MB:
- * were it from malloc, glibc would raise its mmap threshold when it is
- * freed, the next merges' buffers would come from thread arenas, whose
- * free tops malloc_trim() keeps (60-85 MB after four merges, measured).
+ * ahead and its large blocks mappings of their own (mem_map_large), as
+ * there, malloc_trim() after each (as there); the resident memory after
+ * the fourth is within 16 MB of that after the first. The session is an
+ * unpaced app's (frames 3 us apart, 20 calls a frame, 10^4 frames), whose
+ * sandwich's per-thread array of held calls grows to 16 MB: were it from
+ * malloc, glibc would raise its mmap threshold when it is freed, the next
+ * merges' buffers would come from thread arenas, whose free tops
+ * malloc_trim() keeps (60-85 MB after four merges, measured). What is
+ * left in malloc itself: merge_host_malloc.
  *
  * Under ASan or TSan the merges run (for their reports) but the memory is
  * the sanitizer's allocator's, not compared.
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "csvr.h"
+#include "mem.h"
 #include "merge.h"
 
 #define MERGES 4
@@ -80,7 +83,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(pre, sizeof(pre), "%s/frames-h-pre.csv", dir);
+	/* As the post layer sets them before its merge thread starts. */
 	csvr_ahead_off = true;
+	mem_map_large = true;
 	for (int i = 0; i < MERGES && !failed; i++) {
 		pthread_t t;
 		if (pthread_create(&t, NULL, merge_once, NULL) != 0 || pthread_join(t, NULL) != 0)
