@@ -28,6 +28,7 @@ static size_t map_length(size_t bytes)
 	return (sizeof(struct mem_head) + bytes + page - 1) / page * page;
 }
 
+/* Is a block of @p bytes to be a mapping of its own? */
 static bool wants_map(size_t bytes)
 {
 	return mem_map_large && bytes >= MEM_MAP_BYTES;
