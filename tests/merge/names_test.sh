@@ -46,6 +46,18 @@ shows() {
 	grep -qF -- "$2" "$1" || fail "$(basename "$1") does not show '$2'"
 }
 
+# hostile_dir: directory $d, its name holding a title and a fake line,
+# with a good session $t and one whose pre file is malformed, $b.
+hostile_dir() {
+	d="$work/d${title}${fake}"
+	mkdir "$d"
+	t=999999001-20261101T100000 b=999999002-20261101T110000
+	cp "$data/frames-s1-pre.csv" "$d/frames-$t-pre.csv"
+	cp "$data/frames-s1-post.csv" "$d/frames-$t-post.csv"
+	cp "$data/bad-row-pre.csv" "$d/frames-$b-pre.csv"
+	cp "$data/frames-s1-post.csv" "$d/frames-$b-post.csv"
+}
+
 case "$case_name" in
 merge_files)
 	# Missing files with hostile names: one line naming the first, escaped.
@@ -94,13 +106,7 @@ stats_bad)
 ls_dir)
 	# A directory with a hostile name: its sessions listed, its bad file
 	# named on one escaped line, the listing's lines all clean.
-	d="$work/d${title}${fake}"
-	mkdir "$d"
-	t=999999001-20261101T100000 b=999999002-20261101T110000
-	cp "$data/frames-s1-pre.csv" "$d/frames-$t-pre.csv"
-	cp "$data/frames-s1-post.csv" "$d/frames-$t-post.csv"
-	cp "$data/bad-row-pre.csv" "$d/frames-$b-pre.csv"
-	cp "$data/frames-s1-post.csv" "$d/frames-$b-post.csv"
+	hostile_dir
 	# Files of no session, whose names hold the same: not listed, not shown.
 	cp "$data/frames-s1-pre.csv" "$d/frames-1${red}-pre.csv"
 	: >"$d/x${fake}"
@@ -126,13 +132,7 @@ ls_dir)
 	;;
 merge_dir)
 	# merge DIR on a hostile directory: one clean line per session.
-	d="$work/d${title}${fake}"
-	mkdir "$d"
-	t=999999001-20261101T100000 b=999999002-20261101T110000
-	cp "$data/frames-s1-pre.csv" "$d/frames-$t-pre.csv"
-	cp "$data/frames-s1-post.csv" "$d/frames-$t-post.csv"
-	cp "$data/bad-row-pre.csv" "$d/frames-$b-pre.csv"
-	cp "$data/frames-s1-post.csv" "$d/frames-$b-post.csv"
+	hostile_dir
 	run merge "$d"
 	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (a malformed file)"
 	clean

@@ -110,3 +110,15 @@ const char *tm_data(const char *name)
 	snprintf(b, sizeof(bufs[0]), "%s/%s", TEST_DATA_DIR, name);
 	return b;
 }
+
+int tm_merge_session(const char *pre_csv, struct merge_siblings *sib)
+{
+	struct merge_paths paths;
+
+	if (merge_sibling_paths(pre_csv, NULL, sib) != 0)
+		return -1;
+	merge_paths_from_siblings(sib, pre_csv, &paths);
+	unlink(sib->merged_csv);
+	unlink(sib->functions_csv);
+	return merge_files(&paths, sib->merged_csv, NULL, NULL, NULL);
+}

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "merge.h"
+
 /* Records the log lines a merge produced. */
 struct tm_log {
 	int count;
@@ -40,5 +42,12 @@ int tm_file_write(const char *path, const char *text);
 
 /* "<DATA_DIR>/<name>" in a static buffer (one of a few rotating). */
 const char *tm_data(const char *name);
+
+/*
+ * Merges the session of per-side file @p pre_csv into its default outputs
+ * (removed first; their paths in @p sib), as the post layer's merge does.
+ * Returns 0 or -1.
+ */
+int tm_merge_session(const char *pre_csv, struct merge_siblings *sib);
 
 #endif

@@ -27,6 +27,7 @@
 #include "csvr.h"
 #include "mem.h"
 #include "merge.h"
+#include "tm_common.h"
 
 #define MERGES 4
 #define ALLOWED_KB (16 * 1024)
@@ -49,21 +50,13 @@ static long rss_kb(void)
 	return kb;
 }
 
-/* One merge of the session, its outputs removed first. */
+/* One merge of the session, its outputs removed first (on a thread of its own). */
 static void *merge_once(void *arg)
 {
 	struct merge_siblings sib;
-	struct merge_paths paths;
 
 	(void)arg;
-	if (merge_sibling_paths(pre, NULL, &sib) != 0) {
-		failed = 1;
-		return NULL;
-	}
-	merge_paths_from_siblings(&sib, pre, &paths);
-	unlink(sib.merged_csv);
-	unlink(sib.functions_csv);
-	if (merge_files(&paths, sib.merged_csv, NULL, NULL, NULL) != 0)
+	if (tm_merge_session(pre, &sib) != 0)
 		failed = 1;
 	return NULL;
 }
