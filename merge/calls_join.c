@@ -121,7 +121,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 /*
  * Grows @p t's FIFO to hold @p need calls. Up to 16 MB for an unpaced
  * app's session: a block of mem.h's, a mapping of its own inside an
- * application (mremap to grow), never malloc's there.
+ * application (grown by a new mapping and a copy), never malloc's there.
  */
 static int fifo_grow(struct thread_calls *t, size_t need)
 {

@@ -84,7 +84,15 @@ void *mem_calloc(size_t n, size_t size)
 	return p;
 }
 
-/* @p h, a mapping, resized for @p bytes; NULL when out of memory. */
+/*
+ * @p h, a mapping, resized for @p bytes: a new mapping, the contents
+ * copied, the old one unmapped; NULL when out of memory (@p h kept). Not
+ * mremap(): ThreadSanitizer does not see a mapping it moves, and took the
+ * next block the kernel placed where it had been for the same memory
+ * written by two threads (a false race that stopped its runs). The blocks
+ * grow by doubling: the copies cost at most their final size, on the
+ * in-layer merge's background thread.
+ */
 static void *map_resize(struct mem_head *h, size_t bytes)
 {
 	size_t len = map_length(bytes);
@@ -92,15 +100,15 @@ static void *map_resize(struct mem_head *h, size_t bytes)
 		errno = ENOMEM;
 		return NULL;
 	}
-	struct mem_head *q = h;
-	if (len != h->mapped) {
-		q = mremap(h, h->mapped, len, MREMAP_MAYMOVE);
-		if (q == MAP_FAILED) {
-			errno = ENOMEM;
-			return NULL;
-		}
+	if (len == h->mapped) {
+		h->bytes = bytes;
+		return h + 1;
 	}
-	*q = (struct mem_head){.bytes = bytes, .mapped = len};
+	struct mem_head *q = map_new(bytes);
+	if (!q)
+		return NULL;
+	memcpy(q + 1, h + 1, h->bytes < bytes ? h->bytes : bytes);
+	munmap(h, h->mapped);
 	return q + 1;
 }
 

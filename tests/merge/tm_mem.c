@@ -48,7 +48,7 @@ static void test_grow_keeps_contents(void **state)
 	assert_non_null(p);
 	check(p, small);
 	fill(p, small, big);
-	p = mem_realloc(p, bigger); /* within mappings (mremap) */
+	p = mem_realloc(p, bigger); /* from one mapping to another */
 	assert_non_null(p);
 	check(p, big);
 	fill(p, big, bigger);
