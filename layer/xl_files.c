@@ -5,21 +5,79 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Links followed on the way to the output directory, at most (the kernel's own limit). */
+#define LINKS_MAX 40
+
+static int walk(int fd, char *path, const char *via, bool ends, int *links, char *why,
+                size_t why_size);
+
+/*
+ * Follows link @p name of @p parent (root's or this user's), whose path is
+ * @p via @p prefix, as a path is walked: its target component by
+ * component, so that a link there owned by another user is refused as one
+ * in the path is. The kernel would follow the whole chain: the user's own
+ * link to a planted one led through it. @p links counts the links
+ * followed so far.
+ */
+static int follow_link(int parent, const char *name, const char *via, const char *prefix,
+                       int *links, char *why, size_t why_size)
+{
+	if (++*links > LINKS_MAX) {
+		snprintf(why, why_size, "%s%s: too many levels of symbolic links", via, prefix);
+		errno = ELOOP;
+		return -1;
+	}
+	char *target = malloc(PATH_MAX);
+	ssize_t n = target ? readlinkat(parent, name, target, PATH_MAX - 1) : -1;
+	if (n <= 0 || n >= PATH_MAX - 1) {
+		int err = !target ? ENOMEM : n < 0 ? errno : n == 0 ? ENOENT : ENAMETOOLONG;
+		snprintf(why, why_size, "%s%s: %s", via, prefix, strerror(err));
+		free(target);
+		errno = err;
+		return -1;
+	}
+	target[n] = '\0';
+	/* Messages name a component of the target after the link: "LINK -> TARGET". */
+	char *shown = malloc(strlen(via) + strlen(prefix) + 5);
+	int fd = target[0] == '/' ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+	                          : fcntl(parent, F_DUPFD_CLOEXEC, 0);
+	if (!shown || fd < 0) {
+		int err = shown ? errno : ENOMEM;
+		snprintf(why, why_size, "%s%s: %s", via, prefix, strerror(err));
+		if (fd >= 0)
+			close(fd);
+		free(shown);
+		free(target);
+		errno = err;
+		return -1;
+	}
+	sprintf(shown, "%s%s -> ", via, prefix);
+	fd = walk(fd, target, shown, false, links, why, why_size);
+	int err = errno;
+	free(shown);
+	free(target);
+	errno = err;
+	return fd;
+}
 
 /*
  * Opens component @p name of the directory @p parent (creating it if missing)
  * without following a symlink planted in its place. An existing link that is
  * not the last component is followed only when root or this user owns it: a
  * link another user planted in a shared directory is refused, whatever
- * fs.protected_symlinks says. @p prefix is the path up to @p name, for @p why.
+ * fs.protected_symlinks says; so is one in such a link's target. @p via
+ * @p prefix is the path up to @p name, for @p why.
  */
-static int open_component(int parent, const char *name, const char *prefix, bool last,
-                          char *why, size_t why_size)
+static int open_component(int parent, const char *name, const char *via, const char *prefix,
+                          bool last, int *links, char *why, size_t why_size)
 {
 	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	struct stat st;
@@ -27,7 +85,7 @@ static int open_component(int parent, const char *name, const char *prefix, bool
 	int fd = openat(parent, name, flags);
 	if (fd < 0 && errno == ENOENT) {
 		if (mkdirat(parent, name, 0755) != 0 && errno != EEXIST) {
-			snprintf(why, why_size, "cannot create %s: %s", prefix, strerror(errno));
+			snprintf(why, why_size, "cannot create %s%s: %s", via, prefix, strerror(errno));
 			return -1;
 		}
 		fd = openat(parent, name, flags);
@@ -37,22 +95,49 @@ static int open_component(int parent, const char *name, const char *prefix, bool
 	int err = errno;
 	if ((err != ELOOP && err != ENOTDIR) ||
 	    fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) {
-		snprintf(why, why_size, "%s: %s", prefix, strerror(err));
+		snprintf(why, why_size, "%s%s: %s", via, prefix, strerror(err));
 		errno = err;
 		return -1;
 	}
 	if (last || (st.st_uid != 0 && st.st_uid != geteuid())) {
-		snprintf(why, why_size, last ? "%s is a symbolic link (the output directory itself "
+		snprintf(why, why_size, last ? "%s%s is a symbolic link (the output directory itself "
 		                               "must be a real directory): not followed"
-		                             : "%s is a symbolic link owned by another user "
+		                             : "%s%s is a symbolic link owned by another user "
 		                               "(uid %u): not followed",
-		         prefix, (unsigned)st.st_uid);
+		         via, prefix, (unsigned)st.st_uid);
 		errno = ELOOP;
 		return -1;
 	}
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		snprintf(why, why_size, "%s: %s", prefix, strerror(errno));
+	return follow_link(parent, name, via, prefix, links, why, why_size);
+}
+
+/*
+ * Walks @p path (a buffer it cuts and restores) from the directory @p fd,
+ * which it takes over, component by component: mkdir -p without following
+ * links but root's and this user's (open_component()). @p ends: the
+ * path's last component is the output directory itself. Returns the last
+ * component's descriptor, or -1 with @p why set.
+ */
+static int walk(int fd, char *path, const char *via, bool ends, int *links, char *why,
+                size_t why_size)
+{
+	for (char *p = path; fd >= 0 && *p;) {
+		while (*p == '/')
+			p++;
+		char *end = p + strcspn(p, "/");
+		if (end == p)
+			break;
+		bool last = ends && end[strspn(end, "/")] == '\0';
+		char saved = *end;
+		*end = '\0'; /* path is now the path up to this component */
+		int next = open_component(fd, p, via, path, last, links, why, why_size);
+		int err = errno;
+		close(fd);
+		errno = err;
+		fd = next;
+		*end = saved;
+		p = end;
+	}
 	return fd;
 }
 
@@ -61,6 +146,7 @@ int xl_files_open_dir(const char *path, char *why, size_t why_size)
 	char buf[4096];
 	size_t len = strlen(path);
 	struct stat st;
+	int links = 0;
 
 	if (len == 0 || len >= sizeof(buf)) {
 		snprintf(why, why_size, "the path is empty or too long");
@@ -69,24 +155,7 @@ int xl_files_open_dir(const char *path, char *why, size_t why_size)
 	}
 	memcpy(buf, path, len + 1);
 	int fd = open(buf[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Component by component from the root: mkdir -p without following links. */
-	for (char *p = buf; fd >= 0 && *p;) {
-		while (*p == '/')
-			p++;
-		char *end = p + strcspn(p, "/");
-		if (end == p)
-			break;
-		bool last = end[strspn(end, "/")] == '\0';
-		char saved = *end;
-		*end = '\0'; /* buf is now the path up to this component */
-		int next = open_component(fd, p, buf, last, why, why_size);
-		int err = errno;
-		close(fd);
-		errno = err;
-		fd = next;
-		*end = saved;
-		p = end;
-	}
+	fd = walk(fd, buf, "", true, &links, why, why_size);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) != 0) {

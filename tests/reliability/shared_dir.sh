@@ -117,6 +117,10 @@ planted_links "$T/daemons"
 # nobody's own link as the output directory: still not followed.
 as_nobody ln -s "$PRIVATE" "$SHARED/mine"
 refused "$SHARED/mine" "is a symbolic link"
+# nobody's own link to daemon's (in daemon's own directory, where the
+# kernel follows any link): the chain is walked, daemon's link refused.
+as_nobody ln -s "$T/daemons/lnk" "$SHARED/chain"
+refused "$SHARED/chain/a" "$SHARED/chain -> $T/daemons/lnk is a symbolic link owned by another user"
 # A directory another user made (and can empty or swap at will).
 as_daemon mkdir -m 777 "$SHARED/taken"
 run_nobody "$SHARED/taken"
@@ -149,6 +153,13 @@ ls "$OUT"/frames-merged-*.csv >/dev/null 2>&1 || fail "nothing recorded in nobod
 grep -q "output directory $SHARED/homelink/new/out resolves to $OUT" "$OUT/xrlm-pre.log" ||
 	fail "the log does not name the resolved path"
 ! grep -q "cannot be used" "$W/app.log" || fail "a usable directory was refused"
+# A chain of nobody's own links, the second one relative: followed too.
+as_nobody ln -s home "$SHARED/rel"
+as_nobody ln -s "$SHARED/rel" "$SHARED/chain2"
+run_nobody "$SHARED/chain2/new2"
+ls "$SHARED/home/new2"/frames-merged-*.csv >/dev/null 2>&1 ||
+	fail "nothing recorded through nobody's own chain of links: $(cat "$W/app.log")"
+! grep -q "cannot be used" "$W/app.log" || fail "nobody's own chain of links was refused"
 note "nobody's own directory used; planted links and directories refused"
 
 # xrlm-run (run by nobody) follows the layers' rule before it makes the
