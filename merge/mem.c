@@ -84,31 +84,32 @@ void *mem_calloc(size_t n, size_t size)
 	return p;
 }
 
-/*
- * @p h, a mapping, resized for @p bytes: a new mapping, the contents
- * copied, the old one unmapped; NULL when out of memory (@p h kept). Not
- * mremap(): ThreadSanitizer does not see a mapping it moves, and took the
- * next block the kernel placed where it had been for the same memory
- * written by two threads (a false race that stopped its runs). The blocks
- * grow by doubling: the copies cost at most their final size, on the
- * in-layer merge's background thread.
- */
-static void *map_resize(struct mem_head *h, size_t bytes)
+/* Releases block head @p h as it was made. */
+static void head_free(struct mem_head *h)
 {
-	size_t len = map_length(bytes);
-	if (!len) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (len == h->mapped) {
-		h->bytes = bytes;
-		return h + 1;
-	}
+	if (h->mapped)
+		munmap(h, h->mapped);
+	else
+		free(h);
+}
+
+/*
+ * @p h's block moved into a new mapping for @p bytes, its contents copied
+ * up to the smaller size and @p h released; NULL when out of memory (@p h
+ * kept). A mapping grows this way too, not with mremap():
+ * ThreadSanitizer does not see a mapping mremap moves, and took the next
+ * block the kernel placed where it had been for the same memory written
+ * by two threads (a false race that stopped its runs). The blocks grow by
+ * doubling: the copies cost at most their final size, on the in-layer
+ * merge's background thread.
+ */
+static void *move_to_map(struct mem_head *h, size_t bytes)
+{
 	struct mem_head *q = map_new(bytes);
 	if (!q)
 		return NULL;
 	memcpy(q + 1, h + 1, h->bytes < bytes ? h->bytes : bytes);
-	munmap(h, h->mapped);
+	head_free(h);
 	return q + 1;
 }
 
@@ -117,17 +118,13 @@ void *mem_realloc(void *p, size_t bytes)
 	if (!p)
 		return mem_alloc(bytes);
 	struct mem_head *h = (struct mem_head *)p - 1;
-	if (h->mapped)
-		return map_resize(h, bytes);
-	if (wants_map(bytes)) {
-		/* From malloc to a mapping of its own: copied once. */
-		struct mem_head *q = map_new(bytes);
-		if (!q)
-			return NULL;
-		memcpy(q + 1, p, h->bytes < bytes ? h->bytes : bytes);
-		free(h);
-		return q + 1;
+	/* A mapping stays one, resized in place while its pages suffice. */
+	if (h->mapped && map_length(bytes) == h->mapped) {
+		h->bytes = bytes;
+		return p;
 	}
+	if (h->mapped || wants_map(bytes))
+		return move_to_map(h, bytes);
 	if (bytes > SIZE_MAX - sizeof(*h)) {
 		errno = ENOMEM;
 		return NULL;
@@ -141,11 +138,6 @@ void *mem_realloc(void *p, size_t bytes)
 
 void mem_free(void *p)
 {
-	if (!p)
-		return;
-	struct mem_head *h = (struct mem_head *)p - 1;
-	if (h->mapped)
-		munmap(h, h->mapped);
-	else
-		free(h);
+	if (p)
+		head_free((struct mem_head *)p - 1);
 }
