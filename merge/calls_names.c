@@ -40,45 +40,22 @@ static int reserve(struct calls_names *t, uint32_t id)
 
 	if (t->chunk[c])
 		return 0;
-	t->chunk[c] = malloc(CALLS_NAMES_CHUNK * sizeof(*t->chunk[c]));
+	/* Zeroed: calls_names_recent() may compare bytes past a stored name's NUL. */
+	t->chunk[c] = calloc(CALLS_NAMES_CHUNK, sizeof(*t->chunk[c]));
 	return t->chunk[c] ? 0 : -1;
-}
-
-/* Where @p name, of @p len bytes, is remembered in t->recent. */
-static unsigned recent_slot(const char *name, size_t len)
-{
-	unsigned char last = len ? (unsigned char)name[len - 1] : 0;
-
-	return ((unsigned)len * 7u + (unsigned char)name[0] * 3u + last) % CALLS_NAMES_RECENT;
-}
-
-/*
- * Whether @p name (@p len bytes) is the one remembered in its slot: every
- * row names a function, and comparing it with one stored name (its NUL
- * too, a stored name being CALLS_FN_MAX bytes) costs less than hashing it
- * and looking the hash up.
- */
-static bool recent_hit(const struct calls_names *t, const char *name, size_t len, unsigned slot,
-                       uint32_t *id)
-{
-	uint32_t known = t->recent[slot];
-
-	if (!known)
-		return false;
-	if (memcmp(calls_names_get(t, known - 1), name, len + 1) != 0)
-		return false;
-	*id = known - 1;
-	return true;
 }
 
 int calls_names_intern(struct calls_names *t, const char *name, size_t len, uint32_t *id,
                        char *msg, size_t msg_size)
 {
-	unsigned slot = recent_slot(name, len);
 	int is_new;
 
-	if (recent_hit(t, name, len, slot, id))
+	if (calls_names_recent(t, name, len, id))
 		return 0;
+	if (len == 0 || len >= CALLS_FN_MAX || memchr(name, '\0', len)) {
+		snprintf(msg, msg_size, "not a function name");
+		return -1;
+	}
 	if (idmap_get(&t->ids, name_hash(name, len), id, &is_new) != 0) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;
@@ -92,12 +69,15 @@ int calls_names_intern(struct calls_names *t, const char *name, size_t len, uint
 		return -1;
 	}
 	char *stored = t->chunk[*id / CALLS_NAMES_CHUNK][*id % CALLS_NAMES_CHUNK];
-	if (is_new)
-		snprintf(stored, CALLS_FN_MAX, "%s", name);
-	if (is_new || strcmp(stored, name) == 0) {
-		t->recent[slot] = *id + 1;
+	if (is_new) {
+		memcpy(stored, name, len);
+		stored[len] = '\0';
+	}
+	if (is_new || (stored[len] == '\0' && memcmp(stored, name, len) == 0)) {
+		t->recent[calls_names_recent_slot(name, len)] = *id + 1;
 		return 0;
 	}
-	snprintf(msg, msg_size, "function names %s and %s have the same hash", name, stored);
+	snprintf(msg, msg_size, "function names %.*s and %s have the same hash", (int)len, name,
+	         stored);
 	return -1;
 }

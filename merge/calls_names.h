@@ -10,8 +10,10 @@
 #ifndef XRLM_CALLS_NAMES_H
 #define XRLM_CALLS_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "calls_read.h"
 #include "idmap.h"
@@ -47,14 +49,45 @@ int calls_names_create(struct calls_names *t, uint32_t max);
 void calls_names_destroy(struct calls_names *t);
 
 /*
- * The id of @p name (its strlen @p len, below CALLS_FN_MAX) into *@p id,
- * the next one (calls_names_count() before the call) when new. Returns 0,
- * or -1 with the reason in @p msg: out of memory, too many names, or two
- * names of the same hash (the table is then only fit for
- * calls_names_destroy()).
+ * The id of @p name (@p len bytes, 1 to CALLS_FN_MAX - 1, no NUL among
+ * them; it need not be NUL-terminated) into *@p id, the next one
+ * (calls_names_count() before the call) when new. Returns 0, or -1 with
+ * the reason in @p msg: out of memory, too many names, or two names of
+ * the same hash (the table is then only fit for calls_names_destroy()).
  */
 int calls_names_intern(struct calls_names *t, const char *name, size_t len, uint32_t *id,
                        char *msg, size_t msg_size);
+
+/* Where @p name, of @p len bytes, is remembered in t->recent. */
+static inline unsigned calls_names_recent_slot(const char *name, size_t len)
+{
+	unsigned char last = len ? (unsigned char)name[len - 1] : 0;
+
+	return ((unsigned)len * 7u + (unsigned char)name[0] * 3u + last) % CALLS_NAMES_RECENT;
+}
+
+/*
+ * Whether the @p len bytes at @p name (not necessarily NUL-terminated)
+ * are exactly the name remembered in their slot, then its id in *@p id:
+ * every row of a calls file names a function, and comparing with one
+ * stored name costs less than checking the name's bytes, hashing it and
+ * looking the hash up. False for bytes that end in a NUL (a stored name
+ * would match them only up to it).
+ */
+static inline bool calls_names_recent(const struct calls_names *t, const char *name, size_t len,
+                                      uint32_t *id)
+{
+	if (len == 0 || len >= CALLS_FN_MAX || name[len - 1] == '\0')
+		return false;
+	uint32_t known = t->recent[calls_names_recent_slot(name, len)];
+	if (!known)
+		return false;
+	const char *stored = t->chunk[(known - 1) / CALLS_NAMES_CHUNK][(known - 1) % CALLS_NAMES_CHUNK];
+	if (stored[len] != '\0' || memcmp(stored, name, len) != 0)
+		return false;
+	*id = known - 1;
+	return true;
+}
 
 /* How many names @p t holds. */
 static inline uint32_t calls_names_count(const struct calls_names *t)

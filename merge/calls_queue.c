@@ -59,8 +59,7 @@ static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t 
 	struct calls_qrow *c = &fill[q->fill_len];
 	if (q->check_frames && check_frame_id(q, row->frame_id, msg, msg_size) != 0)
 		return -1;
-	if (calls_names_intern(&q->names, row->fn, row->fn_len, &c->fn_id, msg, msg_size) != 0)
-		return -1;
+	c->fn_id = row->fn_id;
 	c->thread_id = row->thread_id;
 	c->t_entry_ns = row->t_entry_ns;
 	c->t_exit_ns = row->t_exit_ns;
@@ -82,7 +81,7 @@ static int reader_row(void *ctx, const struct calls_row *row, char *msg, size_t 
 static int reader(void *ctx, struct prefetch *p)
 {
 	struct calls_queue *q = ctx;
-	int ret = calls_read(q->path, q->side, &q->meta, &q->diag, reader_row, q);
+	int ret = calls_read(q->path, q->side, &q->meta, &q->diag, &q->names, reader_row, q);
 
 	(void)p;
 	if (ret == 0)

@@ -31,19 +31,25 @@ struct calls_row {
 	int64_t result;
 	const char *fn; /* NUL-terminated, valid during the callback only */
 	size_t fn_len;  /* strlen(fn), below CALLS_FN_MAX */
+	uint32_t fn_id; /* fn's id in the read's names table, when it has one */
 };
 
 /* Called for each good row. Return 0, or -1 after setting @p msg (file and line are added). */
 typedef int (*calls_read_fn)(void *ctx, const struct calls_row *row, char *msg, size_t msg_size);
 
+struct calls_names;
+
 /*
  * Reads @p path, calling @p row with @p ctx for each row in file order.
  * @p meta (zeroed first) gets the `#` metadata and footer, @p diag the
  * messages; @p expected_side ("pre" or "post"), if non-NULL, must match a
- * `# side=` line when present. Returns 0, or -1 with @p diag->error set.
+ * `# side=` line when present. With @p names (may be NULL), each row's
+ * function is interned there (row.fn_id; row.fn is then the table's
+ * copy): more names than the table takes is an error at the row that
+ * brings one too many. Returns 0, or -1 with @p diag->error set.
  * side_meta_destroy(@p meta) must be called either way.
  */
 int calls_read(const char *path, const char *expected_side, struct side_meta *meta,
-               struct csvr_diag *diag, calls_read_fn row, void *ctx);
+               struct csvr_diag *diag, struct calls_names *names, calls_read_fn row, void *ctx);
 
 #endif /* XRLM_CALLS_READ_H */

@@ -967,6 +967,25 @@ static void ahead_deliver(struct engine *e, const struct ahead_row *row, const c
 }
 
 /*
+ * Delivers @p row, which a worker parsed from @p line, to the format's
+ * row_in_line(): handle_data() for a row the fast path took, which is in
+ * order by then (libcsv between records, nothing pending), the text left
+ * in its line. Returns 0, or -1 after reporting the callback's error.
+ */
+static int deliver_in_line(struct engine *e, const struct ahead_row *row, const char *line)
+{
+	char msg[CSVR_BAD_MAX];
+
+	e->lines_done++;
+	msg[0] = '\0';
+	if (e->fmt->row_in_line(e->ctx, row->v, row->present, line, msg, sizeof(msg)) == 0)
+		return 0;
+	diag_error(e->diag, e->path, e->lines_done, "%s", msg);
+	e->stop = true;
+	return -1;
+}
+
+/*
  * Takes segment @p seg as parse_buffer() takes a buffer: a line the thread
  * parsed is delivered as it is when the fast path would have taken it
  * here (libcsv between records, no short row pending), every other line
@@ -981,7 +1000,11 @@ static int take_segment(struct engine *e, struct csv_parser *p, const struct csv
 		const struct ahead_row *row = i < seg->rows_used ? ahead_row_at(seg, row_size, i) : NULL;
 		size_t len = row ? row->len
 		                 : (size_t)((const char *)memchr(s, '\n', (size_t)(lines_end - s)) + 1 - s);
-		if (row && row->ok && e->clean && !e->pending) {
+		bool taken = row && row->ok && e->clean && !e->pending;
+		if (taken && e->fmt->row_in_line) {
+			if (deliver_in_line(e, row, s) != 0)
+				return -1;
+		} else if (taken) {
 			ahead_deliver(e, row, s);
 			if (e->stop)
 				return -1;

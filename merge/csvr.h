@@ -85,6 +85,17 @@ struct csvr_format {
 	 * was non-empty. Return 0, or -1 after setting @p msg.
 	 */
 	int (*row)(void *ctx, const union csvr_value *values, uint32_t present, char *msg, size_t msg_size);
+	/*
+	 * May be NULL. For a row that a read-ahead worker parsed (csvr.h's
+	 * csvr_ahead_min_bytes), called in place of @p row with the same
+	 * @p values and @p present, except that a CSVR_TEXT cell is not
+	 * copied out of the row's @p line: csvr_text_at() finds its bytes
+	 * there (not NUL-terminated; they may hold a NUL, where @p row's
+	 * copy would end). For a format whose rows' delivery sets a merge's
+	 * pace: the row skips the engine's copy of it. Same return.
+	 */
+	int (*row_in_line)(void *ctx, const union csvr_value *values, uint32_t present,
+	                   const char *line, char *msg, size_t msg_size);
 	/* May be NULL. Called once the header is read: the columns this file has (see min_cols). */
 	void (*columns)(void *ctx, int ncols);
 	/*
@@ -107,6 +118,13 @@ struct csvr_format {
 	 */
 	size_t ahead_min_bytes;
 };
+
+/* The bytes of text cell @p v of a row_in_line() callback's @p line; their number in *@p len. */
+static inline const char *csvr_text_at(union csvr_value v, const char *line, size_t *len)
+{
+	*len = (size_t)(v.u >> 32);
+	return line + (uint32_t)v.u;
+}
 
 /*
  * Reads @p path with @p format, calling its callbacks with @p ctx.

@@ -104,7 +104,7 @@ int trace_cpu_window(struct trace_job *j)
 	if (!j->from.set && !j->to.set)
 		return 0;
 	if (j->calls)
-		rc = calls_read(j->cpu[0], U_NAMES_PRE, &meta, &d, window_row, j);
+		rc = calls_read(j->cpu[0], U_NAMES_PRE, &meta, &d, NULL, window_row, j);
 	else
 		rc = trace_read_frames(j->cpu[0], U_NAMES_PRE, &meta, &d, window_call, NULL, j);
 	if (trace_read_done(j, rc, &d, j->cpu[0], &meta) != 0)
@@ -216,7 +216,7 @@ static int run_calls(struct trace_job *j)
 	struct side_meta meta;
 	struct calls_result r;
 
-	int rc = calls_read(j->cpu[1], U_NAMES_POST, &meta, &d, post_calls_row, j);
+	int rc = calls_read(j->cpu[1], U_NAMES_POST, &meta, &d, NULL, post_calls_row, j);
 	keep_names(j, 1, &meta);
 	int64_t correction = correction_of(&meta);
 	if (trace_read_done(j, rc, &d, j->cpu[1], &meta) != 0)

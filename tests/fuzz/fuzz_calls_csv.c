@@ -3,12 +3,18 @@
  * sandwich over it (calls_join). One input holds pre's calls file, a line
  * "====", then post's (without it, the post file is empty).
  *
- * Besides crashes, leaks and UB: a failure has one error line, and on
+ * Besides crashes, leaks and UB: a failure has one error line, pre's file
+ * reads the same read ahead (its rows in their lines) as not, and on
  * success every call is accounted once (each pre call in its function's
  * calls, each post call forwarded, induced or own-thread), every xrEndFrame
  * call finds its frame, and percentiles lie within [min, max].
  */
+#include <string.h>
+
 #include "calls_join.h"
+#include "calls_names.h"
+#include "calls_read.h"
+#include "csvr.h"
 #include "fuzz_check.h"
 #include "fuzz_io.h"
 
@@ -48,6 +54,74 @@ static void check_accounting(struct calls_result *r)
 	}
 }
 
+/* What one calls_read() saw, folded into a hash (FNV-1a). */
+struct seen {
+	uint64_t hash, rows;
+};
+
+static void mix(struct seen *t, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		t->hash = (t->hash ^ b[i]) * 0x100000001b3ull;
+}
+
+static int seen_row(void *ctx, const struct calls_row *row, char *msg, size_t msg_size)
+{
+	struct seen *t = ctx;
+	(void)msg;
+	(void)msg_size;
+	if (strlen(row->fn) != row->fn_len)
+		fuzz_fail("a row's fn_len is not its name's length");
+	t->rows++;
+	mix(t, row->fn, row->fn_len + 1);
+	mix(t, &row->fn_id, sizeof(row->fn_id));
+	mix(t, &row->thread_id, sizeof(row->thread_id));
+	mix(t, &row->t_entry_ns, sizeof(row->t_entry_ns));
+	mix(t, &row->t_exit_ns, sizeof(row->t_exit_ns));
+	mix(t, &row->frame_id, sizeof(row->frame_id));
+	mix(t, &row->result, sizeof(row->result));
+	return 0;
+}
+
+/*
+ * Reads @p path with calls_read() as a merge does (its names interned), on
+ * this thread and again read ahead in segments of 1 to 48 bytes, whose
+ * rows come in their lines (csvr_format.row_in_line): the same rows, ids
+ * and messages.
+ */
+static void check_read_ahead(const char *path, size_t size)
+{
+	struct seen t[2];
+	struct csvr_diag d[2];
+	int ret[2];
+	size_t min = csvr_ahead_min_bytes, seg = csvr_ahead_seg_bytes, own = csvr_ahead_own_bytes;
+
+	for (int i = 0; i < 2; i++) {
+		struct calls_names names;
+		struct side_meta meta;
+		if (calls_names_create(&names, 4) != 0)
+			fuzz_fail("out of memory");
+		if (i == 1) {
+			csvr_ahead_min_bytes = 0;
+			csvr_ahead_seg_bytes = 1 + size % 48;
+			csvr_ahead_own_bytes = size % 61;
+		}
+		t[i] = (struct seen){.hash = 0xcbf29ce484222325ull};
+		ret[i] = calls_read(path, "pre", &meta, &d[i], &names, seen_row, &t[i]);
+		fuzz_check_diag(&d[i], ret[i]);
+		side_meta_destroy(&meta);
+		calls_names_destroy(&names);
+	}
+	csvr_ahead_min_bytes = min;
+	csvr_ahead_seg_bytes = seg;
+	csvr_ahead_own_bytes = own;
+	if (ret[0] != ret[1] || t[0].hash != t[1].hash || t[0].rows != t[1].rows)
+		fuzz_fail("calls_read() read ahead and not read the file differently");
+	if (strcmp(d[0].error, d[1].error) != 0 || d[0].warning_count != d[1].warning_count)
+		fuzz_fail("calls_read() read ahead and not report differently");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fuzz_file pre, post;
@@ -70,5 +144,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret == 0)
 		check_accounting(&r);
 	calls_result_destroy(&r);
+	check_read_ahead(pre.path, size);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * Fuzz entry point: the fast path for plain rows against libcsv alone.
  * The first byte picks the column kinds (CPU, GPU, merged file, text
- * cells as in functions-merged files, or a calls file's) and, for the
+ * cells as in functions-merged files, or a calls file's, some with the
+ * rows read ahead delivered in their lines: row_in_line) and, for the
  * third read, the segment size; the rest is the file. It is read three
  * times by the generic engine: without the fast path, with it, and with it
  * reading ahead on a thread (csvr_ahead.h) in segments of 1 to 48 bytes,
@@ -45,21 +46,46 @@ static int on_comment(void *ctx, const char *text, bool in_header, char *msg, si
 /* The format being read: text cells are compared by their text. */
 static const struct csvr_format *current;
 
-static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
+/*
+ * Folds a row into @p t: a text cell's bytes up to a NUL in it, then one
+ * (what row()'s copy of it holds), found in @p line when it is given
+ * (row_in_line), else copied.
+ */
+static void mix_row(struct trace *t, const union csvr_value *v, uint32_t present, const char *line)
 {
-	struct trace *t = ctx;
-	(void)msg;
-	(void)msg_size;
+	static const char nul;
+
 	t->rows++;
 	mix(t, &present, sizeof(present));
 	for (int c = 0; c < CSVR_MAX_COLS; c++) {
 		if (!(present & (1u << c)))
 			continue;
-		if (current->kinds[c] == CSVR_TEXT)
-			mix(t, v[c].s, strlen(v[c].s) + 1);
-		else
+		if (current->kinds[c] != CSVR_TEXT) {
 			mix(t, &v[c], sizeof(v[c]));
+			continue;
+		}
+		size_t len = CSVR_TEXT_MAX;
+		const char *text = line ? csvr_text_at(v[c], line, &len) : v[c].s;
+		mix(t, text, strnlen(text, len));
+		mix(t, &nul, 1);
 	}
+}
+
+static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg, size_t msg_size)
+{
+	(void)msg;
+	(void)msg_size;
+	mix_row(ctx, v, present, NULL);
+	return 0;
+}
+
+/* on_row() for a row read ahead through row_in_line: its text cells where they are. */
+static int on_row_in_line(void *ctx, const union csvr_value *v, uint32_t present,
+                          const char *line, char *msg, size_t msg_size)
+{
+	(void)msg;
+	(void)msg_size;
+	mix_row(ctx, v, present, line);
 	return 0;
 }
 
@@ -83,6 +109,16 @@ static const struct csvr_format formats[] = {
 	{.header = "a,b,c,d,e,f", .ncols = 6,
 	 .kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_I64, CSVR_U64, CSVR_I64},
 	 .names = {"a", "b", "c", "d", "e", "f"}, .comment = on_comment, .row = on_row},
+	/* The same, as the calls files' reader takes rows read ahead: in their lines. */
+	{.header = "a,b,c,d,e,f", .ncols = 6,
+	 .kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_I64, CSVR_U64, CSVR_I64},
+	 .names = {"a", "b", "c", "d", "e", "f"}, .comment = on_comment, .row = on_row,
+	 .row_in_line = on_row_in_line},
+	/* Two text cells, one at the line's end, in their lines too. */
+	{.header = "a,b,c,d", .ncols = 4,
+	 .kinds = {CSVR_TEXT, CSVR_U64, CSVR_I64, CSVR_TEXT},
+	 .names = {"a", "b", "c", "d"}, .comment = on_comment, .row = on_row,
+	 .row_in_line = on_row_in_line},
 };
 #define FORMAT_COUNT (sizeof(formats) / sizeof(formats[0]))
 

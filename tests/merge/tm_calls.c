@@ -19,6 +19,8 @@
 
 #include "calls_join.h"
 #include "calls_names.h"
+#include "calls_read.h"
+#include "csvr.h"
 #include "functions_read.h"
 #include "merge.h"
 #include "merge_calls.h"
@@ -711,7 +713,137 @@ static void test_names_sharing_a_slot(void **state)
 		assert_string_equal(calls_names_get(&t, id), names[i]);
 	}
 	assert_int_equal(calls_names_count(&t), 3);
+	/* Bytes of a stored name followed by a NUL, or with one in them, are no name. */
+	uint32_t id = 99;
+	assert_int_equal(calls_names_intern(&t, "xrAbcX", 7, &id, msg, sizeof(msg)), -1);
+	assert_int_equal(calls_names_intern(&t, "xrA\0cX", 6, &id, msg, sizeof(msg)), -1);
+	assert_false(calls_names_recent(&t, "xrAbcX", 7, &id));
+	assert_true(calls_names_recent(&t, "xrAbcX", 6, &id));
+	assert_int_equal(id, 0);
+	/* Not NUL-terminated: the bytes given are the name. */
+	assert_int_equal(calls_names_intern(&t, "xrDefXYZ", 6, &id, msg, sizeof(msg)), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(calls_names_intern(&t, "xrJklXYZ", 6, &id, msg, sizeof(msg)), 0);
+	assert_int_equal(id, 3);
+	assert_string_equal(calls_names_get(&t, 3), "xrJklX");
 	calls_names_destroy(&t);
+}
+
+/* What calls_read() handed over, as text. */
+struct read_log {
+	char text[4096];
+	size_t len;
+};
+
+static int log_row(void *ctx, const struct calls_row *row, char *msg, size_t msg_size)
+{
+	struct read_log *l = ctx;
+	(void)msg;
+	(void)msg_size;
+	assert_int_equal(strlen(row->fn), row->fn_len);
+	int n = snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s#%u %llu %lld %lld %llu %lld\n",
+	                 row->fn, (unsigned)row->fn_id, (unsigned long long)row->thread_id,
+	                 (long long)row->t_entry_ns, (long long)row->t_exit_ns,
+	                 (unsigned long long)row->frame_id, (long long)row->result);
+	assert_true(n > 0 && (size_t)n < sizeof(l->text) - l->len);
+	l->len += (size_t)n;
+	return 0;
+}
+
+/*
+ * Reads @p path with calls_read() into @p out: its rows, ids, result and
+ * error; read ahead in segments of @p seg bytes (0: not read ahead).
+ */
+static void read_logged(const char *path, size_t seg_bytes, char *out, size_t out_size)
+{
+	struct read_log l = {.len = 0};
+	struct calls_names names;
+	struct side_meta meta;
+	struct csvr_diag d;
+	size_t min = csvr_ahead_min_bytes, seg = csvr_ahead_seg_bytes, own = csvr_ahead_own_bytes;
+
+	l.text[0] = '\0';
+	if (seg_bytes) {
+		csvr_ahead_min_bytes = 0;
+		csvr_ahead_seg_bytes = seg_bytes;
+		csvr_ahead_own_bytes = 0;
+	}
+	assert_int_equal(calls_names_create(&names, 3), 0);
+	int ret = calls_read(path, "pre", &meta, &d, &names, log_row, &l);
+	snprintf(out, out_size, "%sret %d names %u error %s\n", l.text, ret,
+	         (unsigned)calls_names_count(&names), d.error);
+	calls_names_destroy(&names);
+	side_meta_destroy(&meta);
+	csvr_ahead_min_bytes = min;
+	csvr_ahead_seg_bytes = seg;
+	csvr_ahead_own_bytes = own;
+}
+
+/*
+ * Rows read ahead come to the calls reader in their lines (csvr_format's
+ * row_in_line), the others as copies: both ways give the same rows, the
+ * same ids (in order of first sight) and the same errors, for names found
+ * among the recent ones or not, a name followed by a NUL in its cell (the
+ * copy ends there: the name), a cell that is no name, and one name more
+ * than the table takes.
+ */
+static void test_calls_read_ahead_same(void **state)
+{
+	(void)state;
+	static const char rows[] =
+		"xrWaitFrame,1,100,200,1,0\n"
+		"xrBeginFrame,1,300,400,1,0\n"
+		"xrEndFrame,1,500,600,1,0\n"
+		"xrWaitFrame,1,700,800,2,0\n"
+		"xrEndFrame\0junk,1,900,950,2,0\n"
+		"xrEndFrame,2,960,990,2,-1\n";
+	static const char *const tails[] = {
+		"",
+		"xrBeginFrame,1,1000,1100,3,0\nxr-Bad,1,1200,1300,3,0\nxrEndFrame,1,1400,1500,3,0\n",
+		"xrEndFrame\0,1,1000,1100,3,0\n",
+		"xrBeginFrame,1,1000,1100,3,0\nxrLocateViews,1,1200,1300,3,0\n",
+		"xrBeginFrame,1,1000,900,3,0\n",
+	};
+	char dir[256], path[300], plain[8192], ahead[8192];
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/calls-1-pre.csv", dir);
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(pre_head, f);
+		fputs(calls_cols, f);
+		fwrite(rows, 1, sizeof(rows) - 1, f);
+		/* A tail's NUL bytes are written too: up to its last newline. */
+		size_t n = strlen(tails[i]);
+		if (i == 2)
+			n = sizeof("xrEndFrame\0,1,1000,1100,3,0\n") - 1;
+		fwrite(tails[i], 1, n, f);
+		fclose(f);
+		read_logged(path, 0, plain, sizeof(plain));
+		/* Lines longer than a segment come as pieces, through libcsv:
+		 * from 64 bytes on, most lines come whole, in their lines. */
+		static const size_t segs[] = {20, 33, 64, 100, 4096};
+		for (size_t k = 0; k < sizeof(segs) / sizeof(segs[0]); k++) {
+			read_logged(path, segs[k], ahead, sizeof(ahead));
+			assert_string_equal(ahead, plain);
+		}
+		assert_non_null(strstr(plain, "xrEndFrame#2 1 900 950 2 0\n"));
+		if (i == 0)
+			assert_non_null(strstr(plain, "ret 0 names 3 error \n"));
+		if (i == 1)
+			assert_non_null(strstr(plain, "calls-1-pre.csv:11: error: column 1 (fn) is not a "
+			                              "function name"));
+		if (i == 2)
+			assert_non_null(strstr(plain, "xrEndFrame#2 1 1000 1100 3 0\nret 0"));
+		if (i == 3)
+			assert_non_null(strstr(plain, "calls-1-pre.csv:11: error: more than 3 different "
+			                              "function names"));
+		if (i == 4)
+			assert_non_null(strstr(plain, "calls-1-pre.csv:10: error: t_exit is before t_entry"));
+	}
+	remove(path);
+	tm_dir_remove(dir);
 }
 
 /* A killed writer's cut last row: skipped with a warning, counted. */
@@ -1364,6 +1496,7 @@ int main(void)
 		cmocka_unit_test(test_bad_calls_files),
 		cmocka_unit_test(test_too_many_names),
 		cmocka_unit_test(test_names_sharing_a_slot),
+		cmocka_unit_test(test_calls_read_ahead_same),
 		cmocka_unit_test(test_truncated_calls_row),
 		cmocka_unit_test(test_calls_paths),
 		cmocka_unit_test(test_calls_stopped_early),

@@ -62,6 +62,23 @@ static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *
 	return 0;
 }
 
+/* on_row() for a row read ahead, its text cell where it is: the same line of the trace. */
+static int on_row_in_line(void *ctx, const union csvr_value *v, uint32_t present,
+                          const char *line, char *msg, size_t msg_size)
+{
+	size_t len = 0;
+	const char *text = present & 1 ? csvr_text_at(v[0], line, &len) : "-";
+
+	(void)msg;
+	(void)msg_size;
+	/* row()'s copy of the cell ends at a NUL in it. */
+	add(ctx, "row %x %.*s %lld %lld %llu\n", (unsigned)present,
+	    present & 1 ? (int)strnlen(text, len) : 1, text,
+	    present & 2 ? (long long)v[1].i : 0LL, present & 4 ? (long long)v[2].i : 0LL,
+	    present & 8 ? (unsigned long long)v[3].u : 0ULL);
+	return 0;
+}
+
 static const struct csvr_format format = {
 	.header = "fn,a,b,c",
 	.ncols = 4,
@@ -71,11 +88,14 @@ static const struct csvr_format format = {
 	.row = on_row,
 };
 
+
 /*
  * Reads @p path (fast path on or off, reading ahead from @p min bytes in
- * @p seg-byte segments, the stream parsing the first @p own bytes itself).
+ * @p seg-byte segments, the stream parsing the first @p own bytes itself;
+ * with @p in_line, the rows read ahead through row_in_line).
  */
-static char *read_trace(const char *path, bool fast, size_t min, size_t seg, size_t own)
+static char *read_trace_as(const char *path, bool fast, size_t min, size_t seg, size_t own,
+                           bool in_line)
 {
 	struct trace t = {0};
 	struct csvr_diag d;
@@ -85,11 +105,19 @@ static char *read_trace(const char *path, bool fast, size_t min, size_t seg, siz
 	csvr_ahead_min_bytes = min;
 	csvr_ahead_seg_bytes = seg;
 	csvr_ahead_own_bytes = own;
-	int ret = csvr_read_ex(path, &format, &t, &d, &truncated, fast);
+	struct csvr_format f = format;
+	if (in_line)
+		f.row_in_line = on_row_in_line; /* the calls files' way */
+	int ret = csvr_read_ex(path, &f, &t, &d, &truncated, fast);
 	add(&t, "ret %d truncated %llu error %s\n", ret, (unsigned long long)truncated, d.error);
 	for (int i = 0; i < d.warning_count; i++)
 		add(&t, "warning %s\n", d.warnings[i]);
 	return t.text;
+}
+
+static char *read_trace(const char *path, bool fast, size_t min, size_t seg, size_t own)
+{
+	return read_trace_as(path, fast, min, seg, own, false);
 }
 
 /* Writes the file: the header, then @p pad_to bytes of rows and a comment (0: none), then @p body. */
@@ -115,7 +143,8 @@ static void write_file(const char *path, const char *body, long pad_to)
 /*
  * Reads @p path ahead in segments of each of @p sizes bytes, the stream
  * parsing none, a few (cutting a line) or more of the first bytes itself
- * (past the bytes read with the header too): all as @p want.
+ * (past the bytes read with the header too): all as @p want. Every other
+ * read delivers the rows read ahead through row_in_line.
  */
 static void check_sizes(const char *path, const char *want, const size_t *sizes, size_t n)
 {
@@ -124,10 +153,12 @@ static void check_sizes(const char *path, const char *want, const size_t *sizes,
 	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
 		/* Every size once; with the stream's own bytes, a few (threads cost). */
 		for (size_t i = 0; i < n; i += k == 0 || n < 8 ? 1 : 7) {
-			char *got = read_trace(path, true, 0, sizes[i], own[k]);
+			bool in_line = (i + k) % 2;
+			char *got = read_trace_as(path, true, 0, sizes[i], own[k], in_line);
 			if (strcmp(got, want) != 0)
-				fail_msg("segments of %zu bytes, %zu parsed by the stream:\n%s\n"
-				         "libcsv alone:\n%s", sizes[i], own[k], got, want);
+				fail_msg("segments of %zu bytes, %zu parsed by the stream%s:\n%s\n"
+				         "libcsv alone:\n%s", sizes[i], own[k],
+				         in_line ? ", row_in_line" : "", got, want);
 			free(got);
 		}
 	}
