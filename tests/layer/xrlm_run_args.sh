@@ -77,6 +77,31 @@ $others
 --target 'a b' -- touch $marker|not a layer name
 EOF2
 
+# File names with control bytes (ESC, a line end, U+009B: a terminal's CSI)
+# and a backslash are shown escaped, as xrlm shows them: one line, no
+# control byte from the name reaches the terminal.
+esc=$(printf '\033')
+csi=$(printf '\302\233')
+nl='
+'
+for words in "--out|$W/a-file/${esc}[31mred${nl}fake\\line${csi}2J|cannot create the output directory $W/a-file/\\033[31mred\\nfake\\\\line\\302\\2332J: Not a directory" \
+	"app|$W/no-app-${esc}[1m${nl}x|application '$W/no-app-\\033[1m\\nx' does not exist"; do
+	kind=${words%%|*} rest=${words#*|}
+	name=${rest%%|*} expect=${rest#*|}
+	rm -f "$marker"
+	if [ "$kind" = --out ]; then
+		run --target "$TARGET" --out "$name" -- touch "$marker"
+	else
+		run --target "$TARGET" -- "$name"
+	fi
+	[ $status -eq 2 ] && [ ! -e "$marker" ] || fail "[$kind with control bytes] exited $status"
+	[ "$(wc -l <"$W/err.log")" -eq 1 ] || fail "[$kind with control bytes] not one line: $(cat -v "$W/err.log")"
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177\200-\237]')" "$W/err.log" ||
+		fail "[$kind with control bytes] a control byte reached stderr: $(cat -v "$W/err.log")"
+	grep -qF -- "$expect" "$W/err.log" || fail "[$kind with control bytes] said '$(cat -v "$W/err.log")', not '$expect'"
+	note "refused [$kind with control bytes]: $(cat "$W/err.log")"
+done
+
 rm -f "$marker"
 XRLM_TOOL=/no/such/xrlm run --target "$TARGET" -- touch "$marker"
 [ $status -eq 2 ] && [ ! -e "$marker" ] && grep -q "XRLM_TOOL='/no/such/xrlm' is not an executable program" "$W/err.log" ||
