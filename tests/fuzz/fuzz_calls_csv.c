@@ -61,9 +61,7 @@ struct seen {
 
 static void mix(struct seen *t, const void *p, size_t n)
 {
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		t->hash = (t->hash ^ b[i]) * 0x100000001b3ull;
+	fuzz_hash_mix(&t->hash, p, n);
 }
 
 static int seen_row(void *ctx, const struct calls_row *row, char *msg, size_t msg_size)
@@ -107,7 +105,7 @@ static void check_read_ahead(const char *path, size_t size)
 			csvr_ahead_seg_bytes = 1 + size % 48;
 			csvr_ahead_own_bytes = size % 61;
 		}
-		t[i] = (struct seen){.hash = 0xcbf29ce484222325ull};
+		t[i] = (struct seen){.hash = FUZZ_HASH_START};
 		ret[i] = calls_read(path, "pre", &meta, &d[i], &names, seen_row, &t[i]);
 		fuzz_check_diag(&d[i], ret[i]);
 		side_meta_destroy(&meta);

@@ -9,6 +9,14 @@
 
 #include "fuzz_io.h"
 
+void fuzz_hash_mix(uint64_t *hash, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		*hash = (*hash ^ b[i]) * 0x100000001b3ull;
+}
+
 void fuzz_check_line(const char *message)
 {
 	if (!message[0])

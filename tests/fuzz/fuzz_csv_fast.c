@@ -27,9 +27,7 @@ struct trace {
 
 static void mix(struct trace *t, const void *p, size_t n)
 {
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++)
-		t->hash = (t->hash ^ b[i]) * 0x100000001b3ull;
+	fuzz_hash_mix(&t->hash, p, n);
 }
 
 static int on_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
@@ -141,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t own_bytes = csvr_ahead_own_bytes;
 	for (int i = 0; i < 3; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
-		t[i] = (struct trace){.hash = 0xcbf29ce484222325ull};
+		t[i] = (struct trace){.hash = FUZZ_HASH_START};
 		/* The first two never read ahead: the input is far below the bound. */
 		if (i == 2) {
 			csvr_ahead_min_bytes = 0;

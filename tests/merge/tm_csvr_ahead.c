@@ -51,31 +51,35 @@ static int on_comment(void *ctx, const char *text, bool in_header, char *msg, si
 	return 0;
 }
 
+/* A row's line of the trace: its text cell's @p len bytes at @p text, up to a NUL in them. */
+static void add_row(struct trace *t, const union csvr_value *v, uint32_t present,
+                    const char *text, size_t len)
+{
+	add(t, "row %x %.*s %lld %lld %llu\n", (unsigned)present,
+	    present & 1 ? (int)strnlen(text, len) : 1, present & 1 ? text : "-",
+	    present & 2 ? (long long)v[1].i : 0LL, present & 4 ? (long long)v[2].i : 0LL,
+	    present & 8 ? (unsigned long long)v[3].u : 0ULL);
+}
+
 static int on_row(void *ctx, const union csvr_value *v, uint32_t present, char *msg,
                   size_t msg_size)
 {
 	(void)msg;
 	(void)msg_size;
-	add(ctx, "row %x %s %lld %lld %llu\n", (unsigned)present, present & 1 ? v[0].s : "-",
-	    present & 2 ? (long long)v[1].i : 0LL, present & 4 ? (long long)v[2].i : 0LL,
-	    present & 8 ? (unsigned long long)v[3].u : 0ULL);
+	add_row(ctx, v, present, present & 1 ? v[0].s : "", CSVR_TEXT_MAX);
 	return 0;
 }
 
-/* on_row() for a row read ahead, its text cell where it is: the same line of the trace. */
+/* on_row() for a row read ahead, its text cell where it is in its line. */
 static int on_row_in_line(void *ctx, const union csvr_value *v, uint32_t present,
                           const char *line, char *msg, size_t msg_size)
 {
 	size_t len = 0;
-	const char *text = present & 1 ? csvr_text_at(v[0], line, &len) : "-";
+	const char *text = present & 1 ? csvr_text_at(v[0], line, &len) : "";
 
 	(void)msg;
 	(void)msg_size;
-	/* row()'s copy of the cell ends at a NUL in it. */
-	add(ctx, "row %x %.*s %lld %lld %llu\n", (unsigned)present,
-	    present & 1 ? (int)strnlen(text, len) : 1, text,
-	    present & 2 ? (long long)v[1].i : 0LL, present & 4 ? (long long)v[2].i : 0LL,
-	    present & 8 ? (unsigned long long)v[3].u : 0ULL);
+	add_row(ctx, v, present, text, len);
 	return 0;
 }
 
@@ -87,7 +91,6 @@ static const struct csvr_format format = {
 	.comment = on_comment,
 	.row = on_row,
 };
-
 
 /*
  * Reads @p path (fast path on or off, reading ahead from @p min bytes in
