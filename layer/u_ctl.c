@@ -170,21 +170,6 @@ void u_ctl_unescape(const char *s, char *out, size_t size)
 	out[n] = '\0';
 }
 
-void u_ctl_unescape_display(char *s)
-{
-	char *o = s;
-
-	for (const char *p = s; *p;) {
-		unsigned char c = (unsigned char)*p;
-		if (escaped_byte(p, &c))
-			p += 4;
-		else
-			p++;
-		*o++ = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
-	*o = '\0';
-}
-
 /* Length of the UTF-8 sequence starting with @p c, 0 for a byte that cannot start one. */
 static size_t utf8_length(unsigned char c)
 {

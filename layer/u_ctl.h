@@ -64,14 +64,10 @@ void u_ctl_escape(const char *in, size_t len, char *out, size_t out_size);
 /*
  * Undoes u_ctl_escape: each "\\xHH" of @p s becomes that byte in @p out
  * (@p size bytes, always terminated; a decoded NUL ends the text there).
+ * @p out may be @p s: the text only shrinks. Control bytes come out raw:
+ * xrlm shows such text through ctl_conn_display().
  */
 void u_ctl_unescape(const char *s, char *out, size_t size);
-
-/*
- * Undoes u_ctl_escape in place, for display: a decoded control character
- * (below 0x20, 0x7f) becomes '?', so that nothing reaches a terminal raw.
- */
-void u_ctl_unescape_display(char *s);
 
 /*
  * Whether @p len bytes of @p s are valid UTF-8 (no overlong forms,

@@ -84,8 +84,10 @@ static int exchange(struct ctl_conn *c, const char *request, int timeout_ms,
 
 	if (!ctl_conn_send(c, request))
 		return failed(c->error);
+	/* The whole reply within the timeout, not each of its lines. */
+	ctl_conn_deadline(c, timeout_ms);
 	for (;;) {
-		int r = ctl_conn_line(c, line, sizeof(line), timeout_ms);
+		int r = ctl_conn_line(c, line, sizeof(line));
 		if (r < 0)
 			return failed(c->error);
 		if (r == 0) {
@@ -103,7 +105,7 @@ static int exchange(struct ctl_conn *c, const char *request, int timeout_ms,
 		status[status_size - 1] = '\0';
 	if (strncmp(status, "OK", 2) == 0)
 		return 0;
-	u_ctl_unescape_display(status);
+	ctl_conn_display(status, status_size);
 	fprintf(stderr, "xrlm: process %d: %s\n", (int)c->pid,
 	        strncmp(status, "ERR ", 4) == 0 ? status + 4 : status);
 	return CMD_EXIT_INPUT;
@@ -188,6 +190,7 @@ static void print_fields(const char *line, void *ctx)
 			char key[64], value[CTL_CONN_LINE_MAX];
 			snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
 			ctl_conn_value(p, key, value, sizeof(value));
+			ctl_conn_display(key, sizeof(key));
 			printf("%-14s %s\n", key, value);
 		}
 		p += n + (p[n] == ' ');
@@ -253,13 +256,14 @@ static int run_watch(struct ctl_conn *c, const struct ctl_args *a)
 	       "cpu_p99_us", "gpu_n", "gpu_mean_us", "gpu_p99_us", "dropped", "session");
 	fflush(stdout);
 	while (a->count == 0 || shown < a->count) {
-		int r = ctl_conn_line(c, line, sizeof(line), 5000);
+		ctl_conn_deadline(c, 5000); /* a line a second is due */
+		int r = ctl_conn_line(c, line, sizeof(line));
 		if (r < 0)
 			return failed(c->error);
 		if (r == 0)
 			return failed("the process closed the connection");
 		if (r == 2) {
-			u_ctl_unescape_display(line);
+			ctl_conn_display(line, sizeof(line));
 			printf("%s\n", line);
 			return strncmp(line, "OK", 2) == 0 ? cmd_finish_output(stdout) : CMD_EXIT_INPUT;
 		}

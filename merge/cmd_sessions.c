@@ -77,7 +77,7 @@ static int keep_frame_count(void *ctx, const char *key, const char *value, char 
 
 	if (strcmp(key, "frame_count") == 0) {
 		snprintf(fc->value, sizeof(fc->value), "%s", value);
-		csvr_printable(fc->value); /* the file's text, bound for the terminal */
+		quote_text(fc->value); /* the file's text, bound for the terminal */
 	}
 	return 0;
 }
@@ -100,7 +100,7 @@ static void merged_state(const struct sessions *s, const struct sessions_entry *
 	}
 	for (int i = 0; i < diag.warning_count; i++)
 		cmd_log(NULL, diag.warnings[i]);
-	csvr_printable(fc.value);
+	quote_text(fc.value);
 	snprintf(row->state, sizeof(row->state), "merged, %s frames", fc.value[0] ? fc.value : "?");
 }
 
@@ -179,7 +179,10 @@ const struct cmd cmd_ls = {
 
 /* ---- merge DIR ---- */
 
-/* Merges session @p e as @p opts says; prints its one line. Returns 0 or -1. */
+/*
+ * Merges session @p e as @p opts says; prints its one line. Returns 0, 1
+ * when another process is merging it already (skipped), or -1.
+ */
 static int merge_one(const struct sessions *s, const struct sessions_entry *e,
                      const struct cmd_merge_dir_options *opts)
 {
@@ -194,6 +197,13 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e,
 	    merge_sibling_paths(pre, post, &sib) != 0) {
 		fprintf(stderr, "xrlm: %s: error: path too long\n", quote_path(qm, s->dir));
 		return -1;
+	}
+	/* Another xrlm merging this session now (its merged file's temporary
+	 * file open from its start): its files are not a merge cut short's. */
+	pid_t merging = out_file_writer(sib.merged_csv);
+	if (merging) {
+		printf("%s: skipped: pid %d is merging it\n", tag, (int)merging);
+		return 1;
 	}
 	/* What a merge the kill cut short left behind goes first. */
 	unsigned stale = out_file_remove_stale(sib.merged_csv) +
@@ -254,9 +264,10 @@ int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 		}
 		/* Each message is flushed in order with the merge's stderr lines. */
 		fflush(stdout);
-		if (merge_one(&s, e, opts) == 0)
+		int r = merge_one(&s, e, opts);
+		if (r == 0)
 			merged++;
-		else
+		else if (r < 0)
 			failed++;
 	}
 	if (merged + failed == 0)

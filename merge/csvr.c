@@ -66,13 +66,6 @@ struct engine {
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-void csvr_printable(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, const char *fmt, ...)
 {
 	char what[CSVR_MSG_MAX / 2], q[QUOTE_PATH_MAX];
@@ -83,7 +76,7 @@ static void diag_error(struct csvr_diag *d, const char *path, uint64_t line, con
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	csvr_printable(what);
+	quote_text(what);
 	if (line)
 		snprintf(d->error, sizeof(d->error), "%s:%llu: error: %s", quote_path(q, path),
 		         (unsigned long long)line, what);
@@ -100,7 +93,7 @@ static void diag_warning(struct csvr_diag *d, const char *path, uint64_t line, c
 	if (d->warning_count >= CSVR_MAX_WARNINGS)
 		return;
 	snprintf(text, sizeof(text), "%s", what);
-	csvr_printable(text);
+	quote_text(text);
 	snprintf(d->warnings[d->warning_count++], CSVR_MSG_MAX, "%s:%llu: warning: %s",
 	         quote_path(q, path), (unsigned long long)line, text);
 }

@@ -208,13 +208,6 @@ void csvr_wrong_header(const char *expected, const char *line, size_t len, char 
 void csvr_quote_field(char *dst, size_t size, const char *s, size_t len);
 
 /*
- * '?' for every control byte of @p s, in place: what a file holds, quoted
- * in a message or shown in a table, must not reach a terminal as escape
- * sequences from a damaged or hostile file.
- */
-void csvr_printable(char *s);
-
-/*
  * Adds a warning of the reader's own (a check after the rows: "<file>:
  * warning: ..." in @p text) to @p d, as far as there is room.
  */

@@ -45,7 +45,8 @@ enum ctl_conn_result ctl_conn_open(struct ctl_conn *c, const char *dir, pid_t pi
 		       : err == ENOENT     ? CTL_CONN_ABSENT
 		                           : CTL_CONN_FAILED;
 	}
-	int r = ctl_conn_line(c, line, sizeof(line), timeout_ms);
+	ctl_conn_deadline(c, timeout_ms);
+	int r = ctl_conn_line(c, line, sizeof(line));
 	if (r == 2 && strncmp(line, "OK " U_CTL_GREETING " ", sizeof(U_CTL_GREETING) + 3) == 0) {
 		int version = atoi(line + sizeof(U_CTL_GREETING) + 3);
 		if (version == U_CTL_VERSION)
@@ -53,7 +54,7 @@ enum ctl_conn_result ctl_conn_open(struct ctl_conn *c, const char *dir, pid_t pi
 		snprintf(c->error, sizeof(c->error), "process %d speaks protocol version %d, this "
 		         "xrlm %d", (int)pid, version, U_CTL_VERSION);
 	} else if (r == 2) {
-		u_ctl_unescape_display(line);
+		ctl_conn_display(line, sizeof(line));
 		snprintf(c->error, sizeof(c->error), "process %d: %.400s", (int)pid,
 		         strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
 	} else if (r >= 0) {
@@ -110,9 +111,15 @@ static int take_line(struct ctl_conn *c, char *line, size_t size)
 	return status ? 2 : 1;
 }
 
-int ctl_conn_line(struct ctl_conn *c, char *line, size_t size, int timeout_ms)
+void ctl_conn_deadline(struct ctl_conn *c, int timeout_ms)
 {
-	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+	c->timeout_ms = timeout_ms;
+	c->deadline_ms = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
+}
+
+int ctl_conn_line(struct ctl_conn *c, char *line, size_t size)
+{
+	long long deadline = c->deadline_ms;
 
 	for (;;) {
 		int r = take_line(c, line, size);
@@ -129,7 +136,7 @@ int ctl_conn_line(struct ctl_conn *c, char *line, size_t size, int timeout_ms)
 			continue;
 		if (pr == 0) {
 			snprintf(c->error, sizeof(c->error), "process %d: no reply within %.1f s",
-			         (int)c->pid, timeout_ms / 1000.0);
+			         (int)c->pid, c->timeout_ms / 1000.0);
 			return -1;
 		}
 		ssize_t n = pr < 0 ? -1 : recv(c->fd, c->buf + c->len, sizeof(c->buf) - c->len, 0);
@@ -156,7 +163,18 @@ void ctl_conn_value(const char *line, const char *key, char *out, size_t size)
 		const char *v = p + klen + 1;
 		size_t n = strcspn(v, " ");
 		snprintf(out, size, "%.*s", (int)n, v);
-		u_ctl_unescape_display(out);
+		ctl_conn_display(out, size);
 		return;
 	}
+}
+
+void ctl_conn_display(char *s, size_t size)
+{
+	char q[QUOTE_PATH_MAX];
+
+	/* In place: an escape's four bytes decode to one, never more. */
+	u_ctl_unescape(s, s, size);
+	const char *shown = quote_path(q, s);
+	if (shown != s)
+		snprintf(s, size, "%s", shown);
 }

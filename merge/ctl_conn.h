@@ -19,6 +19,8 @@ struct ctl_conn {
 	char path[4096];
 	char buf[CTL_CONN_LINE_MAX];
 	size_t len;
+	int timeout_ms;         /* the wait ctl_conn_deadline() started, */
+	long long deadline_ms;  /* and when it ends (CLOCK_MONOTONIC; -1: never) */
 	char error[4608]; /* why the last call failed, one line */
 };
 
@@ -43,16 +45,34 @@ void ctl_conn_close(struct ctl_conn *c);
 bool ctl_conn_send(struct ctl_conn *c, const char *request);
 
 /*
- * Reads the next line, without its '\n', into @p line within @p timeout_ms
- * (negative: no limit). Returns 1 for a data line, 2 for the status line
- * that ends a reply, 0 at end of connection, -1 on error or timeout.
+ * Starts a wait: the lines read by ctl_conn_line() from now until the next
+ * call must all come within @p timeout_ms (negative: no limit), so that a
+ * process that keeps sending data lines and never ends its reply cannot
+ * hold xrlm past it.
  */
-int ctl_conn_line(struct ctl_conn *c, char *line, size_t size, int timeout_ms);
+void ctl_conn_deadline(struct ctl_conn *c, int timeout_ms);
 
 /*
- * The value of @p key in the data line @p line, unescaped for display,
- * into @p out ("" when absent).
+ * Reads the next line, without its '\n', into @p line before the deadline
+ * ctl_conn_deadline() set. Returns 1 for a data line, 2 for the status line
+ * that ends a reply, 0 at end of connection, -1 on error or timeout.
+ */
+int ctl_conn_line(struct ctl_conn *c, char *line, size_t size);
+
+/*
+ * The value of @p key in the data line @p line, as ctl_conn_display()
+ * shows it, into @p out ("" when absent).
  */
 void ctl_conn_value(const char *line, const char *key, char *out, size_t size);
+
+/*
+ * Text from the socket (@p s, @p size bytes) made fit for a terminal, in
+ * place: the protocol's escapes decoded, then shown as xrlm shows a file
+ * name (quote.h: a control byte, a C1 control or a backslash makes it C
+ * escaped), so that what a process sends can neither reach the terminal
+ * raw nor pass for other text. Cut to @p size, a whole escape at a time
+ * only when it fits.
+ */
+void ctl_conn_display(char *s, size_t size);
 
 #endif /* XRLM_CTL_CONN_H */

@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "functions_read.h"
+#include "quote.h"
 
 /* The cells of one row, as read. */
 struct fn_row {
@@ -45,8 +46,8 @@ static int keep_row(void *ctx, const union csvr_value *v, uint32_t present, char
 	         (present & (1u << FUNCTIONS_COL_FN)) ? v[FUNCTIONS_COL_FN].s : "");
 	snprintf(r->phase, sizeof(r->phase), "%s",
 	         (present & (1u << FUNCTIONS_COL_PHASE)) ? v[FUNCTIONS_COL_PHASE].s : "");
-	csvr_printable(r->fn);
-	csvr_printable(r->phase);
+	quote_text(r->fn);
+	quote_text(r->phase);
 	r->calls = v[FUNCTIONS_COL_CALLS].u;
 	r->induced = v[FUNCTIONS_COL_INDUCED].u;
 	r->own_thread = v[FUNCTIONS_COL_OWN_THREAD].u;

@@ -563,15 +563,18 @@ static int write_output(struct merged_writer *o, struct out_reserve *room, struc
 	}
 	/* Until the merged file is placed, a signal that ends xrlm takes the
 	 * functions file with it: alone it would stop the next try. */
+	struct stat placed;
+	bool own = rc->calls->present && lstat(functions_path, &placed) == 0;
 	if (rc->calls->present)
 		out_file_watch(functions_path);
 	int ret = merged_write_commit(o, msg, sizeof(msg));
 	if (ret != 0) {
 		say(log, ctx, msg);
 		/* The session is not merged: leave no functions file that would
-		 * stop the next try (files are never replaced). */
-		if (rc->calls->present)
-			unlink(functions_path);
+		 * stop the next try (files are never replaced); only this one's,
+		 * not another merge's of the same session that placed both. */
+		if (own)
+			out_file_remove_placed(functions_path, &placed);
 	}
 	if (rc->calls->present)
 		out_file_unwatch(functions_path);

@@ -327,7 +327,13 @@ static bool pid_gone(long pid)
 	return pid > 0 && pid <= INT_MAX && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-unsigned out_file_remove_stale(const char *path)
+/*
+ * Looks at the temporary files out_file_create_tmp() made for @p path:
+ * with @p remove, those whose process is gone are removed (counted in the
+ * result); *@p live (when not NULL) gets the pid of one whose process
+ * still runs, 0 for none.
+ */
+static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 {
 	char dir[4096], prefix[512];
 	const char *name = base_name(path);
@@ -335,6 +341,8 @@ unsigned out_file_remove_stale(const char *path)
 	struct dirent *d;
 	struct stat st;
 
+	if (live)
+		*live = 0;
 	out_file_dir_of(path, dir, sizeof(dir));
 	int n = snprintf(prefix, sizeof(prefix), ".%s.tmp-", name);
 	DIR *h = opendir(dir);
@@ -348,13 +356,41 @@ unsigned out_file_remove_stale(const char *path)
 		if (strncmp(d->d_name, prefix, (size_t)n) != 0)
 			continue;
 		long pid = strtol(d->d_name + n, &end, 10);
-		if (*end != '-' || !pid_gone(pid) ||
+		if (*end != '-' || pid <= 0 || pid > INT_MAX ||
 		    fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		removed += unlinkat(dirfd(h), d->d_name, 0) == 0;
+		if (!pid_gone(pid)) {
+			if (live)
+				*live = (pid_t)pid;
+			continue;
+		}
+		if (remove)
+			removed += unlinkat(dirfd(h), d->d_name, 0) == 0;
 	}
 	closedir(h);
 	return removed;
+}
+
+unsigned out_file_remove_stale(const char *path)
+{
+	return scan_tmp(path, true, NULL);
+}
+
+pid_t out_file_writer(const char *path)
+{
+	pid_t live;
+
+	scan_tmp(path, false, &live);
+	return live;
+}
+
+int out_file_remove_placed(const char *path, const struct stat *placed)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || st.st_dev != placed->st_dev || st.st_ino != placed->st_ino)
+		return -1;
+	return unlink(path);
 }
 
 void out_file_dir_of(const char *path, char *dir, size_t size)

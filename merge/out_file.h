@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "thread.h"
@@ -72,6 +73,19 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
  * Returns how many were removed.
  */
 unsigned out_file_remove_stale(const char *path);
+
+/*
+ * The pid of a live process with a temporary file for @p path (a merge
+ * writing it now), 0 when there is none.
+ */
+pid_t out_file_writer(const char *path);
+
+/*
+ * Removes @p path only if it is still the file @p placed describes (its
+ * lstat() after this process placed it): never another process's file
+ * put there since. Returns 0, or -1 (not removed).
+ */
+int out_file_remove_placed(const char *path, const struct stat *placed);
 
 /* Space reserved ahead of a file's writes (out_file_reserve_start()). */
 struct out_reserve {

@@ -12,15 +12,15 @@
 #define QUOTE_CONTROL_MAX 2
 
 /*
- * How many bytes at @p s are a control, to be escaped: a C0 control, DEL
- * or the escapes' own backslash (1); a C1 control in UTF-8, U+0080 to
- * U+009F (2: a terminal that reads UTF-8 takes U+009B for CSI as it takes
- * ESC [); a C1 byte, 0x80 to 0x9f, in no UTF-8 sequence (1: CSI itself to
- * a terminal that reads 8 bits). 0 for a byte shown as it is. @p cont:
- * the continuation bytes still due to a sequence begun before @p s, so
- * that those of "€" (e2 82 ac) are not taken for C1 bytes.
+ * How many bytes at @p s are a control: a C0 control or DEL (1); a C1
+ * control in UTF-8, U+0080 to U+009F (2: a terminal that reads UTF-8
+ * takes U+009B for CSI as it takes ESC [); a C1 byte, 0x80 to 0x9f, in
+ * no UTF-8 sequence (1: CSI itself to a terminal that reads 8 bits); with
+ * @p backslash, a backslash too (1: the escapes' own). 0 for a byte shown
+ * as it is. @p cont: the continuation bytes still due to a sequence begun
+ * before @p s, so that those of "€" (e2 82 ac) are not taken for C1 bytes.
  */
-static size_t quote_control(const unsigned char *s, unsigned *cont)
+static size_t control_length(const unsigned char *s, unsigned *cont, bool backslash)
 {
 	unsigned char c = s[0];
 
@@ -29,13 +29,19 @@ static size_t quote_control(const unsigned char *s, unsigned *cont)
 		return 0;
 	}
 	*cont = 0;
-	if (c < 0x20 || c == 0x7f || c == '\\' || (c >= 0x80 && c <= 0x9f))
+	if (c < 0x20 || c == 0x7f || (backslash && c == '\\') || (c >= 0x80 && c <= 0x9f))
 		return 1;
 	if (c == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
 		return 2;
 	if (c >= 0xc2 && c <= 0xf4)
 		*cont = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
 	return 0;
+}
+
+/* What quote_path() escapes: a control or a backslash (control_length()). */
+static size_t quote_control(const unsigned char *s, unsigned *cont)
+{
+	return control_length(s, cont, true);
 }
 
 /* Whether @p path holds a control (quote_control()). */
@@ -88,4 +94,21 @@ const char *quote_path(char *buf, const char *path)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+void quote_text(char *s)
+{
+	unsigned char *p = (unsigned char *)s, *o = p;
+	unsigned cont = 0;
+
+	while (*p) {
+		size_t k = control_length(p, &cont, false);
+		if (k == 0) {
+			*o++ = *p++;
+			continue;
+		}
+		*o++ = '?';
+		p += k;
+	}
+	*o = '\0';
 }

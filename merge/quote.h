@@ -1,5 +1,6 @@
 /*
- * File names as messages and listings show them.
+ * File names as messages and listings show them, and a file's text as
+ * tables show it.
  *
  * A file name is any bytes but '/' and NUL: one found in a directory or
  * given on the command line may hold an escape sequence or a line end,
@@ -27,5 +28,13 @@
  * whole escape.
  */
 const char *quote_path(char *buf, const char *path);
+
+/*
+ * A file's text (a function's name, a summary value) made fit for a
+ * terminal in place: each control quote_path() would escape, a backslash
+ * aside, becomes one '?' (a C1 control in UTF-8 with its two bytes).
+ * Other text, UTF-8 included, is left as it is.
+ */
+void quote_text(char *s);
 
 #endif /* XRLM_QUOTE_H */

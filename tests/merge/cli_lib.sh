@@ -32,3 +32,19 @@ stderr_once() {
 	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err" ||
 		fail "stderr is not one line matching '$1'"
 }
+
+# server MODE: starts tests/merge/ctl_server.py MODE, a stand-in for a
+# monitored process's control socket; sets $srv, its pid.
+server() {
+	export XDG_RUNTIME_DIR="$work/run"
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	python3 "$(dirname "$0")/ctl_server.py" "$1" >"$work/srv" &
+	srv=$!
+	trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
+	i=0
+	while [ ! -S "$XDG_RUNTIME_DIR/xrlm/$srv.sock" ]; do
+		i=$((i + 1))
+		[ $i -le 200 ] || fail "the stand-in server did not start"
+		sleep 0.05
+	done
+}

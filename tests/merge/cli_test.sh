@@ -711,6 +711,27 @@ calls_merge_dir)
 		fail "no line for the functions file removed"
 	[ -s "$work/frames-merged-$t.csv" ] && [ -s "$work/functions-merged-$t.csv" ] ||
 		fail "not merged again"
+	# Another xrlm merging the session now (its merged file's temporary
+	# file, named with its live pid) has placed its functions file and not
+	# yet its merged file: neither removed nor merged beside it.
+	rm "$work/frames-merged-$t.csv"
+	sleep 60 &
+	mp=$!
+	: >"$work/.frames-merged-$t.csv.tmp-$mp-1"
+	run merge "$work"
+	kill $mp
+	wait $mp 2>/dev/null
+	[ "$rc" -eq 0 ] || fail "a session another merge writes: status $rc"
+	grep -q "^$t: skipped: pid $mp is merging it$" "$work/out" || fail "no line for the merge in progress"
+	[ -s "$work/functions-merged-$t.csv" ] || fail "the running merge's functions file removed"
+	[ ! -e "$work/frames-merged-$t.csv" ] || fail "merged beside the running merge"
+	# Once that process is gone its files are a merge cut short's.
+	run merge "$work"
+	[ "$rc" -eq 0 ] || fail "after the other merge died: status $rc"
+	grep -q "^$t: removed 1 temporary file of a merge cut short$" "$work/out" &&
+		grep -q "^$t: removed the functions file of a merge cut short$" "$work/out" ||
+		fail "what the dead merge left not removed"
+	[ -s "$work/frames-merged-$t.csv" ] || fail "not merged after the other merge died"
 	;;
 threads)
 	# The merged and functions files have the same bytes whatever the
@@ -927,7 +948,8 @@ merge_dir)
 	# merged; a bad one is reported and the rest still merged; status 1.
 	make_sessions "$work/d"
 	# A merge a kill cut short left its temporary file (its process is
-	# gone): removed. A live process's (this shell's) is left alone.
+	# gone): removed. A live process's (this shell's) is left alone, its
+	# session too: another xrlm merges it now.
 	dead=$(sh -c 'echo $$')
 	echo partial >"$work/d/.frames-merged-$B.csv.tmp-$dead-1f"
 	echo partial >"$work/d/.functions-merged-$B.csv.tmp-$dead-2f"
@@ -942,7 +964,7 @@ merge_dir)
 		$B: removed 2 temporary files of a merge cut short
 		$B: merged 3 frames into $work/d/frames-merged-$B.csv
 		$C: skipped: no post file
-		$E: merged 6 frames into $work/d/frames-merged-$E.csv
+		$E: skipped: pid $$ is merging it
 		$L: skipped: pid $$ is still running (recording?)
 	END
 	cmp -s "$work/want" "$work/out" || fail "unexpected lines: $(diff "$work/want" "$work/out")"
@@ -950,15 +972,27 @@ merge_dir)
 		fail "B merged differently (its GPU files not used?)"
 	[ ! -e "$work/d/frames-merged-$D.csv" ] || fail "a merged file for the bad session"
 	[ ! -e "$work/d/frames-merged-$L.csv" ] || fail "a merged file for a running session"
+	[ ! -e "$work/d/frames-merged-$E.csv" ] || fail "merged beside another merge"
 	! ls -a "$work/d" | grep -q '\.tmp-' || fail "temporary file left"
-	# Again: nothing left to merge but the bad one.
+	# Again: E, whose other merge is gone, and nothing more but the bad one.
 	rm "$work/d/frames-$D-pre.csv"
 	run merge "$work/d"
 	[ "$rc" -eq 0 ] || fail "second run: status $rc"
 	grep -q "^$D: skipped: no pre file$" "$work/out" || fail "second run: D"
-	! grep -q "merged" "$work/out" || fail "second run merged again"
+	[ "$(grep -c "merged" "$work/out")" -eq 1 ] &&
+		grep -q "^$E: merged 6 frames into $work/d/frames-merged-$E.csv$" "$work/out" ||
+		fail "second run: E not merged, or another merged again"
 	run ls "$work/d"
 	grep -q "^$E .*merged, 6 frames$" "$work/out" || fail "ls after merge DIR"
+	;;
+ctl_timeout)
+	# --timeout bounds a whole reply: a process that sends data lines and
+	# never ends its reply does not hold xrlm past it (timeout(1) ends a
+	# hang with 124).
+	server drip
+	timeout 10 "$xrlm" ctl status "$srv" --timeout 1 >"$work/out" 2>"$work/err"
+	rc=$?
+	expect_error 1 "process $srv: no reply within 1.0 s"
 	;;
 merge_dir_options)
 	# merge DIR applies --threads, --no-gpu and --no-calls to every session,

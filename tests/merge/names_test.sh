@@ -35,6 +35,15 @@ clean() {
 	done
 }
 
+# clean_c1: nor a C1 control, in UTF-8 or as a bare byte (the cases below
+# hold no other bytes 0x80 to 0x9f): CSI to many terminals, as ESC [ is.
+clean_c1() {
+	for f in "$work/out" "$work/err"; do
+		! LC_ALL=C grep -aq "$(printf '[\200-\237]')" "$f" ||
+			fail "a raw C1 control in $(basename "$f"): $(od -c "$f" | head -20)"
+	done
+}
+
 # messages N: stderr is N lines, each one "xrlm: " message
 messages() {
 	[ "$(wc -l <"$work/err")" -eq "$1" ] || fail "expected $1 line(s) on stderr"
@@ -173,6 +182,64 @@ trace)
 	clean
 	messages 1
 	shows "$work/err" 'session t\033[31m\n has no post file: '
+	;;
+file_text)
+	# A file's own text in a table (a function's name, a merged file's
+	# frame count in xrlm ls) shows each control as '?', C1 ones too.
+	t=999999001-20261101T100000
+	for k in frames calls; do
+		for side in pre post; do cp "$data/$k-s1-$side.csv" "$work/$k-$t-$side.csv"; done
+	done
+	run merge "$work/frames-$t-pre.csv" "$work/frames-$t-post.csv"
+	[ "$rc" -eq 0 ] || fail "merge: status $rc"
+	f="$work/functions-merged-$t.csv"
+	sed "s/^xrWaitFrame,/xrWait$(printf '\302\233')2J$(printf '\233')3JFrame,/" "$f" >"$work/f" && mv "$work/f" "$f"
+	run stats "$work/frames-merged-$t.csv" --all
+	clean
+	clean_c1
+	shows "$work/out" 'xrWait?2J?3JFrame'
+	mkdir "$work/l"
+	sed "s/^# frame_count=/&$(printf '\302\233')2J/" "$work/frames-merged-$t.csv" >"$work/l/frames-merged-$t.csv"
+	run ls "$work/l"
+	clean
+	clean_c1
+	shows "$work/out" 'merged, ?2J'
+	;;
+ctl)
+	# What a process sends over the control socket is shown as names are:
+	# a raw ESC, U+009B and a bare 0x9b byte C-escaped, an escaped
+	# backslash doubled; in values, in a key, in an ERR text.
+	server hostile
+	csi='\302\2332J'
+	run ctl status "$srv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	clean
+	clean_c1
+	shows "$work/out" "A${csi}B"
+	shows "$work/out" 'T\033[31m'
+	shows "$work/out" 's\2332J'
+	shows "$work/out" "/tmp/o${csi}"'\\x\033'
+	shows "$work/out" 'k\033[31mey'
+	run ctl list
+	clean
+	clean_c1
+	shows "$work/out" "A${csi}B"
+	run ctl start "$srv"
+	[ "$rc" -eq 0 ] || fail "start: status $rc"
+	clean
+	clean_c1
+	shows "$work/out" "session s${csi}"
+	run ctl stop "$srv"
+	[ "$rc" -eq 0 ] || fail "stop: status $rc"
+	clean
+	clean_c1
+	shows "$work/out" "merged CSV: /tmp/o${csi}/frames-merged-s.csv"
+	run ctl mark "$srv" note
+	[ "$rc" -eq 1 ] || fail "mark: status $rc, expected 1"
+	clean
+	clean_c1
+	messages 1
+	shows "$work/err" "no such request "'\033[31m'"${csi}"
 	;;
 *)
 	fail "unknown case"

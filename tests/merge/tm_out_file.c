@@ -2,7 +2,9 @@
  * Unit tests of out_file_watch(): a fatal signal removes a placed file
  * that is not whole yet (the functions file before its merged file), and
  * leaves it once it is (out_file_unwatch()). Each case runs in a child
- * that arms the signals and ends by SIGTERM.
+ * that arms the signals and ends by SIGTERM. And of out_file_remove_placed():
+ * a failed merge removes its own functions file, never one another merge
+ * put in its place.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,11 +67,40 @@ static void test_unwatched_file_kept(void **state)
 	assert_true(survives(true));
 }
 
+static void test_remove_placed(void **state)
+{
+	char path[] = "/tmp/xrlm-placed-XXXXXX";
+	struct stat placed;
+	(void)state;
+
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(lstat(path, &placed), 0);
+	/* Another process's file now at the name (made while the first
+	 * existed, so never its inode again): left there. */
+	char path2[] = "/tmp/xrlm-placed-XXXXXX";
+	struct stat other;
+	fd = mkstemp(path2);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &other), 0);
+	close(fd);
+	assert_int_equal(rename(path2, path), 0);
+	assert_int_equal(out_file_remove_placed(path, &placed), -1);
+	assert_int_equal(access(path, F_OK), 0);
+	/* This process's own: removed. */
+	assert_int_equal(out_file_remove_placed(path, &other), 0);
+	assert_int_not_equal(access(path, F_OK), 0);
+	/* Gone already: nothing to do. */
+	assert_int_equal(out_file_remove_placed(path, &other), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_watched_file_removed),
 		cmocka_unit_test(test_unwatched_file_kept),
+		cmocka_unit_test(test_remove_placed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

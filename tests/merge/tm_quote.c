@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "quote.h"
@@ -85,6 +86,33 @@ static void test_long_name_cut(void **state)
 		assert_true((unsigned char)q[i] >= 0x20 && q[i] != 0x7f);
 }
 
+/* The text of the given form after quote_text(). */
+static const char *as_text(char *buf, size_t size, const char *s)
+{
+	snprintf(buf, size, "%s", s);
+	quote_text(buf);
+	return buf;
+}
+
+/*
+ * A file's text for a table: every control one '?', C1 ones too (a
+ * function name "xrWait<U+009B>2JFrame" must not clear the screen), a
+ * backslash and other UTF-8 as they are.
+ */
+static void test_text_controls_replaced(void **state)
+{
+	char buf[64];
+	(void)state;
+
+	assert_string_equal(as_text(buf, sizeof(buf), "a\\b \"q\""), "a\\b \"q\""); /* a backslash as it is */
+	assert_string_equal(as_text(buf, sizeof(buf), "a\033[31m\nb\177"), "a?[31m?b?");
+	assert_string_equal(as_text(buf, sizeof(buf), "xrWait\xc2\x9b" "2JFrame"), "xrWait?2JFrame");
+	assert_string_equal(as_text(buf, sizeof(buf), "a\x9b" "2J"), "a?2J");
+	assert_string_equal(as_text(buf, sizeof(buf), "\xe2\x82\xac \xc3\xa9\x9b \xc2\xa0"),
+	                    "\xe2\x82\xac \xc3\xa9? \xc2\xa0");
+	assert_string_equal(as_text(buf, sizeof(buf), ""), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +121,7 @@ int main(void)
 		cmocka_unit_test(test_backslash_escaped),
 		cmocka_unit_test(test_c1_controls_escaped),
 		cmocka_unit_test(test_long_name_cut),
+		cmocka_unit_test(test_text_controls_replaced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,19 +36,25 @@ static void test_escape(void **state)
 	assert_string_equal(small, "ab");
 }
 
-static void test_unescape_display(void **state)
+static void test_unescape(void **state)
 {
 	(void)state;
-	char s[64] = "a\\x20b\\x2cc\\x0a\\x7fz\\xzz\\x4";
-	u_ctl_unescape_display(s);
-	/* Control characters never come out raw; a broken escape stays as it is. */
-	assert_string_equal(s, "a b,c??z\\xzz\\x4");
+	char out[64];
+	u_ctl_unescape("a\\x20b\\x2cc\\x0a\\x7fz\\xzz\\x4", out, sizeof(out));
+	/* Every escape decoded, control bytes too (the display quotes them); a broken one stays. */
+	assert_string_equal(out, "a b,c\n\x7fz\\xzz\\x4");
 
-	const char *text = "x \"y\",\\z é";
+	/* A round trip, and in place. */
+	const char *text = "x \"y\",\\z \xc3\xa9 \xc2\x9b";
 	char buf[U_CTL_ESCAPED_SIZE(32)];
 	u_ctl_escape(text, strlen(text), buf, sizeof(buf));
-	u_ctl_unescape_display(buf);
+	u_ctl_unescape(buf, buf, sizeof(buf));
 	assert_string_equal(buf, text);
+
+	/* Cut to the output's size, always terminated. */
+	char small[4];
+	u_ctl_unescape("abcdef", small, sizeof(small));
+	assert_string_equal(small, "abc");
 }
 
 static void test_text_valid(void **state)
@@ -106,7 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_unescape_display),
+		cmocka_unit_test(test_unescape),
 		cmocka_unit_test(test_text_valid),
 		cmocka_unit_test(test_socket_names),
 		cmocka_unit_test(test_dir),
