@@ -233,7 +233,11 @@ static void on_field(void *s, size_t len, void *data)
 	e->field++;
 }
 
-/* Text of a comment line after '#' and blanks, without a trailing CR. */
+/*
+ * Text of a comment line after '#' and blanks, without a trailing CR, and
+ * without the empty fields a spreadsheet pads a saved line with to its
+ * sheet's width ("# frame_count=200,,,,"): no value of ours ends in a comma.
+ */
 static char *comment_body(char *text)
 {
 	size_t n;
@@ -241,9 +245,38 @@ static char *comment_body(char *text)
 	while (*text == '#' || *text == ' ' || *text == '\t')
 		text++;
 	n = strlen(text);
-	while (n > 0 && (text[n - 1] == '\r' || text[n - 1] == ' '))
+	while (n > 0 && (text[n - 1] == '\r' || text[n - 1] == ' ' || text[n - 1] == ','))
 		text[--n] = '\0';
 	return text;
+}
+
+/*
+ * Whether header-region line @p line (@p len bytes, no line end) is a
+ * comment: it begins with '#', or with "\"#" as a spreadsheet saves it
+ * with every text cell in quotes. Its text goes to @p out (@p size bytes,
+ * cut to fit): as it is, or its fields unquoted ('""' a quote) and
+ * joined by commas, as the rows' comments are read.
+ */
+static bool comment_line(const char *line, size_t len, char *out, size_t size)
+{
+	size_t n = 0;
+	bool quoted = false;
+
+	if (len == 0 || (line[0] != '#' && (line[0] != '"' || len < 2 || line[1] != '#')))
+		return false;
+	for (size_t i = 0; i < len && n + 1 < size; i++) {
+		char c = line[i];
+		if (line[0] == '#' || c != '"') {
+			out[n++] = c; /* a comma between fields is one in the text */
+		} else if (quoted && i + 1 < len && line[i + 1] == '"') {
+			out[n++] = '"'; /* a quote doubled inside quotes */
+			i++;
+		} else {
+			quoted = !quoted;
+		}
+	}
+	out[n] = '\0';
+	return true;
 }
 
 static void handle_comment(struct engine *e, char *text, bool in_header, uint64_t line)
@@ -525,11 +558,8 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 
 		if (line_len == 0)
 			continue;
-		if (line[0] == '#') {
-			char text[CSVR_MSG_MAX / 2];
-			size_t n = line_len < sizeof(text) - 1 ? line_len : sizeof(text) - 1;
-			memcpy(text, line, n);
-			text[n] = '\0';
+		char text[CSVR_MSG_MAX / 2];
+		if (comment_line(line, line_len, text, sizeof(text))) {
 			handle_comment(e, text, true, lineno);
 			if (e->stop)
 				return -1;

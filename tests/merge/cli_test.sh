@@ -812,6 +812,43 @@ refuses_overwrite)
 	expect_error 1 "frames-merged-s1.csv: error: already exists"
 	[ "$(cat "$work/frames-merged-s1.csv")" = keep ] || fail "file was changed"
 	;;
+spreadsheet_saved)
+	# Every file saved again by a spreadsheet that quotes every text cell
+	# and pads each line to its sheet's width (the '#' lines in quotes and
+	# followed by empty cells) reads as the file it was: the same merged
+	# file's bytes from such per-side files, and the same tables from such
+	# a merged file.
+	mkdir "$work/a"
+	"$gen" "$work/a" t 200 --calls 2 || fail "generator"
+	mkdir "$work/b"
+	for f in "$work"/a/*.csv; do
+		awk -F, -v OFS=, '
+			/^#/ { print "\"" $0 "\",,,"; next }
+			{ for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+$/ && $i != "") $i = "\"" $i "\""; print }
+		' "$f" >"$work/b/$(basename "$f")"
+	done
+	grep -q '^"# clock=CLOCK_MONOTONIC",,,$' "$work/b/frames-t-pre.csv" &&
+		grep -q '^"xrWaitFrame",' "$work/b/calls-t-pre.csv" || fail "the files were not saved as a spreadsheet does"
+	for d in a b; do
+		run merge "$work/$d/frames-t-pre.csv" "$work/$d/frames-t-post.csv" -o "$work/$d/m.csv"
+		[ "$rc" -eq 0 ] || fail "merge of $d: status $rc"
+	done
+	cmp -s "$work/a/m.csv" "$work/b/m.csv" && cmp -s "$work/a/m.functions.csv" "$work/b/m.functions.csv" ||
+		fail "the spreadsheet's files merged differently"
+	for f in m.csv:frames-merged-t.csv m.functions.csv:functions-merged-t.csv; do
+		awk -F, -v OFS=, '
+			/^#/ { print "\"" $0 "\",,,,"; next }
+			{ for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.]+$/ && $i != "") $i = "\"" $i "\""; print }
+		' "$work/a/${f%%:*}" >"$work/b/${f#*:}"
+	done
+	run stats "$work/a/m.csv"
+	mv "$work/out" "$work/want"
+	run stats "$work/b/frames-merged-t.csv"
+	[ "$rc" -eq 0 ] || fail "stats of the saved merged file: status $rc"
+	cmp -s "$work/want" "$work/out" || fail "stats differ: $(diff "$work/want" "$work/out")"
+	run compare "$work/a/m.csv" "$work/b/frames-merged-t.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "compare of the saved merged file: status $rc"
+	;;
 output_is_input)
 	# An output that is one of the command's inputs (the same file, by any
 	# path or link) is refused before anything is written: one line,
