@@ -7,7 +7,7 @@
  *
  * Checked per row, besides the engine's strict parsing (csvr.h): fn is a
  * name (letters, digits, '_', at most CALLS_FN_MAX - 1 bytes), t_exit is
- * not before t_entry, and both lie within ±2^61 ns. A violation is an
+ * not before t_entry, and both lie within [0, 2^61) ns. A violation is an
  * error naming file and line. Rows need not be in t_entry order (see
  * calls_join.h for how far they may stray).
  */

@@ -238,6 +238,10 @@ static bool ticks_to_ns(int64_t ticks, uint64_t freq, int64_t *ns)
 int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int64_t t_exit,
                               struct side_times *out, char *msg, size_t msg_size)
 {
+	if (t_entry < 0 || t_exit < 0) {
+		snprintf(msg, msg_size, "t_entry or t_exit is negative (no CLOCK_MONOTONIC time is)");
+		return -1;
+	}
 	if (!ticks_to_ns(t_entry, meta->clock_freq, &out->entry_ns) ||
 	    !ticks_to_ns(t_exit, meta->clock_freq, &out->exit_ns)) {
 		snprintf(msg, msg_size, "t_entry or t_exit is out of range (2^61 ns)");

@@ -50,9 +50,10 @@ struct side_meta {
 };
 
 /*
- * Largest |time| in nanoseconds a CPU row may hold (about 73 years): the
+ * Largest time in nanoseconds a CPU row may hold (about 73 years): the
  * merge subtracts times (durations) and then durations (target time), and
- * with both sides below 2^61 neither subtraction can overflow.
+ * with both sides below 2^61 neither subtraction can overflow. None is
+ * negative: CLOCK_MONOTONIC starts at 0 (at boot).
  */
 #define SIDE_TIME_NS_MAX (INT64_C(1) << 61)
 
@@ -81,9 +82,8 @@ static inline int side_file_row_times(const struct side_meta *meta, int64_t t_en
                                       int64_t t_exit, struct side_times *out, char *msg,
                                       size_t msg_size)
 {
-	if ((meta->clock_freq == 0 || meta->clock_freq == 1000000000u) &&
-	    t_entry < SIDE_TIME_NS_MAX && t_entry > -SIDE_TIME_NS_MAX &&
-	    t_exit < SIDE_TIME_NS_MAX && t_exit > -SIDE_TIME_NS_MAX && t_exit >= t_entry) {
+	if ((meta->clock_freq == 0 || meta->clock_freq == 1000000000u) && t_entry >= 0 &&
+	    t_exit < SIDE_TIME_NS_MAX && t_exit >= t_entry) {
 		out->entry_ns = t_entry;
 		out->exit_ns = t_exit;
 		return 0;

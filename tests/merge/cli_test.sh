@@ -795,6 +795,15 @@ malformed_row)
 		expect_error 1 "frames-s1-$side.csv:9: error: t_exit is before t_entry$"
 		[ ! -e "$work/m.csv" ] || fail "$side: merged file written"
 	done
+	# A negative time: no CLOCK_MONOTONIC reading is (a sign typed into a
+	# file gave a frame of 10^10 us).
+	for side in pre post; do
+		copy_session s1
+		sed -i '9s/^\([0-9]*,[0-9]*\),/\1,-/' "$work/frames-s1-$side.csv"
+		run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+		expect_error 1 "frames-s1-$side.csv:9: error: t_entry or t_exit is negative"
+		[ ! -e "$work/m.csv" ] || fail "$side: merged file written"
+	done
 	;;
 garbage)
 	copy_session s1

@@ -605,6 +605,7 @@ static void test_bad_calls_rows(void **state)
 		{false, "xrLongNameLongNameLongNameLongNameLongNameLongName"
 		        "LongNameLongNameLongNameLongNameLongNameAbcdef,1,1000,2000,1,0\n",
 		 "column 1 (fn) is not a function name"},
+		{false, "xrEndFrame,1,-1000,2000,1,0\n", "t_entry or t_exit is negative"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
