@@ -286,12 +286,21 @@ static int write_file(struct trace_job *j, const char *path)
 	return 0;
 }
 
-/* The output must not be one of the files the trace is read from. */
+/*
+ * The output must not be one of the files the trace is read from, nor be
+ * there already: refused before the session is read, not after.
+ */
 static int check_output(const struct trace_job *j, const char *path)
 {
 	const char *const inputs[] = {j->cpu[0], j->cpu[1], j->gpu[0], j->gpu[1], j->frames_pre};
+	char msg[QUOTE_PATH_MAX + 64];
 
-	return cmd_check_output(path, inputs, sizeof(inputs) / sizeof(inputs[0]));
+	int ret = cmd_check_output(path, inputs, sizeof(inputs) / sizeof(inputs[0]));
+	if (ret == 0 && out_file_check_new(path, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "xrlm: %s\n", msg);
+		ret = CMD_EXIT_INPUT;
+	}
+	return ret;
 }
 
 static int setup_job(const struct trace_args *a, struct trace_job *j, uint64_t *max_mb)

@@ -966,16 +966,14 @@ int merge_files(const struct merge_paths *paths, const char *out_path,
                 struct merge_summary *summary, merge_log_fn log, void *ctx)
 {
 	char msg[MERGE_MSG_MAX];
-	struct stat st;
 
 	if (!paths || !paths->pre_csv || !paths->post_csv || !out_path) {
 		say(log, ctx, "merge: error: a pre, post and output path are required");
 		return -1;
 	}
 	/* Fail before the work; the final rename refuses to replace too. */
-	if (lstat(out_path, &st) == 0) {
-		char q[QUOTE_PATH_MAX];
-		sayf(log, ctx, "%s: error: already exists; not overwriting it", quote_path(q, out_path));
+	if (out_file_check_new(out_path, msg, sizeof(msg)) != 0) {
+		say(log, ctx, msg);
 		return -1;
 	}
 

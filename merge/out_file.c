@@ -282,6 +282,24 @@ static int place(const char *tmp, const char *path)
 	return 0;
 }
 
+/* The message of a file never replaced, @p path being there. */
+static void say_exists(const char *path, char *msg, size_t msg_size)
+{
+	char q[QUOTE_PATH_MAX];
+
+	snprintf(msg, msg_size, "%s: error: already exists; not overwriting it", quote_path(q, path));
+}
+
+int out_file_check_new(const char *path, char *msg, size_t msg_size)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return 0;
+	say_exists(path, msg, msg_size);
+	return -1;
+}
+
 int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size)
 {
 	if (place(tmp, path) == 0) {
@@ -291,8 +309,7 @@ int out_file_place(const char *tmp, const char *path, char *msg, size_t msg_size
 	int err = errno;
 	char q[QUOTE_PATH_MAX];
 	if (err == EEXIST)
-		snprintf(msg, msg_size, "%s: error: already exists; not overwriting it",
-		         quote_path(q, path));
+		say_exists(path, msg, msg_size);
 	else
 		snprintf(msg, msg_size, "%s: error: cannot rename into place: %s", quote_path(q, path),
 		         strerror(err));

@@ -50,6 +50,13 @@ void out_file_unwatch(const char *path);
 void out_file_discard(const char *tmp);
 
 /*
+ * Whether @p path is free for a new output: 0, or -1 with the message
+ * out_file_place() would give in @p msg. For a command to refuse before
+ * its work what its last step would refuse anyway.
+ */
+int out_file_check_new(const char *path, char *msg, size_t msg_size);
+
+/*
  * Renames the finished @p tmp to @p path, never replacing an existing file.
  * On failure removes @p tmp and returns -1 with a message in @p msg.
  */

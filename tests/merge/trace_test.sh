@@ -316,6 +316,10 @@ no_calibration)
 	run trace "$work/frames-N2-pre.csv" -o "$work/t2.json"
 	[ "$rc" = 0 ] || fail "status $rc with calibration lines"
 	grep -q 'calibration' "$work/err" && fail "a calibration warning with the lines there: $(cat "$work/err")"
+	# An output already there is refused before the session is read: its
+	# one line, not the warnings of a reading that is not needed.
+	run trace "$work/frames-N1-pre.csv" -o "$work/t.json"
+	expect_error 1 "t.json: error: already exists; not overwriting it"
 	echo "no calibration: $(stat 4) target GPU slices, one warning per GPU file"
 	;;
 errors)
