@@ -20,6 +20,10 @@
 #              and removed by list and by status
 #   long_path  a runtime directory whose socket path is longer than a socket
 #              address holds: the layer binds it, list and status reach it
+#   short      sessions over before the socket's thread looks (XRLM_RECORD_FRAMES=1
+#              at 500 Hz): each of 9 starts (one more than the clients served at
+#              once) answers at once with its session's tag, and the session's
+#              one frame is in its file
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -305,6 +309,26 @@ long_path)
 	ctl_ok list
 	grep -q "^$app  *no  *-  *xrlm-test-app " "$XRLM_TEST_WORK/ctl.out" ||
 		fail "list: $(cat "$XRLM_TEST_WORK/ctl.out" "$XRLM_TEST_WORK/ctl.err")"
+	kill "$app"
+	wait "$app" || true
+	;;
+short)
+	export XRLM_RECORD_FRAMES=1 XRTEST_FRAME_RATE=500
+	start_app 1000000 # killed when done
+	wait_socket "$app"
+	for i in $(seq 9); do
+		# Before the fix: no reply ("no reply within 5.5 s"), then "too many clients".
+		ctl_ok start "$app" --timeout 0.5
+		# Ended, as a rule; a reply that came within its one frame does not say so.
+		tag=$(sed -n 's/^recording: session \([^;]*\)\(; the session has ended already\)\{0,1\}$/\1/p' \
+			"$XRLM_TEST_WORK/ctl.out")
+		echo "$tag" | grep -q "^$app-" || fail "start $i: $(cat "$XRLM_TEST_WORK/ctl.out")"
+		wait_for_line "$OUT/xrlm-pre.log" "session $tag: 1 rows"
+		[ "$(data_rows "$OUT/frames-$tag-pre.csv" | wc -l)" -eq 1 ] ||
+			fail "session $tag: not one frame in $OUT/frames-$tag-pre.csv"
+	done
+	ctl_ok status "$app"
+	grep -q "^recording *0$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	kill "$app"
 	wait "$app" || true
 	;;
