@@ -24,6 +24,9 @@
 #              at 500 Hz): each of 9 starts (one more than the clients served at
 #              once) answers at once with its session's tag, and the session's
 #              one frame is in its file
+#   hangup     8 clients (as many as are served at once) send a stop that waits
+#              for the next frame (20 s away) and hang up: each frees its place at
+#              once, and status is answered
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -329,6 +332,20 @@ short)
 	done
 	ctl_ok status "$app"
 	grep -q "^recording *0$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	kill "$app"
+	wait "$app" || true
+	;;
+hangup)
+	# One frame every 20 s: the first starts the session, the second is far.
+	export XRLM_RECORD=1 XRTEST_FRAME_RATE=0.05
+	start_app 100 # killed when done
+	wait_socket "$app"
+	wait_for_line "$OUT/xrlm-pre.log" "session .*: recording to "
+	$CLIENT leave "$SOCKDIR/$app.sock" 8 stop >"$XRLM_TEST_WORK/leave.out" 2>&1 ||
+		fail "leave: $(cat "$XRLM_TEST_WORK/leave.out")"
+	# Before the fix each waited out its 5 s: "too many clients".
+	ctl_ok status "$app" --timeout 1
+	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	kill "$app"
 	wait "$app" || true
 	;;

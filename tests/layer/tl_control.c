@@ -355,6 +355,33 @@ static void test_start_withdrawn_at_end(void **state)
 	assert_int_equal(word_of(ctl), 0);
 }
 
+static bool count_mark(void *ctx, unsigned at, const char *line)
+{
+	(void)at;
+	(void)line;
+	(*(int *)ctx)++;
+	return true;
+}
+
+/*
+ * A mark whose client hung up (the control socket drops it at once) is
+ * still written by both sides, and its slot freed then.
+ */
+static void test_mark_abandoned(void **state)
+{
+	struct xl_control *ctl = *state;
+	const uint32_t open_ids[XL_MARKS_OPEN] = {0, 1};
+	int written = 0;
+
+	uint64_t seq = xl_marks_add(&ctl->marks, 1, 1, "left");
+	xl_marks_abandon(&ctl->marks, seq);
+	xl_marks_write(&ctl->marks, XL_SIDE_PRE, open_ids, 0, count_mark, &written);
+	xl_marks_write(&ctl->marks, XL_SIDE_POST, open_ids, 0, count_mark, &written);
+	assert_int_equal(written, 2);
+	for (int i = 0; i < XL_MARKS_SLOTS; i++)
+		assert_true(xl_marks_add(&ctl->marks, 1, 1, "more") != 0);
+}
+
 /* An ordinary transition is waited for, not forced. */
 static void test_stop_now_idle(void **state)
 {
@@ -379,6 +406,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_start_session_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_dropped_at_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_withdrawn_at_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_abandoned, setup, teardown),
 	};
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
