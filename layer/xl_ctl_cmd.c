@@ -114,6 +114,12 @@ static void cmd_mark(struct xl_control *ctl, struct xl_ctl_client *c, const char
 		xl_ctl_client_print(c, "ERR not recording: a mark goes into a session's files");
 		return;
 	}
+	if (ctl->no_files) {
+		/* Else it would wait for files that never open, then say the session ended. */
+		xl_ctl_client_print(c, "ERR mark: the session writes no files (XRLM_TRACE=lttng): "
+		                    "a mark has none to go into");
+		return;
+	}
 	u_ctl_escape(text, len, escaped, sizeof(escaped));
 	c->wait_seq = xl_marks_add(&ctl->marks, xl_control_word_id(word), now, escaped);
 	if (!c->wait_seq) {
@@ -332,6 +338,10 @@ static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 	if (xl_slot_id(xl_control_slot_state(ctl, c->wait_id)) != c->wait_id)
 		xl_ctl_client_print(c, "ERR stopped; the session's data was overwritten by later "
 		                    "sessions (toggled too fast)");
+	else if (ctl->no_files) {
+		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));
+		xl_ctl_client_print(c, "OK stopped; no files to merge (XRLM_TRACE=lttng)");
+	}
 	else if (state == XL_MERGE_DONE &&
 	         u_names_merged_file(path, sizeof(path), ctl->output_dir, U_NAMES_FRAMES, t) >= 0) {
 		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));

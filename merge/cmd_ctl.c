@@ -240,8 +240,10 @@ static int run_verb(struct ctl_conn *c, const struct ctl_args *a)
 			       ok_note(status, "recording"));
 	} else if (strcmp(a->verb, "stop") == 0) {
 		rc = exchange(c, "stop", STOP_TIMEOUT_MS, keep_lines, k, status, sizeof(status));
-		if (rc == 0)
+		if (rc == 0 && k->merged[0])
 			printf("stopped: session %s\nmerged CSV: %s\n", k->session, k->merged);
+		else if (rc == 0)
+			printf("stopped: session %s%s\n", k->session, ok_note(status, "stopped"));
 	} else {
 		snprintf(request, sizeof(request), "mark %s", a->text);
 		rc = exchange(c, request, a->timeout_ms + 5000, keep_lines, k, status, sizeof(status));

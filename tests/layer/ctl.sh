@@ -27,6 +27,9 @@
 #   hangup     8 clients (as many as are served at once) send a stop that waits
 #              for the next frame (20 s away) and hang up: each frees its place at
 #              once, and status is answered
+#   trace_only XRLM_TRACE=lttng alone (no files): status counts the frames traced,
+#              mark says at once that there is no file for it, stop says
+#              that there is nothing to merge, and no file is made
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -346,6 +349,31 @@ hangup)
 	# Before the fix each waited out its 5 s: "too many clients".
 	ctl_ok status "$app" --timeout 1
 	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	kill "$app"
+	wait "$app" || true
+	;;
+trace_only)
+	# No session daemon needed: the provider traces (to nobody) all the same.
+	export XRLM_TRACE=lttng LTTNG_HOME=$XRLM_TEST_WORK/lttng-home
+	mkdir -p "$LTTNG_HOME"
+	start_app 9000 # killed when done
+	wait_socket "$app"
+	ctl_ok start "$app"
+	tag=$(sed -n 's/^recording: session //p' "$XRLM_TEST_WORK/ctl.out")
+	echo "$tag" | grep -q "^$app-" || fail "start: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	i=0
+	while ctl_ok status "$app" && grep -q "^frames *0$" "$XRLM_TEST_WORK/ctl.out"; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "status: no frame counted: $(cat "$XRLM_TEST_WORK/ctl.out")"
+		sleep 0.05
+	done
+	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	ctl_err "mark: the session writes no files (XRLM_TRACE=lttng): a mark has none to go into" \
+		mark "$app" here --timeout 1
+	ctl_ok stop "$app"
+	grep -qx "stopped: session $tag; no files to merge (XRLM_TRACE=lttng)" "$XRLM_TEST_WORK/ctl.out" ||
+		fail "stop: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	[ -z "$(ls "$OUT" | grep '\.csv$')" ] || fail "files with XRLM_TRACE=lttng: $(ls "$OUT")"
 	kill "$app"
 	wait "$app" || true
 	;;
