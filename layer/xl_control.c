@@ -39,6 +39,7 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 	 * unpaced app's first frames would run before it. */
 	ctl->delay_s = settings->delay_s > 0.0 ? settings->delay_s : -1.0;
 	snprintf(ctl->output_dir, sizeof(ctl->output_dir), "%s", settings->output_dir);
+	ctl->no_files = !settings->trace_csv;
 	if (settings->delay_s > 0.0)
 		word = XL_REQ_ARM;
 	else if (settings->delay_s == 0.0 || settings->record_at_start)

@@ -143,7 +143,7 @@ struct xl_control {
 	 * What pre's control thread waits for before answering `stop`.
 	 */
 	_Atomic uint32_t settled[2];
-	_Atomic uint64_t session_rows;    /* rows pre wrote in its open session */
+	_Atomic uint64_t session_rows;    /* frames pre recorded in its open session (see no_files) */
 	atomic_bool post_joined;          /* post monitors the instance too */
 
 	/* Written at pre's instance creation, read-only afterwards. */
@@ -153,6 +153,7 @@ struct xl_control {
 	char output_dir[XL_PATH_MAX];
 	char target_layer[512];
 	char app_name[128];               /* XrApplicationInfo::applicationName */
+	bool no_files;                    /* XRLM_TRACE lacks csv: sessions go to the trace alone */
 
 	/* Touched only by pre's writer thread. */
 	bool delay_fired;

@@ -114,6 +114,12 @@ static void cmd_mark(struct xl_control *ctl, struct xl_ctl_client *c, const char
 		xl_ctl_client_print(c, "ERR not recording: a mark goes into a session's files");
 		return;
 	}
+	if (ctl->no_files) {
+		/* Else it would wait for files that never open, then say the session ended. */
+		xl_ctl_client_print(c, "ERR mark: the session writes no files (XRLM_TRACE=lttng): "
+		                    "a mark has none to go into");
+		return;
+	}
 	u_ctl_escape(text, len, escaped, sizeof(escaped));
 	c->wait_seq = xl_marks_add(&ctl->marks, xl_control_word_id(word), now, escaped);
 	if (!c->wait_seq) {
@@ -216,21 +222,95 @@ static enum withdrawal withdraw(struct xl_control *ctl, unsigned request)
 }
 
 /*
- * The reply to a start or stop (@p what) no frame took in time, after its
- * withdrawal @p w; false when a frame took it just now (no reply yet).
+ * The reply to a start or stop (@p what) no frame took in time, or that
+ * the instance's end (@p give_up) cut short, after its withdrawal @p w
+ * (not TAKEN).
  */
-static bool reply_not_taken(struct xl_ctl_client *c, const char *what, enum withdrawal w,
+static void reply_not_taken(struct xl_ctl_client *c, const char *what, enum withdrawal w,
                             bool give_up)
 {
-	if (w == TAKEN && !give_up)
-		return false;
 	if (w == STUCK)
 		xl_ctl_client_print(c, "ERR a frame thread is stuck inside a recording start or stop "
 		                    "(in a signal handler?): %s not withdrawn", what);
+	else if (give_up)
+		xl_ctl_client_print(c, "ERR the application's instance is going away: %s withdrawn",
+		                    what);
 	else
 		xl_ctl_client_print(c, "ERR no frame ended within %llu s (is the application "
 		                    "rendering?): %s withdrawn",
 		                    (unsigned long long)(FRAME_WAIT_NS / NS_PER_S), what);
+	finish(c);
+}
+
+/* The reply to a start whose session has the tag @p raw (and has @p ended by now). */
+static void reply_tag(struct xl_ctl_client *c, const char *raw, bool ended)
+{
+	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)];
+
+	xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), raw));
+	/* A short session (XRLM_RECORD_FRAMES, or stopped at once) may be
+	 * over before this thread looks: it was recorded all the same. */
+	xl_ctl_client_print(c, "OK recording%s", ended ? "; the session has ended already" : "");
+}
+
+/*
+ * Replies to a start whose session @p id began (it may have ended since),
+ * once pre's writer settled its tag; no reply yet while the tag is on its
+ * way, unless @p late (past the deadline, or the thread is ending).
+ */
+static void reply_started(struct xl_control *ctl, struct xl_ctl_client *c, uint32_t id,
+                          bool late)
+{
+	char raw[XL_TAG_MAX];
+	uint64_t state = xl_control_slot_state(ctl, id);
+	enum xl_tag_state tag_state = xl_slot_tag_state(state);
+	/* Read after the state: a tag settled as absent is one of an ended session. */
+	bool ended = xl_control_ended_id(load_word(ctl)) >= id;
+	/* Pre settles every session before it finishes it: one left pending has no file. */
+	if (tag_state == XL_TAG_PENDING && ended &&
+	    atomic_load_explicit(&ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= id)
+		tag_state = XL_TAG_NONE;
+
+	if (xl_slot_id(state) != id)
+		xl_ctl_client_print(c, "ERR recording started; the session's data was overwritten "
+		                    "by later sessions (toggled too fast)");
+	else if (tag_state == XL_TAG_READY && xl_control_session_tag(ctl, id, raw))
+		reply_tag(c, raw, ended);
+	else if (tag_state == XL_TAG_FAILED || (tag_state == XL_TAG_NONE && !ended))
+		/* Pre has no file (XL_TAG_NONE) while recording: no usable directory. */
+		xl_ctl_client_print(c, "ERR recording started but its files cannot be created "
+		                    "(see xrlm-pre.log)");
+	else if (tag_state == XL_TAG_NONE)
+		xl_ctl_client_print(c, "ERR recording started, but the session ended with no file: "
+		                    "no frame of it reached pre's writer, or its files cannot be "
+		                    "created (see xrlm-pre.log)");
+	else if (!late)
+		return; /* the first frame's record is on its way to the writer */
+	else
+		xl_ctl_client_print(c, "OK recording (session tag not known yet)");
+	finish(c);
+}
+
+/*
+ * Whether the start has yet to begin a session: still waiting, or (once
+ * @p late) withdrawn or dropped, with a reply.
+ */
+static bool start_not_begun(struct xl_control *ctl, struct xl_ctl_client *c, bool late,
+                            bool give_up)
+{
+	if (xl_control_word_id(load_word(ctl)) > c->wait_id)
+		return false;
+	if (!late)
+		return true;
+	enum withdrawal w = withdraw(ctl, XL_REQ_START);
+	if (w != TAKEN) {
+		reply_not_taken(c, "start", w, give_up);
+		return true;
+	}
+	/* Taken: by a frame just now, or dropped by the instance's end. */
+	if (xl_control_word_id(load_word(ctl)) > c->wait_id)
+		return false;
+	xl_ctl_client_print(c, "ERR the application's instance is going away: start dropped");
 	finish(c);
 	return true;
 }
@@ -238,31 +318,13 @@ static bool reply_not_taken(struct xl_ctl_client *c, const char *what, enum with
 static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
                            bool give_up)
 {
-	uint64_t word = load_word(ctl);
-	uint32_t id = xl_control_word_id(word);
-	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], raw[XL_TAG_MAX];
+	bool late = give_up || now >= c->deadline_ns;
 
-	if (xl_control_word_active(word) && id > c->wait_id) {
-		uint64_t state = xl_control_slot_state(ctl, id);
-		/* Pre has no file (XL_TAG_NONE) while recording: no usable directory. */
-		if (xl_slot_id(state) == id && (xl_slot_tag_state(state) == XL_TAG_FAILED ||
-		                                xl_slot_tag_state(state) == XL_TAG_NONE)) {
-			xl_ctl_client_print(c, "ERR recording started but its files cannot be created "
-			                    "(see xrlm-pre.log)");
-		} else if (xl_control_session_tag(ctl, id, raw)) {
-			xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), raw));
-			xl_ctl_client_print(c, "OK recording");
-		} else if (now < c->deadline_ns && !give_up) {
-			return; /* the first frame's record is on its way to the writer */
-		} else {
-			xl_ctl_client_print(c, "OK recording (session tag not known yet)");
-		}
-		finish(c);
+	if (start_not_begun(ctl, c, late, give_up))
 		return;
-	}
-	if (now < c->deadline_ns && !give_up)
-		return;
-	reply_not_taken(c, "start", withdraw(ctl, XL_REQ_START), give_up);
+	/* The first session begun since the request is the one it started:
+	 * that it may have ended by now makes it no less the answer. */
+	reply_started(ctl, c, c->wait_id + 1, late);
 }
 
 /* The reply to a stop whose session post's writer has settled. */
@@ -276,6 +338,10 @@ static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 	if (xl_slot_id(xl_control_slot_state(ctl, c->wait_id)) != c->wait_id)
 		xl_ctl_client_print(c, "ERR stopped; the session's data was overwritten by later "
 		                    "sessions (toggled too fast)");
+	else if (ctl->no_files) {
+		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));
+		xl_ctl_client_print(c, "OK stopped; no files to merge (XRLM_TRACE=lttng)");
+	}
 	else if (state == XL_MERGE_DONE &&
 	         u_names_merged_file(path, sizeof(path), ctl->output_dir, U_NAMES_FRAMES, t) >= 0) {
 		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));
@@ -290,20 +356,34 @@ static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 	finish(c);
 }
 
+/*
+ * Whether the session a stop named has ended: its wait moves on to the
+ * merge. At the deadline the stop is withdrawn, with a reply.
+ */
+static bool stop_taken(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
+                       bool give_up)
+{
+	if (xl_control_ended_id(load_word(ctl)) < c->wait_id) {
+		if (now < c->deadline_ns && !give_up)
+			return false;
+		enum withdrawal w = withdraw(ctl, XL_REQ_STOP);
+		if (w != TAKEN) {
+			reply_not_taken(c, "stop", w, give_up);
+			return false;
+		}
+		/* A frame, or the instance's end, took it just now: the
+		 * session it named has ended. */
+	}
+	c->stopped = true;
+	c->deadline_ns = now + MERGE_WAIT_NS;
+	return true;
+}
+
 static void progress_stop(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
                           bool give_up)
 {
-	if (!c->stopped) {
-		if (xl_control_ended_id(load_word(ctl)) >= c->wait_id) {
-			c->stopped = true;
-			c->deadline_ns = now + MERGE_WAIT_NS;
-		} else if (now < c->deadline_ns && !give_up) {
-			return;
-		} else {
-			reply_not_taken(c, "stop", withdraw(ctl, XL_REQ_STOP), give_up);
-			return; /* replied, or a frame took it just now */
-		}
-	}
+	if (!c->stopped && !stop_taken(ctl, c, now, give_up))
+		return;
 	if (atomic_load_explicit(&ctl->settled[XL_SIDE_POST], memory_order_acquire) >= c->wait_id) {
 		reply_stopped(ctl, c);
 		return;

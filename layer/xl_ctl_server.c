@@ -75,8 +75,8 @@ static void drop_client(struct xl_ctl_server *s, struct xl_ctl_client *c)
 	if (c->wait == XL_CTL_WATCH)
 		xl_live_watch(&s->ctl->live, -1);
 	else if (c->wait == XL_CTL_MARK)
-		xl_marks_result(&s->ctl->marks, c->wait_seq, true); /* frees its slot */
-	/* A start or stop already asked for goes on: the client only leaves. */
+		xl_marks_abandon(&s->ctl->marks, c->wait_seq);
+	/* A start, stop or mark already asked for goes on: the client only leaves. */
 	close(c->fd);
 	c->fd = -1;
 }
@@ -192,7 +192,9 @@ static void serve_client(struct xl_ctl_server *s, struct xl_ctl_client *c, short
 		}
 	}
 	bool waiting = c->wait == XL_CTL_START || c->wait == XL_CTL_STOP || c->wait == XL_CTL_MARK;
-	if (!flush_out(c) || c->overflow)
+	/* Closed (not just done sending): no reply can reach it, and a wait
+	 * would keep its place taken for nothing. */
+	if ((revents & (POLLHUP | POLLERR)) || !flush_out(c) || c->overflow)
 		drop_client(s, c);
 	else if (c->out_len == 0 && (c->close_after || (c->eof && !waiting)))
 		drop_client(s, c);
@@ -220,8 +222,10 @@ static int poll_set(struct xl_ctl_server *s, struct pollfd *fds, uint64_t now)
 			fds[2 + i].events |= POLLIN;
 		if (c->out_len)
 			fds[2 + i].events |= POLLOUT;
-		else if (c->eof)
+		else if (c->eof && !waiting)
 			fds[2 + i].fd = -1; /* a hung-up peer would wake poll at once, every time */
+		/* (One that waits, done sending, is polled for POLLHUP alone: a
+		 * close drops it at once, see serve_client.) */
 		watching |= c->wait == XL_CTL_WATCH;
 		if (waiting)
 			next = now + WAIT_POLL_MS * 1000000ull;

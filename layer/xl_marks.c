@@ -70,6 +70,8 @@ void xl_marks_write(struct xl_marks *m, unsigned side, const uint32_t open_ids[X
 		} else if (k->session_id <= closed_id) {
 			k->done |= bit; /* its session ended before this side saw it */
 		}
+		if (k->abandoned && k->done == BOTH_SIDES)
+			k->seq = 0;
 	}
 	pthread_mutex_unlock(&m->lock);
 }
@@ -93,4 +95,20 @@ enum xl_mark_result xl_marks_result(struct xl_marks *m, uint64_t seq, bool give_
 	}
 	pthread_mutex_unlock(&m->lock);
 	return r;
+}
+
+void xl_marks_abandon(struct xl_marks *m, uint64_t seq)
+{
+	pthread_mutex_lock(&m->lock);
+	for (unsigned i = 0; i < XL_MARKS_SLOTS; i++) {
+		struct xl_mark *k = &m->slots[i];
+		if (k->seq != seq)
+			continue;
+		if (k->done == BOTH_SIDES)
+			k->seq = 0;
+		else
+			k->abandoned = true;
+		break;
+	}
+	pthread_mutex_unlock(&m->lock);
 }

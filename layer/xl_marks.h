@@ -27,6 +27,7 @@ struct xl_mark {
 	uint32_t session_id; /* the session recording then */
 	uint8_t done;        /* bit per side: that side is done with it */
 	uint8_t written;     /* bit per side: and wrote it into its file */
+	bool abandoned;      /* nobody waits for its outcome: freed once both sides are done */
 	char text[U_CTL_ESCAPED_SIZE(U_CTL_MARK_MAX)]; /* escaped */
 };
 
@@ -70,5 +71,11 @@ void xl_marks_write(struct xl_marks *m, unsigned side, const uint32_t open_ids[X
  * its slot, as does @p give_up (the caller stops waiting).
  */
 enum xl_mark_result xl_marks_result(struct xl_marks *m, uint64_t seq, bool give_up);
+
+/*
+ * Nobody will ask for mark @p seq's outcome (its client hung up): it is
+ * still written, and its slot freed once both sides are done with it.
+ */
+void xl_marks_abandon(struct xl_marks *m, uint64_t seq);
 
 #endif /* XL_MARKS_H */

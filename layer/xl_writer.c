@@ -114,6 +114,17 @@ static void drop_late_record(struct xl_writer *w, const struct xl_call_record *r
 	            (unsigned long long)(LATE_CALLS_NS / 1000000));
 }
 
+/*
+ * The frames session @p s has recorded on this side: its frames file's
+ * rows, or with no files (XRLM_TRACE without csv) the frames it traced.
+ */
+static uint64_t frames_recorded(const struct xl_writer *w, const struct xl_writer_session *s)
+{
+	if (w->cfg.no_csv && w->trace.session_id == s->id)
+		return w->trace.counts.frames;
+	return s->csv.rows;
+}
+
 static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 {
 	uint32_t id = rec->session_id;
@@ -138,7 +149,8 @@ static void handle_record(struct xl_writer *w, const struct xl_call_record *rec)
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames' live view and counts are xrEndFrame's */
 	if (w->cfg.side == XL_SIDE_PRE)
-		atomic_store_explicit(&w->cfg.ctl->session_rows, s->csv.rows, memory_order_relaxed);
+		atomic_store_explicit(&w->cfg.ctl->session_rows, frames_recorded(w, s),
+		                      memory_order_relaxed);
 	xl_live_cpu(&w->cfg.ctl->live, w->cfg.side, rec->session_id, rec->display_time,
 	            rec->thread_id, rec->t_entry, rec->t_exit);
 }

@@ -212,6 +212,20 @@ static void keep_lines(const char *line, void *ctx)
 		ctl_conn_value(line, "merged", k->merged, sizeof(k->merged));
 }
 
+/*
+ * What the status line @p status adds to "OK @p word" ("; ..."), shown
+ * after the reply's line; "" when nothing.
+ */
+static const char *ok_note(const char *status, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(status, "OK ", 3) != 0 || strncmp(status + 3, word, n) != 0 ||
+	    strncmp(status + 3 + n, "; ", 2) != 0)
+		return "";
+	return status + 3 + n;
+}
+
 static int run_verb(struct ctl_conn *c, const struct ctl_args *a)
 {
 	char status[CTL_CONN_LINE_MAX], request[U_CTL_LINE_MAX + 8];
@@ -225,11 +239,14 @@ static int run_verb(struct ctl_conn *c, const struct ctl_args *a)
 	} else if (strcmp(a->verb, "start") == 0) {
 		rc = exchange(c, "start", a->timeout_ms + 5000, keep_lines, k, status, sizeof(status));
 		if (rc == 0)
-			printf("recording: session %s\n", k->session[0] ? k->session : "(tag not known yet)");
+			printf("recording: session %s%s\n", k->session[0] ? k->session : "(tag not known yet)",
+			       ok_note(status, "recording"));
 	} else if (strcmp(a->verb, "stop") == 0) {
 		rc = exchange(c, "stop", STOP_TIMEOUT_MS, keep_lines, k, status, sizeof(status));
-		if (rc == 0)
+		if (rc == 0 && k->merged[0])
 			printf("stopped: session %s\nmerged CSV: %s\n", k->session, k->merged);
+		else if (rc == 0)
+			printf("stopped: session %s%s\n", k->session, ok_note(status, "stopped"));
 	} else {
 		snprintf(request, sizeof(request), "mark %s", a->text);
 		rc = exchange(c, request, a->timeout_ms + 5000, keep_lines, k, status, sizeof(status));

@@ -20,6 +20,16 @@
 #              and removed by list and by status
 #   long_path  a runtime directory whose socket path is longer than a socket
 #              address holds: the layer binds it, list and status reach it
+#   short      sessions over before the socket's thread looks (XRLM_RECORD_FRAMES=1
+#              at 500 Hz): each of 9 starts (one more than the clients served at
+#              once) answers at once with its session's tag, and the session's
+#              one frame is in its file
+#   hangup     8 clients (as many as are served at once) send a stop that waits
+#              for the next frame (20 s away) and hang up: each frees its place at
+#              once, and status is answered
+#   trace_only XRLM_TRACE=lttng alone (no files): status counts the frames traced,
+#              mark says at once that there is no file for it, stop says
+#              that there is nothing to merge, and no file is made
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -305,6 +315,65 @@ long_path)
 	ctl_ok list
 	grep -q "^$app  *no  *-  *xrlm-test-app " "$XRLM_TEST_WORK/ctl.out" ||
 		fail "list: $(cat "$XRLM_TEST_WORK/ctl.out" "$XRLM_TEST_WORK/ctl.err")"
+	kill "$app"
+	wait "$app" || true
+	;;
+short)
+	export XRLM_RECORD_FRAMES=1 XRTEST_FRAME_RATE=500
+	start_app 1000000 # killed when done
+	wait_socket "$app"
+	for i in $(seq 9); do
+		# Before the fix: no reply ("no reply within 5.5 s"), then "too many clients".
+		ctl_ok start "$app" --timeout 0.5
+		# Ended, as a rule; a reply that came within its one frame does not say so.
+		tag=$(sed -n 's/^recording: session \([^;]*\)\(; the session has ended already\)\{0,1\}$/\1/p' \
+			"$XRLM_TEST_WORK/ctl.out")
+		echo "$tag" | grep -q "^$app-" || fail "start $i: $(cat "$XRLM_TEST_WORK/ctl.out")"
+		wait_for_line "$OUT/xrlm-pre.log" "session $tag: 1 rows"
+		[ "$(data_rows "$OUT/frames-$tag-pre.csv" | wc -l)" -eq 1 ] ||
+			fail "session $tag: not one frame in $OUT/frames-$tag-pre.csv"
+	done
+	ctl_ok status "$app"
+	grep -q "^recording *0$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	kill "$app"
+	wait "$app" || true
+	;;
+hangup)
+	# One frame every 20 s: the first starts the session, the second is far.
+	export XRLM_RECORD=1 XRTEST_FRAME_RATE=0.05
+	start_app 100 # killed when done
+	wait_socket "$app"
+	wait_for_line "$OUT/xrlm-pre.log" "session .*: recording to "
+	$CLIENT leave "$SOCKDIR/$app.sock" 8 stop >"$XRLM_TEST_WORK/leave.out" 2>&1 ||
+		fail "leave: $(cat "$XRLM_TEST_WORK/leave.out")"
+	# Before the fix each waited out its 5 s: "too many clients".
+	ctl_ok status "$app" --timeout 1
+	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	kill "$app"
+	wait "$app" || true
+	;;
+trace_only)
+	# No session daemon needed: the provider traces (to nobody) all the same.
+	export XRLM_TRACE=lttng LTTNG_HOME=$XRLM_TEST_WORK/lttng-home
+	mkdir -p "$LTTNG_HOME"
+	start_app 9000 # killed when done
+	wait_socket "$app"
+	ctl_ok start "$app"
+	tag=$(sed -n 's/^recording: session //p' "$XRLM_TEST_WORK/ctl.out")
+	echo "$tag" | grep -q "^$app-" || fail "start: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	i=0
+	while ctl_ok status "$app" && grep -q "^frames *0$" "$XRLM_TEST_WORK/ctl.out"; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "status: no frame counted: $(cat "$XRLM_TEST_WORK/ctl.out")"
+		sleep 0.05
+	done
+	grep -q "^recording *1$" "$XRLM_TEST_WORK/ctl.out" || fail "status: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	ctl_err "mark: the session writes no files (XRLM_TRACE=lttng): a mark has none to go into" \
+		mark "$app" here --timeout 1
+	ctl_ok stop "$app"
+	grep -qx "stopped: session $tag; no files to merge (XRLM_TRACE=lttng)" "$XRLM_TEST_WORK/ctl.out" ||
+		fail "stop: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	[ -z "$(ls "$OUT" | grep '\.csv$')" ] || fail "files with XRLM_TRACE=lttng: $(ls "$OUT")"
 	kill "$app"
 	wait "$app" || true
 	;;

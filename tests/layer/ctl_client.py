@@ -6,6 +6,8 @@
                                       exits 1 on any reply that breaks the protocol
   ctl_client.py limit SOCKET          a request of the longest length served and one
                                       a byte longer; exits 1 unless only that one is refused
+  ctl_client.py leave SOCKET N REQ    N clients, one after another, each served, sends REQ
+                                      and hangs up without waiting for the reply
 """
 import os
 import random
@@ -158,12 +160,26 @@ def limit(path):
     return 0 if ok else 1
 
 
+def leave(path, n, req):
+    for _ in range(n):
+        s = connect(path)
+        greeting = read_line(s, [b""])
+        if not greeting.startswith("OK xrlm-ctl 1 "):
+            print("not served: %s" % greeting)
+            return 1
+        s.sendall(req.encode() + b"\n")
+        s.close()
+    return 0
+
+
 def main():
     if sys.argv[1] == "greeting":
         greeting(sys.argv[2])
         return 0
     if sys.argv[1] == "limit":
         return limit(sys.argv[2])
+    if sys.argv[1] == "leave":
+        return leave(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     return flood(sys.argv[2], int(sys.argv[3]))
 
 

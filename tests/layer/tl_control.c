@@ -10,6 +10,10 @@
  * at a clock read (ld --wrap=clock_gettime): the start's read of
  * CLOCK_REALTIME (begin_session) or the arm's read of CLOCK_MONOTONIC.
  * Before the fix each wait spun for ever: alarm() fails the test then.
+ *
+ * And the control socket's `start` (xl_ctl_cmd.c) whose session ended
+ * before the control thread looked, or which the instance's end dropped:
+ * before the fix it got no reply, or a false one.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -237,6 +241,137 @@ static void test_withdraw_during_start(void **state)
 	assert_int_equal(f.recorded, 1); /* nothing stopped it: it records */
 }
 
+/* A client whose `start` is waiting for its session (xl_ctl_cmd_request). */
+static struct xl_ctl_client *start_client(struct xl_control *ctl)
+{
+	static struct xl_ctl_client c;
+	char line[] = "start";
+
+	memset(&c, 0, sizeof(c));
+	xl_ctl_cmd_request(ctl, &c, line, now_ns());
+	assert_int_equal(c.wait, XL_CTL_START);
+	assert_int_equal(c.out_len, 0);
+	return &c;
+}
+
+/* Session @p id records one frame and ends before the control thread looks. */
+static void record_one_frame(struct xl_control *ctl, uint32_t id)
+{
+	assert_int_equal(xl_control_pre_frame(ctl), id);
+	xl_control_request(ctl, XL_REQ_STOP);
+	assert_int_equal(xl_control_pre_frame(ctl), 0);
+	assert_int_equal(xl_control_ended_id(word_of(ctl)), id);
+}
+
+/* Moves @p c's wait on (at @p now): the reply it must have got. */
+static const char *reply_of(struct xl_control *ctl, struct xl_ctl_client *c, uint64_t now,
+                            bool give_up)
+{
+	xl_ctl_cmd_progress(ctl, c, now, give_up);
+	assert_int_equal(c->wait, XL_CTL_IDLE);
+	return c->out;
+}
+
+#define TAG "42-20260101T000000"
+
+/*
+ * A `start` whose session ended before the control thread looked (one
+ * frame, XRLM_RECORD_FRAMES=1 at a high frame rate) answers with its tag
+ * as soon as pre's writer settled it. Before the fix it got no reply,
+ * before or after its deadline.
+ */
+static void test_start_session_ended(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct xl_ctl_client *c = start_client(ctl);
+
+	record_one_frame(ctl, 1);
+	xl_ctl_cmd_progress(ctl, c, now_ns(), false);
+	assert_int_equal(c->wait, XL_CTL_START); /* the tag is on its way */
+	assert_true(xl_control_settle_tag(ctl, 1, XL_TAG_READY, 0, TAG));
+	assert_string_equal(reply_of(ctl, c, now_ns(), false),
+	                    "session=" TAG "OK recording; the session has ended already");
+}
+
+/*
+ * A `start` whose session pre stopped at once, its files failed (or with
+ * no file at all): a clear error, at once, not a wait for ever.
+ */
+static void test_start_session_failed(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct xl_ctl_client *c = start_client(ctl);
+
+	record_one_frame(ctl, 1);
+	assert_true(xl_control_settle_tag(ctl, 1, XL_TAG_FAILED, 13, NULL));
+	assert_string_equal(reply_of(ctl, c, now_ns(), false),
+	                    "ERR recording started but its files cannot be created "
+	                    "(see xrlm-pre.log)");
+
+	c = start_client(ctl);
+	record_one_frame(ctl, 2);
+	assert_true(xl_control_settle_tag(ctl, 2, XL_TAG_NONE, 0, NULL));
+	assert_non_null(strstr(reply_of(ctl, c, now_ns(), false),
+	                       "ERR recording started, but the session ended with no file"));
+}
+
+/*
+ * The instance's end dropped a pending `start` (xl_control_stop_now): the
+ * reply says so, at its deadline or when the thread ends; never "no frame
+ * ended within 5 s", and never no reply at all.
+ */
+static void test_start_dropped_at_end(void **state)
+{
+	struct xl_control *ctl = *state;
+	static const char dropped[] = "ERR the application's instance is going away: start dropped";
+	struct xl_ctl_client *c = start_client(ctl);
+
+	xl_control_stop_now(ctl);
+	assert_string_equal(reply_of(ctl, c, now_ns(), true), dropped);
+
+	c = start_client(ctl);
+	xl_control_stop_now(ctl);
+	assert_string_equal(reply_of(ctl, c, c->deadline_ns, false), dropped);
+}
+
+/* A `start` still pending when the thread ends is withdrawn, and said so truly. */
+static void test_start_withdrawn_at_end(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct xl_ctl_client *c = start_client(ctl);
+
+	assert_string_equal(reply_of(ctl, c, now_ns(), true),
+	                    "ERR the application's instance is going away: start withdrawn");
+	assert_int_equal(word_of(ctl), 0);
+}
+
+static bool count_mark(void *ctx, unsigned at, const char *line)
+{
+	(void)at;
+	(void)line;
+	(*(int *)ctx)++;
+	return true;
+}
+
+/*
+ * A mark whose client hung up (the control socket drops it at once) is
+ * still written by both sides, and its slot freed then.
+ */
+static void test_mark_abandoned(void **state)
+{
+	struct xl_control *ctl = *state;
+	const uint32_t open_ids[XL_MARKS_OPEN] = {0, 1};
+	int written = 0;
+
+	uint64_t seq = xl_marks_add(&ctl->marks, 1, 1, "left");
+	xl_marks_abandon(&ctl->marks, seq);
+	xl_marks_write(&ctl->marks, XL_SIDE_PRE, open_ids, 0, count_mark, &written);
+	xl_marks_write(&ctl->marks, XL_SIDE_POST, open_ids, 0, count_mark, &written);
+	assert_int_equal(written, 2);
+	for (int i = 0; i < XL_MARKS_SLOTS; i++)
+		assert_true(xl_marks_add(&ctl->marks, 1, 1, "more") != 0);
+}
+
 /* An ordinary transition is waited for, not forced. */
 static void test_stop_now_idle(void **state)
 {
@@ -256,6 +391,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_stop_now_during_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_withdraw_during_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_now_idle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_session_ended, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_session_failed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_dropped_at_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_withdrawn_at_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_abandoned, setup, teardown),
 	};
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
