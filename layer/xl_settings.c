@@ -292,14 +292,29 @@ static void finish_functions(struct xl_settings *s)
 	s->functions_all = (int)s->functions_count == xl_settings_recordable_count();
 }
 
-/* @p item without the blanks around it (those inside stay: "wait begin" is no name). */
-static char *trim_blanks(char *item)
+/* Room for one XRLM_FUNCTIONS item: more than any OpenXR function name or phase name. */
+#define FN_ITEM_MAX 128
+
+/*
+ * Copies the item of @p len bytes at @p text into @p item (FN_ITEM_MAX
+ * bytes), without the blanks around it (those inside stay: "wait begin" is
+ * no name). Returns false when it does not fit: no name is that long (the
+ * start of it is copied, to be shown).
+ */
+static bool copy_item(char *item, const char *text, size_t len)
 {
-	item += strspn(item, " \t");
-	size_t len = strlen(item);
-	while (len > 0 && (item[len - 1] == ' ' || item[len - 1] == '\t'))
-		item[--len] = '\0';
-	return item;
+	while (len > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		len--;
+	}
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	bool fits = len < FN_ITEM_MAX;
+	if (!fits)
+		len = FN_ITEM_MAX - 1;
+	memcpy(item, text, len);
+	item[len] = '\0';
+	return fits;
 }
 
 /*
@@ -307,26 +322,28 @@ static char *trim_blanks(char *item)
  * or a comma list of function names and phase names (wait, begin, end,
  * locate_views, sync_actions, swapchain, other), where "all" and "frame"
  * may appear too; names are exact, blanks around them are dropped. The
- * names it does not know go into @p bad (comma-separated, cut to fit).
- * Returns false when no item names anything (the set is then every
+ * value is read where it is, item by item: a list of any length works.
+ * The names it does not know go into @p bad (comma-separated, cut to
+ * fit). Returns false when no item names anything (the set is then every
  * function).
  */
 static bool parse_functions(struct xl_settings *s, const char *text, char *bad, size_t bad_size)
 {
-	char list[1024], *save = NULL;
+	char item[FN_ITEM_MAX];
 	bool any = false;
 
 	memset(s->functions, 0, sizeof(s->functions));
 	bad[0] = '\0';
-	snprintf(list, sizeof(list), "%s", text);
-	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		item = trim_blanks(item);
-		if (!item[0])
-			continue;
-		if (select_item(s, item))
+	for (;; text++) {
+		size_t len = strcspn(text, ",");
+		bool fits = copy_item(item, text, len);
+		if (fits && select_item(s, item))
 			any = true;
-		else
+		else if (item[0])
 			note_bad(bad, bad_size, item);
+		text += len;
+		if (!*text)
+			break;
 	}
 	if (!any)
 		select_item(s, "all");
