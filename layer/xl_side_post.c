@@ -13,6 +13,7 @@
 #include "csvr.h"
 #include "mem.h"
 #include "merge.h"
+#include "quote.h"
 #include "u_names.h"
 
 #include <stdint.h>
@@ -131,7 +132,7 @@ void xl_side_end(struct xl_instance *in)
 struct merge_dir {
 	const char *tag;
 	const char *via;  /* "/proc/self/fd/<n>", what the merge's paths start with */
-	const char *name; /* the directory's path, for the messages */
+	const char *name; /* the directory's path as messages show it (quote_path()) */
 };
 
 static void merge_log(void *ctx, const char *message)
@@ -176,7 +177,7 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
  */
 static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag, int dir_fd)
 {
-	char pre[MERGE_PATH_MAX];
+	char pre[MERGE_PATH_MAX], q[QUOTE_PATH_MAX];
 	struct merge_siblings sib;
 
 	if (!wait_for_pre(ctl, id)) {
@@ -189,7 +190,7 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	char via[32] = "";
 	if (dir_fd >= 0)
 		snprintf(via, sizeof(via), "/proc/self/fd/%d", dir_fd);
-	struct merge_dir dir = {tag, via, ctl->output_dir};
+	struct merge_dir dir = {tag, via, quote_path(q, ctl->output_dir)};
 	if (!via[0] || access(via, X_OK) != 0)
 		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
 	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, U_NAMES_PRE) < 0 ||
@@ -204,7 +205,7 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 		return false;
 	char merged[MERGE_PATH_MAX];
 	if (u_names_merged_file(merged, sizeof(merged), ctl->output_dir, U_NAMES_FRAMES, tag) >= 0)
-		xl_log("session %s: merged into %s", tag, merged);
+		xl_log("session %s: merged into %s", tag, quote_path(q, merged));
 	return true;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "xl_writer.h"
 
+#include "quote.h"
 #include "u_names.h"
 
 #include "xl_clock.h"
@@ -55,6 +56,7 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 {
 	uint32_t id = s->id;
 	struct xl_session_counts counts;
+	char q[QUOTE_PATH_MAX];
 	bool had_rows = xl_writer_files_close(w, s, &counts);
 	/* Its files are complete: post's merge waits for pre's to be. */
 	mark_finished(w, id);
@@ -69,7 +71,7 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 	       "`xrlm merge %s` merges it", s->tag,
 	       w->hooks.started ? "the merge thread has " XL_HOOK_QUEUE_TEXT " sessions waiting"
 	                        : "the merge thread could not start",
-	       w->cfg.ctl->output_dir);
+	       quote_path(q, w->cfg.ctl->output_dir));
 	/* A `stop` waiting for it replies at once, pointing to `xrlm merge`. */
 	xl_control_settle_merge(w->cfg.ctl, id, XL_MERGE_FAILED);
 }
