@@ -4,14 +4,17 @@
 #include "xl_control.h"
 
 #include "xl_clock.h"
+#include "xl_files.h"
 #include "xl_gpu.h"
 #include "xl_log.h"
 #include "xl_thread.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The control block and its GPU part in one allocation: one free. */
 struct control_alloc {
@@ -40,6 +43,7 @@ struct xl_control *xl_control_create(const struct xl_settings *settings)
 	ctl->delay_s = settings->delay_s > 0.0 ? settings->delay_s : -1.0;
 	snprintf(ctl->output_dir, sizeof(ctl->output_dir), "%s", settings->output_dir);
 	ctl->no_files = !settings->trace_csv;
+	ctl->dir_fd = -1;
 	if (settings->delay_s > 0.0)
 		word = XL_REQ_ARM;
 	else if (settings->delay_s == 0.0 || settings->record_at_start)
@@ -64,7 +68,19 @@ void xl_control_unref(struct xl_control *ctl)
 		return;
 	xl_live_fini(&ctl->live);
 	xl_marks_fini(&ctl->marks);
+	if (ctl->dir_fd >= 0)
+		close(ctl->dir_fd);
 	free(ctl);
+}
+
+void xl_control_set_dir(struct xl_control *ctl, int dir_fd)
+{
+	ctl->dir_fd = dir_fd >= 0 ? fcntl(dir_fd, F_DUPFD_CLOEXEC, 0) : -1;
+}
+
+const char *xl_control_output_dir(const struct xl_control *ctl, char *out, size_t out_size)
+{
+	return xl_files_dir_now(ctl->dir_fd, ctl->output_dir, out, out_size);
 }
 
 /*

@@ -151,6 +151,9 @@ struct xl_control {
 	double time_limit_s;
 	double delay_s;
 	char output_dir[XL_PATH_MAX];
+	/* Pre's copy of the output directory's descriptor, or -1: where the
+	 * directory is now, should it be renamed (xl_control_output_dir()). */
+	int dir_fd;
 	char target_layer[512];
 	char app_name[128];               /* XrApplicationInfo::applicationName */
 	bool no_files;                    /* XRLM_TRACE lacks csv: sessions go to the trace alone */
@@ -186,6 +189,20 @@ void xl_control_ref(struct xl_control *ctl);
 
 /* Drops a reference; the last one frees the block. */
 void xl_control_unref(struct xl_control *ctl);
+
+/*
+ * Keeps a copy of the output directory's descriptor @p dir_fd (-1: none),
+ * for xl_control_output_dir(). At instance creation, before any thread
+ * reads the block.
+ */
+void xl_control_set_dir(struct xl_control *ctl, int dir_fd);
+
+/*
+ * The output directory's path now, into @p out (or output_dir, where it
+ * cannot be looked up): a directory renamed while the application runs
+ * is named by its new path. Not on the frame thread (a /proc lookup).
+ */
+const char *xl_control_output_dir(const struct xl_control *ctl, char *out, size_t out_size);
 
 /* The session id in a control word. */
 static inline uint32_t xl_control_word_id(uint64_t word)

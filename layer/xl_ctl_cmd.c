@@ -51,7 +51,7 @@ static void finish(struct xl_ctl_client *c)
 static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 {
 	char app[U_CTL_ESCAPED_SIZE(VALUE_MAX)], target[sizeof(app)], dir[sizeof(app)];
-	char tag[sizeof(app)], raw[XL_TAG_MAX];
+	char tag[sizeof(app)], raw[XL_TAG_MAX], now[XL_PATH_MAX];
 	uint64_t word = load_word(ctl);
 	bool active = xl_control_word_active(word);
 
@@ -62,7 +62,7 @@ static void cmd_status(struct xl_control *ctl, struct xl_ctl_client *c)
 	                    esc(tag, sizeof(tag),
 	                        active ? session_tag(ctl, xl_control_word_id(word), raw) : ""),
 	                    active ? atomic_load(&ctl->session_rows) : 0,
-	                    esc(dir, sizeof(dir), ctl->output_dir));
+	                    esc(dir, sizeof(dir), xl_control_output_dir(ctl, now, sizeof(now))));
 	xl_ctl_client_print(c, "OK");
 }
 
@@ -331,8 +331,9 @@ static void progress_start(struct xl_control *ctl, struct xl_ctl_client *c, uint
 static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 {
 	char tag[U_CTL_ESCAPED_SIZE(XL_TAG_MAX)], path[XL_PATH_MAX + 128], raw[XL_TAG_MAX];
-	char shown[U_CTL_ESCAPED_SIZE(VALUE_MAX)];
+	char shown[U_CTL_ESCAPED_SIZE(VALUE_MAX)], now[XL_PATH_MAX];
 	const char *t = session_tag(ctl, c->wait_id, raw);
+	const char *dir = xl_control_output_dir(ctl, now, sizeof(now)); /* renamed: its new path */
 	enum xl_merge_state state = xl_control_merge_state(ctl, c->wait_id);
 
 	if (xl_slot_id(xl_control_slot_state(ctl, c->wait_id)) != c->wait_id)
@@ -343,7 +344,7 @@ static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 		xl_ctl_client_print(c, "OK stopped; no files to merge (XRLM_TRACE=lttng)");
 	}
 	else if (state == XL_MERGE_DONE &&
-	         u_names_merged_file(path, sizeof(path), ctl->output_dir, U_NAMES_FRAMES, t) >= 0) {
+	         u_names_merged_file(path, sizeof(path), dir, U_NAMES_FRAMES, t) >= 0) {
 		xl_ctl_client_print(c, "session=%s", esc(tag, sizeof(tag), t));
 		xl_ctl_client_print(c, "merged=%s", esc(shown, sizeof(shown), path));
 		xl_ctl_client_print(c, "OK stopped");

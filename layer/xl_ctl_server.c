@@ -3,6 +3,7 @@
  */
 #include "xl_ctl_server.h"
 
+#include "quote.h"
 #include "u_locale.h"
 #include "xl_clock.h"
 #include "xl_ctl_cmd.h"
@@ -274,7 +275,7 @@ static void *server_main(void *arg)
 
 struct xl_ctl_server *xl_ctl_server_create(struct xl_control *ctl)
 {
-	char why[XL_PATH_MAX + 128];
+	char why[XL_PATH_MAX + 128], q[QUOTE_PATH_MAX];
 	struct xl_ctl_server *s = calloc(1, sizeof(*s));
 
 	if (!s) {
@@ -291,7 +292,8 @@ struct xl_ctl_server *xl_ctl_server_create(struct xl_control *ctl)
 		return NULL;
 	}
 	if (xl_ctl_socket_open(&s->sock, why, sizeof(why)) != 0) {
-		xl_log("control socket: %s; none this time (start and stop by signal)", why);
+		xl_log("control socket: %s; none this time (start and stop by signal)",
+		       quote_path(q, why));
 		close(s->wake_fd);
 		free(s);
 		return NULL;
@@ -304,7 +306,8 @@ struct xl_ctl_server *xl_ctl_server_create(struct xl_control *ctl)
 		free(s);
 		return NULL;
 	}
-	xl_log("control socket: %s (xrlm ctl status %d)", s->sock.path, (int)getpid());
+	xl_log("control socket: %s (xrlm ctl status %d)", quote_path(q, s->sock.path),
+	       (int)getpid());
 	return s;
 }
 

@@ -9,6 +9,7 @@
  * it is. An instance the layer does not monitor (disabled, misordered, a
  * second concurrent one) gets nothing but the next layer's pointers.
  */
+#include "quote.h"
 #include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_hooks.h"
@@ -187,29 +188,33 @@ static PFN_xrGetInstanceProcAddr next_gipa_of(XrInstance instance)
  */
 static int open_output_dir(char *dir, size_t dir_size, bool named)
 {
-	char why[512], resolved[XL_PATH_MAX], refused[XL_PATH_MAX + 640] = "";
+	char why[512], resolved[XL_PATH_MAX], refused[3 * QUOTE_PATH_MAX + 64] = "";
+	char qd[QUOTE_PATH_MAX], qw[QUOTE_PATH_MAX], qr[QUOTE_PATH_MAX];
 
 	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));
 	if (dir_fd < 0 && named) {
 		char def[XL_PATH_MAX];
 		xl_settings_default_dir(def, sizeof(def));
 		snprintf(refused, sizeof(refused),
-		         "output directory %s cannot be used: %s; using the default, %s", dir, why, def);
+		         "output directory %s cannot be used: %s; using the default, %s",
+		         quote_path(qd, dir), quote_path(qw, why), quote_path(qr, def));
 		snprintf(dir, dir_size, "%s", def);
 		dir_fd = xl_files_open_dir(dir, why, sizeof(why));
 	}
 	char log_why[256];
 	if (!xl_log_open(dir_fd, xl_side.name, log_why, sizeof(log_why)))
-		xl_log_loud("log file in %s cannot be used: %s; log lines go to stderr", dir, log_why);
+		xl_log_loud("log file in %s cannot be used: %s; log lines go to stderr",
+		            quote_path(qd, dir), log_why);
 	if (refused[0])
 		xl_log_loud("%s", refused);
 	if (dir_fd < 0) {
-		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded", dir,
-		            why);
+		xl_log_loud("output directory %s cannot be used: %s; nothing will be recorded",
+		            quote_path(qd, dir), quote_path(qw, why));
 		return -1;
 	}
 	if (xl_files_dir_path(dir_fd, resolved, sizeof(resolved)) && strcmp(resolved, dir) != 0) {
-		xl_log("output directory %s resolves to %s", dir, resolved);
+		xl_log("output directory %s resolves to %s", quote_path(qd, dir),
+		       quote_path(qr, resolved));
 		snprintf(dir, dir_size, "%s", resolved);
 	}
 	return dir_fd;
@@ -288,7 +293,7 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	const XrApplicationInfo *app = &create->applicationInfo;
 	XrInstanceProperties props = {.type = XR_TYPE_INSTANCE_PROPERTIES};
 	const struct xl_settings *s = &in->settings;
-	char functions[32];
+	char functions[32], q[QUOTE_PATH_MAX];
 
 	if (in->next.xrGetInstanceProperties(instance, &props) != XR_SUCCESS)
 		snprintf(props.runtimeName, sizeof(props.runtimeName), "(unknown)");
@@ -304,7 +309,8 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 	         (int)sizeof(props.runtimeName), props.runtimeName,
 	         XR_VERSION_MAJOR(props.runtimeVersion), XR_VERSION_MINOR(props.runtimeVersion),
 	         XR_VERSION_PATCH(props.runtimeVersion));
-	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s", in->ctl->output_dir);
+	xl_log("clock: CLOCK_MONOTONIC, 1 ns; output directory: %s",
+	       quote_path(q, in->ctl->output_dir));
 	xl_log("GPU mode: %s%s", xl_settings_gpu_mode_name(s->gpu_mode),
 	       s->gpu_mode == XL_GPU_OFF ? " (no GPU timestamps, GPU columns stay blank)"
 	       : s->gpu_mode == XL_GPU_AUTO ? " (gated where the device allows it, else sandwich)"

@@ -3,6 +3,8 @@
  */
 #include "xl_files.h"
 
+#include "quote.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -201,6 +203,24 @@ bool xl_files_dir_path(int dir_fd, char *out, size_t out_size)
 		return false;
 	out[n] = '\0';
 	return true;
+}
+
+const char *xl_files_dir_now(int dir_fd, const char *path, char *out, size_t out_size)
+{
+	if (dir_fd < 0 || xl_files_dir_deleted(dir_fd) || !xl_files_dir_path(dir_fd, out, out_size))
+		return path;
+	return out;
+}
+
+const char *xl_files_dir_shown(int dir_fd, const char *path, char *buf, size_t size)
+{
+	char now[PATH_MAX];
+
+	path = xl_files_dir_now(dir_fd, path, now, sizeof(now));
+	if (quote_path(buf, path) == buf)
+		return buf;
+	snprintf(buf, size, "%s", path);
+	return buf;
 }
 
 void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s, uint32_t n)

@@ -30,6 +30,20 @@ bool xl_files_dir_deleted(int dir_fd);
 bool xl_files_dir_path(int dir_fd, char *out, size_t out_size);
 
 /*
+ * Where the directory open as @p dir_fd is now, for a message: its path
+ * looked up from the descriptor (into @p out), which follows a rename of
+ * the directory, or else @p path, the one it was opened by (no /proc, no
+ * descriptor, or the directory was deleted: the path it is made again at).
+ */
+const char *xl_files_dir_now(int dir_fd, const char *path, char *out, size_t out_size);
+
+/*
+ * xl_files_dir_now() as a message shows it, into @p buf (@p size bytes, at
+ * least QUOTE_PATH_MAX): with C escapes where quote_path() puts them.
+ */
+const char *xl_files_dir_shown(int dir_fd, const char *path, char *buf, size_t size);
+
+/*
  * Formats a session tag "<pid>-<YYYYmmddTHHMMSS>[-<n>]" (local time of the
  * session start; no suffix for n = 0) into @p out.
  */

@@ -3,6 +3,7 @@
  */
 #include "xl_settings.h"
 
+#include "quote.h"
 #include "u_parse.h"
 #include "u_phase.h"
 #include "xl_limits.h"
@@ -18,6 +19,24 @@
 
 #define DEFAULT_SIGNAL SIGUSR2
 #define DEFAULT_SIGNAL_NAME "USR2"
+/* How much of a bad value a message shows. */
+#define VALUE_SHOWN 32
+
+/*
+ * The first @p max bytes of @p text (at most QUOTE_PATH_MAX / 4: every
+ * byte may take four) as a message shows them, in @p buf (QUOTE_PATH_MAX
+ * bytes): with C escapes for control bytes (quote_path()), so that a
+ * value can neither end the log line nor reach the terminal raw.
+ */
+static const char *shown(char *buf, const char *text, int max)
+{
+	char cut[QUOTE_PATH_MAX / 4];
+
+	snprintf(cut, sizeof(cut), "%.*s", max, text);
+	if (quote_path(buf, cut) == cut)
+		snprintf(buf, QUOTE_PATH_MAX, "%s", cut);
+	return buf;
+}
 
 static bool default_state_dir(char *out, size_t out_size)
 {
@@ -80,6 +99,10 @@ bool xl_settings_output_dir(char *out, size_t out_size, char *warning, size_t wa
  */
 static void warn_to_log(void *ctx, const char *message)
 {
+	char q[QUOTE_PATH_MAX];
+	/* The message holds the value as it was set: escaped whole (none of
+	 * the parser's own words holds a control or a backslash). */
+	message = quote_path(q, message);
 	const char *meaning = ctx, *def = strstr(message, "using the default");
 	if (!meaning || !def)
 		xl_log("setting ignored: %s", message);
@@ -145,10 +168,11 @@ static void load_signal(struct xl_settings *s)
 	if (!text)
 		return;
 	if (!xl_settings_parse_signal(text, &s->signal)) {
+		char q[QUOTE_PATH_MAX];
 		s->signal = DEFAULT_SIGNAL;
-		xl_log("setting ignored: XRLM_SIGNAL=\"%.32s\" is not USR1, USR2, RTMIN+n, "
+		xl_log("setting ignored: XRLM_SIGNAL=\"%s\" is not USR1, USR2, RTMIN+n, "
 		       "RTMAX-n, one of their numbers, or off; using the default %s",
-		       text, DEFAULT_SIGNAL_NAME);
+		       shown(q, text, VALUE_SHOWN), DEFAULT_SIGNAL_NAME);
 		return;
 	}
 	snprintf(s->signal_name, sizeof(s->signal_name), "%.15s", text);
@@ -157,6 +181,7 @@ static void load_signal(struct xl_settings *s)
 static void load_record(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_RECORD");
+	char q[QUOTE_PATH_MAX];
 
 	s->record_at_start = false;
 	if (!text || strcmp(text, "0") == 0)
@@ -165,8 +190,8 @@ static void load_record(struct xl_settings *s)
 		s->record_at_start = true;
 		return;
 	}
-	xl_log("setting ignored: XRLM_RECORD=\"%.32s\" is not 0 or 1; using the default 0 "
-	       "(wait for the signal)", text);
+	xl_log("setting ignored: XRLM_RECORD=\"%s\" is not 0 or 1; using the default 0 "
+	       "(wait for the signal)", shown(q, text, VALUE_SHOWN));
 }
 
 static const char *const gpu_mode_names[] = {"auto", "sandwich", "gated", "off"};
@@ -190,14 +215,15 @@ const char *xl_settings_gpu_gate_name(enum xl_gpu_gate gate)
 static int load_choice(const char *var, const char *const *names, int count, const char *words)
 {
 	const char *text = getenv(var);
+	char q[QUOTE_PATH_MAX];
 
 	if (!text)
 		return 0;
 	for (int m = 0; m < count; m++)
 		if (strcasecmp(text, names[m]) == 0)
 			return m;
-	xl_log("setting ignored: %s=\"%.32s\" is not %s; using the default %s", var, text, words,
-	       names[0]);
+	xl_log("setting ignored: %s=\"%s\" is not %s; using the default %s", var,
+	       shown(q, text, VALUE_SHOWN), words, names[0]);
 	return 0;
 }
 
@@ -236,12 +262,18 @@ static bool select_item(struct xl_settings *s, const char *item)
 	return true;
 }
 
-/* Appends @p item to the comma list @p bad, as far as it fits. */
+/*
+ * Appends @p item, quoted and escaped, to the comma list @p bad, if it fits
+ * whole (a cut escape would read as another byte).
+ */
 static void note_bad(char *bad, size_t size, const char *item)
 {
+	char q[QUOTE_PATH_MAX];
 	size_t len = strlen(bad);
-	if (len + 1 < size)
-		snprintf(bad + len, size - len, "%s\"%.64s\"", len ? ", " : "", item);
+
+	int n = snprintf(bad + len, size - len, "%s\"%s\"", len ? ", " : "", shown(q, item, 64));
+	if (n < 0 || (size_t)n >= size - len)
+		bad[len] = '\0';
 }
 
 /*
@@ -292,14 +324,29 @@ static void finish_functions(struct xl_settings *s)
 	s->functions_all = (int)s->functions_count == xl_settings_recordable_count();
 }
 
-/* @p item without the blanks around it (those inside stay: "wait begin" is no name). */
-static char *trim_blanks(char *item)
+/* Room for one XRLM_FUNCTIONS item: more than any OpenXR function name or phase name. */
+#define FN_ITEM_MAX 128
+
+/*
+ * Copies the item of @p len bytes at @p text into @p item (FN_ITEM_MAX
+ * bytes), without the blanks around it (those inside stay: "wait begin" is
+ * no name). Returns false when it does not fit: no name is that long (the
+ * start of it is copied, to be shown).
+ */
+static bool copy_item(char *item, const char *text, size_t len)
 {
-	item += strspn(item, " \t");
-	size_t len = strlen(item);
-	while (len > 0 && (item[len - 1] == ' ' || item[len - 1] == '\t'))
-		item[--len] = '\0';
-	return item;
+	while (len > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		len--;
+	}
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	bool fits = len < FN_ITEM_MAX;
+	if (!fits)
+		len = FN_ITEM_MAX - 1;
+	memcpy(item, text, len);
+	item[len] = '\0';
+	return fits;
 }
 
 /*
@@ -307,26 +354,28 @@ static char *trim_blanks(char *item)
  * or a comma list of function names and phase names (wait, begin, end,
  * locate_views, sync_actions, swapchain, other), where "all" and "frame"
  * may appear too; names are exact, blanks around them are dropped. The
- * names it does not know go into @p bad (comma-separated, cut to fit).
- * Returns false when no item names anything (the set is then every
+ * value is read where it is, item by item: a list of any length works.
+ * The names it does not know go into @p bad (comma-separated, cut to
+ * fit). Returns false when no item names anything (the set is then every
  * function).
  */
 static bool parse_functions(struct xl_settings *s, const char *text, char *bad, size_t bad_size)
 {
-	char list[1024], *save = NULL;
+	char item[FN_ITEM_MAX];
 	bool any = false;
 
 	memset(s->functions, 0, sizeof(s->functions));
 	bad[0] = '\0';
-	snprintf(list, sizeof(list), "%s", text);
-	for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		item = trim_blanks(item);
-		if (!item[0])
-			continue;
-		if (select_item(s, item))
+	for (;; text++) {
+		size_t len = strcspn(text, ",");
+		bool fits = copy_item(item, text, len);
+		if (fits && select_item(s, item))
 			any = true;
-		else
+		else if (item[0])
 			note_bad(bad, bad_size, item);
+		text += len;
+		if (!*text)
+			break;
 	}
 	if (!any)
 		select_item(s, "all");
@@ -370,19 +419,21 @@ bool xl_settings_parse_trace(const char *text, bool *csv, bool *lttng)
 static void load_trace(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_TRACE");
+	char q[QUOTE_PATH_MAX];
 
 	if (text && xl_settings_parse_trace(text, &s->trace_csv, &s->trace_lttng))
 		return;
 	s->trace_csv = true;
 	s->trace_lttng = false;
 	if (text)
-		xl_log("setting ignored: XRLM_TRACE=\"%.32s\" is not a comma list of csv and lttng; "
-		       "using the default csv", text);
+		xl_log("setting ignored: XRLM_TRACE=\"%s\" is not a comma list of csv and lttng; "
+		       "using the default csv", shown(q, text, VALUE_SHOWN));
 }
 
 static void load_control(struct xl_settings *s)
 {
 	const char *text = getenv("XRLM_CONTROL");
+	char q[QUOTE_PATH_MAX];
 
 	s->control = true;
 	if (!text || strcasecmp(text, "on") == 0)
@@ -391,8 +442,8 @@ static void load_control(struct xl_settings *s)
 		s->control = false;
 		return;
 	}
-	xl_log("setting ignored: XRLM_CONTROL=\"%.32s\" is not on or off; using the default on",
-	       text);
+	xl_log("setting ignored: XRLM_CONTROL=\"%s\" is not on or off; using the default on",
+	       shown(q, text, VALUE_SHOWN));
 }
 
 void xl_settings_load(struct xl_settings *s)

@@ -5,6 +5,7 @@
  */
 #include "xl_chain.h"
 #include "xl_clock.h"
+#include "xl_files.h"
 #include "xl_hooks.h"
 #include "xl_log.h"
 #include "xl_side_frame.h"
@@ -13,6 +14,7 @@
 #include "csvr.h"
 #include "mem.h"
 #include "merge.h"
+#include "quote.h"
 #include "u_names.h"
 
 #include <stdint.h>
@@ -131,7 +133,7 @@ void xl_side_end(struct xl_instance *in)
 struct merge_dir {
 	const char *tag;
 	const char *via;  /* "/proc/self/fd/<n>", what the merge's paths start with */
-	const char *name; /* the directory's path, for the messages */
+	const char *name; /* the directory's path as messages show it (quote_path()) */
 };
 
 static void merge_log(void *ctx, const char *message)
@@ -176,7 +178,7 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
  */
 static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag, int dir_fd)
 {
-	char pre[MERGE_PATH_MAX];
+	char pre[MERGE_PATH_MAX], shown[XL_PATH_MAX], now[XL_PATH_MAX], q[QUOTE_PATH_MAX];
 	struct merge_siblings sib;
 
 	if (!wait_for_pre(ctl, id)) {
@@ -189,7 +191,9 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	char via[32] = "";
 	if (dir_fd >= 0)
 		snprintf(via, sizeof(via), "/proc/self/fd/%d", dir_fd);
-	struct merge_dir dir = {tag, via, ctl->output_dir};
+	/* Named where it is now: the directory may have been renamed since. */
+	struct merge_dir dir = {tag, via,
+	                        xl_files_dir_shown(dir_fd, ctl->output_dir, shown, sizeof(shown))};
 	if (!via[0] || access(via, X_OK) != 0)
 		dir.via = ctl->output_dir; /* no /proc: the path checked at the start */
 	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, U_NAMES_PRE) < 0 ||
@@ -203,8 +207,9 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
 		return false;
 	char merged[MERGE_PATH_MAX];
-	if (u_names_merged_file(merged, sizeof(merged), ctl->output_dir, U_NAMES_FRAMES, tag) >= 0)
-		xl_log("session %s: merged into %s", tag, merged);
+	const char *dir_now = xl_files_dir_now(dir_fd, ctl->output_dir, now, sizeof(now));
+	if (u_names_merged_file(merged, sizeof(merged), dir_now, U_NAMES_FRAMES, tag) >= 0)
+		xl_log("session %s: merged into %s", tag, quote_path(q, merged));
 	return true;
 }
 

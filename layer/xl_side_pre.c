@@ -81,6 +81,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		return false;
 	}
 	snprintf(in->ctl->target_layer, sizeof(in->ctl->target_layer), "%s", chain.between_names);
+	xl_control_set_dir(in->ctl, in->dir_fd);
 	if (!attach_post(chain.partner_gipa, in->ctl)) {
 		xl_log_loud("%s did not accept the control block (a different build?): nothing "
 		            "will be recorded", POST_LAYER_NAME);

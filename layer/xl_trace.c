@@ -4,6 +4,7 @@
  */
 #include "xl_trace.h"
 
+#include "quote.h"
 #include "xl_clock.h"
 #include "xl_fn.h"
 #include "xl_log.h"
@@ -42,22 +43,23 @@ static void provider_path(char *out, size_t size)
  */
 static const struct xl_trace_api *load_provider(void)
 {
-	char path[4096];
+	char path[4096], q[QUOTE_PATH_MAX];
 
 	provider_path(path, sizeof(path));
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!lib) {
 		xl_log("XRLM_TRACE=lttng: cannot load the LTTng provider: %s; recording CSV only",
-		       dlerror());
+		       quote_path(q, dlerror()));
 		return NULL;
 	}
 	xl_trace_api_fn get = (xl_trace_api_fn)dlsym(lib, XL_TRACE_API_SYMBOL);
 	const struct xl_trace_api *api = get ? get() : NULL;
 	if (!api || api->version != XL_TRACE_API_VERSION || api->size != sizeof(*api)) {
-		xl_log("XRLM_TRACE=lttng: %s is not this build's provider; recording CSV only", path);
+		xl_log("XRLM_TRACE=lttng: %s is not this build's provider; recording CSV only",
+		       quote_path(q, path));
 		return NULL;
 	}
-	xl_log("XRLM_TRACE=lttng: LTTng-UST provider xrlm loaded from %s", path);
+	xl_log("XRLM_TRACE=lttng: LTTng-UST provider xrlm loaded from %s", quote_path(q, path));
 	return api;
 }
 

@@ -55,6 +55,7 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 {
 	uint32_t id = s->id;
 	struct xl_session_counts counts;
+	char q[XL_PATH_MAX];
 	bool had_rows = xl_writer_files_close(w, s, &counts);
 	/* Its files are complete: post's merge waits for pre's to be. */
 	mark_finished(w, id);
@@ -69,7 +70,7 @@ static void close_session(struct xl_writer *w, struct xl_writer_session *s)
 	       "`xrlm merge %s` merges it", s->tag,
 	       w->hooks.started ? "the merge thread has " XL_HOOK_QUEUE_TEXT " sessions waiting"
 	                        : "the merge thread could not start",
-	       w->cfg.ctl->output_dir);
+	       xl_writer_dir_shown(w, q));
 	/* A `stop` waiting for it replies at once, pointing to `xrlm merge`. */
 	xl_control_settle_merge(w->cfg.ctl, id, XL_MERGE_FAILED);
 }
@@ -298,6 +299,11 @@ static void *writer_main(void *arg)
 	if (c_locale)
 		uselocale(old);
 	return NULL;
+}
+
+const char *xl_writer_dir_shown(const struct xl_writer *w, char *buf)
+{
+	return xl_files_dir_shown(w->dir_fd, w->cfg.ctl->output_dir, buf, XL_PATH_MAX);
 }
 
 int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg)

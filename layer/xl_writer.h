@@ -101,4 +101,11 @@ int xl_writer_start(struct xl_writer *w, const struct xl_writer_config *cfg);
  */
 void xl_writer_stop(struct xl_writer *w);
 
+/*
+ * The output directory as the writer's messages show it, into @p buf
+ * (XL_PATH_MAX bytes): where its descriptor is now, which a rename of the
+ * directory moves (xl_files_dir_shown()). Writer thread only.
+ */
+const char *xl_writer_dir_shown(const struct xl_writer *w, char *buf);
+
 #endif /* XL_WRITER_H */

@@ -3,6 +3,7 @@
  */
 #include "xl_writer_files.h"
 
+#include "quote.h"
 #include "xl_clock.h"
 #include "xl_files.h"
 #include "xl_fn.h"
@@ -56,10 +57,12 @@ static void skip_taken_session(struct xl_writer_session *s)
  */
 static void skip_session_without_pre(struct xl_writer *w, struct xl_writer_session *s)
 {
+	char q[XL_PATH_MAX];
+
 	xl_log_once(XL_ONCE_SESSION_INFO,
 	            "session %u: pre has no file for it (none of its records reached pre's "
 	            "writer, or pre cannot write in %s: see xrlm-pre.log); post's records of it "
-	            "are dropped and counted", s->id, w->cfg.ctl->output_dir);
+	            "are dropped and counted", s->id, xl_writer_dir_shown(w, q));
 	s->failed = true;
 	s->lost_why = "pre has no file for it";
 }
@@ -211,18 +214,19 @@ static void name_session_only(struct xl_writer *w, struct xl_writer_session *s,
  */
 static void recreate_dir(struct xl_writer *w)
 {
-	char why[512];
+	char why[512], qd[QUOTE_PATH_MAX], qw[QUOTE_PATH_MAX];
 
 	close(w->dir_fd);
 	w->dir_fd = xl_files_open_dir(w->cfg.ctl->output_dir, why, sizeof(why));
+	const char *dir = quote_path(qd, w->cfg.ctl->output_dir);
 	if (w->dir_fd < 0) {
 		xl_log_loud("output directory %s was deleted and cannot be made again: %s; "
-		            "recording stopped", w->cfg.ctl->output_dir, why);
+		            "recording stopped", dir, quote_path(qw, why));
 		return;
 	}
 	xl_log_reopen(w->dir_fd);
 	xl_log_loud("output directory %s was deleted while the application ran: made it again",
-	            w->cfg.ctl->output_dir);
+	            dir);
 }
 
 /*
@@ -254,12 +258,16 @@ static void report_toggle(struct xl_writer *w, struct xl_writer_session *s, bool
 /* The calls file, under the tag the frames file got; the frames go on without it. */
 static void open_calls_file(struct xl_writer *w, struct xl_writer_session *s)
 {
+	char q[XL_PATH_MAX];
+
 	s->calls_failed = xl_calls_csv_open(&s->calls_csv, w->dir_fd, s->tag,
 	                                    &w->cfg.meta) != 0;
-	if (s->calls_failed)
-		xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create its calls file in %s: "
-		            "%s; only xrEndFrame is recorded (frames file)", s->tag,
-		            w->cfg.ctl->output_dir, strerror(errno));
+	if (!s->calls_failed)
+		return;
+	const char *why = strerror(errno); /* before the lookup of the directory */
+	xl_log_once(XL_ONCE_FILE_OPEN, "session %s: cannot create its calls file in %s: "
+	            "%s; only xrEndFrame is recorded (frames file)", s->tag,
+	            xl_writer_dir_shown(w, q), why);
 }
 
 /* Closes the calls file with its footer: @p dropped counts every function's drops. */
@@ -292,6 +300,7 @@ static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 {
 	uint32_t id = s->id;
 	int64_t realtime_s;
+	char q[XL_PATH_MAX];
 
 	/* The slot is reused every XL_SESSION_SLOTS sessions: check it is ours. */
 	if (!xl_control_session_start(w->cfg.ctl, id, &realtime_s, NULL)) {
@@ -323,14 +332,14 @@ static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 	if (r != OPEN_OK) {
 		int err = errno;
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
-		            "recording stopped", id, w->cfg.meta.side, w->cfg.ctl->output_dir,
+		            "recording stopped", id, w->cfg.meta.side,
+		            xl_writer_dir_shown(w, q),
 		            r == OPEN_PRE_FAILED ? "pre could not create its own file there: " : "",
 		            strerror(err));
 		give_up_session(w, s, "its files failed");
 		return;
 	}
-	xl_log("session %s: recording to %s/%s", s->tag, w->cfg.ctl->output_dir,
-	       s->csv.name);
+	xl_log("session %s: recording to %s/%s", s->tag, xl_writer_dir_shown(w, q), s->csv.name);
 	open_calls_file(w, s);
 	report_toggle(w, s, true);
 }

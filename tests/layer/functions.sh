@@ -3,6 +3,7 @@
 # (the frame-loop phases), a list of names and phases, a bad name logged
 # once per side and ignored, nothing valid = the default all. xrEndFrame is
 # always recorded, and frame ids are counted even when xrWaitFrame is not.
+# A list of any length is read whole.
 . "$(dirname "$0")/lib.sh"
 export XRTEST_FRAME_RATE=0
 
@@ -109,4 +110,21 @@ run_app --graphics headless --frames 40
 check_all
 grep -q 'XRLM_FUNCTIONS is empty; using the default all' "$OUT/xrlm-pre.log" ||
 	fail "an empty XRLM_FUNCTIONS is not reported"
-note "XRLM_FUNCTIONS: frame, names and phases, bad names, empty"
+setup
+# A list of any length is read whole: 60 names (over 1400 bytes, past any
+# fixed buffer of 1024) and, last, the one that must be recorded.
+list=
+for i in $(seq 60); do list="$list xrGetInstanceProperties ,"; done
+export XRLM_RECORD=1 XRLM_FUNCTIONS="${list}xrPollEvent"
+[ ${#XRLM_FUNCTIONS} -gt 1400 ] || fail "the long list is only ${#XRLM_FUNCTIONS} bytes"
+run_app --graphics vulkan2 --frames 20
+recorded | grep -q "\<xrPollEvent\>" ||
+	fail "the last name of a ${#XRLM_FUNCTIONS}-byte XRLM_FUNCTIONS is not recorded: $(recorded)"
+for side in pre post; do
+	grep -q "functions recorded: 3 of" "$OUT/xrlm-$side.log" ||
+		fail "$side: a long XRLM_FUNCTIONS: $(grep -E 'functions recorded|XRLM_FUNCTIONS' "$OUT/xrlm-$side.log")"
+	! grep -q "setting ignored: XRLM_FUNCTIONS" "$OUT/xrlm-$side.log" ||
+		fail "$side: a long list of good names is called bad: $(grep XRLM_FUNCTIONS "$OUT/xrlm-$side.log")"
+done
+
+note "XRLM_FUNCTIONS: frame, names and phases, bad names, empty, a long list"

@@ -2,6 +2,7 @@
 # Bad input never stops the application: an unusable output directory and
 # malformed settings each get a clear line and a safe default (the default
 # directory is recorded in), and the app runs all frames with exit status 0.
+# Control bytes in a value or a path are shown escaped: one line each.
 . "$(dirname "$0")/lib.sh"
 export XRTEST_FRAME_RATE=0
 
@@ -59,4 +60,59 @@ for side in pre post; do
 done
 [ -n "$(merged_files)" ] || fail "nothing recorded with a full-length runtime name"
 
-note "bad settings logged, defaults used, app unaffected"
+# Control bytes in the settings reach neither the terminal nor the log
+# raw: every message shows the value with C escapes (as xrlm shows file
+# names), so that it stays one line and cannot forge one.
+setup
+esc=$(printf '\033')
+nl='
+'
+echo "a file" >"$XRLM_TEST_WORK/afile"
+export XRLM_OUTPUT_DIR="$XRLM_TEST_WORK/afile/$esc[2J$esc[31mevil${nl}xrlm pre: fake"
+export XRLM_RECORD="1${nl}2026-01-01 fake line" XRLM_RECORD_FRAMES="5${esc}[31m" \
+	XRLM_GPU_MODE="off${nl}gpu" XRLM_SIGNAL="USR1${nl}sig" XRLM_TRACE="csv${nl}tr" \
+	XRLM_CONTROL="on${esc}]0;title" XRLM_FUNCTIONS="xrPollEvent,xrFoo${nl}fn\\x" \
+	XDG_RUNTIME_DIR="$XRLM_TEST_WORK/no${esc}[1Arun"
+run_app --graphics headless --frames 20
+logs="$XRLM_TEST_WORK/app.log $XDG_STATE_HOME/xr-layer-monitor/xrlm-pre.log $XDG_STATE_HOME/xr-layer-monitor/xrlm-post.log"
+for f in $logs; do
+	[ -s "$f" ] || fail "no $f"
+	! grep -q "$esc" "$f" || fail "an ESC byte reached $f: $(grep "$esc" "$f" | od -c | head)"
+	! grep -q -E '^(xrlm pre: fake|2026-01-01 fake|gpu|sig|tr|fn)' "$f" ||
+		fail "a value's line end split a message in $f: $(cat "$f")"
+done
+grep -q -F "xrlm pre: output directory $XRLM_TEST_WORK/afile/\\033[2J\\033[31mevil\\nxrlm pre: fake cannot be used" \
+	"$XRLM_TEST_WORK/app.log" || fail "the output directory is not shown escaped: $(cat "$XRLM_TEST_WORK/app.log")"
+for side in pre post; do
+	log=$XDG_STATE_HOME/xr-layer-monitor/xrlm-$side.log
+	for shown in 'XRLM_RECORD="1\n2026-01-01 fake line" is not 0 or 1' \
+		'XRLM_RECORD_FRAMES="5\033[31m" is not' 'XRLM_GPU_MODE="off\ngpu" is not' \
+		'XRLM_SIGNAL="USR1\nsig" is not' 'XRLM_TRACE="csv\ntr" is not' \
+		'XRLM_CONTROL="on\033]0;title" is not' '"xrFoo\nfn\\x"'; do
+		grep -q -F "setting ignored: " "$log" && grep -F "setting ignored" "$log" | grep -q -F "$shown" ||
+			fail "$side: no one-line message showing $shown: $(cat "$log")"
+	done
+done
+grep -q -F "control socket: XDG_RUNTIME_DIR $XRLM_TEST_WORK/no\\033[1Arun" \
+	"$XDG_STATE_HOME/xr-layer-monitor/xrlm-pre.log" ||
+	fail "XDG_RUNTIME_DIR is not shown escaped: $(grep 'control socket' "$XDG_STATE_HOME/xr-layer-monitor/xrlm-pre.log")"
+
+# A usable directory so named: the files go there, named as always, and
+# the lines naming it (start, the sessions' files, the merge) escape it.
+setup
+OUT="$XRLM_TEST_WORK/out$esc[31m${nl}x"
+export XRLM_OUTPUT_DIR="$OUT" XRLM_RECORD=1 XRLM_RECORD_FRAMES=10
+run_app --graphics headless --frames 30
+[ -n "$(merged_files)" ] || fail "nothing merged in a directory named with control bytes"
+shown="$XRLM_TEST_WORK/out\\033[31m\\nx"
+for side in pre post; do
+	log=$OUT/xrlm-$side.log
+	! grep -q "$esc" "$log" || fail "an ESC byte reached $log"
+	! grep -q '^x' "$log" || fail "the directory's line end split a line of $log: $(cat "$log")"
+	grep -q -F "output directory: $shown" "$log" && grep -q -F "recording to $shown/frames-" "$log" ||
+		fail "$side: the directory is not shown escaped: $(cat "$log")"
+done
+grep -q -F "merged into $shown/frames-merged-" "$OUT/xrlm-post.log" ||
+	fail "the merged file is not shown escaped: $(cat "$OUT/xrlm-post.log")"
+
+note "bad settings logged (control bytes escaped), defaults used, app unaffected"
