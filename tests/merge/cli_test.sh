@@ -787,23 +787,21 @@ malformed_row)
 	run merge "$data/bad-row-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
 	expect_error 1 "bad-row-pre.csv:9: error: column 3 (t_entry)"
 	# t_exit before t_entry: a clock run back within a call is a corrupt
-	# row, as in a calls file, not a frame for negative_target_frames.
-	for side in pre post; do
-		copy_session s1
-		sed -i '9s/^\([0-9]*,[0-9]*\),\([0-9]*\),\([0-9]*\)$/\1,\3,\2/' "$work/frames-s1-$side.csv"
-		run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
-		expect_error 1 "frames-s1-$side.csv:9: error: t_exit is before t_entry$"
-		[ ! -e "$work/m.csv" ] || fail "$side: merged file written"
-	done
-	# A negative time: no CLOCK_MONOTONIC reading is (a sign typed into a
+	# row, as in a calls file, not a frame for negative_target_frames. A
+	# negative time: no CLOCK_MONOTONIC reading is (a sign typed into a
 	# file gave a frame of 10^10 us).
-	for side in pre post; do
-		copy_session s1
-		sed -i '9s/^\([0-9]*,[0-9]*\),/\1,-/' "$work/frames-s1-$side.csv"
-		run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
-		expect_error 1 "frames-s1-$side.csv:9: error: t_entry or t_exit is negative"
-		[ ! -e "$work/m.csv" ] || fail "$side: merged file written"
-	done
+	while IFS='|' read -r edit want; do
+		for side in pre post; do
+			copy_session s1
+			sed -i "9s/$edit" "$work/frames-s1-$side.csv"
+			run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+			expect_error 1 "frames-s1-$side.csv:9: error: $want"
+			[ ! -e "$work/m.csv" ] || fail "$side: merged file written"
+		done
+	done <<-'EOF'
+	^\([0-9]*,[0-9]*\),\([0-9]*\),\([0-9]*\)$/\1,\3,\2/|t_exit is before t_entry$
+	^\([0-9]*,[0-9]*\),/\1,-/|t_entry or t_exit is negative
+	EOF
 	;;
 garbage)
 	copy_session s1
