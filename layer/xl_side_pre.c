@@ -7,6 +7,7 @@
 #include "xl_clock.h"
 #include "xl_ctl_server.h"
 #include "xl_hooks.h"
+#include "quote.h"
 #include "xl_log.h"
 #include "xl_side_frame.h"
 #include "xl_signal.h"
@@ -54,6 +55,7 @@ static void detach_post(void)
 bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *info)
 {
 	struct xl_chain_report chain;
+	char q[QUOTE_PATH_MAX]; /* a layer's name as the log shows it: a manifest gave it */
 
 	if (xl_settings_layer_disabled(POST_LAYER_NAME)) {
 		xl_log_loud("DISABLE_%s is set: pre cannot measure the target alone, so nothing "
@@ -73,7 +75,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		            "monitor's own floor");
 	else if (chain.between > 1)
 		xl_log_loud("%u layers between pre and post (%s): their costs are reported "
-		            "together as one target", chain.between, chain.between_names);
+		            "together as one target", chain.between, quote_path(q, chain.between_names));
 
 	in->ctl = xl_control_create(&in->settings);
 	if (!in->ctl) {
@@ -87,7 +89,7 @@ bool xl_side_before_create(struct xl_instance *in, const XrApiLayerCreateInfo *i
 		            "will be recorded", POST_LAYER_NAME);
 		return false;
 	}
-	xl_log("target layer: %s", chain.between_names);
+	xl_log("target layer: %s", quote_path(q, chain.between_names));
 	return true;
 }
 

@@ -8,7 +8,16 @@
 #include "app_load.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The application's name: XRTEST_APP_NAME when set (a test of what the layers show of it). */
+static const char *app_name(void)
+{
+	const char *name = getenv("XRTEST_APP_NAME");
+
+	return name && name[0] ? name : "xrlm-test-app";
+}
 
 static bool create_instance(struct app *app)
 {
@@ -20,9 +29,9 @@ static bool create_instance(struct app *app)
 	case APP_GRAPHICS_VULKAN2: ext = XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME; break;
 	case APP_GRAPHICS_HEADLESS: ext = XR_MND_HEADLESS_EXTENSION_NAME; break;
 	case APP_GRAPHICS_EGL:
-		return APP_XR(tc_xr_create_instance_n("xrlm-test-app", 2, egl, &app->instance));
+		return APP_XR(tc_xr_create_instance_n(app_name(), 2, egl, &app->instance));
 	}
-	return APP_XR(tc_xr_create_instance("xrlm-test-app", ext, &app->instance));
+	return APP_XR(tc_xr_create_instance(app_name(), ext, &app->instance));
 }
 
 static bool create_system(struct app *app)

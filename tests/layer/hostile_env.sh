@@ -97,6 +97,20 @@ grep -q -F "control socket: XDG_RUNTIME_DIR $XRLM_TEST_WORK/no\\033[1Arun" \
 	"$XDG_STATE_HOME/xr-layer-monitor/xrlm-pre.log" ||
 	fail "XDG_RUNTIME_DIR is not shown escaped: $(grep 'control socket' "$XDG_STATE_HOME/xr-layer-monitor/xrlm-pre.log")"
 
+# An application (and a layer chain) whose names hold control bytes: the
+# instance line shows them escaped, on one line.
+setup
+export XRLM_RECORD=1 XRLM_RECORD_FRAMES=5 XRTEST_APP_NAME="app$esc[31m${nl}xrlm pre: fake"
+run_app --graphics headless --frames 10
+for side in pre post; do
+	log=$OUT/xrlm-$side.log
+	! grep -q "$esc" "$log" || fail "an ESC byte reached $log"
+	! grep -q '^xrlm pre: fake' "$log" || fail "the app's name split a line of $log: $(cat "$log")"
+	grep -q -F 'instance: app "app\033[31m\nxrlm pre: fake" 1,' "$log" ||
+		fail "$side: the application's name is not shown escaped: $(grep 'instance:' "$log")"
+done
+unset XRTEST_APP_NAME
+
 # A usable directory so named: the files go there, named as always, and
 # the lines naming it (start, the sessions' files, the merge) escape it.
 setup
