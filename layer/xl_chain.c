@@ -3,6 +3,8 @@
  */
 #include "xl_chain.h"
 
+#include "quote.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +16,16 @@ static bool is_layer(const XrApiLayerNextInfo *e, const char *name)
 	return strncmp(e->layerName, name, XR_MAX_API_LAYER_NAME_SIZE) == 0;
 }
 
+/*
+ * Appends layer @p name to @p names. A control byte in it (a manifest's
+ * name is any JSON string) becomes '?' (quote_text()): the name goes into
+ * the files' "# target_layer=" line, which a line end would break.
+ */
 static void append_name(char *names, size_t size, const char *name)
 {
 	size_t len = strlen(names);
 	snprintf(names + len, size - len, "%s%.*s", len ? "+" : "", XR_MAX_API_LAYER_NAME_SIZE, name);
+	quote_text(names + len);
 }
 
 void xl_chain_inspect(const XrApiLayerNextInfo *list, const char *self, const char *partner,
