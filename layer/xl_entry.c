@@ -519,7 +519,10 @@ XrResult xl_entry_get_instance_proc_addr(struct xl_instance *in, XrInstance inst
 {
 	if (!name || !function)
 		return XR_ERROR_VALIDATION_FAILURE;
-	if (xl_side_private_proc(name, function))
+	/* Pre asks post for these with no instance, through post's own entry
+	 * point; the loader passes an application's query down the chain only
+	 * with an instance, which must get what the runtime answers. */
+	if (instance == XR_NULL_HANDLE && xl_side_private_proc(name, function))
 		return XR_SUCCESS;
 	PFN_xrGetInstanceProcAddr next_gipa = next_gipa_of(instance);
 	if (!next_gipa) {

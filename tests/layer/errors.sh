@@ -1,10 +1,10 @@
 #!/bin/sh
 # Transparency of errors: tl_errors (bad handles to frame-loop, space,
 # swapchain, action and event functions; a name no function has; a
-# function of an extension not enabled) gets exactly the same results
-# through pre:target:post, recording, as through the target alone:
-# XR_ERROR_HANDLE_INVALID (-12) and XR_ERROR_FUNCTION_UNSUPPORTED (-7)
-# among them. The bad-handle calls that reach the monitor are recorded
+# function of an extension not enabled; the names pre and post pass each
+# other) gets exactly the same results through pre:target:post,
+# recording, as through the target alone: XR_ERROR_HANDLE_INVALID (-12)
+# and XR_ERROR_FUNCTION_UNSUPPORTED (-7) among them. The bad-handle calls that reach the monitor are recorded
 # with their error as the result.
 # Usage: errors.sh PATH/TO/tl_errors
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +21,8 @@ grep -q "^xrGetInstanceProcAddr(xrNotAFunctionOfAnyVersion) = -7, NULL\$" "$XRLM
 	fail "an unknown name did not give XR_ERROR_FUNCTION_UNSUPPORTED: $(cat "$XRLM_TEST_WORK/plain.txt")"
 grep -q "^xrGetInstanceProcAddr(xrGetVisibilityMaskKHR) = -7, NULL\$" "$XRLM_TEST_WORK/plain.txt" ||
 	fail "a function of an extension not enabled did not give XR_ERROR_FUNCTION_UNSUPPORTED"
+grep -q "^xrGetInstanceProcAddr(xrlmPrivateAttachControl) = -7, NULL\$" "$XRLM_TEST_WORK/plain.txt" ||
+	fail "the monitor's private names are not unknown without it"
 [ "$(grep -c "(bad .*) = -12\$" "$XRLM_TEST_WORK/plain.txt")" -eq 6 ] ||
 	fail "not every bad handle gave XR_ERROR_HANDLE_INVALID: $(cat "$XRLM_TEST_WORK/plain.txt")"
 # The loader 1.0.20 passes each of them down the chain, so both sides record them.
