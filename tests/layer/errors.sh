@@ -4,8 +4,8 @@
 # function of an extension not enabled; the names pre and post pass each
 # other) gets exactly the same results through pre:target:post,
 # recording, as through the target alone: XR_ERROR_HANDLE_INVALID (-12)
-# and XR_ERROR_FUNCTION_UNSUPPORTED (-7) among them. The bad-handle calls that reach the monitor are recorded
-# with their error as the result.
+# and XR_ERROR_FUNCTION_UNSUPPORTED (-7) among them. The bad-handle
+# calls that reach the monitor are recorded with their error as the result.
 # Usage: errors.sh PATH/TO/tl_errors
 . "$(dirname "$0")/lib.sh"
 errors=$1
