@@ -324,17 +324,18 @@ static void fill_intervals(const double *ma, const double *mb, int resamples, do
 		work[r] = mb[r] - ma[r];
 	interval95(work, (size_t)resamples, &out->diff_lo, &out->diff_hi);
 
+	out->rel_pct = out->rel_lo_pct = out->rel_hi_pct = NAN;
+	if (!(out->median_a > 0))
+		return;
+	/* A's median positive is enough for the change itself, even where
+	 * some resamples of A (a column often 0) reach 0. */
+	out->rel_pct = 100.0 * (out->median_b / out->median_a - 1.0);
 	for (int r = 0; r < resamples; r++) {
 		if (!(ma[r] > 0))
-			break;
+			return;
 		work[k++] = 100.0 * (mb[r] / ma[r] - 1.0);
 	}
-	if (k == (size_t)resamples && out->median_a > 0) {
-		out->rel_pct = 100.0 * (out->median_b / out->median_a - 1.0);
-		interval95(work, k, &out->rel_lo_pct, &out->rel_hi_pct);
-	} else {
-		out->rel_pct = out->rel_lo_pct = out->rel_hi_pct = NAN;
-	}
+	interval95(work, k, &out->rel_lo_pct, &out->rel_hi_pct);
 }
 
 /* The median of x[0..n) without reordering it. */

@@ -71,8 +71,10 @@ struct abtest_result {
 	double median_a, median_b;
 	double diff;               /* median_b - median_a */
 	double diff_lo, diff_hi;   /* 95 % interval of diff */
-	/* 100 * (median_b / median_a - 1) and its 95 % interval; NAN when a
-	 * median of A (the sample's or a resample's) is not positive. */
+	/* 100 * (median_b / median_a - 1), NAN when median_a is not
+	 * positive; its 95 % interval, NAN too when a resample's median of
+	 * A is not positive (a ratio to it has no value: the interval of
+	 * diff then says where the change lies). */
 	double rel_pct, rel_lo_pct, rel_hi_pct;
 	struct abtest_mw mw;
 };

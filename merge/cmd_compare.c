@@ -48,6 +48,20 @@
 
 #define COMPARE_RESAMPLES 2000
 #define COMPARE_NOISE_PCT 1.0
+/*
+ * Medians are read at 0.001 us, so a change can sit exactly on a bound (a
+ * floor of 1 us, 1 %, --fail-above's PCT) in decimal and just off it in
+ * binary (8.001 - 7.001 = 0.99999...): a bound is met within this much,
+ * far below anything the files can tell apart.
+ */
+#define COMPARE_EPSILON 1e-9
+/*
+ * Fewer values than this on a side leave a column not compared: with a
+ * handful of blocks the resampled medians take a few values only, and
+ * their "95 %" interval is too narrow to stand for anything (two frames
+ * give one of zero width).
+ */
+#define COMPARE_MIN_VALUES 20
 #define COMPARE_DEFAULT_SEED 1
 
 #define COMPARE_EXIT_REGRESSION 1
@@ -133,9 +147,21 @@ static double *present_values(const struct ncsv *t, const struct ncsv_col *col, 
  */
 static bool below_noise(const struct abtest_result *r, const struct metrics_column *col)
 {
-	if (fabs(r->diff) < col->floor_us)
+	if (fabs(r->diff) < col->floor_us - COMPARE_EPSILON)
 		return true;
-	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT;
+	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT - COMPARE_EPSILON;
+}
+
+/* Whether the 95 % interval of @p r's change lies above zero: the relative one, or the absolute. */
+static bool interval_above(const struct abtest_result *r)
+{
+	return isnan(r->rel_lo_pct) ? r->diff_lo > 0 : r->rel_lo_pct > 0;
+}
+
+/* Whether it lies below zero. */
+static bool interval_below(const struct abtest_result *r)
+{
+	return isnan(r->rel_hi_pct) ? r->diff_hi < 0 : r->rel_hi_pct < 0;
 }
 
 /*
@@ -144,17 +170,13 @@ static bool below_noise(const struct abtest_result *r, const struct metrics_colu
  */
 static const char *verdict_of(const struct abtest_result *r, const struct metrics_column *col)
 {
-	bool rel = !isnan(r->rel_pct);
-	double lo = rel ? r->rel_lo_pct : r->diff_lo, hi = rel ? r->rel_hi_pct : r->diff_hi;
-	double change = rel ? r->rel_pct : r->diff;
-
-	if (!(lo > 0) && !(hi < 0))
+	if (!interval_above(r) && !interval_below(r))
 		return verdict_unsure;
 	if (below_noise(r, col))
 		return verdict_same;
 	if (col->sense != METRICS_COST)
-		return change > 0 ? verdict_more : verdict_less;
-	return change > 0 ? verdict_slower : verdict_faster;
+		return r->diff > 0 ? verdict_more : verdict_less;
+	return r->diff > 0 ? verdict_slower : verdict_faster;
 }
 
 /*
@@ -168,11 +190,27 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
  */
 static bool grew_past(const struct abtest_result *r, const struct metrics_column *col, double pct)
 {
-	if (!metrics_gates(col) || !(r->diff >= col->floor_us))
+	if (!metrics_gates(col) || !(r->diff >= col->floor_us - COMPARE_EPSILON))
 		return false;
 	if (isnan(r->rel_pct))
 		return r->diff_lo > 0;
-	return r->rel_pct > pct && r->rel_lo_pct > 0;
+	return r->rel_pct > pct + COMPARE_EPSILON && interval_above(r);
+}
+
+/*
+ * @p v, a number given on the command line, as a JSON number that reads
+ * back as the same value: the fewest decimals (up to 9) that give it,
+ * else 17 significant digits. The gate uses it whole (0.0004 is not 0).
+ */
+static void json_given(struct jsonw *w, double v)
+{
+	for (int d = 0; d <= 9; d++) {
+		if (fmt_round(v, d) == v) {
+			jsonw_fixed(w, v, d);
+			return;
+		}
+	}
+	jsonw_sci(w, v, 17);
 }
 
 /* Compares one column; fills @p m. Returns 0, or -1 when out of memory. */
@@ -182,6 +220,8 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	const struct ncsv_col *col[2] = {ncsv_col(t[0], m->col->name), ncsv_col(t[1], m->col->name)};
 	static const char *const absent[2] = {"column absent in A", "column absent in B"};
 	static const char *const empty[2] = {"no values in A", "no values in B"};
+	static const char *const few[2] = {"fewer than 20 values in A: too few for an interval",
+	                                   "fewer than 20 values in B: too few for an interval"};
 	double *v[2] = {NULL, NULL};
 	size_t n[2] = {0, 0};
 	int ret = 0;
@@ -195,6 +235,8 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 			ret = -1;
 		else if (n[s] == 0)
 			m->skipped = empty[s];
+		else if (n[s] < COMPARE_MIN_VALUES)
+			m->skipped = few[s];
 	}
 	if (ret == 0 && !m->skipped) {
 		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
@@ -345,7 +387,7 @@ static void print_json(FILE *f, const struct compare_args *a, const struct ncsv 
 	jsonw_fixed(&w, COMPARE_NOISE_PCT, 1);
 	jsonw_key(&w, "fail_above_pct");
 	if (a->has_fail_above)
-		jsonw_fixed(&w, a->fail_above_pct, 3);
+		json_given(&w, a->fail_above_pct);
 	else
 		jsonw_null(&w);
 	jsonw_key(&w, "failed");

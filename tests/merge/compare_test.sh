@@ -31,7 +31,90 @@ expect_verdict() { # expect_verdict METRIC VERDICT
 	[ "$v" = "$2" ] || fail "$1: verdict '$v', expected '$2'"
 }
 
+# constant NAME CPU_US GPU_US N: $work/NAME.csv, N frames at 90 Hz whose
+# target_us is CPU_US and target_gpu_us GPU_US on every frame ("a/b": a
+# on even frames, b on odd ones)
+constant() {
+	awk -v cpu="$2" -v gpu="$3" -v n="$4" 'BEGIN {
+		print "# frame_count=" n
+		print "display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
+		split(gpu, g, "/")
+		for (i = 0; i < n; i++) {
+			iv = i < n - 1 ? "11111.111" : ""
+			gv = (i % 2 && g[2] != "") ? g[2] : g[1]
+			printf "%d,7,%s,%.3f,300.000,%.3f,,%.3f,\n", 1000 + i * 11111111, iv, cpu + 300, cpu, gv
+		}
+	}' >"$work/$1.csv"
+}
+
+# change METRIC: the change line printed under METRIC's verdict in $work/out
+change() {
+	sed -n "/^$1 (/{n;n;p;}" "$work/out"
+}
+
 case "$case_name" in
+bounds)
+	# A change exactly on a bound meets it, as printed (the medians are
+	# read at 0.001 us, their difference not exact in binary): 1.000 us
+	# is the CPU floor, 1.00 % the noise threshold; 3.00 % is not more
+	# than --fail-above 3.
+	constant a 7.001 100 50
+	constant b 8.001 100 50
+	compare "$work/a.csv" "$work/b.csv" --fail-above 20
+	expect_verdict target_us slower
+	constant a 531 100 50
+	constant b 536.31 100 50
+	compare "$work/a.csv" "$work/b.csv"
+	expect_verdict target_us slower
+	constant a 100 100 50
+	constant b 103 100 50
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "a growth of exactly 3 % failed --fail-above 3: $(change target_us)"
+	compare "$work/a.csv" "$work/b.csv" --fail-above 2.99
+	[ "$rc" -eq 1 ] || fail "a growth of 3 % passed --fail-above 2.99: status $rc"
+	# The gate's percentage in the JSON as given, not rounded to 0.
+	compare "$work/a.csv" "$work/b.csv" --fail-above 0.0004 --json
+	python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))["fail_above_pct"]; assert v == 0.0004, v' \
+		"$work/out" || fail "fail_above_pct in the JSON"
+	;;
+often_zero)
+	# GPU time 0 on nearly half of A's frames (a target with GPU work on
+	# some frames only), so some resamples of A have a median of 0: the
+	# change from A's median of 1000 us is still +0.50 %, below the noise
+	# threshold and --fail-above 3, though its relative interval has no
+	# value (then the absolute one says where it lies).
+	constant a 50 1000/0 99
+	constant b 50 1005 99
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "a change of +0.5 % failed --fail-above 3: $(change target_gpu_us)"
+	expect_verdict target_gpu_us "no change"
+	change target_gpu_us | grep -q "  +0\.50 % \[n/a %, n/a %\]" || fail "the change: $(change target_gpu_us)"
+	compare "$work/a.csv" "$work/b.csv" --json
+	python3 -c 'import json, sys
+m = {x["metric"]: x for x in json.load(open(sys.argv[1]))["metrics"]}["target_gpu_us"]
+assert m["change_pct"] == 0.5 and m["change_ci95_pct"] == [None, None], m' "$work/out" ||
+		fail "the JSON's change_pct"
+	;;
+few)
+	# Two frames a side give a bootstrap "interval" of zero width: not
+	# compared, and a gate with nothing compared fails as trouble (2).
+	constant a 10 100 2
+	constant b 101 100 25
+	compare "$work/a.csv" "$work/b.csv" --fail-above 1
+	[ "$rc" -eq 2 ] || fail "2 frames with --fail-above: status $rc"
+	grep -q "^target_us: not compared (fewer than 20 values in A: too few for an interval)$" "$work/out" ||
+		fail "2 frames not said too few"
+	constant a 10 100 25
+	constant b 101 100 19
+	compare "$work/a.csv" "$work/b.csv"
+	[ "$rc" -eq 0 ] || fail "19 frames without --fail-above: status $rc"
+	grep -q "^target_gpu_us: not compared (fewer than 20 values in B: too few for an interval)$" "$work/out" ||
+		fail "19 frames not said too few"
+	constant b 101 100 20
+	compare "$work/a.csv" "$work/b.csv" --fail-above 1
+	[ "$rc" -eq 1 ] || fail "25 and 20 frames: status $rc"
+	grep -q "^target_us (.*): slower  \[FAIL" "$work/out" || fail "25 and 20 frames: target_us did not fail the gate"
+	;;
 shift0)
 	gen a --seed 1 --frames 4000
 	gen b --seed 2 --frames 4000
