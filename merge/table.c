@@ -14,7 +14,9 @@
 static void print_value(FILE *f, const char *label, double v, int decimals)
 {
 	char num[FMT_NUM_MAX];
-	fprintf(f, "    %-6s%9s\n", label, fmt_fixed_str(num, v, decimals));
+	/* "median" fills its 6 columns: a space before every value, 100 ms
+	 * and more too ("median 150000.50"), the same columns below that. */
+	fprintf(f, "    %-6s %8s\n", label, fmt_fixed_str(num, v, decimals));
 }
 
 static void print_block(FILE *f, const char *name, const char *unit,

@@ -819,6 +819,16 @@ refuses_overwrite)
 	expect_error 1 "frames-merged-s1.csv: error: already exists"
 	[ "$(cat "$work/frames-merged-s1.csv")" = keep ] || fail "file was changed"
 	;;
+stats_wide)
+	# A median of 100 ms or more (a target that sleeps to limit the frame
+	# rate) keeps the space after its label; smaller values their columns.
+	constant a 150000.5 100 5
+	run stats "$work/a.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^    median 150000.50$" "$work/out" || fail "the median runs into its label"
+	grep -q "^    count  5$" "$work/out" && grep -q "^    median   100.00$" "$work/out" ||
+		fail "the columns of smaller values moved"
+	;;
 spreadsheet_saved)
 	# Every file saved again by a spreadsheet that quotes every text cell
 	# and pads each line to its sheet's width (the '#' lines in quotes and

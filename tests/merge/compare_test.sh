@@ -31,22 +31,6 @@ expect_verdict() { # expect_verdict METRIC VERDICT
 	[ "$v" = "$2" ] || fail "$1: verdict '$v', expected '$2'"
 }
 
-# constant NAME CPU_US GPU_US N: $work/NAME.csv, N frames at 90 Hz whose
-# target_us is CPU_US and target_gpu_us GPU_US on every frame ("a/b": a
-# on even frames, b on odd ones)
-constant() {
-	awk -v cpu="$2" -v gpu="$3" -v n="$4" 'BEGIN {
-		print "# frame_count=" n
-		print "display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame"
-		split(gpu, g, "/")
-		for (i = 0; i < n; i++) {
-			iv = i < n - 1 ? "11111.111" : ""
-			gv = (i % 2 && g[2] != "") ? g[2] : g[1]
-			printf "%d,7,%s,%.3f,300.000,%.3f,,%.3f,\n", 1000 + i * 11111111, iv, cpu + 300, cpu, gv
-		}
-	}' >"$work/$1.csv"
-}
-
 # change METRIC: the change line printed under METRIC's verdict in $work/out
 change() {
 	sed -n "/^$1 (/{n;n;p;}" "$work/out"
