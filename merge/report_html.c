@@ -132,15 +132,26 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* The @p p percentile of sorted @p v[0..n), by stats.h's method (as the page's p50 and p99). */
+static double sorted_percentile(const double *v, size_t n, double p)
+{
+	uint64_t k;
+	double frac;
+
+	stats_rank(n, p, &k, &frac);
+	return stats_between(n, k, frac, v[k], k + 1 < n ? v[k + 1] : v[k]);
+}
+
 /*
  * The histogram of sorted @p v[0..n) from its minimum to p50 + 3 (p99 -
  * p50) at most (a long tail would squeeze everything else into one bin;
  * the percentile curve shows the tail), with the count of values above.
+ * p50 and p99 are the ones the page marks: its p99 is always in range.
  */
 static void write_hist(struct jsonw *w, const double *v, size_t n)
 {
 	uint64_t counts[HIST_BINS] = {0}, above = 0;
-	double p50 = v[(n - 1) / 2], p99 = v[(size_t)floor(0.99 * (double)(n - 1))];
+	double p50 = sorted_percentile(v, n, 0.50), p99 = sorted_percentile(v, n, 0.99);
 	double lo = v[0], hi = fmin(v[n - 1], p50 + 3 * (p99 - p50));
 	if (!(hi > lo))
 		hi = lo + 1;

@@ -819,6 +819,25 @@ refuses_overwrite)
 	expect_error 1 "frames-merged-s1.csv: error: already exists"
 	[ "$(cat "$work/frames-merged-s1.csv")" = keep ] || fail "file was changed"
 	;;
+report_hist)
+	# The page's histogram reaches p50 + 3 (p99 - p50) with the p50 and p99
+	# it marks (interpolated): 148 frames of 10 us and two of 1000 us have
+	# a p99 of 514.9 us, inside the range, no frame left above it.
+	constant a 10 100 150
+	awk -F, -v OFS=, 'NR == 77 || NR == 152 { $4 = "1300.000"; $6 = "1000.000" } 1' "$work/a.csv" >"$work/t.csv"
+	run report "$work/t.csv" -o "$work/t.html"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	python3 - "$work/t.html" <<'EOF' || fail "the histogram's range"
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script type="application/json" id="xrlm-data">(.*?)</script>', page, re.S).group(1))
+c = [c for c in data["columns"] if c["name"] == "target_us"][0]
+h = c["hist"]
+hi = h["lo"] + h["width"] * len(h["counts"])
+assert abs(c["p99"] - 514.9) < 1e-9, c["p99"]
+assert h["lo"] == 10 and hi >= c["p99"] and h["above"] == 0, (h["lo"], hi, h["above"])
+EOF
+	;;
 stats_wide)
 	# A median of 100 ms or more (a target that sleeps to limit the frame
 	# rate) keeps the space after its label; smaller values their columns.
