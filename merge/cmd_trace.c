@@ -227,8 +227,17 @@ static void say_empty_window(const struct trace_job *j)
 	        (double)(j->last_ns - j->first_ns) / 1e9, j->first_frame_id, j->last_frame_id);
 }
 
-/* Writes the whole document to @p f. */
-static int write_trace(struct trace_job *j, FILE *f)
+/* The one line of a failed write of trace @p path (errno says why). */
+static void say_write_failed(const char *path)
+{
+	char q[QUOTE_PATH_MAX];
+	int err = errno;
+
+	fprintf(stderr, "xrlm: writing %s failed: %s\n", quote_path(q, path), strerror(err));
+}
+
+/* Writes the whole document to @p f, the trace @p path (for messages). */
+static int write_trace(struct trace_job *j, FILE *f, const char *path)
 {
 	char pre[300], post[300], target[300];
 
@@ -246,7 +255,7 @@ static int write_trace(struct trace_job *j, FILE *f)
 	         j->target_layer[0] ? j->target_layer : "unknown");
 	struct trace_out_names names = {pre, post, target, j->tag, j->target_layer};
 	if (trace_out_end(&j->out, &names) != 0) {
-		fprintf(stderr, "xrlm: writing the trace failed: %s\n", strerror(errno));
+		say_write_failed(path);
 		return -1;
 	}
 	return 0;
@@ -270,9 +279,9 @@ static int write_file(struct trace_job *j, const char *path)
 		return -1;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	int rc = write_trace(j, f);
+	int rc = write_trace(j, f, path);
 	if (fclose(f) != 0 && rc == 0) {
-		fprintf(stderr, "xrlm: writing %s failed: %s\n", quote_path(q, path), strerror(errno));
+		say_write_failed(path);
 		rc = -1;
 	}
 	if (rc != 0) {

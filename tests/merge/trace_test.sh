@@ -364,6 +364,9 @@ write_limit)
 				>"$work/out" 2>"$work/err"
 			rc=$?
 			expect_error 1 "File too large"
+			# The output's own write names it.
+			[ $kib = 64 ] || grep -q "^xrlm: writing $work/t.json failed: File too large$" "$work/err" ||
+				fail "the output not named: $(cat "$work/err")"
 			[ -z "$(ls -A "$work" | grep -v "L1-\\|^out$\\|^err$")" ] || fail "left behind: $(ls -A "$work")"
 		done
 	done
