@@ -100,12 +100,13 @@ static int exchange(struct ctl_conn *c, const char *request, int timeout_ms,
 		if (on_data)
 			on_data(line, ctx);
 	}
-	/* A longer status line is cut: its start says what happened. */
+	/* A longer status line is cut: its start says what happened. Shown
+	 * as all the process sends, OK's note ("OK stopped; ...") too. */
 	if (snprintf(status, status_size, "%s", line) >= (int)status_size)
 		status[status_size - 1] = '\0';
+	ctl_conn_display(status, status_size);
 	if (strncmp(status, "OK", 2) == 0)
 		return 0;
-	ctl_conn_display(status, status_size);
 	fprintf(stderr, "xrlm: process %d: %s\n", (int)c->pid,
 	        strncmp(status, "ERR ", 4) == 0 ? status + 4 : status);
 	return CMD_EXIT_INPUT;

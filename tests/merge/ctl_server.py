@@ -25,7 +25,7 @@ HOSTILE = {
     + b" recording=1 session=s" + BARE + b" frames=0 output_dir=/tmp/o" + CSI
     + b"\\x5cx\\x1b k" + ESC + b"ey=1\nOK\n",
     b"stop": b"session=s\nmerged=/tmp/o" + CSI + b"/frames-merged-s.csv\nOK stopped\n",
-    b"start": b"session=s" + CSI + b"\nOK recording\n",
+    b"start": b"session=s" + CSI + b"\nOK recording; " + ESC + b"ended" + CSI + b"\n",
 }
 
 

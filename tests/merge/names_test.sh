@@ -228,7 +228,7 @@ ctl)
 	[ "$rc" -eq 0 ] || fail "start: status $rc"
 	clean
 	clean_c1
-	shows "$work/out" "session s${csi}"
+	shows "$work/out" "session s${csi}; "'\033[31mended'"${csi}"
 	run ctl stop "$srv"
 	[ "$rc" -eq 0 ] || fail "stop: status $rc"
 	clean
