@@ -48,13 +48,9 @@
 
 #define COMPARE_RESAMPLES 2000
 #define COMPARE_NOISE_PCT 1.0
-/*
- * Medians are read at 0.001 us, so a change can sit exactly on a bound (a
- * floor of 1 us, 1 %, --fail-above's PCT) in decimal and just off it in
- * binary (8.001 - 7.001 = 0.99999...): a bound is met within this much,
- * far below anything the files can tell apart.
- */
-#define COMPARE_EPSILON 1e-9
+/* The decimals a change is printed with, in us and in %: it is judged as printed. */
+#define COMPARE_US_DECIMALS 3
+#define COMPARE_PCT_DECIMALS 2
 /*
  * Fewer values than this on a side leave a column not compared: with a
  * handful of blocks the resampled medians take a few values only, and
@@ -62,6 +58,9 @@
  * give one of zero width).
  */
 #define COMPARE_MIN_VALUES 20
+/* A macro's value as a string literal, for messages. */
+#define XRLM_STR_(x) #x
+#define XRLM_STR(x) XRLM_STR_(x)
 #define COMPARE_DEFAULT_SEED 1
 
 #define COMPARE_EXIT_REGRESSION 1
@@ -140,6 +139,23 @@ static double *present_values(const struct ncsv *t, const struct ncsv_col *col, 
 }
 
 /*
+ * @p r's change and its intervals rounded as they are printed, so that
+ * the verdict and the gate read what the user reads: a change printed
+ * +1.00 % or +1.000 us meets a bound of 1 % or 1 us, one printed +3.00 %
+ * is not more than --fail-above 3, whatever the binary rounding of the
+ * medians' difference (8.001 - 7.001 = 0.99999...).
+ */
+static void as_printed(struct abtest_result *r)
+{
+	r->diff = fmt_round(r->diff, COMPARE_US_DECIMALS);
+	r->diff_lo = fmt_round(r->diff_lo, COMPARE_US_DECIMALS);
+	r->diff_hi = fmt_round(r->diff_hi, COMPARE_US_DECIMALS);
+	r->rel_pct = fmt_round(r->rel_pct, COMPARE_PCT_DECIMALS);
+	r->rel_lo_pct = fmt_round(r->rel_lo_pct, COMPARE_PCT_DECIMALS);
+	r->rel_hi_pct = fmt_round(r->rel_hi_pct, COMPARE_PCT_DECIMALS);
+}
+
+/*
  * Whether the change in @p r is too small to tell from the measurement's
  * own error: below the noise threshold, or below the floor of @p col (a
  * phase of 1 us that reads 0.1 us more grew by 10 %, and by less than the
@@ -147,9 +163,9 @@ static double *present_values(const struct ncsv *t, const struct ncsv_col *col, 
  */
 static bool below_noise(const struct abtest_result *r, const struct metrics_column *col)
 {
-	if (fabs(r->diff) < col->floor_us - COMPARE_EPSILON)
+	if (fabs(r->diff) < col->floor_us)
 		return true;
-	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT - COMPARE_EPSILON;
+	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT;
 }
 
 /* Whether the 95 % interval of @p r's change lies above zero: the relative one, or the absolute. */
@@ -190,11 +206,11 @@ static const char *verdict_of(const struct abtest_result *r, const struct metric
  */
 static bool grew_past(const struct abtest_result *r, const struct metrics_column *col, double pct)
 {
-	if (!metrics_gates(col) || !(r->diff >= col->floor_us - COMPARE_EPSILON))
+	if (!metrics_gates(col) || !(r->diff >= col->floor_us))
 		return false;
 	if (isnan(r->rel_pct))
 		return r->diff_lo > 0;
-	return r->rel_pct > pct + COMPARE_EPSILON && interval_above(r);
+	return r->rel_pct > pct && interval_above(r);
 }
 
 /*
@@ -220,8 +236,9 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	const struct ncsv_col *col[2] = {ncsv_col(t[0], m->col->name), ncsv_col(t[1], m->col->name)};
 	static const char *const absent[2] = {"column absent in A", "column absent in B"};
 	static const char *const empty[2] = {"no values in A", "no values in B"};
-	static const char *const few[2] = {"fewer than 20 values in A: too few for an interval",
-	                                   "fewer than 20 values in B: too few for an interval"};
+	static const char *const few[2] = {
+		"fewer than " XRLM_STR(COMPARE_MIN_VALUES) " values in A: too few for an interval",
+		"fewer than " XRLM_STR(COMPARE_MIN_VALUES) " values in B: too few for an interval"};
 	double *v[2] = {NULL, NULL};
 	size_t n[2] = {0, 0};
 	int ret = 0;
@@ -240,6 +257,7 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	}
 	if (ret == 0 && !m->skipped) {
 		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
+		as_printed(&m->r);
 		m->verdict = verdict_of(&m->r, m->col);
 		m->fails = a->has_fail_above && grew_past(&m->r, m->col, a->fail_above_pct);
 	}
@@ -272,10 +290,13 @@ static void print_metric_text(FILE *f, const struct compare_metric *m)
 	        m->fails ? "  [FAIL: above --fail-above]" : "");
 	fprintf(f, "    median  A %s us (%zu frames)", fmt_fixed_str(a, r->median_a, 3), r->n_a);
 	fprintf(f, "   B %s us (%zu frames)\n", fmt_fixed_str(b, r->median_b, 3), r->n_b);
-	fprintf(f, "    change  %s us [%s, ", signed_fixed(a, r->diff, 3), signed_fixed(b, r->diff_lo, 3));
-	fprintf(f, "%s]", signed_fixed(c, r->diff_hi, 3));
-	fprintf(f, "   %s %% [%s %%, ", signed_fixed(a, r->rel_pct, 2), signed_fixed(b, r->rel_lo_pct, 2));
-	fprintf(f, "%s %%]   floor %g us\n", signed_fixed(c, r->rel_hi_pct, 2), m->col->floor_us);
+	fprintf(f, "    change  %s us [%s, ", signed_fixed(a, r->diff, COMPARE_US_DECIMALS),
+	        signed_fixed(b, r->diff_lo, COMPARE_US_DECIMALS));
+	fprintf(f, "%s]", signed_fixed(c, r->diff_hi, COMPARE_US_DECIMALS));
+	fprintf(f, "   %s %% [%s %%, ", signed_fixed(a, r->rel_pct, COMPARE_PCT_DECIMALS),
+	        signed_fixed(b, r->rel_lo_pct, COMPARE_PCT_DECIMALS));
+	fprintf(f, "%s %%]   floor %g us\n", signed_fixed(c, r->rel_hi_pct, COMPARE_PCT_DECIMALS),
+	        m->col->floor_us);
 	fprintf(f, "    Mann-Whitney U %s, p %.3g\n", fmt_fixed_str(a, r->mw.u, 1), r->mw.p_value);
 	if (m->col->sense != METRICS_COST)
 		fprintf(f, "    not a cost (a paced app's time to spare): never fails --fail-above\n");
@@ -339,13 +360,13 @@ static void json_metric(struct jsonw *w, const struct compare_metric *m)
 	json_side(w, "a", r->n_a, r->block_a, r->median_a);
 	json_side(w, "b", r->n_b, r->block_b, r->median_b);
 	jsonw_key(w, "diff_us");
-	jsonw_fixed(w, r->diff, 3);
+	jsonw_fixed(w, r->diff, COMPARE_US_DECIMALS);
 	jsonw_key(w, "diff_ci95_us");
-	json_interval(w, r->diff_lo, r->diff_hi, 3);
+	json_interval(w, r->diff_lo, r->diff_hi, COMPARE_US_DECIMALS);
 	jsonw_key(w, "change_pct");
-	jsonw_fixed(w, r->rel_pct, 3);
+	jsonw_fixed(w, r->rel_pct, COMPARE_PCT_DECIMALS);
 	jsonw_key(w, "change_ci95_pct");
-	json_interval(w, r->rel_lo_pct, r->rel_hi_pct, 3);
+	json_interval(w, r->rel_lo_pct, r->rel_hi_pct, COMPARE_PCT_DECIMALS);
 	jsonw_key(w, "mann_whitney_u");
 	jsonw_fixed(w, r->mw.u, 1);
 	jsonw_key(w, "p_value");
@@ -469,8 +490,9 @@ static int run_compare(int argc, char **argv)
 		return ret;
 	/* Nothing compared is not a regression: the inputs could not be judged. */
 	if (nothing) {
-		cmd_log(NULL, "--fail-above: no column has values in both files; with nothing "
-		              "compared, the gate fails");
+		cmd_log(NULL, "--fail-above: no column could be compared (values in both files, "
+		              XRLM_STR(COMPARE_MIN_VALUES) " or more a side); with nothing compared, "
+		              "the gate fails");
 		return COMPARE_EXIT_TROUBLE;
 	}
 	return failed ? COMPARE_EXIT_REGRESSION : 0;

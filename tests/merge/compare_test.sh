@@ -38,10 +38,9 @@ change() {
 
 case "$case_name" in
 bounds)
-	# A change exactly on a bound meets it, as printed (the medians are
-	# read at 0.001 us, their difference not exact in binary): 1.000 us
-	# is the CPU floor, 1.00 % the noise threshold; 3.00 % is not more
-	# than --fail-above 3.
+	# A change is judged as printed (the medians are read at 0.001 us,
+	# their difference not exact in binary): 1.000 us meets the CPU floor,
+	# 1.00 % the noise threshold; 3.00 % is not more than --fail-above 3.
 	constant a 7.001 100 50
 	constant b 8.001 100 50
 	compare "$work/a.csv" "$work/b.csv" --fail-above 20
@@ -56,6 +55,16 @@ bounds)
 	[ "$rc" -eq 0 ] || fail "a growth of exactly 3 % failed --fail-above 3: $(change target_us)"
 	compare "$work/a.csv" "$work/b.csv" --fail-above 2.99
 	[ "$rc" -eq 1 ] || fail "a growth of 3 % passed --fail-above 2.99: status $rc"
+	# As printed also where the change rounds onto a bound: 0.9995 %
+	# reads +1.00 %, 3.004 % reads +3.00 %.
+	constant a 200 100 50
+	constant b 201.999 100 50
+	compare "$work/a.csv" "$work/b.csv"
+	expect_verdict target_us slower
+	constant a 300 100 50
+	constant b 309.012 100 50
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "a growth printed +3.00 % failed --fail-above 3: $(change target_us)"
 	# The gate's percentage in the JSON as given, not rounded to 0.
 	compare "$work/a.csv" "$work/b.csv" --fail-above 0.0004 --json
 	python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))["fail_above_pct"]; assert v == 0.0004, v' \
