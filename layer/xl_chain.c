@@ -19,13 +19,18 @@ static bool is_layer(const XrApiLayerNextInfo *e, const char *name)
 /*
  * Appends layer @p name to @p names. A control byte in it (a manifest's
  * name is any JSON string) becomes '?' (quote_text()): the name goes into
- * the files' "# target_layer=" line, which a line end would break.
+ * the files' "# target_layer=" line, which a line end would break. So
+ * does a comma at its end, which the readers take for a spreadsheet's
+ * padding of that line (csvr.c).
  */
 static void append_name(char *names, size_t size, const char *name)
 {
 	size_t len = strlen(names);
 	snprintf(names + len, size - len, "%s%.*s", len ? "+" : "", XR_MAX_API_LAYER_NAME_SIZE, name);
 	quote_text(names + len);
+	size_t end = strlen(names);
+	if (end > len && names[end - 1] == ',')
+		names[end - 1] = '?';
 }
 
 void xl_chain_inspect(const XrApiLayerNextInfo *list, const char *self, const char *partner,

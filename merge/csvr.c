@@ -236,7 +236,8 @@ static void on_field(void *s, size_t len, void *data)
 /*
  * Text of a comment line after '#' and blanks, without a trailing CR, and
  * without the empty fields a spreadsheet pads a saved line with to its
- * sheet's width ("# frame_count=200,,,,"): no value of ours ends in a comma.
+ * sheet's width ("# frame_count=200,,,,"): no value of ours ends in a
+ * comma (a target layer's name that did is written with '?' for it).
  */
 static char *comment_body(char *text)
 {

@@ -68,6 +68,11 @@ static void test_control_bytes_replaced(void **state)
 	struct xl_chain_report r = inspect(hostile, 4);
 	assert_int_equal(r.between, 2);
 	assert_string_equal(r.between_names, "A?# side=pre+B?[31m?x");
+
+	/* A comma at a name's end too: the readers take it for padding. */
+	const char *comma[] = {PRE, "A,", "B,c", POST};
+	r = inspect(comma, 4);
+	assert_string_equal(r.between_names, "A?+B,c");
 }
 
 int main(void)
