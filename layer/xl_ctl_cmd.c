@@ -262,13 +262,16 @@ static void reply_started(struct xl_control *ctl, struct xl_ctl_client *c, uint3
                           bool late)
 {
 	char raw[XL_TAG_MAX];
+	/* Read before the state: pre settles every session's tag before it
+	 * finishes it, so a tag still pending after pre had finished it has
+	 * no file (read after, a whole short session could fall between). */
+	bool pre_done =
+		atomic_load_explicit(&ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= id;
 	uint64_t state = xl_control_slot_state(ctl, id);
 	enum xl_tag_state tag_state = xl_slot_tag_state(state);
 	/* Read after the state: a tag settled as absent is one of an ended session. */
 	bool ended = xl_control_ended_id(load_word(ctl)) >= id;
-	/* Pre settles every session before it finishes it: one left pending has no file. */
-	if (tag_state == XL_TAG_PENDING && ended &&
-	    atomic_load_explicit(&ctl->finished[XL_SIDE_PRE], memory_order_acquire) >= id)
+	if (tag_state == XL_TAG_PENDING && ended && pre_done)
 		tag_state = XL_TAG_NONE;
 
 	if (xl_slot_id(state) != id)
