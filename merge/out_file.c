@@ -2,6 +2,7 @@
  * Output files that appear whole or not at all; see out_file.h.
  */
 #include "out_file.h"
+#include "proc_fd.h"
 #include "quote.h"
 
 #include <dirent.h>
@@ -345,10 +346,21 @@ static bool pid_gone(long pid)
 }
 
 /*
+ * Whether process @p pid, which exists, is the writer of the temporary
+ * file @p st: it holds it open, as a merge does from its start to its
+ * rename. One whose descriptors cannot be read (another user's) is taken
+ * as the writer; one that only has the dead writer's pid again is not.
+ */
+static bool tmp_writer(long pid, const struct stat *st)
+{
+	return proc_fd_open((pid_t)pid, st, 1, NULL) != 0;
+}
+
+/*
  * Looks at the temporary files out_file_create_tmp() made for @p path:
  * with @p remove, those whose process is gone are removed (counted in the
- * result); *@p live (when not NULL) gets the pid of one whose process
- * still runs, 0 for none.
+ * result); *@p live (when not NULL) gets the pid of a process that still
+ * writes one (tmp_writer()), 0 for none.
  */
 static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 {
@@ -377,7 +389,7 @@ static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 		    fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (!pid_gone(pid)) {
-			if (live)
+			if (live && tmp_writer(pid, &st))
 				*live = (pid_t)pid;
 			continue;
 		}

@@ -82,8 +82,9 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
 unsigned out_file_remove_stale(const char *path);
 
 /*
- * The pid of a live process with a temporary file for @p path (a merge
- * writing it now), 0 when there is none.
+ * The pid of a live process that writes a temporary file for @p path (a
+ * merge at work on it now: it holds the file open), 0 when there is none.
+ * A file whose pid a later process has again is not its.
  */
 pid_t out_file_writer(const char *path);
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_fd.h"
 #include "quote.h"
 #include "u_names.h"
 
@@ -239,39 +240,6 @@ static time_t process_start(pid_t pid)
 	return (time_t)(btime + start_ticks / (unsigned long long)hz);
 }
 
-/* What has_open() found open. */
-#define OPEN_FILE 1u /* one of the files */
-#define OPEN_DIR 2u  /* the directory */
-
-/*
- * What process @p pid has open of @p files[0..n-1] and of directory
- * @p dir (by device and inode): OPEN_FILE and OPEN_DIR bits, or -1 when
- * its descriptors cannot be read.
- */
-static int has_open(pid_t pid, const struct stat *files, int n, const struct stat *dir)
-{
-	char path[64];
-	struct dirent *de;
-	struct stat st;
-	unsigned found = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	while (!(found & OPEN_FILE) && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, 0) != 0)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (st.st_dev == files[i].st_dev && st.st_ino == files[i].st_ino)
-				found |= OPEN_FILE;
-		if (dir && st.st_dev == dir->st_dev && st.st_ino == dir->st_ino)
-			found |= OPEN_DIR;
-	}
-	closedir(d);
-	return (int)found;
-}
-
 /* The latest status change (ctime, which no one can set back) of @p files[0..n-1]; -1 if none. */
 static time_t newest_change(const struct stat *files, int n)
 {
@@ -329,8 +297,8 @@ enum sessions_writer sessions_writer(const struct sessions *s, const struct sess
 		if (e->has[sides[i]] && sessions_path(s, e, sides[i], path, sizeof(path)) == 0 &&
 		    stat(path, &files[n]) == 0)
 			n++;
-	int open = has_open(e->pid, files, n, stat(s->dir, &dir) == 0 ? &dir : NULL);
-	if (open >= 0 && (open & OPEN_FILE))
+	int open = proc_fd_open(e->pid, files, n, stat(s->dir, &dir) == 0 ? &dir : NULL);
+	if (open >= 0 && (open & PROC_FD_FILE))
 		return SESSIONS_WRITER_RECORDING; /* no later process has these files open */
 	if (open == 0)
 		return SESSIONS_WRITER_GONE;

@@ -64,3 +64,14 @@ constant() {
 		}
 	}' >"$work/$1.csv"
 }
+
+# hold_tmp PATH: a process that holds a temporary file of PATH open as a
+# merge at work does (".<name>.tmp-<its pid>-1" beside PATH, open from
+# its start to its rename); sets $holder, its pid (kill it when done).
+hold_tmp() {
+	sh -c 'exec 3>"$(dirname "$1")/.$(basename "$1").tmp-$$-1"; exec sleep 60' sh "$1" &
+	holder=$!
+	while [ ! -e "$(dirname "$1")/.$(basename "$1").tmp-$holder-1" ]; do
+		sleep 0.01
+	done
+}

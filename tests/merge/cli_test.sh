@@ -712,12 +712,12 @@ calls_merge_dir)
 	[ -s "$work/frames-merged-$t.csv" ] && [ -s "$work/functions-merged-$t.csv" ] ||
 		fail "not merged again"
 	# Another xrlm merging the session now (its merged file's temporary
-	# file, named with its live pid) has placed its functions file and not
-	# yet its merged file: neither removed nor merged beside it.
+	# file, which it holds open, named with its pid) has placed its
+	# functions file and not yet its merged file: neither removed nor
+	# merged beside it.
 	rm "$work/frames-merged-$t.csv"
-	sleep 60 &
-	mp=$!
-	: >"$work/.frames-merged-$t.csv.tmp-$mp-1"
+	hold_tmp "$work/frames-merged-$t.csv"
+	mp=$holder
 	run merge "$work"
 	kill $mp
 	wait $mp 2>/dev/null
@@ -732,6 +732,15 @@ calls_merge_dir)
 		grep -q "^$t: removed the functions file of a merge cut short$" "$work/out" ||
 		fail "what the dead merge left not removed"
 	[ -s "$work/frames-merged-$t.csv" ] || fail "not merged after the other merge died"
+	# A temporary file whose pid a later process has again (this shell,
+	# which does not hold it): no merge at work, the session merged; the
+	# file, whose writer cannot be told gone, left.
+	rm "$work/frames-merged-$t.csv" "$work/functions-merged-$t.csv"
+	: >"$work/.frames-merged-$t.csv.tmp-$$-1"
+	run merge "$work"
+	[ "$rc" -eq 0 ] && grep -q "^$t: merged " "$work/out" ||
+		fail "a pid used again stopped the merge: $(cat "$work/out")"
+	[ -e "$work/.frames-merged-$t.csv.tmp-$$-1" ] || fail "a live pid's temporary file removed"
 	;;
 threads)
 	# The merged and functions files have the same bytes whatever the
@@ -1026,18 +1035,20 @@ merge_dir)
 	dead=$(sh -c 'echo $$')
 	echo partial >"$work/d/.frames-merged-$B.csv.tmp-$dead-1f"
 	echo partial >"$work/d/.functions-merged-$B.csv.tmp-$dead-2f"
-	echo partial >"$work/d/.frames-merged-$E.csv.tmp-$$-3f"
+	hold_tmp "$work/d/frames-merged-$E.csv"
 	run merge "$work/d"
+	kill $holder
+	wait $holder 2>/dev/null
 	[ "$rc" -eq 1 ] || fail "status $rc, expected 1 (one session failed)"
 	stderr_once "frames-$D-pre.csv:9: error"
-	[ -e "$work/d/.frames-merged-$E.csv.tmp-$$-3f" ] || fail "a live process's temporary file was removed"
-	rm "$work/d/.frames-merged-$E.csv.tmp-$$-3f"
+	[ -e "$work/d/.frames-merged-$E.csv.tmp-$holder-1" ] || fail "a live process's temporary file was removed"
+	rm "$work/d/.frames-merged-$E.csv.tmp-$holder-1"
 	cat >"$work/want" <<-END
 		$R: merged 3 frames into $work/d/frames-merged-$R.csv
 		$B: removed 2 temporary files of a merge cut short
 		$B: merged 3 frames into $work/d/frames-merged-$B.csv
 		$C: skipped: no post file
-		$E: skipped: pid $$ is merging it
+		$E: skipped: pid $holder is merging it
 		$L: skipped: pid $$ is still running (recording?)
 	END
 	cmp -s "$work/want" "$work/out" || fail "unexpected lines: $(diff "$work/want" "$work/out")"
