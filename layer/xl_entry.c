@@ -188,7 +188,7 @@ static PFN_xrGetInstanceProcAddr next_gipa_of(XrInstance instance)
  */
 static int open_output_dir(char *dir, size_t dir_size, bool named)
 {
-	char why[512], resolved[XL_PATH_MAX], refused[3 * QUOTE_PATH_MAX + 64] = "";
+	char why[512], resolved[XL_PATH_MAX], refused[2 * XL_PATH_MAX + 640] = "";
 	char qd[QUOTE_PATH_MAX], qw[QUOTE_PATH_MAX], qr[QUOTE_PATH_MAX];
 
 	int dir_fd = xl_files_open_dir(dir, why, sizeof(why));

@@ -302,7 +302,7 @@ static int write_file(struct trace_job *j, const char *path)
 static int check_output(const struct trace_job *j, const char *path)
 {
 	const char *const inputs[] = {j->cpu[0], j->cpu[1], j->gpu[0], j->gpu[1], j->frames_pre};
-	char msg[QUOTE_PATH_MAX + 64];
+	char msg[MERGE_PATH_MAX + 64]; /* a path shown whole when it needs no escape */
 
 	int ret = cmd_check_output(path, inputs, sizeof(inputs) / sizeof(inputs[0]));
 	if (ret == 0 && out_file_check_new(path, msg, sizeof(msg)) != 0) {
