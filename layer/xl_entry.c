@@ -287,22 +287,6 @@ static bool resolve_dispatch(struct xl_instance *in, XrInstance instance)
 	       d->xrCreateSession && d->xrDestroySession;
 }
 
-/*
- * Name array @p name (@p size bytes, NUL-terminated or full: an
- * application may fill all of it) as the log shows it: quote_path()'s
- * escapes for a control byte, into @p buf (QUOTE_PATH_MAX bytes).
- */
-static const char *shown_name(char *buf, const char *name, size_t size)
-{
-	char copy[256]; /* more than any of OpenXR's name arrays */
-
-	snprintf(copy, sizeof(copy), "%.*s", (int)size, name);
-	const char *shown = quote_path(buf, copy);
-	if (shown == copy)
-		snprintf(buf, QUOTE_PATH_MAX, "%s", copy);
-	return buf;
-}
-
 static void log_instance(struct xl_instance *in, XrInstance instance,
                          const XrInstanceCreateInfo *create)
 {
@@ -315,12 +299,14 @@ static void log_instance(struct xl_instance *in, XrInstance instance,
 		snprintf(props.runtimeName, sizeof(props.runtimeName), "(unknown)");
 	xl_log("instance: app \"%s\" %u, engine \"%s\" %u, API %u.%u.%u; runtime \"%s\" "
 	       "%u.%u.%u; pid %d",
-	       shown_name(qa, app->applicationName, sizeof(app->applicationName)),
+	       /* Name arrays an application may fill whole: bounded by them. */
+	       quote_path_to(qa, sizeof(qa), app->applicationName, sizeof(app->applicationName)),
 	       app->applicationVersion,
-	       shown_name(qe, app->engineName, sizeof(app->engineName)), app->engineVersion,
+	       quote_path_to(qe, sizeof(qe), app->engineName, sizeof(app->engineName)),
+	       app->engineVersion,
 	       XR_VERSION_MAJOR(app->apiVersion), XR_VERSION_MINOR(app->apiVersion),
 	       XR_VERSION_PATCH(app->apiVersion),
-	       shown_name(q, props.runtimeName, sizeof(props.runtimeName)),
+	       quote_path_to(q, sizeof(q), props.runtimeName, sizeof(props.runtimeName)),
 	       XR_VERSION_MAJOR(props.runtimeVersion),
 	       XR_VERSION_MINOR(props.runtimeVersion), XR_VERSION_PATCH(props.runtimeVersion),
 	       (int)getpid());

@@ -217,10 +217,7 @@ const char *xl_files_dir_shown(int dir_fd, const char *path, char *buf, size_t s
 	char now[PATH_MAX];
 
 	path = xl_files_dir_now(dir_fd, path, now, sizeof(now));
-	if (quote_path(buf, path) == buf)
-		return buf;
-	snprintf(buf, size, "%s", path);
-	return buf;
+	return quote_path_to(buf, size, path, (size_t)-1);
 }
 
 void xl_files_tag(char *out, size_t out_size, pid_t pid, int64_t start_realtime_s, uint32_t n)

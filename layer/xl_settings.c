@@ -23,19 +23,14 @@
 #define VALUE_SHOWN 32
 
 /*
- * The first @p max bytes of @p text (at most QUOTE_PATH_MAX / 4: every
- * byte may take four) as a message shows them, in @p buf (QUOTE_PATH_MAX
- * bytes): with C escapes for control bytes (quote_path()), so that a
- * value can neither end the log line nor reach the terminal raw.
+ * The first @p max bytes of @p text as a message shows them, in @p buf
+ * (QUOTE_PATH_MAX bytes): with C escapes for control bytes
+ * (quote_path_to()), so that a value can neither end the log line nor
+ * reach the terminal raw.
  */
-static const char *shown(char *buf, const char *text, int max)
+static const char *shown(char *buf, const char *text, size_t max)
 {
-	char cut[QUOTE_PATH_MAX / 4];
-
-	snprintf(cut, sizeof(cut), "%.*s", max, text);
-	if (quote_path(buf, cut) == cut)
-		snprintf(buf, QUOTE_PATH_MAX, "%s", cut);
-	return buf;
+	return quote_path_to(buf, QUOTE_PATH_MAX, text, max);
 }
 
 static bool default_state_dir(char *out, size_t out_size)
@@ -355,9 +350,9 @@ static bool copy_item(char *item, const char *text, size_t len)
  * locate_views, sync_actions, swapchain, other), where "all" and "frame"
  * may appear too; names are exact, blanks around them are dropped. The
  * value is read where it is, item by item: a list of any length works.
- * The names it does not know go into @p bad (comma-separated, cut to
- * fit). Returns false when no item names anything (the set is then every
- * function).
+ * The names it does not know go into @p bad (comma-separated, whole ones
+ * while they fit). Returns false when no item names anything (the set is
+ * then every function).
  */
 static bool parse_functions(struct xl_settings *s, const char *text, char *bad, size_t bad_size)
 {

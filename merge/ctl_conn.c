@@ -170,11 +170,7 @@ void ctl_conn_value(const char *line, const char *key, char *out, size_t size)
 
 void ctl_conn_display(char *s, size_t size)
 {
-	char q[QUOTE_PATH_MAX];
-
 	/* In place: an escape's four bytes decode to one, never more. */
 	u_ctl_unescape(s, s, size);
-	const char *shown = quote_path(q, s);
-	if (shown != s)
-		snprintf(s, size, "%s", shown);
+	quote_path_to(s, size, s, size);
 }

@@ -70,8 +70,8 @@ void ctl_conn_value(const char *line, const char *key, char *out, size_t size);
  * place: the protocol's escapes decoded, then shown as xrlm shows a file
  * name (quote.h: a control byte, a C1 control or a backslash makes it C
  * escaped), so that what a process sends can neither reach the terminal
- * raw nor pass for other text. Cut to @p size, a whole escape at a time
- * only when it fits.
+ * raw nor pass for other text. Cut to @p size (QUOTE_PATH_MAX at most
+ * once escaped, where quote_path() ends it with "...").
  */
 void ctl_conn_display(char *s, size_t size);
 

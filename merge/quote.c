@@ -4,6 +4,7 @@
 #include "quote.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The longest escape of one byte ("\ooo"). */
@@ -93,6 +94,15 @@ const char *quote_path(char *buf, const char *path)
 			n += quote_byte(buf + n, *s++);
 	}
 	buf[n] = '\0';
+	return buf;
+}
+
+const char *quote_path_to(char *buf, size_t size, const char *text, size_t len)
+{
+	char cut[4096], q[QUOTE_PATH_MAX];
+
+	snprintf(cut, sizeof(cut), "%.*s", len < sizeof(cut) ? (int)len : (int)sizeof(cut), text);
+	snprintf(buf, size, "%s", quote_path(q, cut));
 	return buf;
 }
 

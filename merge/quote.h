@@ -30,6 +30,15 @@
 const char *quote_path(char *buf, const char *path);
 
 /*
+ * The first @p len bytes of @p text (up to its NUL; (size_t)-1: all of it,
+ * up to 4095 bytes) as quote_path() shows them, always into @p buf (@p
+ * size bytes, cut to fit), which may be @p text itself: for text that is
+ * not NUL-terminated (a name array an application may fill whole), and
+ * for a caller that needs the shown text in a buffer of its own.
+ */
+const char *quote_path_to(char *buf, size_t size, const char *text, size_t len);
+
+/*
  * A file's text (a function's name, a summary value) made fit for a
  * terminal in place: each control quote_path() would escape, a backslash
  * aside, becomes one '?' (a C1 control in UTF-8 with its two bytes).

@@ -113,7 +113,7 @@ void xl_ctl_client_print(struct xl_ctl_client *c, const char *fmt, ...)
 
 static int setup(void **state)
 {
-	struct xl_settings settings = {.delay_s = -1.0};
+	struct xl_settings settings = {.delay_s = -1.0, .trace_csv = true};
 
 	alarm(WATCHDOG_S);
 	*state = xl_control_create(&settings);

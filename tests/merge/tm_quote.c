@@ -113,6 +113,20 @@ static void test_text_controls_replaced(void **state)
 	assert_string_equal(as_text(buf, sizeof(buf), ""), "");
 }
 
+/* quote_path_to(): a bounded array, in place, cut to the buffer. */
+static void test_path_to(void **state)
+{
+	char buf[QUOTE_PATH_MAX], name[4] = {'a', '\033', 'b', 'c'}; /* no NUL */
+	(void)state;
+
+	assert_string_equal(quote_path_to(buf, sizeof(buf), name, sizeof(name)), "a\\033bc");
+	assert_string_equal(quote_path_to(buf, sizeof(buf), "plain", (size_t)-1), "plain");
+	char in_place[32] = "x\ny";
+	assert_string_equal(quote_path_to(in_place, sizeof(in_place), in_place, (size_t)-1), "x\\ny");
+	char small[4];
+	assert_string_equal(quote_path_to(small, sizeof(small), "abcdef", (size_t)-1), "abc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_c1_controls_escaped),
 		cmocka_unit_test(test_long_name_cut),
 		cmocka_unit_test(test_text_controls_replaced),
+		cmocka_unit_test(test_path_to),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
