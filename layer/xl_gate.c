@@ -160,6 +160,7 @@ bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_t
 	/* This thread also collects pre's samples: the mark lands before the read. */
 	if (invalid)
 		atomic_store(invalid, true);
+	atomic_store(&gate->tripped_display_time, atomic_load(&gate->armed_display_time));
 	atomic_store(&gate->tripped, true);
 	gate_signal(gate, value);
 	return true;

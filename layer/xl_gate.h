@@ -47,7 +47,10 @@ struct xl_gate {
 	atomic_uint_fast64_t armed_at_ns;
 	atomic_uintptr_t armed_invalid; /* the invalid flag of pre's sample for that frame */
 	atomic_uint armed_tid;          /* the thread ending that frame */
+	atomic_int_fast64_t armed_display_time; /* that frame's display time */
 	atomic_bool tripped;            /* the watchdog opened it: sandwich from now on */
+	/* The display time of the frame it tripped on, set before tripped. */
+	atomic_int_fast64_t tripped_display_time;
 	atomic_uint setting;            /* threads inside vkSetEvent on one of the events */
 	uint64_t counter;               /* last value armed (pre's frame thread) */
 };

@@ -486,6 +486,7 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 		atomic_store_explicit(&gate->armed_invalid, (uintptr_t)&slot->invalid,
 		                      memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_tid, thread_id, memory_order_relaxed);
+		atomic_store_explicit(&gate->armed_display_time, display_time, memory_order_relaxed);
 		atomic_store_explicit(&gate->armed_at_ns, xl_clock_mono_ns(), memory_order_relaxed);
 		atomic_store_explicit(&gate->armed, token, memory_order_release);
 	}
@@ -517,11 +518,10 @@ static int64_t bracket_read(struct xl_gpu *gpu)
 	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
 }
 
-/* Writer: the median of the last measurements, @p ns among them. */
-static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
+/* Writer: the median of the last measurements (at least one). */
+static int64_t recent_median(const struct xl_gpu_bracket *b)
 {
 	int64_t v[XL_GPU_BRACKET_WINDOW];
-	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
 	uint32_t n = b->measured < XL_GPU_BRACKET_WINDOW ? b->measured : XL_GPU_BRACKET_WINDOW;
 	memcpy(v, b->recent, n * sizeof(v[0]));
 	for (uint32_t i = 1; i < n; i++) /* insertion sort: a few values */
@@ -531,6 +531,21 @@ static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
 			v[j - 1] = t;
 		}
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Writer: the median of the last measurements, @p ns among them. */
+static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
+{
+	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
+	return recent_median(b);
+}
+
+bool xl_gpu_bracket_now(const struct xl_gpu *gpu, int64_t *ns)
+{
+	if (gpu->bracket.measured == 0)
+		return false;
+	*ns = recent_median(&gpu->bracket);
+	return true;
 }
 
 /*
@@ -548,6 +563,8 @@ static bool bracket_collect(struct xl_gpu *gpu, uint32_t max_session,
 	if (gpu->vk.GetFenceStatus(gpu->device, b->fence) != VK_SUCCESS)
 		return false;
 	struct xl_gpu_sample s = {
+		/* The frame it came just before: a recording may begin with it. */
+		.display_time = gpu->slots[gpu->tail % XL_GPU_SLOTS].display_time,
 		.bracket = true,
 		.session_id = b->session_id,
 		.bracket_ns = bracket_read(gpu),

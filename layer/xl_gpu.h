@@ -71,7 +71,7 @@
 
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
-	int64_t display_time;
+	int64_t display_time; /* a bracket measurement's: the frame it came just before */
 	uint64_t ticks;      /* masked to timestampValidBits */
 	float period_ns;     /* VkPhysicalDeviceLimits::timestampPeriod */
 	bool valid;
@@ -271,6 +271,14 @@ void xl_gpu_each_uncollected(const struct xl_gpu *gpu, void (*lost)(void *ctx, u
 
 /* Writer thread: how many of session @p session_id's samples are still on the GPU. */
 unsigned xl_gpu_pending(const struct xl_gpu *gpu, uint32_t session_id);
+
+/*
+ * Writer thread: the bracket correction in effect now (the median pre's
+ * last gpu_bracket_ns line gave) into *@p ns; false before the first
+ * measurement, and on post. For a recording that starts between two
+ * measurements: its file must say it before its first row.
+ */
+bool xl_gpu_bracket_now(const struct xl_gpu *gpu, int64_t *ns);
 
 /* Writer thread: one GPU/CPU clock correlation; false if unavailable. */
 bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out);

@@ -60,6 +60,7 @@ struct xl_writer_session {
 	bool gpu_failed;            /* the GPU file could not be written */
 	bool gpu_submit_failed;     /* a GPU timestamp's submission failed: none are made since */
 	bool gpu_gated;             /* the GPU file was opened in gated mode */
+	bool gpu_tripped;           /* a frame of it had its gate forced open */
 	uint64_t ended_ns;    /* when the writer first saw it ended; 0: not yet */
 	bool by_signal;       /* pre: a toggle signal started it */
 	bool end_said;        /* pre: its end was reported (xl_writer_files_ended) */

@@ -406,18 +406,37 @@ static unsigned current_valid_bits(struct xl_writer *w)
 }
 
 /*
- * Opens the session's GPU file; @p c NULL (no sample came): no clock
- * correlation line, the clock named after the side's current GPU state.
+ * Whether a recording whose first GPU sample is of the frame @p first
+ * (INT64_MAX: none; a bracket measurement's is the frame it came just
+ * before) ran in gated mode: the
+ * XrSession's mode, unless its gate tripped before that frame (sandwich
+ * from then on). A recording its trip falls in began gated: it says so,
+ * and where the trip came.
+ */
+static bool gated_from(const struct xl_gpu_shared *g, int64_t first)
+{
+	if (!atomic_load(&g->gated))
+		return false;
+	if (!atomic_load(&g->gate.tripped))
+		return true;
+	return first != INT64_MAX && atomic_load(&g->gate.tripped_display_time) >= first;
+}
+
+/*
+ * Opens the session's GPU file, @p first the display time of its first
+ * sample (INT64_MAX: none; gated_from()); @p c NULL (no sample came): no
+ * clock correlation line, the clock named after the side's current GPU
+ * state.
  */
 static void open_gpu_file(struct xl_writer *w, struct xl_writer_session *s,
-                          const struct gpu_emit_ctx *c)
+                          const struct gpu_emit_ctx *c, int64_t first)
 {
 	struct xl_gpu_calibration cal;
 	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
 	/* The readers subtract ticks modulo this width (README "GPU files"). */
 	unsigned bits = !c ? current_valid_bits(w) : gl ? U_TICKS_BITS_MAX : c->gpu->valid_bits;
 
-	s->gpu_gated = !gl && atomic_load(&w->cfg.ctl->gpu->gated);
+	s->gpu_gated = !gl && gated_from(w->cfg.ctl->gpu, first);
 	if (xl_gpu_csv_open(&s->gpu_csv, w->dir_fd, s->tag, &w->cfg.meta,
 	                    gl ? "opengl" : "vulkan", s->gpu_gated ? "gated" : "sandwich",
 	                    bits) != 0) {
@@ -447,6 +466,19 @@ static struct xl_writer_session *session_of(struct xl_writer *w, uint32_t id)
 	return NULL;
 }
 
+/*
+ * The bracket correction in effect, at the top of a recording that starts
+ * between two measurements (pre measures every 2 s per XrSession, not per
+ * recording): else its rows up to the next one would read uncorrected.
+ */
+static void carry_bracket(struct xl_writer_session *s, const struct gpu_emit_ctx *c)
+{
+	struct xl_gpu_sample line = {.bracket = true, .session_id = s->id};
+
+	if (c->gpu && xl_csv_file_is_open(&s->gpu_csv) && xl_gpu_bracket_now(c->gpu, &line.bracket_ns))
+		xl_gpu_csv_row(&s->gpu_csv, &line);
+}
+
 /* Writes one finished GPU sample into its session's GPU file (and traces it). */
 static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *sample)
 {
@@ -459,8 +491,12 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *sample)
 		xl_trace_gpu(&w->trace, sample, trace_calibrate, c);
 	if (!s || s->failed || s->gpu_failed)
 		return; /* its session's files are gone or unusable */
-	if (!xl_csv_file_is_open(&s->gpu_csv))
-		open_gpu_file(w, s, c);
+	if (!xl_csv_file_is_open(&s->gpu_csv)) {
+		open_gpu_file(w, s, c, sample->display_time);
+		if (!sample->bracket)
+			carry_bracket(s, c);
+	}
+	s->gpu_tripped |= sample->gate_tripped;
 	if (xl_csv_file_is_open(&s->gpu_csv) && !xl_gpu_csv_row(&s->gpu_csv, sample)) {
 		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed: %s", s->tag,
 		            s->gpu_csv.name, strerror(errno));
@@ -552,11 +588,12 @@ static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uin
 	/* Every sample was skipped: the file then holds just the count, so that
 	 * the merged summary says what was lost. */
 	if (!xl_csv_file_is_open(&s->gpu_csv) && overflow && !s->gpu_failed)
-		open_gpu_file(w, s, NULL);
+		open_gpu_file(w, s, NULL, INT64_MAX);
 	if (xl_csv_file_is_open(&s->gpu_csv)) {
-		/* The gate is re-armed only by the next XrSession's creation. A
-		 * plain key=value line, as the header's others are. */
-		if (s->gpu_gated && atomic_load(&w->cfg.ctl->gpu->gate.tripped))
+		/* This recording's trip, not an earlier one's (the gate is
+		 * re-armed only by the next XrSession's creation). A plain
+		 * key=value line, as the header's others are. */
+		if (s->gpu_gated && s->gpu_tripped)
 			xl_csv_file_text(&s->gpu_csv, "# gpu_gate_tripped=1\n");
 		if (!xl_gpu_csv_close(&s->gpu_csv, overflow))
 			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: %s is incomplete", s->tag,

@@ -31,6 +31,14 @@
 #                                    the log line names the 1.0 instance as the reason
 #                                    (the runtime, Monado for one, may have enabled
 #                                    them unseen: not "the device has none")
+#   deadlock-toggle                  the same in recordings of 20 frames (a toggle
+#                                    signal): the first trips and says so; the next
+#                                    ones, which run the sandwich the trip left, say
+#                                    sandwich and no trip
+#   toggle-bracket                   recordings of 60 frames on one XrSession, the
+#                                    later ones starting between two bracket
+#                                    measurements: each recording's pre GPU file gives
+#                                    the correction in effect before its first row
 #   dropped                          the target returns from every 7th xrEndFrame
 #                                    without calling down (a dropped frame): the
 #                                    gate is opened all the same, the session stays
@@ -225,6 +233,33 @@ deadlock)
 	[ -n "$t" ] || fail "no frame is marked # gate_tripped in the pre GPU file"
 	grep -q "^$t,.*,0\$" "$XRLM_TEST_WORK/tripped" || fail "the marked frame $t is not the invalid row after it"
 	gpu_share 0.9
+	;;
+deadlock-toggle)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=300 XRTEST_TARGET_GPU_WAIT=1
+	run_app --graphics vulkan2 --frames 60 --toggle-every 20
+	set -- $(merged_files)
+	[ $# -eq 2 ] || fail "expected 2 recordings, got $#"
+	[ "$(header_value "$1" gpu_mode)" = gated ] && [ "$(header_value "$1" gate_trips)" = 1 ] ||
+		fail "the first recording: $(header_value "$1" gpu_mode), $(header_value "$1" gate_trips) trips"
+	[ "$(header_value "$2" gpu_mode)" = sandwich ] && [ "$(header_value "$2" gate_trips)" = 0 ] ||
+		fail "the recording after the trip: $(header_value "$2" gpu_mode), $(header_value "$2" gate_trips) trips"
+	;;
+toggle-bracket)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=500
+	run_app --graphics vulkan2 --frames 240 --toggle-every 60
+	n=0
+	for f in "$OUT"/gpu-*-pre.csv; do
+		n=$((n + 1))
+		first=$(grep -m 1 -n -E '^(# gpu_bracket_ns=|[0-9])' "$f")
+		case "$first" in
+		*"# gpu_bracket_ns="*) ;;
+		*) fail "$(basename "$f"): a row before any # gpu_bracket_ns= line: $first" ;;
+		esac
+	done
+	[ "$n" -eq 2 ] || fail "expected 2 recordings, got $n"
+	for m in $(merged_files); do
+		[ -n "$(header_value "$m" gpu_bracket_ns)" ] || fail "$(basename "$m"): no gpu_bracket_ns"
+	done
 	;;
 dropped)
 	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=100 XRTEST_TARGET_ANSWER_xrEndFrame=7

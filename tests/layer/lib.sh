@@ -47,9 +47,19 @@ run_app() {
 	fi
 }
 
-# The merged files in $OUT, one per line, oldest session first.
+# The merged files in $OUT, one per line, oldest session first: by the
+# tag's time, then its -<n> (none: 0), as a name sort puts "T-1" before "T".
 merged_files() {
-	ls "$OUT"/frames-merged-*.csv 2>/dev/null | sort
+	for f in "$OUT"/frames-merged-*.csv; do
+		[ -e "$f" ] || continue
+		tag=${f##*/frames-merged-}
+		rest=${tag%.csv}
+		rest=${rest#*-}
+		time=${rest%%-*}
+		n=0
+		[ "$rest" = "$time" ] || n=${rest#*-}
+		printf '%s %s %s\n' "$time" "$n" "$f"
+	done | sort -k1,1 -k2,2n | cut -d ' ' -f 3-
 }
 
 # The value of "# KEY=value" in a CSV file (without a trailing %).

@@ -56,6 +56,12 @@ bool xl_gpu_calibrate(struct xl_gpu *gpu, struct xl_gpu_calibration *out)
 	return false;
 }
 
+bool xl_gpu_bracket_now(const struct xl_gpu *gpu, int64_t *ns)
+{
+	(void)gpu, (void)ns;
+	return false;
+}
+
 /* Pushes one xrEndFrame record of session @p id on the calling thread's ring. */
 static bool push_frame(struct xl_ring_pool *rings, uint32_t id, unsigned i)
 {
