@@ -489,6 +489,11 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *sample)
 	/* A bracket measurement is no frame: only the GPU file carries it. */
 	if (!sample->bracket)
 		xl_trace_gpu(&w->trace, sample, trace_calibrate, c);
+	if (!s && !sample->bracket)
+		xl_log_once(XL_ONCE_GPU_LATE, "a GPU sample of session %u came after its files "
+		            "were closed: lost, and not counted in them (OpenGL reads results back "
+		            "2-8 frames late: a recording shorter than that, as a toggle every "
+		            "frame makes, loses its GPU values)", (unsigned)sample->session_id);
 	if (!s || s->failed || s->gpu_failed)
 		return; /* its session's files are gone or unusable */
 	if (!xl_csv_file_is_open(&s->gpu_csv)) {

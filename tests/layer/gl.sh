@@ -22,6 +22,10 @@
 #                   ones before a stop too (their timestamps are read back
 #                   on the frames after it, which are not recorded), and
 #                   neither side logs GPU samples lost.
+#   stops-every-frame  recordings of one frame each: OpenGL reads a
+#                   timestamp back 2-8 frames late, after such a recording
+#                   has closed its files, so its GPU value is lost; each
+#                   side says so in its log (not silently).
 #   not-current     the test app (EGL) calls every 10th xrEndFrame with no GL
 #                   context current (an application bug): every frame still
 #                   runs and is recorded, those frames get no GPU value, and
@@ -269,6 +273,15 @@ stops)
 			fail "$side lost GPU samples: $(grep -h 'GPU samples lost' "$OUT/xrlm-$side.log")"
 	done
 	note "$sessions recordings stopped while the app ran on: GPU values/frames$summary"
+	;;
+stops-every-frame)
+	export XRTEST_TARGET_GL_DRAWS=4
+	run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/run" 40 --toggle-every 1
+	[ -n "$(merged_files)" ] || fail "nothing recorded"
+	for side in pre post; do
+		grep -q "GPU sample of session [0-9]* came after its files were closed: lost" \
+			"$OUT/xrlm-$side.log" || fail "$side did not say its late GPU samples were lost"
+	done
 	;;
 not-current)
 	EVERY=10

@@ -60,6 +60,8 @@ xrlm_layer_egl_test(gl_glthread glthread 100)
 xrlm_layer_egl_test(gl_old_readback old-readback)
 # Recordings stopped while the app runs on: the last frames' GPU values too.
 xrlm_layer_egl_test(gl_stops stops)
+# Recordings of one frame: their GPU values come too late, and are said lost.
+xrlm_layer_egl_test(gl_stops_every_frame stops-every-frame)
 # xrEndFrame without the context current (the app's bug).
 xrlm_layer_egl_test(gl_not_current not-current)
 # XRLM_GPU_MODE=gated (no such mode for GL: the sandwich) and off.
