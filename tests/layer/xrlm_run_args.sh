@@ -75,6 +75,8 @@ $others
 --target $TARGET|no application
 --frames 5 -- touch $marker|--target LAYER is required
 --target 'a b' -- touch $marker|not a layer name
+--target "\$(printf 'NOSUCH\\n$TARGET')" -- touch $marker|not a layer name
+--target "\$(printf 'a\\033[31mb')" -- touch $marker|--target 'a\\\\033\\[31mb' is not a layer name
 EOF2
 
 # File names with control bytes (ESC, a line end, U+009B: a terminal's CSI)
@@ -141,3 +143,14 @@ for v in 0 -0 0.001 0.0009 .001 1. +5 -1 604800 604800.0001 6.048e5 99999999 1e9
 	done
 done
 note "xrlm-run and the layers agree on $checked values"
+
+# A relative XRLM_MANIFEST_DIR reaches the loader absolute: an application
+# (or its launcher) that changes directory first still loads the monitor.
+rel=$(basename "$XRLM_TEST_MANIFESTS")
+status=0
+(cd "$(dirname "$XRLM_TEST_MANIFESTS")" &&
+	XRLM_MANIFEST_DIR=$rel "$XRLM_TEST_RUN" --target "$TARGET" --frames 5 --out "$W/relative" -- \
+		sh -c 'cd / && exec "$0" --graphics headless --frames 10' "$XRLM_TEST_APP") \
+	>"$W/out.log" 2>"$W/err.log" || status=$?
+[ $status -eq 0 ] && grep -q "^merged CSV: $W/relative/frames-merged-" "$W/out.log" ||
+	fail "a relative XRLM_MANIFEST_DIR and an application that changes directory: status $status: $(cat "$W/err.log")"
