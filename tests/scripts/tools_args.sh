@@ -1,0 +1,39 @@
+#!/bin/sh
+# scripts/run-tests and scripts/run-fuzz answer --help and refuse what
+# they cannot run with before doing anything: run-tests installs no
+# package and builds nothing for --help, an unknown option or a second
+# directory; run-fuzz refuses 0 seconds (libFuzzer's "no limit").
+set -eu
+: "${XRLM_TEST_SOURCE:?}" "${XRLM_TEST_WORK:?}"
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+rm -rf "$XRLM_TEST_WORK" && mkdir -p "$XRLM_TEST_WORK"
+out=$XRLM_TEST_WORK/out err=$XRLM_TEST_WORK/err
+
+# tool STATUS PATTERN SCRIPT ARGS...: SCRIPT ARGS exits STATUS, PATTERN on
+# its stdout (0) or as its one stderr line (else), in a few seconds.
+tool() {
+	want=$1 pattern=$2 script=$3
+	shift 3
+	set +e
+	timeout 20 sh "$XRLM_TEST_SOURCE/scripts/$script" "$@" >"$out" 2>"$err"
+	status=$?
+	set -e
+	[ $status -eq "$want" ] || fail "$script $*: exited $status, not $want: $(cat "$err")"
+	if [ "$want" -eq 0 ]; then
+		grep -q -- "$pattern" "$out" || fail "$script $*: stdout lacks '$pattern': $(cat "$out")"
+	else
+		[ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$pattern" "$err" ||
+			fail "$script $*: not one stderr line matching '$pattern': $(cat "$err")"
+	fi
+}
+
+tool 0 "^usage: scripts/run-tests" run-tests --help
+tool 0 "^usage: scripts/run-tests" run-tests -h
+tool 2 "unknown option '--bogus'" run-tests --bogus
+tool 2 "one BUILD_DIR at most" run-tests a b
+for bad in 0 00 abc -5; do
+	tool 2 "must be a whole number above 0" run-fuzz "$bad"
+done
