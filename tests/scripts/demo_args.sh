@@ -2,12 +2,7 @@
 # scripts/demo refuses a frame count it cannot finish (0 never ends the
 # runtime's session) before it installs or builds anything.
 set -eu
-: "${XRLM_TEST_SOURCE:?}" "${XRLM_TEST_WORK:?}"
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-rm -rf "$XRLM_TEST_WORK" && mkdir -p "$XRLM_TEST_WORK"
+. "$(dirname "$0")/lib.sh"
 log=$XRLM_TEST_WORK/demo.log
 for bad in '' 0 00 -5 abc 1.5 1000000001 99999999999999999999; do
 	set +e

@@ -4,12 +4,7 @@
 # package and builds nothing for --help, an unknown option or a second
 # directory; run-fuzz refuses 0 seconds (libFuzzer's "no limit").
 set -eu
-: "${XRLM_TEST_SOURCE:?}" "${XRLM_TEST_WORK:?}"
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-rm -rf "$XRLM_TEST_WORK" && mkdir -p "$XRLM_TEST_WORK"
+. "$(dirname "$0")/lib.sh"
 out=$XRLM_TEST_WORK/out err=$XRLM_TEST_WORK/err
 
 # tool STATUS PATTERN SCRIPT ARGS...: SCRIPT ARGS exits STATUS, PATTERN on
