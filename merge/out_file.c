@@ -339,10 +339,13 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
 	return -1;
 }
 
-/* True when process @p pid no longer exists (EPERM: it does, another user's). */
-static bool pid_gone(long pid)
+/*
+ * True when process @p pid (1 to INT_MAX: scan_tmp() checks) no longer
+ * exists (EPERM: it does, another user's).
+ */
+static bool pid_gone(pid_t pid)
 {
-	return pid > 0 && pid <= INT_MAX && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+	return kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 /*
@@ -388,7 +391,7 @@ static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 		if (*end != '-' || pid <= 0 || pid > INT_MAX ||
 		    fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (!pid_gone(pid)) {
+		if (!pid_gone((pid_t)pid)) {
 			if (live && tmp_writer(pid, &st))
 				*live = (pid_t)pid;
 			continue;
