@@ -38,7 +38,7 @@ warnings | grep -Eq 'instance:|clock:|recording to|merged into|target layer:' &&
 	fail "init metadata shown as warnings: $(warnings)"
 
 # A TMPDIR it cannot use: the run goes on in /tmp, said once (not mktemp's
-# own line beside a refusal), with the warnings, whose file is there.
+# own line beside a refusal), with the warnings.
 rm -rf "$XRLM_TEST_WORK/tmpdir-out"
 XRLM_GPU_MODE=banana TMPDIR=$XRLM_TEST_WORK/no-such-dir "$XRLM_TEST_RUN" --target "$TARGET" \
 	--frames 20 --out "$XRLM_TEST_WORK/tmpdir-out" -- "$XRLM_TEST_APP" --graphics headless \
