@@ -82,10 +82,11 @@ done
 
 start sh -c 'touch "$0"; exec sleep 30' "$W/started"
 until_file "$W/started" "during: the application's start"
-sleep_pid=$(pgrep -f "sleep 30" -P "$wrapper" || true)
+app=$(pgrep -f "sleep 30" -P "$wrapper" || true)
+[ -n "$app" ] || fail "during: the application is not xrlm-run's child"
 kill -s TERM "$wrapper"
 finish 143 "during the application, TERM"
-[ -z "$sleep_pid" ] || ! alive "$sleep_pid" || fail "during: the application still runs"
+! alive "$app" || fail "during: the application still runs"
 
 # The application prints a line first; head takes it and goes, and the
 # summary after the run meets a closed pipe.
