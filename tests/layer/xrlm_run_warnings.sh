@@ -38,7 +38,7 @@ warnings | grep -Eq 'instance:|clock:|recording to|merged into|target layer:' &&
 	fail "init metadata shown as warnings: $(warnings)"
 
 # A TMPDIR it cannot use: the run goes on in /tmp, said once (not mktemp's
-# own line beside a refusal), with the warnings, whose file is there.
+# own line beside a refusal), with the warnings.
 rm -rf "$XRLM_TEST_WORK/tmpdir-out"
 XRLM_GPU_MODE=banana TMPDIR=$XRLM_TEST_WORK/no-such-dir "$XRLM_TEST_RUN" --target "$TARGET" \
 	--frames 20 --out "$XRLM_TEST_WORK/tmpdir-out" -- "$XRLM_TEST_APP" --graphics headless \
@@ -49,6 +49,22 @@ XRLM_GPU_MODE=banana TMPDIR=$XRLM_TEST_WORK/no-such-dir "$XRLM_TEST_RUN" --targe
 ! grep -q "mktemp" "$log" || fail "mktemp's own message shown: $(cat "$log")"
 grep -q "^merged CSV: $XRLM_TEST_WORK/tmpdir-out/" "$log" || fail "no summary with an unusable TMPDIR: $(cat "$log")"
 warnings | grep -q "XRLM_GPU_MODE=" || fail "no warnings with an unusable TMPDIR: $(cat "$log")"
+
+# An output directory whose name holds a line end (and a space, a tab
+# and a backslash): its logs are read as those of any other, the warnings
+# shown, the heading naming the directory escaped.
+odd="$XRLM_TEST_WORK/odd
+ name	\x"
+shown_odd="$XRLM_TEST_WORK/odd\n name\t\\\\x"
+XRLM_GPU_MODE=banana "$XRLM_TEST_RUN" --target "$TARGET" --frames 20 --out "$odd" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 30 >"$log" 2>&1 ||
+	fail "xrlm-run with a line end in --out failed: $(cat "$log")"
+[ -f "$odd/xrlm-pre.log" ] || fail "the layers logged elsewhere than $odd: $(cat "$log")"
+grep -Fq "merged CSV: $shown_odd/frames-merged-" "$log" ||
+	fail "no summary with a line end in --out: $(cat "$log")"
+warnings | grep -q "XRLM_GPU_MODE=" || fail "no warnings with a line end in --out: $(cat "$log")"
+grep -Fq "xrlm-run: the layers warned (logs: $shown_odd/xrlm-pre.log" "$log" ||
+	fail "the heading does not name the directory: $(cat "$log")"
 
 # A clean run shows no warnings block, whatever the graphics: the layers'
 # routine lines (no GPU binding, the OpenGL queries made and frames

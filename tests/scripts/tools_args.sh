@@ -2,7 +2,8 @@
 # scripts/run-tests and scripts/run-fuzz answer --help and refuse what
 # they cannot run with before doing anything: run-tests installs no
 # package and builds nothing for --help, an unknown option or a second
-# directory; run-fuzz refuses 0 seconds (libFuzzer's "no limit").
+# directory; run-fuzz refuses 0 seconds (libFuzzer's "no limit") and a
+# FUZZ_JOBS that is not a whole number from 1 to 1024.
 set -eu
 . "$(dirname "$0")/lib.sh"
 out=$XRLM_TEST_WORK/out err=$XRLM_TEST_WORK/err
@@ -32,3 +33,11 @@ tool 2 "one BUILD_DIR at most" run-tests a b
 for bad in 0 00 abc -5; do
 	tool 2 "must be a whole number above 0" run-fuzz "$bad"
 done
+# FUZZ_JOBS, before anything is configured or built (a compiler that
+# cannot work makes a script that goes on fail at once).
+export CC=false
+for bad in abc 0 00 010 -1 +2 1.5 '' ' 2' 1025 99999999999999999999; do
+	export FUZZ_JOBS="$bad"
+	tool 2 "^run-fuzz: FUZZ_JOBS must be a whole number from 1 to 1024, not '$bad'$" run-fuzz 1
+done
+unset CC FUZZ_JOBS
