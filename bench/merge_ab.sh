@@ -72,7 +72,9 @@ for s in $sizes; do
 done
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-ab-XXXXXX")
-trap 'rm -rf "$dir"' EXIT INT TERM
+trap 'rm -rf "$dir"' EXIT
+# A signal ends the script (the EXIT trap then cleans up) with 128 + n.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
 
 # The environment assignment env(1) runs XRLM[@VAR=VALUE] $1 with: VAR=VALUE,
 # or a variable of no meaning when it names none, so that every build goes

@@ -41,7 +41,9 @@ for f in "$xrlm" "$gen" "$spawn"; do
 done
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-bench-XXXXXX")
-trap 'rm -rf "$dir"' EXIT INT TERM
+trap 'rm -rf "$dir"' EXIT
+# A signal ends the script (the EXIT trap then cleans up) with 128 + n.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
 
 # The median of xrlm-bench-spawn's series NAME in file $1.
 p50() {

@@ -23,7 +23,9 @@
 set -eu
 xrlm=$1 gen=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-mem-XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+# A signal ends the script (the EXIT trap then cleans up) with 128 + n.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
 
 # The median of three runs' peak RSS (kB) of the merge OUT_CSV -- COMMAND...:
 # each run's own (a fresh child), its output removed before the next.

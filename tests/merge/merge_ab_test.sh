@@ -9,7 +9,9 @@
 set -eu
 ab=$1 build=$2 xrlm=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-ab-test-XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+# A signal ends the script (the EXIT trap then cleans up) with 128 + n.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
 export TMPDIR="$work"
 
 fail() {

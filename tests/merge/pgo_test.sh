@@ -12,7 +12,9 @@
 set -eu
 src=$1 xrlm=$2 gen=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/xrlm-pgo-test-XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+# A signal ends the script (the EXIT trap then cleans up) with 128 + n.
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM
 b=$work/build
 
 fail() {
