@@ -26,7 +26,8 @@
  *
  * Exit status as diff(1) and cmp(1), not cmd.h's: 0 no regression (or no
  * --fail-above), 1 a regression past --fail-above, 2 trouble (bad
- * arguments, bad input, a failed operation, nothing to compare). A CI
+ * arguments, bad input, a failed operation, nothing to compare, values
+ * out of range). A CI
  * gate must tell a slower build from a broken pipeline; with cmd.h's 1
  * for bad input it could not.
  */
@@ -81,7 +82,8 @@ struct compare_metric {
 	const char *skipped; /* why it was not compared, or NULL */
 	struct abtest_result r;
 	const char *verdict;
-	bool fails; /* past --fail-above */
+	bool fails;        /* past --fail-above */
+	bool out_of_range; /* values whose difference is no finite number */
 };
 
 static const char *const verdict_slower = "slower";
@@ -168,16 +170,21 @@ static bool below_noise(const struct abtest_result *r, const struct metrics_colu
 	return !isnan(r->rel_pct) && fabs(r->rel_pct) < COMPARE_NOISE_PCT;
 }
 
-/* Whether the 95 % interval of @p r's change lies above zero: the relative one, or the absolute. */
+/*
+ * Whether the 95 % interval of @p r's change lies above zero: the
+ * relative one, or the absolute one where the relative has no value or
+ * is printed as 0.00 % (a change of 5 us in a median of 1 s: the absolute
+ * interval, printed too, tells).
+ */
 static bool interval_above(const struct abtest_result *r)
 {
-	return isnan(r->rel_lo_pct) ? r->diff_lo > 0 : r->rel_lo_pct > 0;
+	return isnan(r->rel_lo_pct) || r->rel_lo_pct == 0 ? r->diff_lo > 0 : r->rel_lo_pct > 0;
 }
 
 /* Whether it lies below zero. */
 static bool interval_below(const struct abtest_result *r)
 {
-	return isnan(r->rel_hi_pct) ? r->diff_hi < 0 : r->rel_hi_pct < 0;
+	return isnan(r->rel_hi_pct) || r->rel_hi_pct == 0 ? r->diff_hi < 0 : r->rel_hi_pct < 0;
 }
 
 /*
@@ -257,6 +264,12 @@ static int compare_one(const struct ncsv *t[2], const struct compare_args *a,
 	}
 	if (ret == 0 && !m->skipped) {
 		ret = abtest_compare(v[0], n[0], v[1], n[1], a->seed, COMPARE_RESAMPLES, &m->r);
+		if (ret == 0 && !(isfinite(m->r.diff) && isfinite(m->r.diff_lo) && isfinite(m->r.diff_hi))) {
+			m->skipped = "values out of range: their difference is no finite number";
+			m->out_of_range = true;
+		}
+	}
+	if (ret == 0 && !m->skipped) {
 		as_printed(&m->r);
 		m->verdict = verdict_of(&m->r, m->col);
 		m->fails = a->has_fail_above && grew_past(&m->r, m->col, a->fail_above_pct);
@@ -454,7 +467,7 @@ static int run_compare(int argc, char **argv)
 	struct ncsv t[2];
 	struct compare_metric m[32];
 	size_t n = 0, compared = 0;
-	bool failed = false;
+	bool failed = false, out_of_range = false;
 
 	int ret = parse_compare_args(argc, argv, &a);
 	if (ret != 0 || (ret = load(&a, t)) != 0)
@@ -471,6 +484,7 @@ static int run_compare(int argc, char **argv)
 			break;
 		}
 		compared += !m[n].skipped;
+		out_of_range |= m[n].out_of_range;
 		failed |= m[n++].fails;
 	}
 	/* A gate must not pass on a run that recorded nothing to compare. */
@@ -488,6 +502,12 @@ static int run_compare(int argc, char **argv)
 	ncsv_destroy(&t[1]);
 	if (ret != 0)
 		return ret;
+	/* Values no difference can be taken of are not a merged file's: trouble, not a verdict. */
+	if (out_of_range) {
+		cmd_log(NULL, "error: a column's values are out of range (see \"not compared\" above): "
+		              "these are not times a merge writes");
+		return COMPARE_EXIT_TROUBLE;
+	}
 	/* Nothing compared is not a regression: the inputs could not be judged. */
 	if (nothing) {
 		cmd_log(NULL, "--fail-above: no column could be compared (values in both files, "
@@ -516,7 +536,8 @@ const struct cmd cmd_compare = {
 	        "give the same output. Exit status as diff(1): 0 no regression (or no\n"
 	        "--fail-above), 1 a regression past --fail-above, 2 trouble: bad\n"
 	        "arguments, a missing or unreadable file, a file that is not a merged\n"
-	        "file, a failed write, or --fail-above with no column to compare.\n",
+	        "file, a failed write, --fail-above with no column to compare, or\n"
+	        "values out of range.\n",
 	.run = run_compare,
 	.exit_trouble = COMPARE_EXIT_TROUBLE,
 };

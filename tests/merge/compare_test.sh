@@ -62,6 +62,8 @@ bounds)
 	100 103 3 0
 	100 103 2.99 1
 	300 309.012 3 0
+	1000000 1000005 - no change
+	1000000 999995 - no change
 	EOF
 	# The gate's percentage in the JSON as given, not rounded to 0.
 	compare "$work/a.csv" "$work/b.csv" --fail-above 0.0004 --json
@@ -409,6 +411,17 @@ bad_input)
 	[ "$rc" -eq 2 ] || fail "stray quote: status $rc"
 	[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "bad.csv:3: error: a field opened by '\"'" "$work/err" ||
 		fail "stray quote message: $(cat "$work/err")"
+	# Values whose difference overflows (no merge writes them): trouble,
+	# not "no significant change" and a gate that passes.
+	constant lo -1e308 100 50
+	constant hi 1e308 100 50
+	for gate in "" "--fail-above 1"; do
+		# shellcheck disable=SC2086
+		compare "$work/lo.csv" "$work/hi.csv" $gate
+		expect_error 2 "error: a column's values are out of range"
+		grep -q "^target_us: not compared (values out of range" "$work/out" ||
+			fail "out of range ${gate:-without a gate}: $(cat "$work/out")"
+	done
 	;;
 exit_status)
 	# As diff(1) and cmp(1): 0 no regression, 1 a regression past
