@@ -447,11 +447,7 @@ void csvr_wrong_header(const char *expected, const char *line, size_t len, char 
 {
 	char why[160];
 
-	if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
-		snprintf(why, sizeof(why), "the file begins with a UTF-8 byte-order mark "
-		                           "(saved by a spreadsheet?), which no column name has");
-	else
-		header_difference(expected, line, len, why, sizeof(why));
+	header_difference(expected, line, len, why, sizeof(why));
 	snprintf(msg, msg_size, "wrong column header: %s (expected \"%s\")", why, expected);
 }
 
@@ -559,6 +555,13 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 
 		if (line_len == 0)
 			continue;
+		/* Whatever the reader: one message, not a header of one column or a
+		 * summary line taken for the header. */
+		if (lineno == 1 && line_len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+			diag_error(e->diag, e->path, lineno, "the file begins with a UTF-8 byte-order "
+			           "mark (saved by a spreadsheet?): save it as CSV without one");
+			return -1;
+		}
 		char text[CSVR_MSG_MAX / 2];
 		if (comment_line(line, line_len, text, sizeof(text))) {
 			handle_comment(e, text, true, lineno);

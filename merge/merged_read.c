@@ -95,12 +95,18 @@ static const struct csvr_format layouts[] = {
 #define LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
 /* State of one merged_read_each() call. */
+/* Summary keys checked for repeats: a merge writes ~60. */
+#define SUMMARY_KEYS_MAX 256
+
 struct each_ctx {
 	const struct merged_read_cb *cb;
 	void *ctx;
 	int gate_col; /* the file's gate_tripped column, -1 if it has none */
 	char frame_count[32]; /* the summary's frame_count, as written ("" without one) */
 	uint64_t rows;
+	uint64_t keys_seen[SUMMARY_KEYS_MAX]; /* hashes of the summary's keys so far */
+	size_t nkeys;
+	char twice[64]; /* the first key given twice ("" while none is) */
 };
 
 /* The layout @p line (@p len bytes) is exactly, or NULL. */
@@ -161,6 +167,37 @@ static int merged_header(void *ctx, const char *line, size_t len, enum csvr_kind
 	return f->ncols;
 }
 
+/* FNV-1a of @p s. */
+static uint64_t key_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * Whether summary key @p key came before in this file (noted for a
+ * warning): every reader takes a key's first value, as ncsv_meta_value()
+ * does. Past SUMMARY_KEYS_MAX keys, none is taken for a repeat.
+ */
+static bool seen_before(struct each_ctx *e, const char *key)
+{
+	uint64_t h = key_hash(key);
+
+	for (size_t i = 0; i < e->nkeys; i++) {
+		if (e->keys_seen[i] != h)
+			continue;
+		if (!e->twice[0])
+			snprintf(e->twice, sizeof(e->twice), "%.63s", key);
+		return true;
+	}
+	if (e->nkeys < SUMMARY_KEYS_MAX)
+		e->keys_seen[e->nkeys++] = h;
+	return false;
+}
+
 static int merged_comment(void *ctx, const char *text, bool in_header, char *msg, size_t msg_size)
 {
 	struct each_ctx *e = ctx;
@@ -179,10 +216,16 @@ static int merged_comment(void *ctx, const char *text, bool in_header, char *msg
 	key[klen] = '\0';
 	const char *value = eq + 1;
 	value += strspn(value, " \t");
-	if (strcmp(key, "frame_count") == 0 && !e->frame_count[0])
+	if (seen_before(e, key))
+		return 0;
+	if (strcmp(key, "gpu_mode") == 0 && merged_gpu_mode_bad(value, msg, msg_size))
+		return -1;
+	if (strcmp(key, "frame_count") == 0)
 		snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", value);
 	return e->cb->summary ? e->cb->summary(e->ctx, key, value, msg, msg_size) : 0;
 }
+
+
 
 static double opt(const union csvr_value *v, uint32_t present, int col)
 {
@@ -242,7 +285,26 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
 	char warning[CSVR_MSG_MAX];
 	if (merged_rows_warning(path, e.frame_count, e.rows, warning, sizeof(warning)))
 		csvr_diag_add_warning(diag, warning);
+	if (e.twice[0]) {
+		char q[QUOTE_PATH_MAX];
+		quote_text(e.twice);
+		snprintf(warning, sizeof(warning), "%s: warning: the summary gives %s more than once "
+		         "(an edited or joined file?): the first is used", quote_path(q, path), e.twice);
+		csvr_diag_add_warning(diag, warning);
+	}
 	return 0;
+}
+
+bool merged_gpu_mode_bad(const char *value, char *msg, size_t msg_size)
+{
+	/* What the merge writes: a GPU file's mode, "unknown" or nothing. */
+	if (!value[0] || strcmp(value, "unknown") == 0 || side_file_gpu_mode_known(value))
+		return false;
+	char quoted[64];
+	csvr_quote_field(quoted, sizeof(quoted), value, strlen(value));
+	snprintf(msg, msg_size, "gpu_mode is not a GPU mode (gated, sandwich, unknown or empty): "
+	         "\"%s\"", quoted);
+	return true;
 }
 
 uint64_t merged_frames(const char *frame_count, uint64_t rows)
@@ -362,14 +424,7 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 			return -1;
 		}
 	} else if (strcmp(key, "gpu_mode") == 0) {
-		/* What the merge writes: a GPU file's mode, "unknown" or nothing. */
-		if (value[0] && strcmp(value, "unknown") != 0 && !side_file_gpu_mode_known(value)) {
-			char quoted[64];
-			csvr_quote_field(quoted, sizeof(quoted), value, strlen(value));
-			snprintf(msg, msg_size, "gpu_mode is not a GPU mode (gated, sandwich, unknown or "
-			         "empty): \"%s\"", quoted);
-			return -1;
-		}
+		/* Checked by merged_comment(). */
 		snprintf(c->s->gpu_mode, sizeof(c->s->gpu_mode), "%.31s", value);
 		c->s->has_gpu_info = true;
 	} else if (strcmp(key, "frame_count") == 0) {

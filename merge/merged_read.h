@@ -66,7 +66,8 @@ const struct csvr_format *merged_read_format(void);
  * -1 with @p diag->error set ("<file>:<line>: error: ..."; a message from
  * a callback gets the file and line added). Warnings (a truncated last
  * row; rows that are not as many as the summary's frame_count says:
- * merged_rows_warning()) are in @p diag.
+ * merged_rows_warning(); a summary key given twice, of which @p cb gets
+ * the first only) are in @p diag.
  */
 int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ctx,
                      struct csvr_diag *diag);
@@ -81,6 +82,14 @@ int merged_read_each(const char *path, const struct merged_read_cb *cb, void *ct
  */
 bool merged_rows_warning(const char *path, const char *frame_count, uint64_t rows, char *buf,
                          size_t size);
+
+/*
+ * Whether @p value is no gpu_mode a merged file's summary may hold (a GPU
+ * file's mode, "unknown" or empty): then the reason goes in @p msg.
+ * merged_read_each() checks this itself; for the tools that read merged
+ * files their own way.
+ */
+bool merged_gpu_mode_bad(const char *value, char *msg, size_t msg_size);
 
 /*
  * The frames of a merged file whose summary says frame_count=@p

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csvr.h"
+#include "merged_read.h"
 #include "ncsv.h"
 #include "quote.h"
 
@@ -78,6 +80,13 @@ int metrics_check_merged(const struct ncsv *t, const char *path, char *msg, size
 {
 	char q[QUOTE_PATH_MAX];
 
+	const char *mode = ncsv_meta_value(t, "gpu_mode");
+	char why[CSVR_MSG_MAX / 2];
+
+	if (mode && merged_gpu_mode_bad(mode, why, sizeof(why))) {
+		snprintf(msg, msg_size, "%s: error: %s", quote_path(q, path), why);
+		return -1;
+	}
 	for (size_t i = 0; i < metrics_count; i++) {
 		const struct ncsv_col *col = ncsv_col(t, metrics_columns[i].name);
 		if (col && !col->text)

@@ -121,8 +121,12 @@ static int add_meta(struct ncsv_meta **list, size_t *n, const char *text)
 		return -1;
 	*list = m;
 	const char *eq = strchr(text, '=');
-	m[*n].key = eq ? strndup(text, (size_t)(eq - text)) : strdup(text);
-	m[*n].value = eq ? strdup(eq + 1) : NULL;
+	size_t klen = eq ? (size_t)(eq - text) : strlen(text);
+	/* Blanks around the '=' are not the key's or the value's, as in merged_read.c. */
+	while (eq && klen > 0 && (text[klen - 1] == ' ' || text[klen - 1] == '\t'))
+		klen--;
+	m[*n].key = strndup(text, klen);
+	m[*n].value = eq ? strdup(eq + 1 + strspn(eq + 1, " \t")) : NULL;
 	if (!m[*n].key || (eq && !m[*n].value)) {
 		free(m[*n].key);
 		free(m[*n].value);

@@ -521,6 +521,53 @@ gpu_mode_text)
 	expect_error 1 "gpu-s1-pre.csv:[0-9]*: error: gpu_mode is neither gated nor sandwich"
 	grep -q -F "$esc" "$work/out" "$work/err" && fail "the escape reached the terminal"
 	;;
+summary_lines)
+	# Every tool that reads a merged file back reads its summary alike: a
+	# gpu_mode that is no mode is an error for each (it was for stats
+	# only); blanks around '=' are no part of a key or value; a key given
+	# twice is read as its first, with a warning; a byte-order mark is one
+	# clear message whatever the tool.
+	copy_session s1
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge status $rc"
+	sed 's/^# gpu_mode=.*/# gpu_mode=bogus/' "$work/m.csv" >"$work/g.csv"
+	for cmd in stats report xlsx compare; do
+		case $cmd in
+		compare) run compare "$work/m.csv" "$work/g.csv" ;;
+		stats) run stats "$work/g.csv" ;;
+		*) run "$cmd" "$work/g.csv" -o "$work/g.$cmd" ;;
+		esac
+		[ "$rc" -ne 0 ] || fail "$cmd took gpu_mode=bogus"
+		stderr_once 'gpu_mode is not a GPU mode (gated, sandwich, unknown or empty): "bogus"'
+	done
+	[ ! -e "$work/g.report" ] && [ ! -e "$work/g.xlsx" ] || fail "an output was written"
+	mkdir "$work/ls"
+	t=999999001-20261101T100000
+	cp "$work/g.csv" "$work/ls/frames-merged-$t.csv"
+	run ls "$work/ls"
+	grep -q "merged, 3 frames" "$work/out" && fail "ls lists the file as a good merged file"
+	# Blanks around '=': the key is target_layer for report as for stats.
+	sed 's/^# target_layer=\(.*\)/# target_layer = Spaced\1/' "$work/m.csv" >"$work/s.csv"
+	run report "$work/s.csv" -o "$work/s.html"
+	[ "$rc" -eq 0 ] || fail "report of blanks around '=': status $rc"
+	grep -q '"target_layer":"SpacedXR_APILAYER' "$work/s.html" || fail "report does not see 'target_layer = '"
+	# A key twice: the first, and a warning, for stats as for report.
+	sed 's/^# target_layer=.*/&\n# target_layer=Second/' "$work/m.csv" >"$work/d.csv"
+	run stats "$work/d.csv"
+	[ "$rc" -eq 0 ] || fail "stats of a key given twice: status $rc"
+	stderr_once "d.csv: warning: the summary gives target_layer more than once (an edited or joined file?): the first is used$"
+	grep -q "Second" "$work/out" && fail "stats took the second target_layer"
+	# A byte-order mark: the same words from every reader.
+	printf '\357\273\277' | cat - "$work/m.csv" >"$work/bom.csv"
+	for cmd in stats report compare; do
+		case $cmd in
+		compare) run compare "$work/m.csv" "$work/bom.csv" ;;
+		*) run "$cmd" "$work/bom.csv" ;;
+		esac
+		[ "$rc" -ne 0 ] || fail "$cmd took a byte-order mark"
+		stderr_once "bom.csv:1: error: the file begins with a UTF-8 byte-order mark (saved by a spreadsheet?): save it as CSV without one$"
+	done
+	;;
 phases_recorded_line)
 	# What XRLM_FUNCTIONS left out is said under the counts (its columns
 	# are blank), by merge's table and stats'; nothing when every phase is.
