@@ -110,6 +110,11 @@ double stats_percentile(double *values, size_t n, double p)
 	return percentile_from(values, n, 0, p);
 }
 
+double stats_scaled_mean(double scaled_sum, uint64_t n)
+{
+	return scaled_sum / (double)n / STATS_SUM_SCALE;
+}
+
 void stats_compute(double *v, size_t n, struct stats_summary *out)
 {
 	*out = (struct stats_summary){0};
@@ -126,6 +131,13 @@ void stats_compute(double *v, size_t n, struct stats_summary *out)
 	}
 	out->count = n;
 	out->mean = sum / (double)n;
+	if (!isfinite(out->mean) && isfinite(lo) && isfinite(hi)) {
+		/* The sum overflowed (values near DBL_MAX): add them scaled down. */
+		double scaled = 0;
+		for (size_t i = 0; i < n; i++)
+			scaled += v[i] * STATS_SUM_SCALE;
+		out->mean = stats_scaled_mean(scaled, n);
+	}
 	out->min = lo;
 	out->max = hi;
 

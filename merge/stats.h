@@ -26,9 +26,21 @@ struct stats_summary {
 };
 
 /*
+ * A power of two values are multiplied by for a sum that cannot overflow
+ * (values near DBL_MAX: no merge writes them, a damaged file may): exact
+ * for every value above ~1e-127; smaller ones, lost by it, are lost in a
+ * sum of such values anyway.
+ */
+#define STATS_SUM_SCALE 0x1p-600
+
+/* The mean of @p n values whose sum, each times STATS_SUM_SCALE, is @p scaled_sum. */
+double stats_scaled_mean(double scaled_sum, uint64_t n);
+
+/*
  * Computes count/mean/median/p95/p99/min/max of @p values[0..n-1].
  * The mean is a plain left-to-right double sum divided by n, so the same
- * values in the same order always give the same bits. @p values is
+ * values in the same order always give the same bits (a sum that
+ * overflows, of finite values, is taken again scaled: STATS_SUM_SCALE). @p values is
  * reordered (partitioned) in place; NaNs must not be present.
  */
 void stats_compute(double *values, size_t n, struct stats_summary *out);

@@ -88,6 +88,7 @@ int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n)
 		if (s->values.count == k) {
 			s->lo = s->hi = v[0];
 			s->sum += v[0];
+			s->sum_scaled += v[0] * STATS_SUM_SCALE;
 			i = 1;
 		}
 		for (; i < k; i++) {
@@ -96,6 +97,7 @@ int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n)
 			if (v[i] > s->hi)
 				s->hi = v[i];
 			s->sum += v[i];
+			s->sum_scaled += v[i] * STATS_SUM_SCALE;
 		}
 		v += k;
 		n -= k;
@@ -233,6 +235,8 @@ int stats_stream_compute(struct stats_stream *s, struct stats_summary *out)
 	}
 	out->count = n;
 	out->mean = s->sum / (double)n;
+	if (!isfinite(out->mean) && isfinite(s->lo) && isfinite(s->hi))
+		out->mean = stats_scaled_mean(s->sum_scaled, n);
 	out->min = s->lo;
 	out->max = s->hi;
 

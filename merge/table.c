@@ -102,6 +102,11 @@ void table_print(FILE *f, const struct merge_summary *s)
 		fprintf(f, "frame_interval_us median: (no samples)\n");
 		return;
 	}
-	fprintf(f, "frame_interval_us median: %s  (~%s Hz)\n",
-	        fmt_fixed_str(a, s->frame_interval_us.median, 2), fmt_fixed_str(b, s->frame_rate_hz, 1));
+	fmt_fixed_str(a, s->frame_interval_us.median, 2);
+	/* A median of 0 or below (a damaged or edited file) has no rate. */
+	if (!(s->frame_interval_us.median > 0)) {
+		fprintf(f, "frame_interval_us median: %s  (no frame rate)\n", a);
+		return;
+	}
+	fprintf(f, "frame_interval_us median: %s  (~%s Hz)\n", a, fmt_fixed_str(b, s->frame_rate_hz, 1));
 }

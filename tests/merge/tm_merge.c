@@ -277,7 +277,7 @@ static void test_stats_stream_against_compute(void **state)
 	assert_non_null(v);
 	tm_dir_create(dir, sizeof(dir));
 	srand(11);
-	for (int round = 0; round < 4; round++) {
+	for (int round = 0; round < 5; round++) {
 		struct stats_stream st, bulk;
 		struct stats_summary a, b, c;
 		assert_int_equal(stats_stream_init(&st, dir), 0);
@@ -288,7 +288,8 @@ static void test_stats_stream_against_compute(void **state)
 			case 0: v[i] = (double)(r % 2000001 - 1000000) / 1000.0; break; /* wide */
 			case 1: v[i] = 11111.111 + (double)(r % 7) * 0.001; break;      /* one bucket */
 			case 2: v[i] = r % 3 ? 24.41 : (double)(r % 100000) / 1000.0; break;
-			default: v[i] = r % 2 ? 0.0 : -0.0; break;
+			case 3: v[i] = r % 2 ? 0.0 : -0.0; break;
+			default: v[i] = r % 2 ? 1e308 : 1.7e308; break; /* a sum that overflows */
 			}
 			assert_int_equal(stats_stream_add(&st, v[i]), 0);
 		}
@@ -306,6 +307,8 @@ static void test_stats_stream_against_compute(void **state)
 		            a.p95 == b.p95 && a.p99 == b.p99 && a.min == b.min && a.max == b.max);
 		assert_true(c.count == a.count && c.mean == a.mean && c.median == a.median &&
 		            c.p95 == a.p95 && c.p99 == a.p99 && c.min == a.min && c.max == a.max);
+		/* A mean between the smallest and the largest value, whatever the sum does. */
+		assert_true(isfinite(a.mean) && a.mean >= a.min && a.mean <= a.max);
 		stats_stream_destroy(&st);
 		stats_stream_destroy(&bulk);
 	}
