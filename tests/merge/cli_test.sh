@@ -557,6 +557,10 @@ summary_lines)
 	[ "$rc" -eq 0 ] || fail "stats of a key given twice: status $rc"
 	stderr_once "d.csv: warning: the summary gives target_layer more than once (an edited or joined file?): the first is used$"
 	grep -q "Second" "$work/out" && fail "stats took the second target_layer"
+	# A median frame interval of 0 has no rate (it read "~0.0 Hz").
+	sed -E '/^[0-9]/s/^([0-9]+),([0-9]+),[0-9.]+,/\1,\2,0.000,/' "$work/m.csv" >"$work/z.csv"
+	run stats "$work/z.csv"
+	grep -q "^frame_interval_us median: 0.00  (no frame rate)$" "$work/out" || fail "a rate of a 0 us interval"
 	# A byte-order mark: the same words from every reader.
 	printf '\357\273\277' | cat - "$work/m.csv" >"$work/bom.csv"
 	for cmd in stats report compare; do
