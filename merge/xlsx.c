@@ -344,11 +344,14 @@ static void add_charts(struct xlsx_book *b, struct columns *values, uint64_t fir
 		xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return;
 	}
-	histogram_build(values->v[COLUMNS_CPU_US], values->n[COLUMNS_CPU_US], &cpu);
-	histogram_build(values->v[COLUMNS_GPU_US], values->n[COLUMNS_GPU_US], &gpu);
-	int cpu_bins = shown_bins(&cpu), gpu_bins = gpu.total ? shown_bins(&gpu) : 0;
+	/* A column without bins (no values, or values near ±DBL_MAX) gets no table or histogram. */
+	int cpu_bins = histogram_build(values->v[COLUMNS_CPU_US], values->n[COLUMNS_CPU_US], &cpu)
+	                       ? shown_bins(&cpu) : 0;
+	int gpu_bins = histogram_build(values->v[COLUMNS_GPU_US], values->n[COLUMNS_GPU_US], &gpu)
+	                       ? shown_bins(&gpu) : 0;
 
-	write_bin_header(b, ws, 0, "target_us");
+	if (cpu_bins)
+		write_bin_header(b, ws, 0, "target_us");
 	if (gpu_bins)
 		write_bin_header(b, ws, 5, "target_gpu_us");
 	for (int r = 1; r <= cpu_bins || r <= gpu_bins; r++) {
@@ -357,8 +360,9 @@ static void add_charts(struct xlsx_book *b, struct columns *values, uint64_t fir
 		if (r <= gpu_bins)
 			write_bin(b, ws, (lxw_row_t)r, 5, &gpu);
 	}
-	add_line_chart(b, ws, first_sheet_rows, gpu_bins > 0);
-	add_histogram_chart(b, ws, 0, cpu_bins, "target_us histogram (frames)", 20);
+	add_line_chart(b, ws, first_sheet_rows, values->n[COLUMNS_GPU_US] > 0);
+	if (cpu_bins)
+		add_histogram_chart(b, ws, 0, cpu_bins, "target_us histogram (frames)", 20);
 	if (gpu_bins)
 		add_histogram_chart(b, ws, 5, gpu_bins, "target_gpu_us histogram (frames)", 38);
 }

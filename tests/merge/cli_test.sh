@@ -887,16 +887,51 @@ report_hist)
 	awk -F, -v OFS=, 'NR == 77 || NR == 152 { $4 = "1300.000"; $6 = "1000.000" } 1' "$work/a.csv" >"$work/t.csv"
 	run report "$work/t.csv" -o "$work/t.html"
 	[ "$rc" -eq 0 ] || fail "status $rc"
-	python3 - "$work/t.html" <<'EOF' || fail "the histogram's range"
-import json, re, sys
-page = open(sys.argv[1]).read()
-data = json.loads(re.search(r'<script type="application/json" id="xrlm-data">(.*?)</script>', page, re.S).group(1))
+	page_json "$work/t.html" | python3 -c '
+import json, sys
+data = json.load(sys.stdin)
 c = [c for c in data["columns"] if c["name"] == "target_us"][0]
 h = c["hist"]
 hi = h["lo"] + h["width"] * len(h["counts"])
 assert abs(c["p99"] - 514.9) < 1e-9, c["p99"]
 assert h["lo"] == 10 and hi >= c["p99"] and h["above"] == 0, (h["lo"], hi, h["above"])
-EOF
+' || fail "the histogram's range"
+	;;
+huge_values)
+	# A column whose values are huge and all equal: xlsx crashed (its
+	# histogram's bin count, (max - min) / 0.001 from an infinite lower
+	# edge, overflowed; exit 139) and left its temporary file, and the
+	# report's histogram had a width of 0. Now one bin holds them all. At
+	# DBL_MAX itself a bin's edge would be infinite: that column has no
+	# histogram (the workbook's other charts and the page's cumulative
+	# distribution remain).
+	for gpu in 2e305 1.7976931348623157e308; do
+		awk -v gpu=$gpu 'BEGIN {
+			print "# frame_count=30"
+			print "display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+			for (i = 1; i <= 30; i++)
+				printf "%d,1,11111.000,200.000,100.000,5.000,,%s,,0\n", i, gpu
+		}' >"$work/h.csv"
+		rm -f "$work/h.xlsx"
+		run xlsx "$work/h.csv" -o "$work/h.xlsx"
+		[ "$rc" -eq 0 ] || fail "xlsx of $gpu: status $rc"
+		no_leftovers "$work"
+		well_formed "$work/h.xlsx"
+		run report "$work/h.csv" -o "$work/h.html"
+		[ "$rc" -eq 0 ] || fail "report of $gpu: status $rc"
+		page_json "$work/h.html" | python3 -c '
+import json, sys, zipfile
+c = [c for c in json.load(sys.stdin)["columns"] if c["name"] == "target_gpu_us"][0]
+charts = zipfile.ZipFile(sys.argv[2]).read("xl/worksheets/sheet3.xml").decode()
+if sys.argv[1] == "2e305":
+    h = c["hist"]
+    assert h["width"] > 0 and sum(h["counts"]) == 30 and h["above"] == 0, h
+    assert "<c r=\"H2\"><v>30</v></c>" in charts, charts
+else:
+    assert "hist" not in c and len(c["cdf"]) > 0, c.keys()
+    assert "target_gpu_us_from" not in charts and "target_us_from" in charts, charts
+' $gpu "$work/h.xlsx" || fail "the histograms of $gpu"
+	done
 	;;
 stats_wide)
 	# A median of 100 ms or more (a target that sleeps to limit the frame
