@@ -78,9 +78,7 @@ static void write_values(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r,
 		switch (f->kinds[c]) {
 		case CSVR_I64: write_i64(b, ws, r, (lxw_col_t)c, v[c].i); break;
 		case CSVR_U64: write_u64(b, ws, r, (lxw_col_t)c, v[c].u); break;
-		case CSVR_TEXT:
-			xlsx_book_check(b, worksheet_write_string(ws, r, (lxw_col_t)c, v[c].s, NULL));
-			break;
+		case CSVR_TEXT: xlsx_book_write_string(b, ws, r, (lxw_col_t)c, v[c].s, NULL); break;
 		default:
 			xlsx_book_check(b, worksheet_write_number(ws, r, (lxw_col_t)c, v[c].f,
 			                                          column_format(b, f->names[c])));
@@ -141,7 +139,7 @@ static int on_summary(void *ctx, const char *key, const char *value, char *msg, 
 
 	if (strcmp(key, "frame_count") == 0)
 		snprintf(fc->frame_count, sizeof(fc->frame_count), "%.31s", value);
-	xlsx_book_check(b, worksheet_write_string(fc->summary, r, 0, key, NULL));
+	xlsx_book_write_string(b, fc->summary, r, 0, key, NULL);
 	xlsx_book_write_typed(b, fc->summary, r, 1, value);
 	return xlsx_book_failed(b, msg, msg_size);
 }

@@ -1224,6 +1224,31 @@ interrupted)
 	rc=$?
 	[ "$rc" -eq 0 ] && [ -s "$work/x.xlsx" ] || fail "an ignored SIGHUP: status $rc, or no workbook"
 	;;
+xlsx_not_utf8)
+	# Text that is not UTF-8 (a stray 0xff, a lead byte without its
+	# continuation, a cut 3-byte sequence, U+FFFE, which XML refuses) in a
+	# summary line's value and key and in a function's name: libxlsxwriter
+	# wrote its bytes as they were and the sheets' XML was not well-formed.
+	# Each such byte is U+FFFD now; the rest of the text, and valid UTF-8
+	# and control bytes (libxlsxwriter's _xHHHH_), stay.
+	"$gen" "$work" t 50 --calls 2 >/dev/null || fail "gen_session failed"
+	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge: status $rc"
+	sed -i '1i # target_layer=A\xff\xc3B\xe2\x82C\xef\xbf\xbeD\x01\xe2\x82\xacE' "$work/m.csv"
+	sed -i '1i # k\xfe=v' "$work/m.csv"
+	sed -i 's/^xrWaitFrame,/xrWait\xffFrame,/' "$work/m.functions.csv"
+	LC_ALL=C grep -q "^xrWait.Frame," "$work/m.functions.csv" || fail "no function renamed"
+	run xlsx "$work/m.csv" -o "$work/m.xlsx"
+	[ "$rc" -eq 0 ] || fail "xlsx: status $rc"
+	well_formed "$work/m.xlsx"
+	python3 - "$work/m.xlsx" <<'EOF' || fail "the cells' text"
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+text = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
+for want in ("A\ufffd\ufffdB\ufffd\ufffdC\ufffdD_x0001_\u20acE", "k\ufffd", "xrWait\ufffdFrame"):
+    assert want in text, want
+EOF
+	;;
 *)
 	fail "unknown case"
 	;;
