@@ -15,6 +15,7 @@
 #include "metrics.h"
 #include "report_assets.h"
 #include "stats.h"
+#include "utf8.h"
 
 #define HIST_BINS 100
 #define NONCE_BYTES 18
@@ -60,18 +61,33 @@ static void make_nonce(char *out)
 	base64(raw, sizeof(raw), out);
 }
 
-/* Writes @p s with &, <, >, " and ' as character references. */
-static void html_text(FILE *f, const char *s)
+/*
+ * Writes @p str with &, <, >, " and ' as character references, and as
+ * U+FFFD each byte that is not part of valid UTF-8 (as jsonw.h), U+FFFE,
+ * U+FFFF and each control character (C0, DEL, C1), which HTML's text
+ * cannot hold either.
+ */
+static void html_text(FILE *f, const char *str)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		size_t n = utf8_char(s + i, len - i, &cp);
+		switch (cp) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		default:
+			if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xfffd)
+				fputs(UTF8_REPLACEMENT, f);
+			else
+				fwrite(s + i, 1, n, f);
 		}
+		i += n ? n : 1;
 	}
 }
 

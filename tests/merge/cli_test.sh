@@ -1249,6 +1249,27 @@ for want in ("A\ufffd\ufffdB\ufffd\ufffdC\ufffdD_x0001_\u20acE", "k\ufffd", "xrW
     assert want in text, want
 EOF
 	;;
+report_title)
+	# The page's <title> holds the target layer, or the file's path: it
+	# got their control bytes and bytes that are not UTF-8 raw. Each is
+	# U+FFFD now, as in the data block; markup characters are references.
+	constant a 10 100 5
+	{ printf '# target_layer=A\377\303B\033[31m\001<i>&\302\233\357\277\276\342\202\254E\n'; cat "$work/a.csv"; } >"$work/t.csv"
+	cp "$work/a.csv" "$work/d$(printf '\033[31m\377\tx').csv"
+	run report "$work/t.csv" -o "$work/t.html"
+	[ "$rc" -eq 0 ] || fail "report: status $rc"
+	run report "$work"/d*.csv -o "$work/d.html"
+	[ "$rc" -eq 0 ] || fail "report of the hostile name: status $rc"
+	python3 - "$work/t.html" "$work/d.html" "$work" <<'EOF' || fail "the pages' titles"
+import re, sys
+def title(path):
+    raw = re.search(rb"<title>(.*?)</title>", open(path, "rb").read(), re.S).group(1)
+    return raw.decode("utf-8")  # strict: fails on a byte that is not UTF-8
+want = "xrlm report: A\ufffd\ufffdB\ufffd[31m\ufffd&lt;i&gt;&amp;\ufffd\ufffd\u20acE"
+assert title(sys.argv[1]) == want, ascii(title(sys.argv[1]))
+assert title(sys.argv[2]) == "xrlm report: " + sys.argv[3] + "/d\ufffd[31m\ufffd\ufffdx.csv", ascii(title(sys.argv[2]))
+EOF
+	;;
 *)
 	fail "unknown case"
 	;;
