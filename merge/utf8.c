@@ -25,6 +25,30 @@ size_t utf8_char(const unsigned char *s, size_t left, uint32_t *cp)
 	return n;
 }
 
+size_t utf8_whole(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t at = len;
+
+	while (at > 0 && len - at < 3 && (p[at - 1] & 0xc0) == 0x80)
+		at--;
+	if (at == 0 || p[at - 1] < 0xc0)
+		return len; /* ASCII or stray continuation bytes: nothing cut short */
+	size_t need = p[at - 1] >= 0xf0 ? 4 : p[at - 1] >= 0xe0 ? 3 : 2;
+	return len - (at - 1) < need ? at - 1 : len;
+}
+
+void utf8_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	if (src[n] != '\0')
+		n = utf8_whole(src, n);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 char *utf8_clean_dup(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

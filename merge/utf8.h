@@ -1,7 +1,8 @@
 /*
- * UTF-8 for the text the tools write (JSON, HTML, the workbook's XML):
- * characters told from bytes that are none, text cut without splitting a
- * character, and bytes that are no character replaced by U+FFFD.
+ * UTF-8 for the text the tools read and write (JSON, HTML, the workbook's
+ * XML): characters told from bytes that are none, text cut without
+ * splitting a character, and bytes that are no character replaced by
+ * U+FFFD.
  */
 #ifndef XRLM_UTF8_H
 #define XRLM_UTF8_H
@@ -20,6 +21,20 @@
  * form, a surrogate, past U+10FFFF.
  */
 size_t utf8_char(const unsigned char *s, size_t left, uint32_t *cp);
+
+/*
+ * The length of @p s[0..len) less the bytes of a character the end at @p
+ * len cuts short (a lead byte and fewer continuation bytes than it
+ * announces): where text cut to a buffer stops, as whole characters.
+ */
+size_t utf8_whole(const char *s, size_t len);
+
+/*
+ * Copies @p src into @p dst (@p size bytes, at least 1); a @p src too
+ * long is cut before the character the end of @p dst would split
+ * (utf8_whole()).
+ */
+void utf8_copy(char *dst, size_t size, const char *src);
 
 /*
  * A copy of @p s (malloc) with each byte that begins no UTF-8 sequence,

@@ -1270,6 +1270,59 @@ assert title(sys.argv[1]) == want, ascii(title(sys.argv[1]))
 assert title(sys.argv[2]) == "xrlm report: " + sys.argv[3] + "/d\ufffd[31m\ufffd\ufffdx.csv", ascii(title(sys.argv[2]))
 EOF
 	;;
+long_comment)
+	# '#' lines past the reader's buffer (319 bytes) were cut silently,
+	# even inside a character: a target layer of 200 '€' (600 bytes of
+	# UTF-8) gave the workbook a broken byte (not well-formed) and the
+	# page's title one. Such lines are read whole up to 2047 bytes; a
+	# longer one is cut before the character the limit splits, with one
+	# warning for the file. A per-side file's name reaches the merged file
+	# cut to 255 bytes, also between characters; a mark of 256 bytes,
+	# escaped to 1024, reaches the trace whole.
+	euros() { i=0; while [ $i -lt $1 ]; do printf '\342\202\254'; i=$((i + 1)); done; }
+	constant a 10 100 5
+	for n in 200 1000; do
+		{ printf '# target_layer=%s\n' "$(euros $n)"; cat "$work/a.csv"; printf '# footer=%s\n' "$(euros $n)"; } >"$work/e$n.csv"
+		run xlsx "$work/e$n.csv" -o "$work/e$n.xlsx"
+		[ "$rc" -eq 0 ] || fail "xlsx of $n: status $rc"
+		well_formed "$work/e$n.xlsx"
+		if [ $n = 200 ]; then
+			[ ! -s "$work/err" ] || fail "a warning for a line of 615 bytes"
+		else
+			stderr_once "e1000.csv:1: warning: '#' line longer than 2047 bytes: read up to there, less the character it splits"
+		fi
+		run report "$work/e$n.csv" -o "$work/e$n.html"
+		[ "$rc" -eq 0 ] || fail "report of $n: status $rc"
+		page_json "$work/e$n.html" | python3 -c '
+import json, re, sys, zipfile
+n = int(sys.argv[1])
+layer, footer = ("\u20ac" * n, "\u20ac" * n) if n == 200 else ("\u20ac" * 677, "\u20ac" * 679)
+data = json.load(sys.stdin)
+assert data["target_layer"] == layer, len(data["target_layer"])
+assert ["footer", footer] in data["footer"], data["footer"]
+title = re.search(rb"<title>(.*?)</title>", open(sys.argv[2], "rb").read()).group(1).decode()
+assert title == "xrlm report: " + layer, len(title)
+summary = zipfile.ZipFile(sys.argv[3]).read("xl/worksheets/sheet1.xml").decode()
+assert "<t>" + layer + "</t>" in summary, "the Summary sheet"
+' $n "$work/e$n.html" "$work/e$n.xlsx" || fail "the long lines of $n"
+	done
+	mkdir "$work/s"
+	"$gen" "$work/s" t 20 >/dev/null || fail "gen_session failed"
+	for side in pre post; do
+		sed -i "s/^# target_layer=.*/# target_layer=x$(euros 200)/" "$work/s/frames-t-$side.csv"
+	done
+	t=$(sed -n 18p "$work/s/frames-t-pre.csv" | cut -d, -f3)
+	sed -i "18a # mark t=$t text=$(i=0; while [ $i -lt 255 ]; do printf '\\x2c'; i=$((i + 1)); done)z" "$work/s/frames-t-pre.csv"
+	run merge "$work/s/frames-t-pre.csv" "$work/s/frames-t-post.csv" -o "$work/s/m.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "merge: status $rc, or a warning"
+	grep -qx "# target_layer=x$(euros 84)" "$work/s/m.csv" || fail "the merged file's target layer"
+	run trace "$work/s/frames-t-pre.csv" -o "$work/s/t.json"
+	[ "$rc" -eq 0 ] && ! grep -q "longer than" "$work/err" || fail "trace: status $rc, or a line cut"
+	python3 -c '
+import json, sys
+marks = [e["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "mark"]
+assert marks == ["," * 255 + "z"], marks' "$work/s/t.json" || fail "the mark in the trace"
+	;;
 *)
 	fail "unknown case"
 	;;
