@@ -18,6 +18,7 @@
 #include "csvr_ahead.h"
 #include "quote.h"
 #include "u_parse.h"
+#include "utf8.h"
 
 #define CSVR_CHUNK (1u << 20) /* the buffer: the header's lines must fit in it */
 #define CSVR_BAD_MAX 200
@@ -47,7 +48,9 @@ struct engine {
 	int field;
 	bool is_comment;
 	size_t comment_len;
-	char comment[CSVR_MSG_MAX / 2];
+	bool comment_cut; /* the comment was longer than its buffer */
+	bool cut_warned;  /* the file's first such comment had its warning */
+	char comment[CSVR_COMMENT_MAX];
 	union csvr_value values[CSVR_MAX_COLS];
 	char text[CSVR_MAX_COLS][CSVR_TEXT_MAX]; /* the CSVR_TEXT values */
 	uint32_t present;
@@ -200,18 +203,29 @@ static void parse_field(struct engine *e, const char *s, size_t len)
 	}
 }
 
+/* Appends a comment's field (its text up to the first comma, or the next). */
 static void append_comment(struct engine *e, const char *s, size_t len)
 {
 	size_t room = sizeof(e->comment) - 1 - e->comment_len;
 
-	if (e->field > 0 && room > 0) {
+	if (e->comment_cut)
+		return;
+	if (e->field > 0) {
+		if (room == 0) {
+			e->comment_cut = true;
+			return;
+		}
 		e->comment[e->comment_len++] = ',';
 		room--;
 	}
-	if (len > room)
+	if (len > room) {
 		len = room;
+		e->comment_cut = true;
+	}
 	memcpy(e->comment + e->comment_len, s, len);
 	e->comment_len += len;
+	if (e->comment_cut)
+		e->comment_len = utf8_whole(e->comment, e->comment_len);
 	e->comment[e->comment_len] = '\0';
 }
 
@@ -254,35 +268,52 @@ static char *comment_body(char *text)
 /*
  * Whether header-region line @p line (@p len bytes, no line end) is a
  * comment: it begins with '#', or with "\"#" as a spreadsheet saves it
- * with every text cell in quotes. Its text goes to @p out (@p size bytes,
- * cut to fit): as it is, or its fields unquoted ('""' a quote) and
+ * with every text cell in quotes. Its text goes to @p out (@p size bytes;
+ * *@p cut set when it had to be cut to fit, before the character the cut
+ * would split): as it is, or its fields unquoted ('""' a quote) and
  * joined by commas, as the rows' comments are read.
  */
-static bool comment_line(const char *line, size_t len, char *out, size_t size)
+static bool comment_line(const char *line, size_t len, char *out, size_t size, bool *cut)
 {
 	size_t n = 0;
 	bool quoted = false;
 
+	*cut = false;
 	if (len == 0 || (line[0] != '#' && (line[0] != '"' || len < 2 || line[1] != '#')))
 		return false;
-	for (size_t i = 0; i < len && n + 1 < size; i++) {
+	for (size_t i = 0; i < len; i++) {
 		char c = line[i];
-		if (line[0] == '#' || c != '"') {
-			out[n++] = c; /* a comma between fields is one in the text */
-		} else if (quoted && i + 1 < len && line[i + 1] == '"') {
-			out[n++] = '"'; /* a quote doubled inside quotes */
-			i++;
-		} else {
+		bool in_quotes = line[0] != '#' && c == '"';
+		if (in_quotes && !(quoted && i + 1 < len && line[i + 1] == '"')) {
 			quoted = !quoted;
+			continue;
 		}
+		if (n + 1 == size) {
+			*cut = true;
+			n = utf8_whole(out, n);
+			break;
+		}
+		/* A comma between fields is one in the text; a quote doubled inside quotes one quote. */
+		i += in_quotes;
+		out[n++] = c;
 	}
 	out[n] = '\0';
 	return true;
 }
 
-static void handle_comment(struct engine *e, char *text, bool in_header, uint64_t line)
+/* Hands a comment to the format; the file's first one that was @p cut gets a warning. */
+static void handle_comment(struct engine *e, char *text, bool cut, bool in_header, uint64_t line)
 {
 	char msg[CSVR_BAD_MAX] = "";
+
+	if (cut && !e->cut_warned) {
+		snprintf(msg, sizeof(msg), "'#' line longer than %d bytes: read up to there, less the "
+		         "character it splits (later ones alike, without a warning)",
+		         CSVR_COMMENT_MAX - 1);
+		diag_warning(e->diag, e->path, line, msg);
+		e->cut_warned = true;
+		msg[0] = '\0';
+	}
 
 	if (e->fmt->comment(e->ctx, comment_body(text), in_header, msg, sizeof(msg)) != 0) {
 		diag_error(e->diag, e->path, line, "%s", msg);
@@ -352,6 +383,7 @@ static void reset_record(struct engine *e)
 	e->field = 0;
 	e->is_comment = false;
 	e->comment_len = 0;
+	e->comment_cut = false;
 	e->present = 0;
 	e->bad = false;
 	e->multiline = false;
@@ -379,7 +411,7 @@ static void on_record(int c, void *data)
 		return;
 	}
 	if (e->is_comment && !e->multiline)
-		handle_comment(e, e->comment, false, line);
+		handle_comment(e, e->comment, e->comment_cut, false, line);
 	else
 		handle_data(e, c, line);
 	reset_record(e);
@@ -562,9 +594,10 @@ static int scan_header(struct engine *e, char *buf, size_t *len, bool eof)
 			           "mark (saved by a spreadsheet?): save it as CSV without one");
 			return -1;
 		}
-		char text[CSVR_MSG_MAX / 2];
-		if (comment_line(line, line_len, text, sizeof(text))) {
-			handle_comment(e, text, true, lineno);
+		char text[CSVR_COMMENT_MAX];
+		bool cut;
+		if (comment_line(line, line_len, text, sizeof(text), &cut)) {
+			handle_comment(e, text, cut, true, lineno);
 			if (e->stop)
 				return -1;
 			continue;

@@ -26,6 +26,13 @@
 
 #define CSVR_MSG_MAX 640
 /*
+ * The longest `#` line the comment callback gets whole, with its NUL: a
+ * mark's (`# mark t=<ns> text=<up to 256 bytes escaped, 1024>`) fits. A
+ * longer line is cut before the character this limit would split, and
+ * the file's first such line gets a warning.
+ */
+#define CSVR_COMMENT_MAX 2048
+/*
  * The bytes read and parsed at a time after the header (csvr_stream_step()):
  * small, so that a stream's batch of rows is small (a streaming reader
  * holds one) and a short file touches little memory.

@@ -10,6 +10,7 @@
 #ifndef XRLM_HISTOGRAM_H
 #define XRLM_HISTOGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,10 +31,12 @@ struct histogram {
 };
 
 /*
- * Bins @p values[0..n-1] (reordered in place; no NaN). With n == 0 the
- * histogram has no bins. Always succeeds.
+ * Bins @p values[0..n-1] (reordered in place; finite). Bins are at least
+ * 10^-12 of the values' magnitude wide, so that huge values still get
+ * distinct edges. Returns false, with no bins, when n == 0 or when the
+ * values come so near ±DBL_MAX that an edge would not be finite.
  */
-void histogram_build(double *values, size_t n, struct histogram *h);
+bool histogram_build(double *values, size_t n, struct histogram *h);
 
 /* Lower edge of bin @p i (0..nbins); edge nbins is the overflow bin's. */
 double histogram_edge(const struct histogram *h, int i);

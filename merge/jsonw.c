@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "utf8.h"
 
 void jsonw_init(struct jsonw *w, FILE *f)
 {
@@ -56,30 +57,6 @@ void jsonw_end(struct jsonw *w)
 	fputc(w->closer[w->depth], w->f);
 }
 
-/*
- * Length of the valid UTF-8 sequence at @p s (at most @p left bytes), or 0
- * when it is not valid (overlong forms, surrogates and values past U+10FFFF
- * are not). @p cp receives the code point.
- */
-static size_t utf8_seq(const unsigned char *s, size_t left, uint32_t *cp)
-{
-	static const uint32_t min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
-
-	if (n == 0 || s[0] > 0xf4 || n > left)
-		return 0;
-	uint32_t c = s[0] & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min_cp[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
 /* True for an ASCII byte written as it is. */
 static bool plain_ascii(unsigned char c)
 {
@@ -116,8 +93,8 @@ void jsonw_escape(FILE *f, const char *str, size_t len)
 			continue;
 		}
 		uint32_t cp;
-		size_t n = utf8_seq(s + i, len - i, &cp);
-		if (n == 0)
+		size_t n = utf8_char(s + i, len - i, &cp);
+		if (n == 0 || cp == 0xfffd)
 			fputs("\\ufffd", f);
 		else if (cp == 0x2028 || cp == 0x2029)
 			fprintf(f, "\\u%04x", (unsigned)cp);

@@ -7,8 +7,8 @@
  * characters, '<', '>', '&' and '\'' are written as \u escapes (so no
  * "</script>" or "<!--" can appear), U+2028 and U+2029 (line terminators
  * in older JavaScript) as \u2028 / \u2029, and every byte that is not part
- * of valid UTF-8 as \ufffd (so the output is valid UTF-8 whatever a
- * session's names hold). Numbers never depend on the locale; NaN and
+ * of valid UTF-8, and U+FFFE, U+FFFF (utf8.h), as \ufffd (so the output is
+ * valid UTF-8 whatever a session's names hold). Numbers never depend on the locale; NaN and
  * infinities are written as null.
  */
 #ifndef XRLM_JSONW_H

@@ -16,6 +16,7 @@
 #include "merged_write.h"
 #include "quote.h"
 #include "side_file.h"
+#include "utf8.h"
 
 /* The columns every layout begins with (MERGED_HEADER). */
 enum {
@@ -439,7 +440,7 @@ static int stats_summary_line(void *ctx, const char *key, const char *value, cha
 		}
 		c->phases_seen = true;
 	} else if (strcmp(key, "target_layer") == 0) {
-		snprintf(c->s->target_layer, sizeof(c->s->target_layer), "%.255s", value);
+		utf8_copy(c->s->target_layer, sizeof(c->s->target_layer), value);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "metrics.h"
 #include "report_assets.h"
 #include "stats.h"
+#include "utf8.h"
 
 #define HIST_BINS 100
 #define NONCE_BYTES 18
@@ -60,18 +61,33 @@ static void make_nonce(char *out)
 	base64(raw, sizeof(raw), out);
 }
 
-/* Writes @p s with &, <, >, " and ' as character references. */
-static void html_text(FILE *f, const char *s)
+/*
+ * Writes @p str with &, <, >, " and ' as character references, and as
+ * U+FFFD each byte that is not part of valid UTF-8 (as jsonw.h), U+FFFE,
+ * U+FFFF and each control character (C0, DEL, C1), which HTML's text
+ * cannot hold either.
+ */
+static void html_text(FILE *f, const char *str)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		size_t n = utf8_char(s + i, len - i, &cp);
+		switch (cp) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		default:
+			if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xfffd)
+				fputs(UTF8_REPLACEMENT, f);
+			else
+				fwrite(s + i, 1, n, f);
 		}
+		i += n ? n : 1;
 	}
 }
 
@@ -147,6 +163,9 @@ static double sorted_percentile(const double *v, size_t n, double p)
  * p50) at most (a long tail would squeeze everything else into one bin;
  * the percentile curve shows the tail), with the count of values above.
  * p50 and p99 are the ones the page marks: its p99 is always in range.
+ * Values all equal get a range of 1, or 10^-12 of their magnitude when
+ * that is more (1 would vanish in a huge value). None for a range that
+ * is not finite (values of both signs near DBL_MAX, or equal ones at it).
  */
 static void write_hist(struct jsonw *w, const double *v, size_t n)
 {
@@ -154,16 +173,18 @@ static void write_hist(struct jsonw *w, const double *v, size_t n)
 	double p50 = sorted_percentile(v, n, 0.50), p99 = sorted_percentile(v, n, 0.99);
 	double lo = v[0], hi = fmin(v[n - 1], p50 + 3 * (p99 - p50));
 	if (!(hi > lo))
-		hi = lo + 1;
+		hi = lo + fmax(1, fabs(lo) * 1e-12);
 	double width = (hi - lo) / HIST_BINS;
+	if (!(width > 0) || !isfinite(width))
+		return;
 
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] > hi) {
 			above++;
 			continue;
 		}
-		size_t b = (size_t)((v[i] - lo) / width);
-		counts[b < HIST_BINS ? b : HIST_BINS - 1]++;
+		double x = (v[i] - lo) / width;
+		counts[x >= 0 && x < HIST_BINS ? (size_t)x : x >= HIST_BINS ? HIST_BINS - 1 : 0]++;
 	}
 	jsonw_key(w, "hist");
 	jsonw_object(w);

@@ -6,7 +6,8 @@
  * and function names) goes only into that JSON block, escaped by jsonw.h
  * ('<' as \u003c, so nothing can close the element), and the page script
  * puts them into the document with textContent only. The one string in
- * the markup itself, the <title>, is HTML-escaped. As a second line of
+ * the markup itself, the <title>, is HTML-escaped, its bytes that are not
+ * UTF-8 and its control characters written as U+FFFD (utf8.h). As a second line of
  * defence the page carries a Content-Security-Policy that runs only the
  * two scripts bearing a fresh random nonce and allows no network access.
  *

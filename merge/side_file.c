@@ -9,11 +9,12 @@
 
 #include "mem.h"
 #include "u_parse.h"
+#include "utf8.h"
 
-/* Copies a metadata value, cutting it to the destination's size. */
+/* Copies a metadata value, cut to the destination's size before a character it would split. */
 static void set_text(char *dst, size_t size, const char *value)
 {
-	snprintf(dst, size, "%s", value);
+	utf8_copy(dst, size, value);
 }
 
 /* A count in a metadata line; false (with a message) when it is not one. */

@@ -78,9 +78,7 @@ static void write_values(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r,
 		switch (f->kinds[c]) {
 		case CSVR_I64: write_i64(b, ws, r, (lxw_col_t)c, v[c].i); break;
 		case CSVR_U64: write_u64(b, ws, r, (lxw_col_t)c, v[c].u); break;
-		case CSVR_TEXT:
-			xlsx_book_check(b, worksheet_write_string(ws, r, (lxw_col_t)c, v[c].s, NULL));
-			break;
+		case CSVR_TEXT: xlsx_book_write_string(b, ws, r, (lxw_col_t)c, v[c].s, NULL); break;
 		default:
 			xlsx_book_check(b, worksheet_write_number(ws, r, (lxw_col_t)c, v[c].f,
 			                                          column_format(b, f->names[c])));
@@ -141,7 +139,7 @@ static int on_summary(void *ctx, const char *key, const char *value, char *msg, 
 
 	if (strcmp(key, "frame_count") == 0)
 		snprintf(fc->frame_count, sizeof(fc->frame_count), "%.31s", value);
-	xlsx_book_check(b, worksheet_write_string(fc->summary, r, 0, key, NULL));
+	xlsx_book_write_string(b, fc->summary, r, 0, key, NULL);
 	xlsx_book_write_typed(b, fc->summary, r, 1, value);
 	return xlsx_book_failed(b, msg, msg_size);
 }
@@ -344,11 +342,14 @@ static void add_charts(struct xlsx_book *b, struct columns *values, uint64_t fir
 		xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED);
 		return;
 	}
-	histogram_build(values->v[COLUMNS_CPU_US], values->n[COLUMNS_CPU_US], &cpu);
-	histogram_build(values->v[COLUMNS_GPU_US], values->n[COLUMNS_GPU_US], &gpu);
-	int cpu_bins = shown_bins(&cpu), gpu_bins = gpu.total ? shown_bins(&gpu) : 0;
+	/* A column without bins (no values, or values near ±DBL_MAX) gets no table or histogram. */
+	int cpu_bins = histogram_build(values->v[COLUMNS_CPU_US], values->n[COLUMNS_CPU_US], &cpu)
+	                       ? shown_bins(&cpu) : 0;
+	int gpu_bins = histogram_build(values->v[COLUMNS_GPU_US], values->n[COLUMNS_GPU_US], &gpu)
+	                       ? shown_bins(&gpu) : 0;
 
-	write_bin_header(b, ws, 0, "target_us");
+	if (cpu_bins)
+		write_bin_header(b, ws, 0, "target_us");
 	if (gpu_bins)
 		write_bin_header(b, ws, 5, "target_gpu_us");
 	for (int r = 1; r <= cpu_bins || r <= gpu_bins; r++) {
@@ -357,8 +358,9 @@ static void add_charts(struct xlsx_book *b, struct columns *values, uint64_t fir
 		if (r <= gpu_bins)
 			write_bin(b, ws, (lxw_row_t)r, 5, &gpu);
 	}
-	add_line_chart(b, ws, first_sheet_rows, gpu_bins > 0);
-	add_histogram_chart(b, ws, 0, cpu_bins, "target_us histogram (frames)", 20);
+	add_line_chart(b, ws, first_sheet_rows, values->n[COLUMNS_GPU_US] > 0);
+	if (cpu_bins)
+		add_histogram_chart(b, ws, 0, cpu_bins, "target_us histogram (frames)", 20);
 	if (gpu_bins)
 		add_histogram_chart(b, ws, 5, gpu_bins, "target_gpu_us histogram (frames)", 38);
 }

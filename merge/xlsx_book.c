@@ -13,6 +13,7 @@
 #include "out_file.h"
 #include "quote.h"
 #include "u_parse.h"
+#include "utf8.h"
 
 static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool bold)
 {
@@ -76,6 +77,20 @@ int xlsx_book_failed(const struct xlsx_book *b, char *msg, size_t msg_size)
 	return -1;
 }
 
+void xlsx_book_write_string(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const char *text, lxw_format *format)
+{
+	/* libxlsxwriter escapes control bytes, not bytes that are no UTF-8. */
+	char *clean = utf8_clean_dup(text);
+
+	if (!clean) {
+		xlsx_book_check(b, LXW_ERROR_MEMORY_MALLOC_FAILED);
+		return;
+	}
+	xlsx_book_check(b, worksheet_write_string(ws, r, c, clean, format));
+	free(clean);
+}
+
 /* Whether @p s[0..len) is one plain number (the project's strict parser). */
 static bool plain_number(const char *s, size_t len, double *out)
 {
@@ -95,7 +110,7 @@ void xlsx_book_write_typed(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, 
 	} else if (text[len - 1] == '%' && plain_number(text, len - 1, &v)) {
 		xlsx_book_check(b, worksheet_write_number(ws, r, c, v / 100, b->fmt_pct));
 	} else {
-		xlsx_book_check(b, worksheet_write_string(ws, r, c, text, NULL));
+		xlsx_book_write_string(b, ws, r, c, text, NULL);
 	}
 }
 

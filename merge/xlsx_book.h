@@ -44,8 +44,16 @@ lxw_error xlsx_book_check(struct xlsx_book *b, lxw_error err);
 int xlsx_book_failed(const struct xlsx_book *b, char *msg, size_t msg_size);
 
 /*
+ * Writes text from a file at (@p r, @p c), each byte of it that begins no
+ * character (utf8.h) as U+FFFD: the sheet's XML stays well-formed.
+ */
+void xlsx_book_write_string(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
+                            const char *text, lxw_format *format);
+
+/*
  * Writes @p text at (@p r, @p c) by what it holds: nothing when empty, a
- * number, "N%" as N/100 with a percent format, else text.
+ * number, "N%" as N/100 with a percent format, else text (as
+ * xlsx_book_write_string()).
  */
 void xlsx_book_write_typed(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                            const char *text);

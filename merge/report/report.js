@@ -273,21 +273,24 @@
 	}
 
 	function distributions() {
-		const cols = data.columns.filter(c => c.hist && c.count > 0).sort((a, b) => a.order - b.order);
+		const cols = data.columns.filter(c => c.cdf && c.count > 0).sort((a, b) => a.order - b.order);
 		if (!cols.length)
 			return;
 		section("Distributions (p50, p95, p99 marked)");
 		for (const c of cols) {
 			const box = add(main, "div", "dist");
-			const h = c.hist;
-			const rows = h.counts.map((k, i) => [h.lo + i * h.width, k]);
-			rows.push([h.lo + h.counts.length * h.width, 0]);
-			const title = c.name + ": histogram" +
-				(h.above ? " (" + h.above + " frames above " + num(h.lo + h.counts.length * h.width, 1) + " not shown)" : "");
-			new Dygraph(add(box, "div"), rows, {
-				labels: ["\u00b5s", "frames"], title: title, stepPlot: true, fillGraph: true,
-				xlabel: "\u00b5s", underlayCallback: markers(c), drawCallback: drawn, legend: "follow",
-			});
+			const h = c.hist; /* none where the values' range is not finite */
+			if (h) {
+				const rows = h.counts.map((k, i) => [h.lo + i * h.width, k]);
+				rows.push([h.lo + h.counts.length * h.width, 0]);
+				const title = c.name + ": histogram" +
+					(h.above ? " (" + h.above + " frames above " + num(h.lo + h.counts.length * h.width, 1) + " not shown)" : "");
+				new Dygraph(add(box, "div"), rows, {
+					labels: ["\u00b5s", "frames"], title: title, stepPlot: true, fillGraph: true,
+					xlabel: "\u00b5s", underlayCallback: markers(c), drawCallback: drawn, legend: "follow",
+				});
+				chartCount++;
+			}
 			/* Logarithmic x: the tail (p99.9, the worst frames) stays readable. */
 			new Dygraph(add(box, "div"), c.cdf, {
 				labels: ["\u00b5s", "percentile"], title: c.name + ": cumulative distribution",
@@ -295,7 +298,7 @@
 				axes: {x: {logscale: c.min > 0}},
 				drawCallback: drawn, legend: "follow",
 			});
-			chartCount += 2;
+			chartCount++;
 		}
 	}
 

@@ -75,3 +75,30 @@ hold_tmp() {
 		sleep 0.01
 	done
 }
+
+# no_leftovers DIR: no workbook temporary file left behind
+no_leftovers() {
+	! ls -a "$1" | grep -q '\.tmp-' || fail "temporary file left in $1: $(ls -a "$1")"
+}
+
+# well_formed XLSX: every XML part of the workbook parses (python3's
+# xml.dom.minidom; libxlsxwriter writes text cells' bytes as they come)
+well_formed() {
+	python3 - "$1" >"$work/xml" 2>&1 <<'EOF' || fail "$1 is not well-formed: $(tail -n 1 "$work/xml")"
+import sys, zipfile, xml.dom.minidom
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for name in z.namelist():
+        if name.endswith((".xml", ".rels")):
+            try:
+                xml.dom.minidom.parseString(z.read(name))
+            except Exception as e:
+                sys.exit("%s: %s" % (name, e))
+EOF
+}
+
+# page_json HTML: the JSON data block of a page of `xrlm report`, on stdout
+page_json() {
+	python3 -c 'import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+print(re.search(r"<script type=\"application/json\" id=\"xrlm-data\">(.*?)</script>", page, re.S).group(1))' "$1"
+}

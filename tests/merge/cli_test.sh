@@ -887,16 +887,51 @@ report_hist)
 	awk -F, -v OFS=, 'NR == 77 || NR == 152 { $4 = "1300.000"; $6 = "1000.000" } 1' "$work/a.csv" >"$work/t.csv"
 	run report "$work/t.csv" -o "$work/t.html"
 	[ "$rc" -eq 0 ] || fail "status $rc"
-	python3 - "$work/t.html" <<'EOF' || fail "the histogram's range"
-import json, re, sys
-page = open(sys.argv[1]).read()
-data = json.loads(re.search(r'<script type="application/json" id="xrlm-data">(.*?)</script>', page, re.S).group(1))
+	page_json "$work/t.html" | python3 -c '
+import json, sys
+data = json.load(sys.stdin)
 c = [c for c in data["columns"] if c["name"] == "target_us"][0]
 h = c["hist"]
 hi = h["lo"] + h["width"] * len(h["counts"])
 assert abs(c["p99"] - 514.9) < 1e-9, c["p99"]
 assert h["lo"] == 10 and hi >= c["p99"] and h["above"] == 0, (h["lo"], hi, h["above"])
-EOF
+' || fail "the histogram's range"
+	;;
+huge_values)
+	# A column whose values are huge and all equal: xlsx crashed (its
+	# histogram's bin count, (max - min) / 0.001 from an infinite lower
+	# edge, overflowed; exit 139) and left its temporary file, and the
+	# report's histogram had a width of 0. Now one bin holds them all. At
+	# DBL_MAX itself a bin's edge would be infinite: that column has no
+	# histogram (the workbook's other charts and the page's cumulative
+	# distribution remain).
+	for gpu in 2e305 1.7976931348623157e308; do
+		awk -v gpu=$gpu 'BEGIN {
+			print "# frame_count=30"
+			print "display_time,thread_id,frame_interval_us,pre_us,post_us,target_us,target_cpu_pct_of_frame,target_gpu_us,target_gpu_pct_of_frame,gate_tripped"
+			for (i = 1; i <= 30; i++)
+				printf "%d,1,11111.000,200.000,100.000,5.000,,%s,,0\n", i, gpu
+		}' >"$work/h.csv"
+		rm -f "$work/h.xlsx"
+		run xlsx "$work/h.csv" -o "$work/h.xlsx"
+		[ "$rc" -eq 0 ] || fail "xlsx of $gpu: status $rc"
+		no_leftovers "$work"
+		well_formed "$work/h.xlsx"
+		run report "$work/h.csv" -o "$work/h.html"
+		[ "$rc" -eq 0 ] || fail "report of $gpu: status $rc"
+		page_json "$work/h.html" | python3 -c '
+import json, sys, zipfile
+c = [c for c in json.load(sys.stdin)["columns"] if c["name"] == "target_gpu_us"][0]
+charts = zipfile.ZipFile(sys.argv[2]).read("xl/worksheets/sheet3.xml").decode()
+if sys.argv[1] == "2e305":
+    h = c["hist"]
+    assert h["width"] > 0 and sum(h["counts"]) == 30 and h["above"] == 0, h
+    assert "<c r=\"H2\"><v>30</v></c>" in charts, charts
+else:
+    assert "hist" not in c and len(c["cdf"]) > 0, c.keys()
+    assert "target_gpu_us_from" not in charts and "target_us_from" in charts, charts
+' $gpu "$work/h.xlsx" || fail "the histograms of $gpu"
+	done
 	;;
 stats_wide)
 	# A median of 100 ms or more (a target that sleeps to limit the frame
@@ -1188,6 +1223,105 @@ interrupted)
 	wait $pid
 	rc=$?
 	[ "$rc" -eq 0 ] && [ -s "$work/x.xlsx" ] || fail "an ignored SIGHUP: status $rc, or no workbook"
+	;;
+xlsx_not_utf8)
+	# Text that is not UTF-8 (a stray 0xff, a lead byte without its
+	# continuation, a cut 3-byte sequence, U+FFFE, which XML refuses) in a
+	# summary line's value and key and in a function's name: libxlsxwriter
+	# wrote its bytes as they were and the sheets' XML was not well-formed.
+	# Each such byte is U+FFFD now; the rest of the text, and valid UTF-8
+	# and control bytes (libxlsxwriter's _xHHHH_), stay.
+	"$gen" "$work" t 50 --calls 2 >/dev/null || fail "gen_session failed"
+	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge: status $rc"
+	sed -i '1i # target_layer=A\xff\xc3B\xe2\x82C\xef\xbf\xbeD\x01\xe2\x82\xacE' "$work/m.csv"
+	sed -i '1i # k\xfe=v' "$work/m.csv"
+	sed -i 's/^xrWaitFrame,/xrWait\xffFrame,/' "$work/m.functions.csv"
+	LC_ALL=C grep -q "^xrWait.Frame," "$work/m.functions.csv" || fail "no function renamed"
+	run xlsx "$work/m.csv" -o "$work/m.xlsx"
+	[ "$rc" -eq 0 ] || fail "xlsx: status $rc"
+	well_formed "$work/m.xlsx"
+	python3 - "$work/m.xlsx" <<'EOF' || fail "the cells' text"
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+text = "".join(z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/"))
+for want in ("A\ufffd\ufffdB\ufffd\ufffdC\ufffdD_x0001_\u20acE", "k\ufffd", "xrWait\ufffdFrame"):
+    assert want in text, want
+EOF
+	;;
+report_title)
+	# The page's <title> holds the target layer, or the file's path: it
+	# got their control bytes and bytes that are not UTF-8 raw. Each is
+	# U+FFFD now, as in the data block; markup characters are references.
+	constant a 10 100 5
+	{ printf '# target_layer=A\377\303B\033[31m\001<i>&\302\233\357\277\276\342\202\254E\n'; cat "$work/a.csv"; } >"$work/t.csv"
+	cp "$work/a.csv" "$work/d$(printf '\033[31m\377\tx').csv"
+	run report "$work/t.csv" -o "$work/t.html"
+	[ "$rc" -eq 0 ] || fail "report: status $rc"
+	run report "$work"/d*.csv -o "$work/d.html"
+	[ "$rc" -eq 0 ] || fail "report of the hostile name: status $rc"
+	python3 - "$work/t.html" "$work/d.html" "$work" <<'EOF' || fail "the pages' titles"
+import re, sys
+def title(path):
+    raw = re.search(rb"<title>(.*?)</title>", open(path, "rb").read(), re.S).group(1)
+    return raw.decode("utf-8")  # strict: fails on a byte that is not UTF-8
+want = "xrlm report: A\ufffd\ufffdB\ufffd[31m\ufffd&lt;i&gt;&amp;\ufffd\ufffd\u20acE"
+assert title(sys.argv[1]) == want, ascii(title(sys.argv[1]))
+assert title(sys.argv[2]) == "xrlm report: " + sys.argv[3] + "/d\ufffd[31m\ufffd\ufffdx.csv", ascii(title(sys.argv[2]))
+EOF
+	;;
+long_comment)
+	# '#' lines past the reader's buffer (319 bytes) were cut silently,
+	# even inside a character: a target layer of 200 '€' (600 bytes of
+	# UTF-8) gave the workbook a broken byte (not well-formed) and the
+	# page's title one. Such lines are read whole up to 2047 bytes; a
+	# longer one is cut before the character the limit splits, with one
+	# warning for the file. A per-side file's name reaches the merged file
+	# cut to 255 bytes, also between characters; a mark of 256 bytes,
+	# escaped to 1024, reaches the trace whole.
+	euros() { i=0; while [ $i -lt $1 ]; do printf '\342\202\254'; i=$((i + 1)); done; }
+	constant a 10 100 5
+	for n in 200 1000; do
+		{ printf '# target_layer=%s\n' "$(euros $n)"; cat "$work/a.csv"; printf '# footer=%s\n' "$(euros $n)"; } >"$work/e$n.csv"
+		run xlsx "$work/e$n.csv" -o "$work/e$n.xlsx"
+		[ "$rc" -eq 0 ] || fail "xlsx of $n: status $rc"
+		well_formed "$work/e$n.xlsx"
+		if [ $n = 200 ]; then
+			[ ! -s "$work/err" ] || fail "a warning for a line of 615 bytes"
+		else
+			stderr_once "e1000.csv:1: warning: '#' line longer than 2047 bytes: read up to there, less the character it splits"
+		fi
+		run report "$work/e$n.csv" -o "$work/e$n.html"
+		[ "$rc" -eq 0 ] || fail "report of $n: status $rc"
+		page_json "$work/e$n.html" | python3 -c '
+import json, re, sys, zipfile
+n = int(sys.argv[1])
+layer, footer = ("\u20ac" * n, "\u20ac" * n) if n == 200 else ("\u20ac" * 677, "\u20ac" * 679)
+data = json.load(sys.stdin)
+assert data["target_layer"] == layer, len(data["target_layer"])
+assert ["footer", footer] in data["footer"], data["footer"]
+title = re.search(rb"<title>(.*?)</title>", open(sys.argv[2], "rb").read()).group(1).decode()
+assert title == "xrlm report: " + layer, len(title)
+summary = zipfile.ZipFile(sys.argv[3]).read("xl/worksheets/sheet1.xml").decode()
+assert "<t>" + layer + "</t>" in summary, "the Summary sheet"
+' $n "$work/e$n.html" "$work/e$n.xlsx" || fail "the long lines of $n"
+	done
+	mkdir "$work/s"
+	"$gen" "$work/s" t 20 >/dev/null || fail "gen_session failed"
+	for side in pre post; do
+		sed -i "s/^# target_layer=.*/# target_layer=x$(euros 200)/" "$work/s/frames-t-$side.csv"
+	done
+	t=$(sed -n 18p "$work/s/frames-t-pre.csv" | cut -d, -f3)
+	sed -i "18a # mark t=$t text=$(i=0; while [ $i -lt 255 ]; do printf '\\x2c'; i=$((i + 1)); done)z" "$work/s/frames-t-pre.csv"
+	run merge "$work/s/frames-t-pre.csv" "$work/s/frames-t-post.csv" -o "$work/s/m.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "merge: status $rc, or a warning"
+	grep -qx "# target_layer=x$(euros 84)" "$work/s/m.csv" || fail "the merged file's target layer"
+	run trace "$work/s/frames-t-pre.csv" -o "$work/s/t.json"
+	[ "$rc" -eq 0 ] && ! grep -q "longer than" "$work/err" || fail "trace: status $rc, or a line cut"
+	python3 -c '
+import json, sys
+marks = [e["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "mark"]
+assert marks == ["," * 255 + "z"], marks' "$work/s/t.json" || fail "the mark in the trace"
 	;;
 *)
 	fail "unknown case"

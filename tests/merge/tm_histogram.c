@@ -2,7 +2,8 @@
  * Unit tests of the workbook's histogram bins (merge/histogram.c): every
  * value lands in the bin whose written edges hold it, the bins hold every
  * value once, widths are 1, 2 or 5 × 10^k, and the odd inputs (none, all
- * equal, negative, a long tail) give sane bins.
+ * equal, negative, a long tail, huge values up to DBL_MAX) give sane bins
+ * or none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,7 +26,8 @@ static void check_bins(const double *values, size_t n, const struct histogram *h
 {
 	uint64_t total = 0;
 
-	assert_true(h->nbins >= 1);
+	assert_true(h->nbins >= 1 && h->nbins <= HISTOGRAM_MAX_BINS + 2);
+	assert_true(isfinite(histogram_edge(h, 0)) && isfinite(histogram_edge(h, h->nbins)));
 	for (int i = 0; i <= h->nbins; i++)
 		total += h->counts[i];
 	assert_int_equal(total, n);
@@ -52,7 +55,7 @@ static void build_and_check(const double *values, size_t n, struct histogram *h)
 	double *copy = malloc(n * sizeof(*copy));
 	assert_non_null(copy);
 	memcpy(copy, values, n * sizeof(*copy));
-	histogram_build(copy, n, h);
+	assert_true(histogram_build(copy, n, h));
 	free(copy);
 	check_bins(values, n, h);
 }
@@ -61,7 +64,7 @@ static void test_empty(void **state)
 {
 	struct histogram h;
 	(void)state;
-	histogram_build(NULL, 0, &h);
+	assert_false(histogram_build(NULL, 0, &h));
 	assert_int_equal(h.nbins, 0);
 	assert_int_equal(h.total, 0);
 }
@@ -125,6 +128,48 @@ static void test_long_tail(void **state)
 	free(v);
 }
 
+/*
+ * Huge values all equal: the least width 0.001 made min / width infinite,
+ * the bin count -inf and the bin index INT_MIN (a crash). Bins 10^-12 of
+ * the magnitude wide hold them.
+ */
+static void test_huge_equal(void **state)
+{
+	static const double huge[] = {2e305, -2e305, 1e300, 1e20, DBL_MAX / 2};
+	double v[30];
+	struct histogram h;
+	(void)state;
+	for (size_t k = 0; k < sizeof(huge) / sizeof(huge[0]); k++) {
+		for (int i = 0; i < 30; i++)
+			v[i] = huge[k];
+		build_and_check(v, 30, &h);
+		assert_int_equal(h.counts[h.nbins], 0);
+		assert_true(histogram_edge(&h, 1) > histogram_edge(&h, 0));
+	}
+}
+
+/* Values whose range passes DBL_MAX, or that sit at it: sane bins, or none. */
+static void test_near_dbl_max(void **state)
+{
+	double v[40], copy[40];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		v[i] = (i % 2 ? 0.6 : -0.6) * DBL_MAX * (1 - i / 100.0); /* max - min > DBL_MAX */
+	build_and_check(v, 40, &h);
+	for (int i = 0; i < 40; i++)
+		v[i] = i % 2 ? DBL_MAX : -DBL_MAX;
+	memcpy(copy, v, sizeof(v));
+	if (histogram_build(copy, 40, &h))
+		check_bins(v, 40, &h);
+	else
+		assert_true(h.nbins == 0 && h.total == 0);
+	for (int i = 0; i < 40; i++)
+		copy[i] = DBL_MAX;
+	assert_false(histogram_build(copy, 40, &h));
+	assert_true(h.nbins == 0 && h.total == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +178,8 @@ int main(void)
 		cmocka_unit_test(test_decimal_edges),
 		cmocka_unit_test(test_values_on_edges),
 		cmocka_unit_test(test_long_tail),
+		cmocka_unit_test(test_huge_equal),
+		cmocka_unit_test(test_near_dbl_max),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

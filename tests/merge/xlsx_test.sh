@@ -10,10 +10,6 @@ gen=$4
 
 . "$(dirname "$0")/cli_lib.sh"
 
-no_leftovers() { # DIR: no workbook temporary file left behind
-	! ls -a "$1" | grep -q '\.tmp-' || fail "temporary file left in $1: $(ls -a "$1")"
-}
-
 # export XLSX: every sheet to $work/csv/<name>-<Sheet>.csv (LibreOffice >= 7.2),
 # raw values (not as shown), with a private profile so no user state is touched.
 export_sheets() {
