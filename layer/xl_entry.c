@@ -442,18 +442,20 @@ static void stop_monitoring(struct xl_instance *in)
 
 XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
 {
-	if (!is_monitored(instance)) {
-		PFN_xrDestroyInstance destroy = NULL;
-		if (!resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&destroy))
-			return XR_ERROR_HANDLE_INVALID;
-		XrResult result = destroy(instance);
-		next_gipa_remove(instance);
-		return result;
-	}
-	PFN_xrDestroyInstance destroy = in->next.xrDestroyInstance;
-	if (!claim_stop()) {
-		/* An exit() on another thread is ending the instance
-		 * (layer_at_exit): only the chain's part is left to us. */
+	bool monitored = is_monitored(instance);
+	PFN_xrDestroyInstance destroy = monitored ? in->next.xrDestroyInstance : NULL;
+	if (!monitored && !resolve(instance, "xrDestroyInstance", (PFN_xrVoidFunction *)&destroy))
+		return XR_ERROR_HANDLE_INVALID;
+	/*
+	 * Only the chain's part, for an instance not monitored; in a child the
+	 * application forked, for its copy of the monitored one (the threads,
+	 * descriptors, control socket and files are the parent's: joining the
+	 * writer there waited for ever, and the control socket's end would
+	 * have stopped the parent's and removed its socket; the copy's memory
+	 * is left as it is); and when an exit() on another thread is ending
+	 * the instance (layer_at_exit).
+	 */
+	if (!monitored || xl_instance_foreign(in) || !claim_stop()) {
 		XrResult result = destroy(instance);
 		next_gipa_remove(instance);
 		return result;
@@ -486,7 +488,7 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
  */
 __attribute__((destructor)) static void layer_at_exit(void)
 {
-	if (atomic_load(&run_state) == RUN_NONE || xl_inst.pid != getpid() || creating_here ||
+	if (atomic_load(&run_state) == RUN_NONE || xl_instance_foreign(&xl_inst) || creating_here ||
 	    stopping_here)
 		return;
 	wait_while(RUN_CREATING, CREATE_WAIT_NS);

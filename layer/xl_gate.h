@@ -111,7 +111,7 @@ static inline bool xl_gate_setting(struct xl_gate *gate)
  */
 bool xl_gate_watchdog(struct xl_gate *gate, uint64_t timeout_ns, uint64_t hard_timeout_ns);
 
-/* Starts the watchdog thread of @p gate (every signal blocked). False on failure. */
+/* Starts the watchdog thread of @p gate (signals blocked: xl_thread_start). False on failure. */
 bool xl_gate_watchdog_start(struct xl_gate_watchdog *wd, struct xl_gate *gate);
 
 /* Stops and joins the watchdog thread, if started. */

@@ -3,19 +3,59 @@
  */
 #include "xl_hook_thread.h"
 
+#include "xl_log.h"
 #include "xl_thread.h"
 
 #include <fcntl.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-/* Sets @p thread's scheduling policy (no priority: the normal ones). */
-static void set_policy(pthread_t thread, int policy)
+/* Sets @p thread's scheduling policy (no priority: the normal ones); 0 or an errno value. */
+static int set_policy(pthread_t thread, int policy)
 {
 	struct sched_param none = {0};
-	pthread_setschedparam(thread, policy, &none);
+	return pthread_setschedparam(thread, policy, &none);
+}
+
+/*
+ * Gives back to the system what the hook freed (malloc_trim), at the
+ * thread's normal policy, never at SCHED_IDLE: malloc_trim locks every
+ * malloc arena in turn, the application threads' too, and a SCHED_IDLE
+ * thread starved while it held one stalled the application's mallocs
+ * (worst 0.46-1.4 s with two CPU hogs on 2 CPUs; 37 ms at the normal
+ * policy). Back to SCHED_OTHER first; its nice value is the one it had,
+ * which no policy change touches (0 unless the application's was not).
+ * Leaving SCHED_IDLE takes CAP_SYS_NICE, or an RLIMIT_NICE that allows the
+ * thread's nice value (20 - nice: 20 for nice 0; the usual limit is 0:
+ * sched(7), "SCHED_IDLE"): a thread that may not is not trimmed, said once.
+ *
+ * The hook's own mallocs stay at SCHED_IDLE. They lock one arena, the
+ * thread's: glibc gives a thread its arena at its first malloc, one no
+ * thread holds (left by a thread that exited) or a new one while the
+ * process has fewer than 8 per CPU, and only past that limit one the
+ * application's threads use too, the first it finds unlocked (else the
+ * next in turn); the thread keeps it. Only then can a starved merge
+ * holding it stall an application thread, for one malloc, not for a
+ * trim's walk of every arena; most small blocks come from the thread's
+ * cache without the lock, and the merge's large ones (64 KiB and up) are
+ * mappings of their own (mem.h), no arena's. Its helper threads inherit
+ * the policy and get arenas the same way.
+ */
+static void trim_memory(struct xl_hook_thread *t)
+{
+	int err = set_policy(pthread_self(), SCHED_OTHER);
+	if (err) {
+		if (!t->trim_refused)
+			xl_log("merge thread: cannot leave SCHED_IDLE (%s: needs CAP_SYS_NICE or a "
+			       "higher RLIMIT_NICE), so the memory merges free is not trimmed",
+			       strerror(err));
+		t->trim_refused = true;
+		return;
+	}
+	malloc_trim(0);
 }
 
 /*
@@ -53,7 +93,7 @@ static void *hook_main(void *arg)
 		t->hook(t->ctx, job.id, job.tag, job.dir_fd);
 		if (job.dir_fd >= 0)
 			close(job.dir_fd);
-		malloc_trim(0);
+		trim_memory(t);
 	}
 	return NULL;
 }

@@ -7,7 +7,8 @@
  *
  * Sessions wait in a small queue; the thread is started at the first one
  * and runs the hook at SCHED_IDLE, so that it never takes a core from the
- * application's frame thread, giving the memory back after each.
+ * application's frame thread, giving the memory back after each at its
+ * normal policy (malloc_trim locks the application's malloc arenas too).
  */
 #ifndef XL_HOOK_THREAD_H
 #define XL_HOOK_THREAD_H
@@ -40,6 +41,7 @@ struct xl_hook_thread {
 	uint32_t running_id;  /* guarded by lock: the session whose hook runs, 0: none */
 	atomic_bool stop;     /* finish the queue, then return */
 	bool started;         /* guarded by lock */
+	bool trim_refused;    /* the thread's own: it may not leave SCHED_IDLE to trim (said once) */
 	pthread_t thread;
 };
 

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 struct xl_instance {
 	pid_t pid;           /* the process that created it: a forked child's copy is not its owner */
@@ -47,6 +48,21 @@ struct xl_instance {
 
 /* This side's one monitored instance. */
 extern struct xl_instance xl_inst;
+
+/*
+ * Whether this process is not the one that created @p in: a child the
+ * application forked, holding a copy of the instance. The instance's
+ * threads (writer, merge, control socket) are not in it, and its
+ * descriptors, control socket and files are the parent's: the entry points
+ * that would touch them (xrDestroyInstance, xrCreateSession,
+ * xrDestroySession) only call down the chain there. A getpid() system call:
+ * not for the frame path, which in a child only fills the child's copy of
+ * the rings (no thread drains them; the calls are dropped as ring full).
+ */
+static inline bool xl_instance_foreign(const struct xl_instance *in)
+{
+	return in->pid != getpid();
+}
 
 /* The layer identity of this build (xl_side_pre.c or xl_side_post.c). */
 struct xl_side {

@@ -104,7 +104,8 @@ XrResult xl_session_create(struct xl_instance *in, XrInstance instance,
                            const XrSessionCreateInfo *info, XrSession *session)
 {
 	XrResult r = xl_next_xrCreateSession(instance, info, session);
-	if (XR_FAILED(r))
+	/* A forked child's copy of the instance: nothing of ours for it. */
+	if (XR_FAILED(r) || xl_instance_foreign(in))
 		return r;
 	/* A new session alone: its frames are counted from 0 (xl_call.h). One
 	 * created beside another leaves the count to go on, else that one's
@@ -188,7 +189,11 @@ static void session_gone(struct xl_instance *in)
 XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 {
 	/* Another session's state is never looked at: its own destroy may be
-	 * freeing it on another thread. */
+	 * freeing it on another thread. Nor in a forked child, whose copy's
+	 * GPU state is the parent's (its lock perhaps held by a thread the
+	 * child does not have): straight down the chain. */
+	if (xl_instance_foreign(in))
+		return xl_next_xrDestroySession(session);
 	if (xl_gpu_holder_measures(&in->gpu, session))
 		stop_gpu(in, session);
 	XrResult r = xl_next_xrDestroySession(session);

@@ -5,15 +5,30 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <time.h>
+
+/*
+ * The signals a thread's own fault raises, synchronously, on that thread.
+ * Left unblocked: the kernel kills the process with the default action
+ * when one of them is blocked on the faulting thread, and the
+ * application's crash handler (a report, a core of its own) would never
+ * run. One sent with kill() may now reach a layer thread and run the
+ * application's handler there, as it may on any of the application's own
+ * threads.
+ */
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
 
 int xl_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name)
 {
 	sigset_t all, old;
 
 	/* The new thread inherits the creator's mask: block everything around
-	 * the creation, so it starts with every signal blocked. */
+	 * the creation but the faults, so it starts with every other signal
+	 * blocked. */
 	sigfillset(&all);
+	for (size_t i = 0; i < sizeof(fault_signals) / sizeof(fault_signals[0]); i++)
+		sigdelset(&all, fault_signals[i]);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int err = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -1,8 +1,9 @@
 /*
  * The layer's own threads (the writers, the gate's watchdog) and its bounded
- * waits. A layer thread must never take one of the application's signals,
- * and no wait of the layer may be unbounded: the application's shutdown
- * must not hang on the monitor.
+ * waits. A layer thread must never take one of the application's signals
+ * (but the faults its own code raises: see xl_thread_start), and no wait
+ * of the layer may be unbounded: the application's shutdown must not hang
+ * on the monitor.
  */
 #ifndef XL_THREAD_H
 #define XL_THREAD_H
@@ -13,7 +14,10 @@
 
 /*
  * Starts @p fn(@p arg) on a new thread named @p name, with every signal
- * blocked (they are the application's). Returns 0 or an errno value.
+ * blocked (they are the application's) but the synchronous faults
+ * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS): blocked, a fault on
+ * the thread would kill the process without running the application's
+ * crash handler. Returns 0 or an errno value.
  */
 int xl_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg, const char *name);
 

@@ -33,7 +33,8 @@ static void usage(void)
 	       "                     [--cycles N] [--toggle-every N] [--exit-without-destroy]\n"
 	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
-	       "                     [--gl-uncurrent-every N] [--fork-at N] [--pipeline]\n"
+	       "                     [--gl-uncurrent-every N] [--fork-at N] [--fork-destroy]\n"
+	       "                     [--pipeline]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -58,7 +59,9 @@ static void usage(void)
 	       "                 current, an application bug the layers must survive\n"
 	       "  --fork-at N    after frame N, fork a child that calls exit(0) at once (its\n"
 	       "                 destructors run, as a helper process's do) and wait up to\n"
-	       "                 10 s for it\n"
+	       "                 30 s for it\n"
+	       "  --fork-destroy (with --fork-at) the child first calls xrDestroySession and\n"
+	       "                 xrDestroyInstance on the handles it inherited\n"
 	       "  --pipeline     a game thread (xrWaitFrame, input, views, spaces) and a render\n"
 	       "                 thread (xrBeginFrame, swapchain, xrEndFrame), one frame\n"
 	       "                 apart, as engines run them: xrWaitFrame(N+1) starts before\n"
@@ -211,6 +214,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 			o->pipeline = true;
 			continue;
 		}
+		if (strcmp(opt, "--fork-destroy") == 0) {
+			o->fork_destroy = true;
+			continue;
+		}
 		if (!takes_value(opt)) {
 			app_error("unknown argument \"%s\" (try --help)", opt);
 			return APP_ARGS_BAD;
@@ -225,6 +232,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	if (o->warmup >= o->frames) {
 		app_error("--warmup %llu leaves no frames to measure (--frames %llu)",
 		          (unsigned long long)o->warmup, (unsigned long long)o->frames);
+		return APP_ARGS_BAD;
+	}
+	if (o->fork_destroy && !o->fork_at) {
+		app_error("--fork-destroy is what the child of --fork-at does: it needs --fork-at");
 		return APP_ARGS_BAD;
 	}
 	if (o->exit_without_destroy && o->cycles > 1) {

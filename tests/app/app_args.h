@@ -4,8 +4,8 @@
  *                 [--warmup N] [--threads 1|2|new] [--stats]
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
- *                 [--gl-uncurrent-every N] [--fork-at N] [--keep-session]
- *                 [--pipeline]
+ *                 [--gl-uncurrent-every N] [--fork-at N] [--fork-destroy]
+ *                 [--keep-session] [--pipeline]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -43,6 +43,7 @@ struct app_options {
 	bool vk_1_0;     /* a Vulkan 1.0 instance (as hello_xr), else 1.1 */
 	uint64_t gl_uncurrent_every; /* egl: every Nth xrEndFrame without a current context; 0 = never */
 	uint64_t fork_at; /* after frame N, fork a child that calls exit(0); 0 = never */
+	bool fork_destroy; /* that child first destroys the session and instance it inherited */
 	bool pipeline; /* game thread waits, render thread begins and ends (app_pipeline.c) */
 };
 

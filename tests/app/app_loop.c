@@ -71,17 +71,32 @@ bool app_poll_events(struct app *app)
 	return false;
 }
 
-/* How long the app waits for its forked child to exit. */
-#define FORK_WAIT_STEPS 1000
+/* How long the app waits for its forked child to exit: a hang detector. */
+#define FORK_WAIT_STEPS 3000
 #define FORK_WAIT_STEP_NS 10000000
 
 /*
- * Forks a child that exits at once through exit(): its atexit handlers and
- * library destructors run (the monitor's among them), as they do in a real
- * application's helper process. Waits up to 10 s for it: false if it hung
- * (then killed) or failed.
+ * The forked child's work: with --fork-destroy, destroy the session and
+ * the instance it inherited (as a child that tidies up what it got might),
+ * then exit through exit(): its atexit handlers and library destructors
+ * run (the monitor's among them), as they do in a real application's
+ * helper process. Status 1 if a destroy failed.
  */
-static bool fork_child(void)
+static _Noreturn void child_main(struct app *app)
+{
+	bool ok = true;
+	if (app->opts.fork_destroy)
+		ok = XR_SUCCEEDED(xrDestroySession(app->session)) &&
+		     XR_SUCCEEDED(xrDestroyInstance(app->instance));
+	exit(ok ? 0 : 1);
+}
+
+/*
+ * Forks a child (child_main) and waits up to 30 s for it: false if it hung
+ * (then killed) or failed. Once it has exited 0, says so on stdout
+ * ("forked child PID exited").
+ */
+static bool fork_child(struct app *app)
 {
 	/* Our own buffered output, not the child's to write a second time;
 	 * only ours: fflush(NULL) would also empty the stdio buffers of the
@@ -94,12 +109,15 @@ static bool fork_child(void)
 		return false;
 	}
 	if (pid == 0)
-		exit(0);
+		child_main(app);
 	for (int i = 0; i < FORK_WAIT_STEPS; i++) {
 		int status;
 		if (waitpid(pid, &status, WNOHANG) == pid) {
-			if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+				printf("forked child %d exited\n", (int)pid);
+				fflush(stdout);
 				return true;
+			}
 			app_error("the forked child %d ended with status 0x%x", (int)pid, status);
 			return false;
 		}
@@ -107,7 +125,7 @@ static bool fork_child(void)
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	app_error("the forked child %d did not exit within 10 s (hung in exit()): killed", (int)pid);
+	app_error("the forked child %d did not exit within 30 s (hung): killed", (int)pid);
 	return false;
 }
 
@@ -128,7 +146,7 @@ static bool iterate(struct app *app)
 	 * toggle at the next xrEndFrame, so sessions are exactly N frames. */
 	if (app->opts.toggle_every && app->frames_done % app->opts.toggle_every == 0)
 		raise(SIGUSR2);
-	if (app->opts.fork_at && app->frames_done == app->opts.fork_at && !fork_child())
+	if (app->opts.fork_at && app->frames_done == app->opts.fork_at && !fork_child(app))
 		return false;
 	if (app->frames_done >= app->opts.frames && !app->exit_requested) {
 		app->exit_requested = true;

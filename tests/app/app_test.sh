@@ -105,6 +105,7 @@ bad_args() {
 	bad_one --threads old
 	bad_one --graphics egl --threads new
 	bad_one --calls all
+	bad_one --fork-destroy
 	bad_one --calls
 	bad_one --bogus
 	bad_one extra

@@ -295,6 +295,7 @@ static int setup(void **state)
 	if (!ctl)
 		return -1;
 	memset(&inst, 0, sizeof(inst));
+	inst.pid = getpid(); /* created by this process, as xrCreateInstance notes */
 	memset(&shared, 0, sizeof(shared));
 	ctl->gpu = &shared;
 	inst.ctl = ctl;

@@ -1,0 +1,163 @@
+/*
+ * Unit tests of the layer's own threads (layer/xl_thread.c): a thread
+ * started by xl_thread_start() has every signal blocked but the
+ * synchronous faults (a fault with its signal blocked kills the process
+ * without the application's crash handler), and its creator's mask is
+ * left as it was.
+ *
+ * And of the merge's thread (layer/xl_hook_thread.c): it runs each hook
+ * at SCHED_IDLE, and gives the memory back (malloc_trim, wrapped here by
+ * the linker to note the policy it runs at) only at SCHED_OTHER, since
+ * malloc_trim locks the application's malloc arenas too; a thread that
+ * may not leave SCHED_IDLE (no CAP_SYS_NICE, RLIMIT_NICE 0: the case
+ * "unprivileged" drops root's privileges first) trims nothing and says so
+ * once in the log (xl_log, wrapped too).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "xl_hook_thread.h"
+#include "xl_thread.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* A layer thread's body: reports the mask it runs with. */
+static void *report_mask(void *arg)
+{
+	pthread_sigmask(SIG_BLOCK, NULL, arg);
+	return NULL;
+}
+
+static void test_thread_mask(void **state)
+{
+	(void)state;
+	static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+	/* The application's: the toggle signal's default and its choices, the usual others. */
+	const int blocked[] = {SIGUSR1, SIGUSR2, SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	                       SIGCHLD, SIGALRM, SIGABRT, SIGRTMIN, SIGRTMIN + 3, SIGRTMAX};
+	sigset_t before, after, mask;
+	pthread_t thread;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &before);
+	assert_int_equal(xl_thread_start(&thread, report_mask, &mask, "tl-mask"), 0);
+	pthread_join(thread, NULL);
+	pthread_sigmask(SIG_BLOCK, NULL, &after);
+
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		print_message("fault signal %d blocked: %d\n", faults[i], sigismember(&mask, faults[i]));
+		assert_int_equal(sigismember(&mask, faults[i]), 0);
+	}
+	for (size_t i = 0; i < sizeof(blocked) / sizeof(blocked[0]); i++)
+		assert_int_equal(sigismember(&mask, blocked[i]), 1);
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		assert_int_equal(sigismember(&after, sig), sigismember(&before, sig));
+}
+
+/* The scheduling policy of the calling thread. */
+static int own_policy(void)
+{
+	struct sched_param param;
+	int policy = -1;
+	pthread_getschedparam(pthread_self(), &policy, &param);
+	return policy;
+}
+
+#define JOBS 3
+static atomic_int hooks_run, hook_policy_other, trims, trims_idle, log_lines;
+
+void __real_malloc_trim(size_t pad);
+int __wrap_malloc_trim(size_t pad);
+int __wrap_malloc_trim(size_t pad)
+{
+	atomic_fetch_add(&trims, 1);
+	if (own_policy() != SCHED_OTHER)
+		atomic_fetch_add(&trims_idle, 1);
+	__real_malloc_trim(pad);
+	return 0;
+}
+
+void __wrap_xl_log(const char *fmt, ...);
+void __wrap_xl_log(const char *fmt, ...)
+{
+	print_message("log: %s\n", fmt);
+	atomic_fetch_add(&log_lines, 1);
+}
+
+static void hook(void *ctx, uint32_t id, const char *tag, int dir_fd)
+{
+	(void)ctx, (void)id, (void)tag, (void)dir_fd;
+	if (own_policy() != SCHED_IDLE)
+		atomic_fetch_add(&hook_policy_other, 1);
+	atomic_fetch_add(&hooks_run, 1);
+}
+
+/* Whether this thread may go back from SCHED_IDLE to SCHED_OTHER (sched(7)). */
+static bool may_leave_idle(void)
+{
+	struct sched_param none = {0};
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+	bool may = pthread_setschedparam(pthread_self(), SCHED_OTHER, &none) == 0;
+	return may;
+}
+
+/* Runs JOBS hooks, one at a time, on a merge thread; @p trimmed: whether they should be trimmed. */
+static void run_jobs(bool trimmed)
+{
+	struct xl_hook_thread t;
+	xl_hook_thread_init(&t, hook, NULL);
+	for (int i = 1; i <= JOBS; i++) {
+		assert_true(xl_hook_thread_post(&t, (uint32_t)i, "tag", -1));
+		/* One at a time, before the stop: its policy is SCHED_IDLE throughout. */
+		for (int waited = 0; xl_hook_thread_busy_from(&t) && waited < 30000; waited++)
+			xl_thread_sleep_ns(1000000);
+		assert_int_equal(xl_hook_thread_busy_from(&t), 0);
+	}
+	xl_hook_thread_stop(&t);
+	print_message("hooks %d (not at SCHED_IDLE: %d), trims %d (not at SCHED_OTHER: %d), "
+	              "log lines %d\n", atomic_load(&hooks_run), atomic_load(&hook_policy_other),
+	              atomic_load(&trims), atomic_load(&trims_idle), atomic_load(&log_lines));
+	assert_int_equal(atomic_load(&hooks_run), JOBS);
+	assert_int_equal(atomic_load(&hook_policy_other), 0);
+	assert_int_equal(atomic_load(&trims_idle), 0);
+	assert_int_equal(atomic_load(&trims), trimmed ? JOBS : 0);
+	assert_int_equal(atomic_load(&log_lines), trimmed ? 0 : 1);
+}
+
+/* Where the thread may leave SCHED_IDLE (root here), each merge is trimmed, at SCHED_OTHER. */
+static void test_trim_policy(void **state)
+{
+	(void)state;
+	run_jobs(may_leave_idle());
+}
+
+/* Without CAP_SYS_NICE and with RLIMIT_NICE 0: no trim, one log line. */
+static void test_trim_unprivileged(void **state)
+{
+	(void)state;
+	struct rlimit none = {0, 0};
+	assert_int_equal(setrlimit(RLIMIT_NICE, &none), 0);
+	/* Root's uids all non-zero: its capabilities are gone (capabilities(7)). */
+	if (geteuid() == 0)
+		assert_int_equal(setresuid(65534, 65534, 65534), 0);
+	assert_false(may_leave_idle());
+	run_jobs(false);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread_mask),
+		cmocka_unit_test(test_trim_policy),
+		cmocka_unit_test(test_trim_unprivileged),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
