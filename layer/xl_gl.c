@@ -290,6 +290,17 @@ static bool setup_buffer(struct xl_gl *gl)
 }
 
 /*
+ * The width of GL timestamps from @p bits, GL_QUERY_COUNTER_BITS (> 0): a
+ * driver may count fewer than 64 bits and mask its results to them (Mesa's
+ * Intel drivers report 36: the GL time wraps every 68.7 s), as Vulkan's
+ * timestampValidBits says. Beyond 64, 64.
+ */
+static uint8_t counter_width(GLint bits)
+{
+	return bits < U_TICKS_BITS_MAX ? (uint8_t)bits : U_TICKS_BITS_MAX;
+}
+
+/*
  * The first recorded frame, context current: checks for timer queries and
  * creates the query objects. GL objects can only be created with the
  * context current, which is only sure on this thread inside xrEndFrame;
@@ -311,6 +322,7 @@ static bool setup(struct xl_gl *gl)
 	fn->GetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &bits);
 	if (bits <= 0)
 		return unsupported(gl, "the context's timestamp counter has 0 bits");
+	gl->valid_bits = counter_width(bits);
 	gl->query_buffer = major > 4 || (major == 4 && minor >= 4) ||
 	                   has_extension(fn, major, "GL_ARB_query_buffer_object");
 	GLuint names[XL_GL_QUERIES];
@@ -350,7 +362,8 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 		if (after - before >= best)
 			continue;
 		best = after - before;
-		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu,
+		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu &
+		                                                 u_ticks_mask(gl->valid_bits),
 		                                    .monotonic_ns = before + best / 2,
 		                                    .max_deviation_ns = best / 2};
 	}
@@ -362,9 +375,10 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 static void push_sample(struct xl_gl *gl, const struct xl_gl_query *q, uint64_t ns)
 {
 	struct xl_gl_done d = {
-		.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
-		           .valid_bits = U_TICKS_BITS_MAX, /* GL's ns: 64 bits, no wrap */
-		           .valid = true, .session_id = q->session_id},
+		.sample = {.display_time = q->display_time,
+		           .ticks = ns & u_ticks_mask(gl->valid_bits), .period_ns = 1.0f,
+		           .valid_bits = gl->valid_bits, .valid = true,
+		           .session_id = q->session_id},
 	};
 	push_done(gl, &d);
 }
@@ -690,6 +704,13 @@ bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
 unsigned xl_gl_pending(struct xl_gl *gl)
 {
 	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed);
+}
+
+unsigned xl_gl_valid_bits(const struct xl_gl *gl)
+{
+	if (atomic_load_explicit(&gl->status, memory_order_acquire) != XL_GL_STATUS_READY)
+		return U_TICKS_BITS_MAX;
+	return gl->valid_bits;
 }
 
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out)

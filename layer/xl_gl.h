@@ -119,6 +119,9 @@ struct xl_gl {
 	/* Frame thread only. */
 	bool ready;                   /* queries created */
 	bool query_buffer;            /* GL_QUERY_BUFFER exists and must be stepped around */
+	uint8_t valid_bits;           /* GL_QUERY_COUNTER_BITS, 1..64: the timestamps wrap at
+	                               * 2^valid_bits ns (Mesa's Intel drivers: 36, 68.7 s);
+	                               * set before status turns READY */
 	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
 	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
 	                               * writes it behind the compiler's back */
@@ -215,6 +218,13 @@ bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
 
 /* Writer thread: timestamps issued and not yet read back on the frame thread. */
 unsigned xl_gl_pending(struct xl_gl *gl);
+
+/*
+ * Writer thread: the width of the session's GL timestamps (GL_QUERY_COUNTER_BITS,
+ * as the GPU file's `# gpu_valid_bits=`); U_TICKS_BITS_MAX before the first
+ * recorded frame read it, or without timer queries.
+ */
+unsigned xl_gl_valid_bits(const struct xl_gl *gl);
 
 /* Writer thread: the latest GL/CLOCK_MONOTONIC correlation drained; false if none. */
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out);

@@ -56,6 +56,7 @@ static struct fake {
 	GLint counter_bits;
 	GLuint query_buffer;   /* bound to GL_QUERY_BUFFER */
 	uint64_t frame;        /* the test's frame number, set before each stamp */
+	uint64_t value_base;   /* added to every timestamp's value (a clock past 2^36) */
 	struct {
 		bool issued;
 		bool done;          /* the fake GPU wrote it */
@@ -187,7 +188,7 @@ static void fake_query_counter(GLuint id, GLenum target)
 	f.q[id].done = false;
 	f.q[id].seen_available = false;
 	f.q[id].frame = f.frame;
-	f.q[id].value = 1000 + 10 * f.frame;
+	f.q[id].value = f.value_base + 1000 + 10 * f.frame;
 	f.q[id].requests = 0;
 	f.q[id].write_pending = false;
 	f.counters++;
@@ -624,6 +625,50 @@ static void drain(struct xl_gl *gl, struct collected *c)
 	xl_gl_collect(gl, 1, emit, c);
 }
 
+/*
+ * A counter narrower than 64 bits (Mesa's Intel drivers report 36, their
+ * GL time wraps every 68.7 s): each sample says the context's width, its
+ * ticks and the calibration's within it, and so does xl_gl_valid_bits()
+ * (the GPU file's `# gpu_valid_bits=`); 64 before the first frame read it,
+ * and a width reported beyond 64 is 64.
+ */
+static void test_counter_bits(void **state)
+{
+	(void)state;
+	static const struct {
+		GLint reported;
+		unsigned bits;
+	} cases[] = {{36, 36}, {1, 1}, {64, 64}, {80, 64}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int buffer = 0; buffer <= 1; buffer++) {
+			struct xl_gl *gl = create_with(buffer, NULL);
+			struct collected c = {0};
+			struct xl_gpu_calibration cal;
+			uint64_t mask = cases[i].bits == 64 ? UINT64_MAX
+			                                    : ((uint64_t)1 << cases[i].bits) - 1;
+
+			f.counter_bits = cases[i].reported;
+			f.value_base = 5ull << 36; /* past a 36-bit wrap */
+			assert_int_equal(xl_gl_valid_bits(gl), 64);
+			uint64_t frame = 1;
+			for (; frame <= XL_GL_REQUEST_AGE + 3; frame++) {
+				finish_up_to(frame - 1);
+				assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+			}
+			assert_int_equal(xl_gl_valid_bits(gl), cases[i].bits);
+			drain(gl, &c);
+			assert_true(c.n >= 2);
+			for (unsigned k = 0; k < c.n; k++) {
+				assert_int_equal(c.s[k].valid_bits, cases[i].bits);
+				assert_int_equal(c.s[k].ticks, (f.value_base + 1000 + 10 * (k + 1)) & mask);
+			}
+			assert_true(xl_gl_calibration(gl, &cal));
+			assert_true(cal.gpu_ticks <= mask);
+			end_undisturbed(gl);
+		}
+	}
+}
+
 /* The mapped buffer: made once, results asked once each at XL_GL_REQUEST_AGE, read with no GL call. */
 static void test_buffer_readback(void **state)
 {
@@ -953,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_not_current_skips),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_counter_bits),
 		cmocka_unit_test(test_finish_deletes),
 		cmocka_unit_test(test_buffer_readback),
 		cmocka_unit_test(test_buffer_pool_full),
