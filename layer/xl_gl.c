@@ -95,6 +95,13 @@ typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
  * timestamp in ns would reach it after 584 years).
  */
 #define CELL_PENDING (~0ull)
+/*
+ * The mapped buffer: a result cell per query, then a mark cell per query,
+ * which each request's second half (the query's availability, 0 or 1,
+ * always written) fills once the request has run on the GPU.
+ */
+#define MARK(slot) (XL_GL_QUERIES + (slot))
+#define CELLS (2 * XL_GL_QUERIES)
 
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 {
@@ -269,7 +276,7 @@ static bool setup_buffer(struct xl_gl *gl)
 	const struct xl_gl_fns *fn = gl->fn;
 	const GLbitfield flags =
 		GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-	const GLsizeiptr size = XL_GL_QUERIES * sizeof(uint64_t);
+	const GLsizeiptr size = CELLS * sizeof(uint64_t);
 	GLuint buffer = 0;
 
 	fn->CreateBuffers(1, &buffer);
@@ -282,7 +289,7 @@ static bool setup_buffer(struct xl_gl *gl)
 		fn->DeleteBuffers(1, &buffer);
 		return false;
 	}
-	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
+	for (uint32_t i = 0; i < CELLS; i++)
 		cells[i] = CELL_PENDING;
 	gl->buffer = buffer;
 	gl->cells = cells;
@@ -436,13 +443,15 @@ static void give_up_cells(struct xl_gl *gl)
 
 /*
  * Takes the results the driver has written into the buffer, oldest first:
- * plain loads, no GL call. Only requested cells: a cell is reused once its
- * value was read, so its one request has run and nothing can overwrite the
- * next sentinel. The spec has the CPU see a server write through a
- * coherent mapping only after a fence or glFinish; the drivers tried
- * (Mesa's llvmpipe, NVIDIA's) show it without, a frame later at most, and
- * a cell unwritten XL_GL_CELL_PATIENCE frames after its request makes
- * the session fall back to glGetQueryObject rather than stall.
+ * plain loads, no GL call. Only requested cells, and only once the latest
+ * request's mark is written too: requests run in order, so then every
+ * request of that query has run and none can land on the cell once it is
+ * reused for a later query. The spec has the CPU see a server write
+ * through a coherent mapping only after a fence or glFinish; the drivers
+ * tried (Mesa's llvmpipe, NVIDIA's) show it without, a frame later at
+ * most, and a result still missing XL_GL_CELL_PATIENCE frames after its
+ * first request makes the session fall back to glGetQueryObject rather
+ * than stall.
  */
 static void poll_cells(struct xl_gl *gl)
 {
@@ -450,7 +459,7 @@ static void poll_cells(struct xl_gl *gl)
 		uint32_t slot = gl->tail % XL_GL_QUERIES;
 		const struct xl_gl_query *q = &gl->queries[slot];
 		uint64_t ns = gl->cells[slot];
-		if (unwritten(ns)) {
+		if (unwritten(ns) || unwritten(gl->cells[MARK(slot)])) {
 			if (gl->frame - q->asked >= XL_GL_CELL_PATIENCE)
 				give_up_cells(gl);
 			return;
@@ -485,25 +494,54 @@ static void poll(struct xl_gl *gl)
 }
 
 /*
- * Mapped readback: asks the driver, once per query, to write the result of
- * each query at least @p min_age frames old into its cell (GPU work: a
- * copy each). GL_QUERY_RESULT, not NO_WAIT: a NO_WAIT request writes
- * nothing for an unfinished query and would have to be repeated, and a
- * repeat could land after the cell was reused.
+ * One request for query @p slot's result (GPU work: two copies):
+ * GL_QUERY_RESULT_NO_WAIT into its cell, which writes the result if the
+ * query has finished when the request runs and leaves the cell alone
+ * otherwise (GL_QUERY_RESULT would wait for it: llvmpipe waits on the
+ * CPU, 350-400 ms behind heavy draws), then its availability into its
+ * mark, which is always written: once the mark is, the request has run.
  */
-static void request_results(struct xl_gl *gl, uint32_t min_age)
+static void ask(struct xl_gl *gl, uint32_t slot)
 {
+	GLuint name = gl->queries[slot].name;
+
+	gl->cells[MARK(slot)] = CELL_PENDING;
+	gl->fn->GetQueryBufferObjectui64v(name, gl->buffer, GL_QUERY_RESULT_NO_WAIT,
+	                                  (GLintptr)(slot * sizeof(uint64_t)));
+	gl->fn->GetQueryBufferObjectui64v(name, gl->buffer, GL_QUERY_RESULT_AVAILABLE,
+	                                  (GLintptr)(MARK(slot) * sizeof(uint64_t)));
+}
+
+/*
+ * Mapped readback: asks again for each result whose last request ran
+ * before its query had finished (mark written, cell untouched: a cell
+ * written in part is left to complete), then for each query at least
+ * @p min_age frames old not asked yet. A query is never asked while a
+ * request of it may still be to run, so no two requests of one query are
+ * in flight. Returns the requests made.
+ */
+static unsigned request_results(struct xl_gl *gl, uint32_t min_age)
+{
+	unsigned asked = 0;
+
 	if (!mapped(gl))
-		return;
+		return 0;
+	for (uint32_t i = gl->tail; i != gl->requested; i++) {
+		uint32_t slot = i % XL_GL_QUERIES;
+		if (gl->cells[slot] == CELL_PENDING && !unwritten(gl->cells[MARK(slot)])) {
+			ask(gl, slot);
+			asked++;
+		}
+	}
 	for (; gl->requested != gl->head; gl->requested++) {
 		uint32_t slot = gl->requested % XL_GL_QUERIES;
 		if (gl->frame - gl->queries[slot].frame < min_age)
 			break;
 		gl->queries[slot].asked = gl->frame;
-		gl->fn->GetQueryBufferObjectui64v(gl->queries[slot].name, gl->buffer,
-		                                  GL_QUERY_RESULT,
-		                                  (GLintptr)(slot * sizeof(uint64_t)));
+		ask(gl, slot);
+		asked++;
 	}
+	return asked;
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -592,16 +630,18 @@ static void delete_buffer(struct xl_gl *gl)
 /* Reads back the last timestamps (bounded) and deletes the queries; context current. */
 static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 {
-	/* The rest of the results asked for, and sent to the GPU. */
-	if (mapped(gl) && gl->requested != gl->head) {
-		request_results(gl, 0);
-		gl->fn->Flush();
-	}
-	for (uint64_t waited = 0; gl->tail != gl->head && waited < timeout_ns;
-	     waited += FINISH_STEP_NS) {
+	/*
+	 * The rest of the results asked for, again while their queries run,
+	 * each batch sent to the GPU: polled, never waited for in the driver,
+	 * so the bound holds.
+	 */
+	for (uint64_t waited = 0;; waited += FINISH_STEP_NS) {
+		if (request_results(gl, 0))
+			gl->fn->Flush();
 		poll(gl);
-		if (gl->tail != gl->head)
-			sleep_step();
+		if (gl->tail == gl->head || waited >= timeout_ns)
+			break;
+		sleep_step();
 	}
 	if (gl->tail != gl->head)
 		xl_log("GPU (OpenGL): %u timestamps still unfinished at xrDestroySession",
