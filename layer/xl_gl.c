@@ -355,11 +355,14 @@ static void push_done(struct xl_gl *gl, const struct xl_gl_done *d)
 	atomic_store_explicit(&gl->done_head, head + 1, memory_order_release);
 }
 
-/* GL time against CLOCK_MONOTONIC: the tightest of a few bracketed reads. */
+/*
+ * GL time against CLOCK_MONOTONIC: the tightest of a few bracketed reads,
+ * at each recording's first frame (see xl_gl.h), its cost counted.
+ */
 static void calibrate(struct xl_gl *gl, uint32_t session_id)
 {
 	struct xl_gl_done d = {.is_calibration = true, .sample.session_id = session_id};
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, t0 = xl_clock_mono_ns();
 
 	for (int i = 0; i < CALIBRATION_TRIES; i++) {
 		GLint64 gpu = 0;
@@ -376,6 +379,9 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 	}
 	gl->calibrated_session = session_id;
 	push_done(gl, &d);
+	atomic_fetch_add_explicit(&gl->calibrations, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&gl->calibration_ns, xl_clock_mono_ns() - t0,
+	                          memory_order_relaxed);
 }
 
 /* Hands the result @p ns of query @p q to the writer. */
@@ -676,6 +682,12 @@ void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
 		       "(writer behind)", (unsigned long long)frames,
 		       frames ? (double)atomic_load(&gl->frame_ns) / (double)frames / 1000.0 : 0.0,
 		       (unsigned long long)not_current, (unsigned long long)lost);
+	uint64_t cals = atomic_load(&gl->calibrations);
+	if (cals)
+		xl_log("GPU (OpenGL): %llu clock correlations (one per recording, on its first "
+		       "frame), %.2f us each on the frame thread (in the cost per frame above)",
+		       (unsigned long long)cals,
+		       (double)atomic_load(&gl->calibration_ns) / (double)cals / 1000.0);
 	/* Let the writer take what is in the ring before the holder lets go. */
 	for (uint64_t waited = 0; waited < timeout_ns; waited += FINISH_STEP_NS) {
 		if (atomic_load(&gl->done_tail) == atomic_load(&gl->done_head))

@@ -27,10 +27,19 @@
  * the older queries are polled with GL_QUERY_RESULT_AVAILABLE (never
  * waiting, but a wait for the GL thread under glthread; logged once).
  *
- * The one exception to "nothing but clock reads and a push" is the first
+ * The exceptions to "nothing but clock reads and a push" are the first
  * recorded frame of the session: the query objects must be created with the
  * context current, hence on the frame thread. That happens once (support
- * check, glGenQueries, a clock correlation), and its cost is logged.
+ * check, glGenQueries, the mapped buffer), and its cost is logged. And the
+ * first frame of each recording: a clock correlation, three
+ * glGetInteger64v(GL_TIMESTAMP) (under Mesa's glthread each a wait for the
+ * GL thread), because the GL clock may drift from CLOCK_MONOTONIC (a GPU
+ * counter scaled by its nominal frequency against an NTP-slewed clock: 20
+ * ppm is 1.2 ms a minute), so one taken at the session's start could
+ * misplace a later recording's GPU timestamps on the CPU timeline by more
+ * than a frame; the Vulkan path also
+ * correlates per recording (per GPU file). Their count and mean cost are
+ * logged at xrDestroySession.
  *
  * The layers do not link libGL or libEGL: for GLX, glXGetProcAddressARB is
  * found with dlsym(RTLD_DEFAULT) in the application's own GL library; for
@@ -152,6 +161,8 @@ struct xl_gl {
 	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
 	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
 	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
+	atomic_uint_fast64_t calibrations, calibration_ns; /* clock correlations, their cost
+	                                                    * (within frame_ns) */
 	/* Writer thread only. */
 	int status_logged;
 	bool stuck_logged;

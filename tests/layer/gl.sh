@@ -272,6 +272,10 @@ stops)
 	for side in pre post; do
 		! grep -q "GPU samples lost" "$OUT/xrlm-$side.log" ||
 			fail "$side lost GPU samples: $(grep -h 'GPU samples lost' "$OUT/xrlm-$side.log")"
+		# A clock correlation per recording, its cost logged.
+		grep -q "GPU (OpenGL): $sessions clock correlations (one per recording.*us each on the frame thread" \
+			"$OUT/xrlm-$side.log" ||
+			fail "$side did not log $sessions clock correlations with their cost: $(grep -h 'clock correlations' "$OUT/xrlm-$side.log")"
 	done
 	note "$sessions recordings stopped while the app ran on: GPU values/frames$summary"
 	;;

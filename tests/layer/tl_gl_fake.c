@@ -659,6 +659,14 @@ static void test_calibration(void **state)
 	unsigned reads = f.timestamp_reads;
 	assert_int_equal(stamp(gl, 2, true), XL_GL_STAMPED);
 	assert_int_equal(f.timestamp_reads, reads);
+	assert_int_equal(atomic_load(&gl->calibrations), 1);
+	/* A new recording: taken again (the GL clock may drift), and counted
+	 * with its cost for the log, the cost within the frames'. */
+	f.frame = 3;
+	assert_int_equal(xl_gl_stamp(gl, 103, 2, true), XL_GL_STAMPED);
+	assert_true(f.timestamp_reads > reads);
+	assert_int_equal(atomic_load(&gl->calibrations), 2);
+	assert_true(atomic_load(&gl->calibration_ns) <= atomic_load(&gl->frame_ns));
 	end_undisturbed(gl);
 }
 
