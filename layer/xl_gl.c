@@ -578,7 +578,13 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 {
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
-	/* GL calls act on the thread's current context: it must be the session's. */
+	/*
+	 * GL calls act on the thread's current context: it must be the
+	 * session's. Under EGL this resets the thread's pending EGL error to
+	 * EGL_SUCCESS (every successful EGL call does): unavoidable, as no
+	 * other call tells the current context and none restores an error;
+	 * README "OpenGL" says so. glXGetCurrentContext keeps no error state.
+	 */
 	if (gl->fn->GetCurrentContext() != gl->context)
 		return skip(gl, XL_GL_SKIP_NOT_CURRENT);
 	uint64_t t0 = xl_clock_mono_ns();

@@ -52,7 +52,10 @@
  * never active, the mapped buffer is made and written through its name
  * (no binding), and the only binding touched, by the glGetQueryObject
  * readback (GL_QUERY_BUFFER, which would redirect query results into a
- * buffer), is restored at once.
+ * buffer), is restored at once. Not GL state, and not avoidable: under EGL
+ * the current-context check (eglGetCurrentContext, each stamped or idle
+ * frame and at xrDestroySession) resets the thread's pending EGL error to
+ * EGL_SUCCESS.
  */
 #ifndef XL_GL_H
 #define XL_GL_H
