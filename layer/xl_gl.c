@@ -95,6 +95,13 @@ typedef gl_void_fn (*gl_getproc_fn)(const GLubyte *name);
  * timestamp in ns would reach it after 584 years).
  */
 #define CELL_PENDING (~0ull)
+/*
+ * The mapped buffer: a result cell per query, then a mark cell per query,
+ * which each request's second half (the query's availability, 0 or 1,
+ * always written) fills once the request has run on the GPU.
+ */
+#define MARK(slot) (XL_GL_QUERIES + (slot))
+#define CELLS (2 * XL_GL_QUERIES)
 
 const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 {
@@ -269,7 +276,7 @@ static bool setup_buffer(struct xl_gl *gl)
 	const struct xl_gl_fns *fn = gl->fn;
 	const GLbitfield flags =
 		GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-	const GLsizeiptr size = XL_GL_QUERIES * sizeof(uint64_t);
+	const GLsizeiptr size = CELLS * sizeof(uint64_t);
 	GLuint buffer = 0;
 
 	fn->CreateBuffers(1, &buffer);
@@ -282,11 +289,22 @@ static bool setup_buffer(struct xl_gl *gl)
 		fn->DeleteBuffers(1, &buffer);
 		return false;
 	}
-	for (uint32_t i = 0; i < XL_GL_QUERIES; i++)
+	for (uint32_t i = 0; i < CELLS; i++)
 		cells[i] = CELL_PENDING;
 	gl->buffer = buffer;
 	gl->cells = cells;
 	return true;
+}
+
+/*
+ * The width of GL timestamps from @p bits, GL_QUERY_COUNTER_BITS (> 0): a
+ * driver may count fewer than 64 bits and mask its results to them (Mesa's
+ * Intel drivers report 36: the GL time wraps every 68.7 s), as Vulkan's
+ * timestampValidBits says. Beyond 64, 64.
+ */
+static uint8_t counter_width(GLint bits)
+{
+	return bits < U_TICKS_BITS_MAX ? (uint8_t)bits : U_TICKS_BITS_MAX;
 }
 
 /*
@@ -311,6 +329,7 @@ static bool setup(struct xl_gl *gl)
 	fn->GetQueryiv(GL_TIMESTAMP, GL_QUERY_COUNTER_BITS, &bits);
 	if (bits <= 0)
 		return unsupported(gl, "the context's timestamp counter has 0 bits");
+	gl->valid_bits = counter_width(bits);
 	gl->query_buffer = major > 4 || (major == 4 && minor >= 4) ||
 	                   has_extension(fn, major, "GL_ARB_query_buffer_object");
 	GLuint names[XL_GL_QUERIES];
@@ -336,11 +355,14 @@ static void push_done(struct xl_gl *gl, const struct xl_gl_done *d)
 	atomic_store_explicit(&gl->done_head, head + 1, memory_order_release);
 }
 
-/* GL time against CLOCK_MONOTONIC: the tightest of a few bracketed reads. */
+/*
+ * GL time against CLOCK_MONOTONIC: the tightest of a few bracketed reads,
+ * at each recording's first frame (see xl_gl.h), its cost counted.
+ */
 static void calibrate(struct xl_gl *gl, uint32_t session_id)
 {
 	struct xl_gl_done d = {.is_calibration = true, .sample.session_id = session_id};
-	uint64_t best = UINT64_MAX;
+	uint64_t best = UINT64_MAX, t0 = xl_clock_mono_ns();
 
 	for (int i = 0; i < CALIBRATION_TRIES; i++) {
 		GLint64 gpu = 0;
@@ -350,21 +372,26 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 		if (after - before >= best)
 			continue;
 		best = after - before;
-		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu,
+		d.cal = (struct xl_gpu_calibration){.gpu_ticks = (uint64_t)gpu &
+		                                                 u_ticks_mask(gl->valid_bits),
 		                                    .monotonic_ns = before + best / 2,
 		                                    .max_deviation_ns = best / 2};
 	}
 	gl->calibrated_session = session_id;
 	push_done(gl, &d);
+	atomic_fetch_add_explicit(&gl->calibrations, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&gl->calibration_ns, xl_clock_mono_ns() - t0,
+	                          memory_order_relaxed);
 }
 
 /* Hands the result @p ns of query @p q to the writer. */
 static void push_sample(struct xl_gl *gl, const struct xl_gl_query *q, uint64_t ns)
 {
 	struct xl_gl_done d = {
-		.sample = {.display_time = q->display_time, .ticks = ns, .period_ns = 1.0f,
-		           .valid_bits = U_TICKS_BITS_MAX, /* GL's ns: 64 bits, no wrap */
-		           .valid = true, .session_id = q->session_id},
+		.sample = {.display_time = q->display_time,
+		           .ticks = ns & u_ticks_mask(gl->valid_bits), .period_ns = 1.0f,
+		           .valid_bits = gl->valid_bits, .valid = true,
+		           .session_id = q->session_id},
 	};
 	push_done(gl, &d);
 }
@@ -422,13 +449,15 @@ static void give_up_cells(struct xl_gl *gl)
 
 /*
  * Takes the results the driver has written into the buffer, oldest first:
- * plain loads, no GL call. Only requested cells: a cell is reused once its
- * value was read, so its one request has run and nothing can overwrite the
- * next sentinel. The spec has the CPU see a server write through a
- * coherent mapping only after a fence or glFinish; the drivers tried
- * (Mesa's llvmpipe, NVIDIA's) show it without, a frame later at most, and
- * a cell unwritten XL_GL_CELL_PATIENCE frames after its request makes
- * the session fall back to glGetQueryObject rather than stall.
+ * plain loads, no GL call. Only requested cells, and only once the latest
+ * request's mark is written too: requests run in order, so then every
+ * request of that query has run and none can land on the cell once it is
+ * reused for a later query. The spec has the CPU see a server write
+ * through a coherent mapping only after a fence or glFinish; the drivers
+ * tried (Mesa's llvmpipe, NVIDIA's) show it without, a frame later at
+ * most, and a result still missing XL_GL_CELL_PATIENCE frames after its
+ * first request makes the session fall back to glGetQueryObject rather
+ * than stall.
  */
 static void poll_cells(struct xl_gl *gl)
 {
@@ -436,7 +465,7 @@ static void poll_cells(struct xl_gl *gl)
 		uint32_t slot = gl->tail % XL_GL_QUERIES;
 		const struct xl_gl_query *q = &gl->queries[slot];
 		uint64_t ns = gl->cells[slot];
-		if (unwritten(ns)) {
+		if (unwritten(ns) || unwritten(gl->cells[MARK(slot)])) {
 			if (gl->frame - q->asked >= XL_GL_CELL_PATIENCE)
 				give_up_cells(gl);
 			return;
@@ -471,25 +500,54 @@ static void poll(struct xl_gl *gl)
 }
 
 /*
- * Mapped readback: asks the driver, once per query, to write the result of
- * each query at least @p min_age frames old into its cell (GPU work: a
- * copy each). GL_QUERY_RESULT, not NO_WAIT: a NO_WAIT request writes
- * nothing for an unfinished query and would have to be repeated, and a
- * repeat could land after the cell was reused.
+ * One request for query @p slot's result (GPU work: two copies):
+ * GL_QUERY_RESULT_NO_WAIT into its cell, which writes the result if the
+ * query has finished when the request runs and leaves the cell alone
+ * otherwise (GL_QUERY_RESULT would wait for it: llvmpipe waits on the
+ * CPU, 350-400 ms behind heavy draws), then its availability into its
+ * mark, which is always written: once the mark is, the request has run.
  */
-static void request_results(struct xl_gl *gl, uint32_t min_age)
+static void ask(struct xl_gl *gl, uint32_t slot)
 {
+	GLuint name = gl->queries[slot].name;
+
+	gl->cells[MARK(slot)] = CELL_PENDING;
+	gl->fn->GetQueryBufferObjectui64v(name, gl->buffer, GL_QUERY_RESULT_NO_WAIT,
+	                                  (GLintptr)(slot * sizeof(uint64_t)));
+	gl->fn->GetQueryBufferObjectui64v(name, gl->buffer, GL_QUERY_RESULT_AVAILABLE,
+	                                  (GLintptr)(MARK(slot) * sizeof(uint64_t)));
+}
+
+/*
+ * Mapped readback: asks again for each result whose last request ran
+ * before its query had finished (mark written, cell untouched: a cell
+ * written in part is left to complete), then for each query at least
+ * @p min_age frames old not asked yet. A query is never asked while a
+ * request of it may still be to run, so no two requests of one query are
+ * in flight. Returns the requests made.
+ */
+static unsigned request_results(struct xl_gl *gl, uint32_t min_age)
+{
+	unsigned asked = 0;
+
 	if (!mapped(gl))
-		return;
+		return 0;
+	for (uint32_t i = gl->tail; i != gl->requested; i++) {
+		uint32_t slot = i % XL_GL_QUERIES;
+		if (gl->cells[slot] == CELL_PENDING && !unwritten(gl->cells[MARK(slot)])) {
+			ask(gl, slot);
+			asked++;
+		}
+	}
 	for (; gl->requested != gl->head; gl->requested++) {
 		uint32_t slot = gl->requested % XL_GL_QUERIES;
 		if (gl->frame - gl->queries[slot].frame < min_age)
 			break;
 		gl->queries[slot].asked = gl->frame;
-		gl->fn->GetQueryBufferObjectui64v(gl->queries[slot].name, gl->buffer,
-		                                  GL_QUERY_RESULT,
-		                                  (GLintptr)(slot * sizeof(uint64_t)));
+		ask(gl, slot);
+		asked++;
 	}
+	return asked;
 }
 
 static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
@@ -520,7 +578,13 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 {
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
-	/* GL calls act on the thread's current context: it must be the session's. */
+	/*
+	 * GL calls act on the thread's current context: it must be the
+	 * session's. Under EGL this resets the thread's pending EGL error to
+	 * EGL_SUCCESS (every successful EGL call does): unavoidable, as no
+	 * other call tells the current context and none restores an error;
+	 * README "OpenGL" says so. glXGetCurrentContext keeps no error state.
+	 */
 	if (gl->fn->GetCurrentContext() != gl->context)
 		return skip(gl, XL_GL_SKIP_NOT_CURRENT);
 	uint64_t t0 = xl_clock_mono_ns();
@@ -578,16 +642,18 @@ static void delete_buffer(struct xl_gl *gl)
 /* Reads back the last timestamps (bounded) and deletes the queries; context current. */
 static void finish_queries(struct xl_gl *gl, uint64_t timeout_ns)
 {
-	/* The rest of the results asked for, and sent to the GPU. */
-	if (mapped(gl) && gl->requested != gl->head) {
-		request_results(gl, 0);
-		gl->fn->Flush();
-	}
-	for (uint64_t waited = 0; gl->tail != gl->head && waited < timeout_ns;
-	     waited += FINISH_STEP_NS) {
+	/*
+	 * The rest of the results asked for, again while their queries run,
+	 * each batch sent to the GPU: polled, never waited for in the driver,
+	 * so the bound holds.
+	 */
+	for (uint64_t waited = 0;; waited += FINISH_STEP_NS) {
+		if (request_results(gl, 0))
+			gl->fn->Flush();
 		poll(gl);
-		if (gl->tail != gl->head)
-			sleep_step();
+		if (gl->tail == gl->head || waited >= timeout_ns)
+			break;
+		sleep_step();
 	}
 	if (gl->tail != gl->head)
 		xl_log("GPU (OpenGL): %u timestamps still unfinished at xrDestroySession",
@@ -622,6 +688,12 @@ void xl_gl_finish(struct xl_gl *gl, uint64_t timeout_ns)
 		       "(writer behind)", (unsigned long long)frames,
 		       frames ? (double)atomic_load(&gl->frame_ns) / (double)frames / 1000.0 : 0.0,
 		       (unsigned long long)not_current, (unsigned long long)lost);
+	uint64_t cals = atomic_load(&gl->calibrations);
+	if (cals)
+		xl_log("GPU (OpenGL): %llu clock correlations (one per recording, on its first "
+		       "frame), %.2f us each on the frame thread (in the cost per frame above)",
+		       (unsigned long long)cals,
+		       (double)atomic_load(&gl->calibration_ns) / (double)cals / 1000.0);
 	/* Let the writer take what is in the ring before the holder lets go. */
 	for (uint64_t waited = 0; waited < timeout_ns; waited += FINISH_STEP_NS) {
 		if (atomic_load(&gl->done_tail) == atomic_load(&gl->done_head))
@@ -690,6 +762,13 @@ bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
 unsigned xl_gl_pending(struct xl_gl *gl)
 {
 	return atomic_load_explicit(&gl->in_flight, memory_order_relaxed);
+}
+
+unsigned xl_gl_valid_bits(const struct xl_gl *gl)
+{
+	if (atomic_load_explicit(&gl->status, memory_order_acquire) != XL_GL_STATUS_READY)
+		return U_TICKS_BITS_MAX;
+	return gl->valid_bits;
 }
 
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out)

@@ -15,19 +15,31 @@
  *
  * The results come through a mapped query buffer where the context has one
  * (GL 4.5, or ARB_direct_state_access + ARB_buffer_storage +
- * ARB_query_buffer_object): a query's result is asked once, when it is
- * XL_GL_REQUEST_AGE frames old, with glGetQueryBufferObjectui64v into its
- * cell of a persistently mapped buffer, and read there with a plain load
- * once the cell no longer holds its sentinel. No per-frame GL call returns
- * data, which matters under Mesa's glthread: there every such call waits
- * for the GL thread to run everything the application queued. Otherwise
+ * ARB_query_buffer_object): a query's result is asked when it is
+ * XL_GL_REQUEST_AGE frames old, with glGetQueryBufferObjectui64v
+ * (GL_QUERY_RESULT_NO_WAIT: a request never waits for the query; one that
+ * ran too early is made again on a later frame) into its cell of a
+ * persistently mapped buffer, and read there with a plain load once the
+ * cell no longer holds its sentinel. No per-frame GL call returns data or
+ * waits, which matters under Mesa's glthread: there every call that
+ * returns data waits for the GL thread to run everything the application
+ * queued. Otherwise
  * the older queries are polled with GL_QUERY_RESULT_AVAILABLE (never
  * waiting, but a wait for the GL thread under glthread; logged once).
  *
- * The one exception to "nothing but clock reads and a push" is the first
+ * The exceptions to "nothing but clock reads and a push" are the first
  * recorded frame of the session: the query objects must be created with the
  * context current, hence on the frame thread. That happens once (support
- * check, glGenQueries, a clock correlation), and its cost is logged.
+ * check, glGenQueries, the mapped buffer), and its cost is logged. And the
+ * first frame of each recording: a clock correlation, three
+ * glGetInteger64v(GL_TIMESTAMP) (under Mesa's glthread each a wait for the
+ * GL thread), because the GL clock may drift from CLOCK_MONOTONIC (a GPU
+ * counter scaled by its nominal frequency against an NTP-slewed clock: 20
+ * ppm is 1.2 ms a minute), so one taken at the session's start could
+ * misplace a later recording's GPU timestamps on the CPU timeline by more
+ * than a frame; the Vulkan path also
+ * correlates per recording (per GPU file). Their count and mean cost are
+ * logged at xrDestroySession.
  *
  * The layers do not link libGL or libEGL: for GLX, glXGetProcAddressARB is
  * found with dlsym(RTLD_DEFAULT) in the application's own GL library; for
@@ -40,7 +52,10 @@
  * never active, the mapped buffer is made and written through its name
  * (no binding), and the only binding touched, by the glGetQueryObject
  * readback (GL_QUERY_BUFFER, which would redirect query results into a
- * buffer), is restored at once.
+ * buffer), is restored at once. Not GL state, and not avoidable: under EGL
+ * the current-context check (eglGetCurrentContext, each stamped or idle
+ * frame and at xrDestroySession) resets the thread's pending EGL error to
+ * EGL_SUCCESS.
  */
 #ifndef XL_GL_H
 #define XL_GL_H
@@ -54,23 +69,25 @@
 #define XL_GL_QUERIES 16 /* timestamps in flight per side */
 #define XL_GL_DONE 64    /* finished samples waiting for the writer */
 /*
- * How many frames old a query is when its result is asked into the mapped
- * buffer: by then it has finished on any GPU that keeps within a frame or
- * two, so a driver that waits on the CPU for GL_QUERY_RESULT does not wait.
+ * How many frames old a query is when its result is first asked into the
+ * mapped buffer: by then it has finished on any GPU that keeps within a
+ * frame or two, so the request, which writes nothing for an unfinished
+ * query, rarely has to be made again.
  */
 #define XL_GL_REQUEST_AGE (XL_GL_QUERIES / 2)
 /*
  * The same on frames after a stop (xl_gl_idle): 8 frames would keep the
  * last results past the writer's wait at a low frame rate; 2 frames old,
  * a query has finished unless the GPU runs two frames behind, and then
- * the wait is the driver's, once, outside any recording.
+ * it is asked again on the next frames.
  */
 #define XL_GL_IDLE_AGE 2
 /*
- * Frames a requested cell may stay unwritten before the mapped readback is
- * given up for the session (a reset context, a request the driver dropped,
- * a write that never shows through the mapping): the rest read back with
- * glGetQueryObject, and the writer logs why.
+ * Frames a result may stay unwritten after its first request before the
+ * mapped readback is given up for the session (a reset context, a request
+ * the driver dropped, a write that never shows through the mapping, a GPU
+ * that many frames behind): the rest read back with glGetQueryObject, and
+ * the writer logs why.
  */
 #define XL_GL_CELL_PATIENCE (2 * XL_GL_QUERIES)
 
@@ -107,7 +124,7 @@ struct xl_gl_query {
 	uint32_t name;
 	uint32_t session_id;
 	uint32_t frame;               /* xl_gl::frame when it was issued */
-	uint32_t asked;               /* xl_gl::frame when its result was asked for */
+	uint32_t asked;               /* xl_gl::frame when its result was first asked for */
 	int64_t display_time;
 };
 
@@ -119,9 +136,14 @@ struct xl_gl {
 	/* Frame thread only. */
 	bool ready;                   /* queries created */
 	bool query_buffer;            /* GL_QUERY_BUFFER exists and must be stepped around */
+	uint8_t valid_bits;           /* GL_QUERY_COUNTER_BITS, 1..64: the timestamps wrap at
+	                               * 2^valid_bits ns (Mesa's Intel drivers: 36, 68.7 s);
+	                               * set before status turns READY */
 	uint32_t buffer;              /* the mapped query buffer; 0: glGetQueryObject readback */
-	volatile uint64_t *cells;     /* its mapping, one cell per query; volatile: the driver
-	                               * writes it behind the compiler's back */
+	volatile uint64_t *cells;     /* its mapping: a result cell per query, then a mark
+	                               * cell per query (its latest request has run);
+	                               * volatile: the driver writes it behind the
+	                               * compiler's back */
 	uint64_t suspect;             /* a cell value with an all-ones low half, until read twice */
 	uint32_t requested;           /* mapped readback: results asked, tail <= requested <= head */
 	uint32_t frame;               /* frames that stamped, or read back after a stop: ages */
@@ -142,6 +164,8 @@ struct xl_gl {
 	atomic_uint_fast64_t skipped[XL_GL_SKIP_COUNT];
 	atomic_uint_fast64_t done_overflow; /* samples lost: the writer fell behind */
 	atomic_uint_fast64_t frames, frame_ns; /* frames stamped and their cost on the frame thread */
+	atomic_uint_fast64_t calibrations, calibration_ns; /* clock correlations, their cost
+	                                                    * (within frame_ns) */
 	/* Writer thread only. */
 	int status_logged;
 	bool stuck_logged;
@@ -194,7 +218,8 @@ bool xl_gl_idle(struct xl_gl *gl);
 /*
  * xrDestroySession, before the chain below: with the context current on the
  * calling thread, reads back the last timestamps (asking the results not
- * yet asked, waiting up to @p timeout_ns for the GPU) and deletes the
+ * yet asked, and again those not finished, polling up to @p timeout_ns for
+ * the GPU: no driver wait) and deletes the
  * queries and the mapped buffer; otherwise leaves them to the context
  * (they go with it), logged. Then waits up to
  * @p timeout_ns for the writer to drain the ring.
@@ -215,6 +240,13 @@ bool xl_gl_collect(struct xl_gl *gl, uint32_t max_session,
 
 /* Writer thread: timestamps issued and not yet read back on the frame thread. */
 unsigned xl_gl_pending(struct xl_gl *gl);
+
+/*
+ * Writer thread: the width of the session's GL timestamps (GL_QUERY_COUNTER_BITS,
+ * as the GPU file's `# gpu_valid_bits=`); U_TICKS_BITS_MAX before the first
+ * recorded frame read it, or without timer queries.
+ */
+unsigned xl_gl_valid_bits(const struct xl_gl *gl);
 
 /* Writer thread: the latest GL/CLOCK_MONOTONIC correlation drained; false if none. */
 bool xl_gl_calibration(const struct xl_gl *gl, struct xl_gpu_calibration *out);

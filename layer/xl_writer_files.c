@@ -386,9 +386,10 @@ struct gpu_emit_ctx {
 
 /*
  * The width of the side's current GPU clock, for a GPU file opened
- * without a sample: its Vulkan queue's timestampValidBits; OpenGL's
- * nanoseconds, or no stamper left, 64. Takes the holder's lock, which a
- * sample's emit already holds: only for a file opened without one.
+ * without a sample: its Vulkan queue's timestampValidBits, or the GL
+ * context's GL_QUERY_COUNTER_BITS (64 until a recorded frame read it); no
+ * stamper left, 64. Takes the holder's lock, which a sample's emit
+ * already holds: only for a file opened without one.
  */
 static unsigned current_valid_bits(struct xl_writer *w)
 {
@@ -399,7 +400,10 @@ static unsigned current_valid_bits(struct xl_writer *w)
 		return bits;
 	pthread_mutex_lock(&holder->lock);
 	struct xl_gpu *gpu = atomic_load(&holder->gpu);
-	if (gpu && !atomic_load(&holder->gl))
+	struct xl_gl *gl = atomic_load(&holder->gl);
+	if (gl)
+		bits = xl_gl_valid_bits(gl);
+	else if (gpu)
 		bits = gpu->valid_bits;
 	pthread_mutex_unlock(&holder->lock);
 	return bits;
@@ -434,7 +438,7 @@ static void open_gpu_file(struct xl_writer *w, struct xl_writer_session *s,
 	struct xl_gpu_calibration cal;
 	bool gl = c ? c->gl != NULL : w->cfg.gpu && atomic_load(&w->cfg.gpu->gl) != NULL;
 	/* The readers subtract ticks modulo this width (README "GPU files"). */
-	unsigned bits = !c ? current_valid_bits(w) : gl ? U_TICKS_BITS_MAX : c->gpu->valid_bits;
+	unsigned bits = !c ? current_valid_bits(w) : gl ? xl_gl_valid_bits(c->gl) : c->gpu->valid_bits;
 
 	s->gpu_gated = !gl && gated_from(w->cfg.ctl->gpu, first);
 	if (xl_gpu_csv_open(&s->gpu_csv, w->dir_fd, s->tag, &w->cfg.meta,

@@ -169,6 +169,7 @@ accuracy_run() {
 		file=$(ls "$OUT"/gpu-*-$side.csv)
 		[ "$(grep -v '^#' "$file" | head -n 1)" = display_time,gpu_ticks,gpu_period_ns,valid ] ||
 			fail "$file does not have the GPU file's header"
+		# llvmpipe reports a 64-bit GL_QUERY_COUNTER_BITS (Intel's Mesa drivers 36).
 		grep -q '^# gpu_valid_bits=64$' "$file" || fail "$file does not say # gpu_valid_bits=64"
 		odd=$(data_rows "$file" | awk -F, '$3 != 1 || ($4 != 0 && $4 != 1)' | wc -l)
 		[ "$odd" = 0 ] || fail "$odd rows of $file have gpu_period_ns != 1 or valid not 0/1"
@@ -271,6 +272,10 @@ stops)
 	for side in pre post; do
 		! grep -q "GPU samples lost" "$OUT/xrlm-$side.log" ||
 			fail "$side lost GPU samples: $(grep -h 'GPU samples lost' "$OUT/xrlm-$side.log")"
+		# A clock correlation per recording, its cost logged.
+		grep -q "GPU (OpenGL): $sessions clock correlations (one per recording.*us each on the frame thread" \
+			"$OUT/xrlm-$side.log" ||
+			fail "$side did not log $sessions clock correlations with their cost: $(grep -h 'clock correlations' "$OUT/xrlm-$side.log")"
 	done
 	note "$sessions recordings stopped while the app ran on: GPU values/frames$summary"
 	;;

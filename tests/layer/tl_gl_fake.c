@@ -14,11 +14,17 @@
  * The mapped query buffer's entry points (glCreateBuffers ...
  * glGetQueryBufferObjectui64v) are handed out only when a test sets
  * f.buffer_fns: the other tests keep the glGetQueryObject readback. With
- * them the fake GPU writes a requested result into its cell once the query
- * is done, and counts a request repeated for the same issue, a request made
- * on the frame thread for a query younger than XL_GL_REQUEST_AGE (a driver
- * that waits on the CPU for GL_QUERY_RESULT would wait), a request into a
- * cell not holding the sentinel, and a write over a cell not holding it.
+ * them a request runs when it is made (as on llvmpipe), or, with
+ * f.deferred, when the test runs the fake GPU's queue (gpu_run): a
+ * GL_QUERY_RESULT_NO_WAIT request writes the result into its cell if the
+ * query is done by then and nothing otherwise, a GL_QUERY_RESULT_AVAILABLE
+ * one writes 0 or 1. The fake counts every request that would wait
+ * (GL_QUERY_RESULT: llvmpipe waits on the CPU), a query asked again while
+ * a request of it is still queued, a request that runs after its query
+ * was issued anew (its write would land in the next query's cell), a first
+ * request made on the frame thread for a query younger than
+ * XL_GL_REQUEST_AGE, a request into a cell not holding the sentinel, and
+ * a write over a cell not holding it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,23 +62,40 @@ static struct fake {
 	GLint counter_bits;
 	GLuint query_buffer;   /* bound to GL_QUERY_BUFFER */
 	uint64_t frame;        /* the test's frame number, set before each stamp */
+	uint64_t value_base;   /* added to every timestamp's value (a clock past 2^36) */
 	struct {
 		bool issued;
 		bool done;          /* the fake GPU wrote it */
 		bool seen_available;
 		uint64_t frame;     /* the frame it was issued in */
 		uint64_t value;
-		unsigned requests;  /* into the buffer, since issued */
-		bool write_pending; /* requested, to be written once done */
+		unsigned requests;  /* results asked into the buffer, since issued */
+		unsigned queued;    /* its requests still in the fake GPU's queue */
+		unsigned issue;     /* glQueryCounter calls on it */
 		bool torn;          /* written as its low half only, so far */
 		GLintptr offset;    /* the requested cell */
 	} q[FAKE_QUERIES + 1]; /* by name; 0 unused */
-	/* The mapped buffer. */
-	uint64_t cells[XL_GL_QUERIES];
-	unsigned buffers_created, buffers_deleted, maps, unmaps, requests;
+	/* The mapped buffer: result cells, then mark cells. */
+	uint64_t cells[2 * XL_GL_QUERIES];
+	unsigned buffers_created, buffers_deleted, maps, unmaps;
+	unsigned requests;              /* first requests of a query's result */
+	unsigned reasks;                /* later ones (the result was not there yet) */
+	unsigned marks;                 /* GL_QUERY_RESULT_AVAILABLE requests */
+	unsigned buffer_calls;          /* every glGetQueryBufferObjectui64v */
 	bool mapped;
 	bool in_finish;                 /* the test is in xl_gl_finish: late requests expected */
-	unsigned repeated_requests;     /* a second request for one issue */
+	bool deferred;                  /* requests run only in gpu_run() */
+	struct {
+		GLuint id;
+		GLenum pname;
+		GLintptr offset;
+		unsigned issue;
+	} queue[256];                   /* the fake GPU's queue of requests (deferred) */
+	unsigned queued;
+	unsigned done_after_asks;       /* a query not done finishes at its n-th NO_WAIT request */
+	unsigned waiting_requests;      /* GL_QUERY_RESULT: a wait for the query */
+	unsigned asks_over_queued;      /* a query asked while a request of it is queued */
+	unsigned stale_requests;        /* a request run after its query was issued anew */
 	unsigned young_requests;        /* on the frame thread, before XL_GL_REQUEST_AGE frames */
 	unsigned requests_not_pending;  /* into a cell not holding the sentinel */
 	unsigned overwrites;            /* a result written over a cell not holding the sentinel */
@@ -187,9 +210,9 @@ static void fake_query_counter(GLuint id, GLenum target)
 	f.q[id].done = false;
 	f.q[id].seen_available = false;
 	f.q[id].frame = f.frame;
-	f.q[id].value = 1000 + 10 * f.frame;
+	f.q[id].value = f.value_base + 1000 + 10 * f.frame;
 	f.q[id].requests = 0;
-	f.q[id].write_pending = false;
+	f.q[id].issue++;
 	f.counters++;
 	f.counter_frame = f.frame;
 }
@@ -242,7 +265,6 @@ static void fake_flush(void)
 static void write_cell(GLuint id)
 {
 	uint64_t *cell = &f.cells[f.q[id].offset / (GLintptr)sizeof(uint64_t)];
-	f.q[id].write_pending = false;
 	if (f.drop_writes)
 		return;
 	if (*cell != PENDING)
@@ -320,32 +342,77 @@ static void fake_delete_buffers(GLsizei n, const GLuint *buffers)
 	f.buffers_deleted++;
 }
 
+/* The fake GPU runs one request of query @p id, made at its @p issue. */
+static void run_request(GLuint id, GLenum pname, GLintptr offset, unsigned issue)
+{
+	uint64_t *cell = &f.cells[offset / (GLintptr)sizeof(uint64_t)];
+
+	if (issue != f.q[id].issue)
+		f.stale_requests++;
+	if (pname == GL_QUERY_RESULT_AVAILABLE) {
+		if (!f.drop_writes)
+			*cell = f.q[id].done;
+		return;
+	}
+	if (!f.q[id].done && f.done_after_asks && f.q[id].requests >= f.done_after_asks)
+		f.q[id].done = true;
+	if (f.q[id].done) {
+		f.q[id].offset = offset;
+		write_cell(id);
+	}
+}
+
+/* Runs every request in the fake GPU's queue, in order. */
+static void gpu_run(void)
+{
+	for (unsigned i = 0; i < f.queued; i++) {
+		f.q[f.queue[i].id].queued--;
+		run_request(f.queue[i].id, f.queue[i].pname, f.queue[i].offset, f.queue[i].issue);
+	}
+	f.queued = 0;
+}
+
 static void fake_get_query_buffer_objectui64v(GLuint id, GLuint buffer, GLenum pname,
                                               GLintptr offset)
 {
 	call();
 	assert_int_equal(buffer, FAKE_BUFFER);
-	assert_int_equal(pname, GL_QUERY_RESULT);
+	assert_true(pname == GL_QUERY_RESULT || pname == GL_QUERY_RESULT_NO_WAIT ||
+	            pname == GL_QUERY_RESULT_AVAILABLE);
 	assert_true(offset >= 0 && offset % 8 == 0 && offset < (GLintptr)sizeof(f.cells));
 	assert_true(f.q[id].issued);
-	f.requests++;
+	f.buffer_calls++;
 	if (f.counter_frame != f.frame)
 		f.requests_before_counter++;
 	else if (f.flush_frame != f.frame)
 		f.requests_after_counter++;
 	else
 		f.requests_after_flush++;
-	if (f.q[id].requests++)
-		f.repeated_requests++;
-	if (!f.in_finish && f.frame - f.q[id].frame < (f.in_idle ? XL_GL_IDLE_AGE : XL_GL_REQUEST_AGE))
-		f.young_requests++;
-	if (f.cells[offset / (GLintptr)sizeof(uint64_t)] != PENDING)
-		f.requests_not_pending++;
-	f.q[id].offset = offset;
-	f.q[id].write_pending = true;
-	/* GL_QUERY_RESULT: written once the query is done (a GPU-side wait). */
-	if (f.q[id].done)
-		write_cell(id);
+	if (pname == GL_QUERY_RESULT)
+		f.waiting_requests++;
+	if (pname == GL_QUERY_RESULT_AVAILABLE) {
+		f.marks++;
+	} else {
+		if (f.q[id].queued)
+			f.asks_over_queued++;
+		if (f.q[id].requests++) {
+			f.reasks++;
+		} else {
+			f.requests++;
+			if (!f.in_finish &&
+			    f.frame - f.q[id].frame < (f.in_idle ? XL_GL_IDLE_AGE : XL_GL_REQUEST_AGE))
+				f.young_requests++;
+		}
+		if (f.cells[offset / (GLintptr)sizeof(uint64_t)] != PENDING)
+			f.requests_not_pending++;
+	}
+	if (!f.deferred) {
+		run_request(id, pname, offset, f.q[id].issue);
+		return;
+	}
+	assert_true(f.queued < sizeof(f.queue) / sizeof(f.queue[0]));
+	f.queue[f.queued++] = (typeof(f.queue[0])){id, pname, offset, f.q[id].issue};
+	f.q[id].queued++;
 }
 
 static PFN_xrVoidFunction fake_getproc(const char *name)
@@ -425,16 +492,12 @@ static enum xl_gl_stamp_result stamp(struct xl_gl *gl, uint64_t frame, bool flus
 	return xl_gl_stamp(gl, (int64_t)(100 + frame), 1, flush);
 }
 
-/* Lets the fake GPU finish every query issued up to @p frame (and write those requested). */
+/* Lets the fake GPU finish every query issued up to @p frame. */
 static void finish_up_to(uint64_t frame)
 {
-	for (GLuint i = 1; i <= FAKE_QUERIES; i++) {
-		if (!f.q[i].issued || f.q[i].frame > frame)
-			continue;
-		f.q[i].done = true;
-		if (f.q[i].write_pending)
-			write_cell(i);
-	}
+	for (GLuint i = 1; i <= FAKE_QUERIES; i++)
+		if (f.q[i].issued && f.q[i].frame <= frame)
+			f.q[i].done = true;
 }
 
 struct collected {
@@ -454,7 +517,9 @@ static void assert_undisturbed(void)
 	assert_int_equal(f.same_frame_polls, 0);
 	assert_int_equal(f.reads_into_buffer, 0);
 	assert_int_equal(f.calls_not_current, 0);
-	assert_int_equal(f.repeated_requests, 0);
+	assert_int_equal(f.waiting_requests, 0);
+	assert_int_equal(f.asks_over_queued, 0);
+	assert_int_equal(f.stale_requests, 0);
 	assert_int_equal(f.young_requests, 0);
 	assert_int_equal(f.requests_not_pending, 0);
 	assert_int_equal(f.overwrites, 0);
@@ -594,6 +659,14 @@ static void test_calibration(void **state)
 	unsigned reads = f.timestamp_reads;
 	assert_int_equal(stamp(gl, 2, true), XL_GL_STAMPED);
 	assert_int_equal(f.timestamp_reads, reads);
+	assert_int_equal(atomic_load(&gl->calibrations), 1);
+	/* A new recording: taken again (the GL clock may drift), and counted
+	 * with its cost for the log, the cost within the frames'. */
+	f.frame = 3;
+	assert_int_equal(xl_gl_stamp(gl, 103, 2, true), XL_GL_STAMPED);
+	assert_true(f.timestamp_reads > reads);
+	assert_int_equal(atomic_load(&gl->calibrations), 2);
+	assert_true(atomic_load(&gl->calibration_ns) <= atomic_load(&gl->frame_ns));
 	end_undisturbed(gl);
 }
 
@@ -622,6 +695,50 @@ static void drain(struct xl_gl *gl, struct collected *c)
 {
 	c->n = 0;
 	xl_gl_collect(gl, 1, emit, c);
+}
+
+/*
+ * A counter narrower than 64 bits (Mesa's Intel drivers report 36, their
+ * GL time wraps every 68.7 s): each sample says the context's width, its
+ * ticks and the calibration's within it, and so does xl_gl_valid_bits()
+ * (the GPU file's `# gpu_valid_bits=`); 64 before the first frame read it,
+ * and a width reported beyond 64 is 64.
+ */
+static void test_counter_bits(void **state)
+{
+	(void)state;
+	static const struct {
+		GLint reported;
+		unsigned bits;
+	} cases[] = {{36, 36}, {1, 1}, {64, 64}, {80, 64}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int buffer = 0; buffer <= 1; buffer++) {
+			struct xl_gl *gl = create_with(buffer, NULL);
+			struct collected c = {0};
+			struct xl_gpu_calibration cal;
+			uint64_t mask = cases[i].bits == 64 ? UINT64_MAX
+			                                    : ((uint64_t)1 << cases[i].bits) - 1;
+
+			f.counter_bits = cases[i].reported;
+			f.value_base = 5ull << 36; /* past a 36-bit wrap */
+			assert_int_equal(xl_gl_valid_bits(gl), 64);
+			uint64_t frame = 1;
+			for (; frame <= XL_GL_REQUEST_AGE + 3; frame++) {
+				finish_up_to(frame - 1);
+				assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+			}
+			assert_int_equal(xl_gl_valid_bits(gl), cases[i].bits);
+			drain(gl, &c);
+			assert_true(c.n >= 2);
+			for (unsigned k = 0; k < c.n; k++) {
+				assert_int_equal(c.s[k].valid_bits, cases[i].bits);
+				assert_int_equal(c.s[k].ticks, (f.value_base + 1000 + 10 * (k + 1)) & mask);
+			}
+			assert_true(xl_gl_calibration(gl, &cal));
+			assert_true(cal.gpu_ticks <= mask);
+			end_undisturbed(gl);
+		}
+	}
 }
 
 /* The mapped buffer: made once, results asked once each at XL_GL_REQUEST_AGE, read with no GL call. */
@@ -670,13 +787,20 @@ static void test_buffer_pool_full(void **state)
 	for (uint64_t frame = XL_GL_QUERIES + 1; frame <= XL_GL_QUERIES + 5; frame++)
 		assert_int_equal(stamp(gl, frame, true), XL_GL_OVERFLOW);
 	/* Those XL_GL_REQUEST_AGE frames old or more, the frames that could
-	 * issue nothing counted too (a frame is a frame): the first thirteen. */
+	 * issue nothing counted too (a frame is a frame): the first thirteen,
+	 * asked again each frame (their requests ran before they finished). */
 	const int of_age = XL_GL_QUERIES + 5 - XL_GL_REQUEST_AGE;
 	assert_int_equal(f.requests, of_age);
+	assert_true(f.reasks > 0);
 	finish_up_to(XL_GL_QUERIES);
-	assert_int_equal(stamp(gl, 30, true), XL_GL_STAMPED);
+	/* Asked again, now written; the ring still full on this frame. */
+	assert_int_equal(stamp(gl, 30, true), XL_GL_OVERFLOW);
+	assert_int_equal(stamp(gl, 31, true), XL_GL_STAMPED);
 	drain(gl, &c);
-	assert_int_equal(c.n, of_age);
+	/* The thirteen and the one that came of age at frame 30. */
+	assert_int_equal(c.n, of_age + 1);
+	for (unsigned i = 0; i < c.n; i++)
+		assert_int_equal(c.s[i].display_time, 100 + 1 + i);
 	assert_int_equal(f.counters, XL_GL_QUERIES + 1);
 	end_undisturbed(gl);
 }
@@ -695,8 +819,8 @@ static void test_buffer_request_order(void **state)
 			assert_int_equal(stamp(gl, frame, post), XL_GL_STAMPED);
 		}
 		assert_int_equal(f.requests, 2 * XL_GL_REQUEST_AGE);
-		assert_int_equal(f.requests_before_counter, post ? 0 : f.requests);
-		assert_int_equal(f.requests_after_counter, post ? f.requests : 0);
+		assert_int_equal(f.requests_before_counter, post ? 0 : f.buffer_calls);
+		assert_int_equal(f.requests_after_counter, post ? f.buffer_calls : 0);
 		assert_int_equal(f.requests_after_flush, 0);
 		end_undisturbed(gl);
 	}
@@ -905,6 +1029,109 @@ static void test_buffer_finish(void **state)
 }
 
 /*
+ * Requests never wait: each asks GL_QUERY_RESULT_NO_WAIT (and the mark's
+ * GL_QUERY_RESULT_AVAILABLE), never GL_QUERY_RESULT. On a GPU that runs
+ * the requests when the test says (deferred) and finishes queries late, a
+ * request that ran before its query finished leaves the cell as it was
+ * and the query is asked again on a later frame, once that request has
+ * run (never while it may still be queued, so no request of a query runs
+ * after the query was issued anew), until its result is written and read:
+ * every frame's value comes, once, in order.
+ */
+static void test_buffer_no_wait(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t frame = 1, expected = 1;
+
+	f.deferred = true;
+	for (; frame <= XL_GL_REQUEST_AGE + 1; frame++)
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	assert_int_equal(f.requests, 1);
+	gpu_run(); /* query 1 not finished: nothing written */
+	assert_int_equal(f.cells[0], PENDING);
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	assert_int_equal(f.reasks, 1); /* its request ran: asked again */
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	assert_int_equal(f.reasks, 1); /* that one still queued: not asked over it */
+	finish_up_to(frame - 1);
+	gpu_run();
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	drain(gl, &c);
+	assert_int_equal(c.n, 3); /* queries 1 to 3: 3 came of age at frame 11 */
+	for (unsigned i = 0; i < c.n; i++, expected++)
+		assert_int_equal(c.s[i].ticks, 1000 + 10 * expected);
+	/* A GPU that finishes queries 15 frames late and runs requests every
+	 * third frame: the ring fills, the frames that find it full overflow,
+	 * every stamped frame's value comes in order. */
+	unsigned stamped = XL_GL_REQUEST_AGE + 4, overflows = 0;
+	int64_t last = 100 + 3;
+	for (; frame <= 300; frame++) {
+		if (frame > 15)
+			finish_up_to(frame - 15);
+		if (frame % 3 == 0)
+			gpu_run();
+		if (stamp(gl, frame, frame % 2) == XL_GL_STAMPED)
+			stamped++;
+		else
+			overflows++;
+		drain(gl, &c);
+		for (unsigned i = 0; i < c.n; i++, expected++) {
+			assert_true(c.s[i].display_time > last);
+			last = c.s[i].display_time;
+			assert_int_equal(c.s[i].ticks, 1000 + 10 * (uint64_t)(last - 100));
+		}
+	}
+	assert_true(f.reasks > 10);
+	assert_true(expected - 1 + xl_gl_pending(gl) == stamped);
+	assert_true(expected > 200);
+	assert_true(overflows > 0);
+	assert_int_equal(f.requests_after_flush, 0);
+	f.in_finish = true;
+	end_undisturbed(gl);
+}
+
+/*
+ * xrDestroySession with the last queries unfinished: the rest asked with
+ * NO_WAIT and flushed, asked again (and flushed) each step while they run,
+ * every result read once written; queries that never finish: the bound
+ * ends it, its steps counted, no request that waits.
+ */
+static void test_buffer_finish_unfinished(void **state)
+{
+	(void)state;
+	for (int never = 0; never <= 1; never++) {
+		struct xl_gl *gl = create_with(true, NULL);
+		struct collected c = {0};
+
+		for (uint64_t frame = 1; frame <= 3; frame++)
+			assert_int_equal(stamp(gl, frame, false), XL_GL_STAMPED);
+		f.done_after_asks = never ? 0 : 3; /* done by the third request */
+		f.frame = 4;
+		f.in_finish = true;
+		xl_gl_finish(gl, FINISH_NS);
+		assert_int_equal(f.waiting_requests, 0);
+		assert_int_equal(f.requests, 3);
+		if (never) {
+			/* One step a millisecond, FINISH_NS / 1 ms steps and the last. */
+			const unsigned steps = (unsigned)(FINISH_NS / 1000000ull) + 1;
+			assert_int_equal(f.flushes, steps);
+			assert_int_equal(f.reasks, 3 * (steps - 1));
+		} else {
+			assert_int_equal(f.flushes, 3);
+			assert_int_equal(f.reasks, 3 * 2);
+		}
+		assert_int_equal(f.unmaps, 1);
+		assert_int_equal(f.deleted, XL_GL_QUERIES);
+		assert_false(xl_gl_collect(gl, 1, emit, &c));
+		assert_int_equal(c.n, never ? 0 : 3);
+		assert_undisturbed();
+		xl_gl_destroy(gl);
+	}
+}
+
+/*
  * Which readback: the mapped buffer on GL 4.5, or on an older context that
  * lists the three extensions; glGetQueryObject without them, or with one
  * entry point missing (still timestamps, not "unsupported").
@@ -953,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_not_current_skips),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_counter_bits),
 		cmocka_unit_test(test_finish_deletes),
 		cmocka_unit_test(test_buffer_readback),
 		cmocka_unit_test(test_buffer_pool_full),
@@ -963,6 +1191,8 @@ int main(void)
 		cmocka_unit_test(test_buffer_torn),
 		cmocka_unit_test(test_buffer_finish_not_current),
 		cmocka_unit_test(test_buffer_finish),
+		cmocka_unit_test(test_buffer_no_wait),
+		cmocka_unit_test(test_buffer_finish_unfinished),
 		cmocka_unit_test(test_buffer_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

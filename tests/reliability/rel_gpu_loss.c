@@ -15,11 +15,15 @@
  * Nor while the session-closed hook (post: the merge) of the previous
  * session runs for long: the writer goes on draining the rings, and the
  * session is settled only once its hook returned: hook.
+ * An OpenGL session (a hand-made layer/xl_gl.h state, its context's
+ * counter 36 bits wide, as Mesa's Intel drivers report) has its GPU file
+ * say gpu_valid_bits=36, with a sample (gl_sample) or with none (gl_skipped).
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
 #include "u_phase.h"
 #include "xl_control.h"
 #include "xl_fn.h"
+#include "xl_gl.h"
 #include "xl_gpu.h"
 #include "xl_ring.h"
 #include "xl_writer.h"
@@ -81,6 +85,24 @@ static bool push_frame(struct xl_ring_pool *rings, uint32_t id, unsigned i)
 }
 
 /*
+ * The OpenGL stand-in: an xl_gl state as its first recorded frame leaves it
+ * (the writer only drains its ring), its counter STAND_IN_BITS wide; with
+ * gl_sample, the session's first frame's sample is in the ring at the stop.
+ */
+static struct xl_gl *gl_stand_in;
+static bool gl_sample;
+
+static void push_gl_sample(struct xl_gl *gl, uint32_t id)
+{
+	unsigned head = atomic_load(&gl->done_head);
+	gl->done[head % XL_GL_DONE] = (struct xl_gl_done){
+		.sample = {.display_time = 1000, .ticks = 77, .period_ns = 1.0f,
+		           .valid_bits = STAND_IN_BITS, .valid = true, .session_id = id},
+	};
+	atomic_store(&gl->done_head, head + 1);
+}
+
+/*
  * One recorded session of @p frames frames through the real writer; with
  * @p late, one more record arrives 30 ms after the session stopped.
  */
@@ -98,8 +120,8 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped, bool
 	gpu.valid_bits = STAND_IN_BITS;
 	atomic_init(&gpu.submit_error, VK_SUCCESS);
 	pthread_mutex_init(&holder.lock, NULL);
-	atomic_init(&holder.gpu, &gpu);
-	atomic_init(&holder.gl, NULL); /* no OpenGL session */
+	atomic_init(&holder.gpu, gl_stand_in ? NULL : &gpu);
+	atomic_init(&holder.gl, gl_stand_in); /* NULL: a Vulkan session */
 	if (!ctl || xl_ring_pool_create(&rings, 1024) != 0) {
 		fprintf(stderr, "FAIL: out of memory\n");
 		exit(1);
@@ -128,6 +150,8 @@ static void run_session(const char *dir, unsigned frames, uint64_t skipped, bool
 		if (i < skipped)
 			atomic_fetch_add(&xl_control_session(ctl, id)->gpu_overflow[XL_SIDE_PRE], 1);
 	}
+	if (gl_stand_in && gl_sample)
+		push_gl_sample(gl_stand_in, id);
 	xl_control_stop_now(ctl);
 	if (late) {
 		usleep(30000); /* the writer has seen the stop by now */
@@ -224,6 +248,31 @@ static int check(const char *name, const char *dir, unsigned frames, uint64_t sk
 		return 1;
 	}
 	printf("%s: gpu_ring_overflow=%lld as lost\n", name, got);
+	return 0;
+}
+
+/* The OpenGL stand-in's session: its GPU file names the context's width, sample or not. */
+static int check_gl(const char *name, const char *dir, bool sample, uint64_t skipped)
+{
+	struct xl_gl gl;
+
+	memset(&gl, 0, sizeof(gl));
+	gl.valid_bits = STAND_IN_BITS;
+	atomic_store(&gl.status, XL_GL_STATUS_READY);
+	gl_stand_in = &gl;
+	gl_sample = sample;
+	fake_pending = 0;
+	run_session(dir, 40, skipped, false);
+	gl_stand_in = NULL;
+	struct gpu_file_lines g = gpu_file_in(dir);
+	if (g.valid_bits != STAND_IN_BITS || g.overflow != (long long)skipped) {
+		fprintf(stderr, "FAIL %s: an OpenGL session with a %d-bit counter: the GPU file "
+		        "says gpu_valid_bits=%lld, gpu_ring_overflow=%lld (-1: no line), want %d "
+		        "and %llu\n", name, STAND_IN_BITS, g.valid_bits, g.overflow, STAND_IN_BITS,
+		        (unsigned long long)skipped);
+		return 1;
+	}
+	printf("%s: gpu_valid_bits=%d\n", name, STAND_IN_BITS);
 	return 0;
 }
 
@@ -337,5 +386,7 @@ int main(int argc, char **argv)
 	failed |= check("pending", argv[1], 40, 0, 5);
 	failed |= check("both", argv[1], 40, 35, 5);
 	failed |= check_hook(argv[1]);
+	failed |= check_gl("gl_sample", argv[1], true, 0);
+	failed |= check_gl("gl_skipped", argv[1], false, 40);
 	return failed;
 }
