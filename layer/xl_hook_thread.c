@@ -20,42 +20,59 @@ static int set_policy(pthread_t thread, int policy)
 	return pthread_setschedparam(thread, policy, &none);
 }
 
+/* One job on a worker thread of its own. */
+struct hook_run {
+	struct xl_hook_thread *t;
+	const struct xl_hook_job *job;
+};
+
 /*
- * Gives back to the system what the hook freed (malloc_trim), at the
- * thread's normal policy, never at SCHED_IDLE: malloc_trim locks every
- * malloc arena in turn, the application threads' too, and a SCHED_IDLE
- * thread starved while it held one stalled the application's mallocs
- * (worst 0.46-1.4 s with two CPU hogs on 2 CPUs; 37 ms at the normal
- * policy). Back to SCHED_OTHER first; its nice value is the one it had,
- * which no policy change touches (0 unless the application's was not).
- * Leaving SCHED_IDLE takes CAP_SYS_NICE, or an RLIMIT_NICE that allows the
- * thread's nice value (20 - nice: 20 for nice 0; the usual limit is 0:
- * sched(7), "SCHED_IDLE"): a thread that may not is not trimmed, said once.
- *
- * The hook's own mallocs stay at SCHED_IDLE. They lock one arena, the
- * thread's: glibc gives a thread its arena at its first malloc, one no
- * thread holds (left by a thread that exited) or a new one while the
- * process has fewer than 8 per CPU, and only past that limit one the
- * application's threads use too, the first it finds unlocked (else the
- * next in turn); the thread keeps it. Only then can a starved merge
- * holding it stall an application thread, for one malloc, not for a
- * trim's walk of every arena; most small blocks come from the thread's
- * cache without the lock, and the merge's large ones (64 KiB and up) are
- * mappings of their own (mem.h), no arena's. Its helper threads inherit
- * the policy and get arenas the same way.
+ * A worker: the hook at SCHED_IDLE, unless the stop came first (an
+ * exiting process must not wait for a starved merge). Under the lock, so
+ * that xl_hook_thread_stop() either sees it idle and raises it (where the
+ * process may: CAP_SYS_NICE, or an RLIMIT_NICE that allows it, sched(7))
+ * or keeps it from lowering itself. Its helper threads inherit the policy.
  */
-static void trim_memory(struct xl_hook_thread *t)
+static void *job_main(void *arg)
 {
-	int err = set_policy(pthread_self(), SCHED_OTHER);
-	if (err) {
-		if (!t->trim_refused)
-			xl_log("merge thread: cannot leave SCHED_IDLE (%s: needs CAP_SYS_NICE or a "
-			       "higher RLIMIT_NICE), so the memory merges free is not trimmed",
-			       strerror(err));
-		t->trim_refused = true;
-		return;
+	const struct hook_run *r = arg;
+	struct xl_hook_thread *t = r->t;
+
+	pthread_mutex_lock(&t->lock);
+	if (!atomic_load(&t->stop))
+		set_policy(pthread_self(), SCHED_IDLE);
+	pthread_mutex_unlock(&t->lock);
+	t->hook(t->ctx, r->job->id, r->job->tag, r->job->dir_fd);
+	/* From here the stop leaves this thread alone: it is about to end. */
+	pthread_mutex_lock(&t->lock);
+	t->worker_running = false;
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/*
+ * Runs @p job's hook: on a worker at SCHED_IDLE while the application
+ * runs, and here (this thread's normal policy) once stopping, or when no
+ * worker can start. A worker, not this thread, goes idle: a thread without
+ * CAP_SYS_NICE can never leave SCHED_IDLE, and this one must trim below.
+ */
+static void run_job(struct xl_hook_thread *t, const struct xl_hook_job *job)
+{
+	struct hook_run run = {t, job};
+	bool started = false;
+
+	/* Under the lock, which the worker takes first: worker_running is set
+	 * before the worker can clear it. */
+	if (!atomic_load(&t->stop)) {
+		pthread_mutex_lock(&t->lock);
+		started = xl_thread_start(&t->worker, job_main, &run, "xrlm-merge") == 0;
+		t->worker_running = started;
+		pthread_mutex_unlock(&t->lock);
 	}
-	malloc_trim(0);
+	if (started)
+		pthread_join(t->worker, NULL);
+	else
+		t->hook(t->ctx, job->id, job->tag, job->dir_fd);
 }
 
 /*
@@ -79,21 +96,34 @@ static bool next_job(struct xl_hook_thread *t, struct xl_hook_job *job)
 	return got;
 }
 
+/*
+ * Each job, then what it freed given back to the system (malloc_trim) from
+ * this thread, which is never at SCHED_IDLE: malloc_trim locks every malloc
+ * arena in turn, the application threads' too, and a SCHED_IDLE thread
+ * starved while it held one stalled the application's mallocs (worst
+ * 0.46-1.4 s with two CPU hogs on 2 CPUs; 37 ms at the normal policy).
+ *
+ * The worker's own mallocs are at SCHED_IDLE. They lock one arena, the
+ * thread's: glibc gives a thread its arena at its first malloc, one no
+ * thread holds (left by a thread that exited) or a new one while the
+ * process has fewer than 8 per CPU, and only past that limit one the
+ * application's threads use too, the first it finds unlocked (else the
+ * next in turn); the thread keeps it. Only then can a starved merge
+ * holding it stall an application thread, for one malloc, not for a
+ * trim's walk of every arena; most small blocks come from the thread's
+ * cache without the lock, and the merge's large ones (64 KiB and up) are
+ * mappings of their own (mem.h), no arena's.
+ */
 static void *hook_main(void *arg)
 {
 	struct xl_hook_thread *t = arg;
 	struct xl_hook_job job;
 
 	while (next_job(t, &job)) {
-		/* Idle priority while the application runs; normal once it stops
-		 * (xl_hook_thread_stop() sets it too, after setting stop). */
-		set_policy(pthread_self(), SCHED_IDLE);
-		if (atomic_load(&t->stop))
-			set_policy(pthread_self(), SCHED_OTHER);
-		t->hook(t->ctx, job.id, job.tag, job.dir_fd);
+		run_job(t, &job);
 		if (job.dir_fd >= 0)
 			close(job.dir_fd);
-		trim_memory(t);
+		malloc_trim(0);
 	}
 	return NULL;
 }
@@ -143,8 +173,12 @@ void xl_hook_thread_stop(struct xl_hook_thread *t)
 	bool started = t->started;
 	pthread_mutex_unlock(&t->lock);
 	if (started) {
-		/* A hook already running at SCHED_IDLE finishes at the normal policy. */
-		set_policy(t->thread, SCHED_OTHER);
+		/* A hook already running at SCHED_IDLE finishes at the normal
+		 * policy, where the process may raise it (see job_main()). */
+		pthread_mutex_lock(&t->lock);
+		if (t->worker_running)
+			set_policy(t->worker, SCHED_OTHER);
+		pthread_mutex_unlock(&t->lock);
 		pthread_join(t->thread, NULL);
 	}
 	for (; t->count; t->count--, t->head = (t->head + 1) % XL_HOOK_QUEUE)

@@ -6,9 +6,11 @@
  * lose its records and GPU samples to full rings and slots.
  *
  * Sessions wait in a small queue; the thread is started at the first one
- * and runs the hook at SCHED_IDLE, so that it never takes a core from the
- * application's frame thread, giving the memory back after each at its
- * normal policy (malloc_trim locks the application's malloc arenas too).
+ * and runs each hook on a worker thread of its own at SCHED_IDLE, so that
+ * it never takes a core from the application's frame thread, giving the
+ * memory back after each itself, at its normal policy (malloc_trim locks
+ * the application's malloc arenas too; a thread without CAP_SYS_NICE that
+ * went idle could never come back).
  */
 #ifndef XL_HOOK_THREAD_H
 #define XL_HOOK_THREAD_H
@@ -41,8 +43,9 @@ struct xl_hook_thread {
 	uint32_t running_id;  /* guarded by lock: the session whose hook runs, 0: none */
 	atomic_bool stop;     /* finish the queue, then return */
 	bool started;         /* guarded by lock */
-	bool trim_refused;    /* the thread's own: it may not leave SCHED_IDLE to trim (said once) */
+	bool worker_running;  /* guarded by lock: worker runs a job (cleared by it as it ends) */
 	pthread_t thread;
+	pthread_t worker;     /* the running job's thread, at SCHED_IDLE (guarded by lock) */
 };
 
 /* Prepares @p t to run @p hook with @p ctx; no thread yet. */
