@@ -33,6 +33,17 @@ stderr_once() {
 		fail "stderr is not one line matching '$1'"
 }
 
+# read_back CMD FILE OTHER OUT: xrlm CMD (stats, compare, report or xlsx)
+# reading merged FILE back as a user would: compare against merged file
+# OTHER, report and xlsx writing OUT.
+read_back() {
+	case $1 in
+	compare) run compare "$2" "$3" ;;
+	stats) run stats "$2" ;;
+	*) run "$1" "$2" -o "$4" ;;
+	esac
+}
+
 # server MODE: starts tests/merge/ctl_server.py MODE, a stand-in for a
 # monitored process's control socket; sets $srv, its pid.
 server() {

@@ -428,11 +428,7 @@ merged_rows_check)
 	# frame count), so the one warning is the cut's.
 	cp "$work/functions-merged-s1.csv" "$work/cut/"
 	for cmd in stats compare report xlsx; do
-		case $cmd in
-		compare) run compare "$cut" "$m" ;;
-		stats) run stats "$cut" ;;
-		*) run "$cmd" "$cut" -o "$work/cut.$cmd" ;;
-		esac
+		read_back "$cmd" "$cut" "$m" "$work/cut.$cmd"
 		[ "$rc" -eq 0 ] || fail "$cmd of a cut file: status $rc"
 		stderr_once "^xrlm: $cut: warning: $((rows - 1)) rows, but its summary says frame_count=$rows (cut short, or rows added?)"
 	done
@@ -532,11 +528,7 @@ summary_lines)
 	[ "$rc" -eq 0 ] || fail "merge status $rc"
 	sed 's/^# gpu_mode=.*/# gpu_mode=bogus/' "$work/m.csv" >"$work/g.csv"
 	for cmd in stats report xlsx compare; do
-		case $cmd in
-		compare) run compare "$work/m.csv" "$work/g.csv" ;;
-		stats) run stats "$work/g.csv" ;;
-		*) run "$cmd" "$work/g.csv" -o "$work/g.$cmd" ;;
-		esac
+		read_back "$cmd" "$work/g.csv" "$work/m.csv" "$work/g.$cmd"
 		[ "$rc" -ne 0 ] || fail "$cmd took gpu_mode=bogus"
 		stderr_once 'gpu_mode is not a GPU mode (gated, sandwich, unknown or empty): "bogus"'
 	done
@@ -564,10 +556,7 @@ summary_lines)
 	# A byte-order mark: the same words from every reader.
 	printf '\357\273\277' | cat - "$work/m.csv" >"$work/bom.csv"
 	for cmd in stats report compare; do
-		case $cmd in
-		compare) run compare "$work/m.csv" "$work/bom.csv" ;;
-		*) run "$cmd" "$work/bom.csv" ;;
-		esac
+		read_back "$cmd" "$work/bom.csv" "$work/m.csv" "$work/bom.$cmd"
 		[ "$rc" -ne 0 ] || fail "$cmd took a byte-order mark"
 		stderr_once "bom.csv:1: error: the file begins with a UTF-8 byte-order mark (saved by a spreadsheet?): save it as CSV without one$"
 	done
