@@ -231,6 +231,25 @@ static int merge_one(const struct sessions *s, const struct sessions_entry *e,
 	return 0;
 }
 
+/*
+ * Whether session @p e's merged file is empty and so removed: what a
+ * crash or a power loss soon after a merge can leave (no merge writes one:
+ * its file takes its place whole, renamed, but unsynced: merge/README.md),
+ * its session's files then merged again. Said on stdout.
+ */
+static bool merged_file_empty(const struct sessions *s, const struct sessions_entry *e)
+{
+	char path[MERGE_PATH_MAX], q[QUOTE_PATH_MAX];
+	struct stat st;
+
+	if (sessions_path(s, e, SESSIONS_MERGED, path, sizeof(path)) != 0 ||
+	    lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0 || unlink(path) != 0)
+		return false;
+	printf("%s: removed its empty merged file (left by a crash or a power loss?)\n",
+	       quote_path(q, e->tag));
+	return true;
+}
+
 int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 {
 	struct sessions s;
@@ -247,7 +266,7 @@ int cmd_merge_dir(const char *dir, const struct cmd_merge_dir_options *opts)
 	for (size_t i = 0; i < s.n; i++) {
 		const struct sessions_entry *e = &s.v[i];
 		bool pre = e->has[SESSIONS_FRAMES_PRE], post = e->has[SESSIONS_FRAMES_POST];
-		if (e->has[SESSIONS_MERGED])
+		if (e->has[SESSIONS_MERGED] && !(pre && post && merged_file_empty(&s, e)))
 			continue;
 		if (!pre || !post) {
 			printf("%s: skipped: no %s file\n", quote_path(q, e->tag),

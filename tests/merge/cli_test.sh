@@ -1143,6 +1143,18 @@ merge_dir)
 		fail "second run: E not merged, or another merged again"
 	run ls "$work/d"
 	grep -q "^$E .*merged, 6 frames$" "$work/out" || fail "ls after merge DIR"
+	# An empty merged file (a power loss soon after the merge) is removed
+	# and its session merged again; a merged file
+	# with anything in it is left alone.
+	: >"$work/d/frames-merged-$B.csv"
+	printf 'x\n' >"$work/d/frames-merged-$R.csv"
+	run merge "$work/d"
+	[ "$rc" -eq 0 ] || fail "third run: status $rc"
+	grep -q "^$B: removed its empty merged file (left by a crash or a power loss?)$" "$work/out" &&
+		grep -q "^$B: merged 3 frames into $work/d/frames-merged-$B.csv$" "$work/out" ||
+		fail "third run: the empty merged file: $(cat "$work/out")"
+	grep -q "^$R:" "$work/out" && fail "third run: a merged file with text was merged again"
+	cmp -s "$work/d/frames-merged-$B.csv" "$data/expected-merged-s1.csv" || fail "third run: B"
 	;;
 ctl_timeout)
 	# --timeout bounds a whole reply: a process that sends data lines and
