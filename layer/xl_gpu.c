@@ -253,6 +253,32 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 	return true;
 }
 
+/*
+ * Whether GetCalibratedTimestamps may take the device's clock and
+ * CLOCK_MONOTONIC together: the device must list both time domains
+ * (VK_EXT_calibrated_timestamps lets it offer others only).
+ */
+static bool calibrateable(const struct xl_gpu *gpu, VkInstance instance)
+{
+	PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT domains =
+		(PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)gpu->vk.GetInstanceProcAddr(
+			instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+	VkTimeDomainEXT list[16];
+	uint32_t n = 16;
+	bool device = false, monotonic = false;
+
+	if (!gpu->vk.GetCalibratedTimestamps || !domains)
+		return false;
+	VkResult r = domains(gpu->physical_device, &n, list);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		device |= list[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+		monotonic |= list[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+	}
+	return device && monotonic;
+}
+
 struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size)
@@ -285,7 +311,11 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	}
 	gpu->vk.GetDeviceQueue(gpu->device, binding->queueFamilyIndex, binding->queueIndex,
 	                       &gpu->queue);
-	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
+	gpu->calibrated = params->calibrated && calibrateable(gpu, binding->instance);
+	if (params->calibrated && !gpu->calibrated)
+		xl_log("GPU: VK_EXT_calibrated_timestamps is enabled, but the device lists no "
+		       "CLOCK_MONOTONIC time domain beside its own (or lacks the entry points): no "
+		       "clock correlation");
 
 	bool events = gate && params->gate_kind == XL_GATE_KIND_EVENT;
 	VkResult r = create_slots(gpu, binding->queueFamilyIndex, events, params->bracket);

@@ -144,7 +144,7 @@ struct xl_gpu {
 	float period_ns;
 	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
 	struct xl_gate_watchdog watchdog; /* runs with a gate */
-	bool calibrated;           /* GetCalibratedTimestamps may be used */
+	bool calibrated;           /* GetCalibratedTimestamps may be used: the device lists both domains */
 	atomic_int submit_error;   /* first failed VkResult, for the writer to log */
 };
 

@@ -42,8 +42,14 @@
  * armed    a gated timestamp whose gate post never opened (a frame post
  *          left idle): xl_gpu_destroy opens it and destroys everything
  *          at once (it waited its 1 s for a GPU held by its own gate).
+ * calibration  a device with VK_EXT_calibrated_timestamps whose driver
+ *          also answers vkGetDeviceProcAddr for the KHR extension's name,
+ *          not enabled (a stand-in): the EXT entry point is the one
+ *          called; a device listing no CLOCK_MONOTONIC time domain (a
+ *          stand-in of the query) gets no clock correlation (the KHR
+ *          name was looked up first, the domains never asked).
  *
- * Usage: rel_gpu_sync drain|gate|destroy|broken|armed
+ * Usage: rel_gpu_sync drain|gate|destroy|broken|armed|calibration
  */
 #include "gw_work.h"
 #include "tc_log.h"
@@ -89,6 +95,7 @@ struct bed {
 	VkPhysicalDevice physical;
 	uint32_t family;
 	VkDevice device;
+	bool calibrated; /* create it with VK_EXT_calibrated_timestamps */
 };
 
 /* Says what failed (with its VkResult, if it was a Vulkan call's); false. */
@@ -179,18 +186,22 @@ static bool create_device(struct bed *b)
 		.queueCount = 1,
 		.pQueuePriorities = &priority,
 	};
+	const char *calibrated = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 	VkDeviceCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
+		.enabledExtensionCount = b->calibrated,
+		.ppEnabledExtensionNames = b->calibrated ? &calibrated : NULL,
 	};
 	VkResult r = vkCreateDevice(b->physical, &ci, NULL, &b->device);
 	return r == VK_SUCCESS || fail("vkCreateDevice", r);
 }
 
-static bool bed_create(struct bed *b)
+static bool bed_create(struct bed *b, bool calibrated)
 {
 	memset(b, 0, sizeof(*b));
+	b->calibrated = calibrated;
 	return create_instance(b) && pick_queue(b) && create_device(b);
 }
 
@@ -655,21 +666,125 @@ static bool destroy_round(struct bed *b, const char *name, bool gated, bool hold
 	return true;
 }
 
+/* ---- Calibrated timestamps: what the layer looks up and asks, through stand-ins. */
+static atomic_uint g_khr_calls, g_ext_calls, g_domain_queries;
+static PFN_vkGetCalibratedTimestampsEXT g_real_calibrated;
+static bool g_no_monotonic;
+
+/* The KHR extension's entry point a driver may hand out though the device lacks it. */
+static VKAPI_ATTR VkResult VKAPI_CALL khr_calibrated(VkDevice device, uint32_t n,
+                                                     const VkCalibratedTimestampInfoEXT *info,
+                                                     uint64_t *stamps, uint64_t *deviation)
+{
+	(void)device, (void)n, (void)info, (void)stamps, (void)deviation;
+	atomic_fetch_add(&g_khr_calls, 1);
+	return VK_ERROR_EXTENSION_NOT_PRESENT;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ext_calibrated(VkDevice device, uint32_t n,
+                                                     const VkCalibratedTimestampInfoEXT *info,
+                                                     uint64_t *stamps, uint64_t *deviation)
+{
+	atomic_fetch_add(&g_ext_calls, 1);
+	return g_real_calibrated(device, n, info, stamps, deviation);
+}
+
+static PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT g_real_domains;
+
+/* The device's time domains, less CLOCK_MONOTONIC when g_no_monotonic. */
+static VKAPI_ATTR VkResult VKAPI_CALL stand_in_domains(VkPhysicalDevice physical, uint32_t *n,
+                                                       VkTimeDomainEXT *domains)
+{
+	atomic_fetch_add(&g_domain_queries, 1);
+	VkResult r = g_real_domains(physical, n, domains);
+	if (!domains || !g_no_monotonic)
+		return r;
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < *n; i++)
+		if (domains[i] != VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT)
+			domains[kept++] = domains[i];
+	*n = kept;
+	return r;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gdpa(VkDevice device, const char *name);
+
+/* What the layer gets for entry point @p name, whose real one is @p real. */
+static PFN_vkVoidFunction stand_in(const char *name, PFN_vkVoidFunction real)
+{
+	if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+		return (PFN_vkVoidFunction)stand_in_gdpa;
+	if (strcmp(name, "vkGetCalibratedTimestampsKHR") == 0)
+		return (PFN_vkVoidFunction)khr_calibrated;
+	if (real && strcmp(name, "vkGetCalibratedTimestampsEXT") == 0) {
+		g_real_calibrated = (PFN_vkGetCalibratedTimestampsEXT)real;
+		return (PFN_vkVoidFunction)ext_calibrated;
+	}
+	if (real && strcmp(name, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT") == 0) {
+		g_real_domains = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)real;
+		return (PFN_vkVoidFunction)stand_in_domains;
+	}
+	return real;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gdpa(VkDevice device, const char *name)
+{
+	return stand_in(name, vkGetDeviceProcAddr(device, name));
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gipa(VkInstance instance, const char *name)
+{
+	return stand_in(name, vkGetInstanceProcAddr(instance, name));
+}
+
+/* One state with the device's domains, less CLOCK_MONOTONIC when @p no_monotonic. */
+static bool calibration_round(struct bed *b, bool no_monotonic)
+{
+	XrGraphicsBindingVulkanKHR binding = binding_of(b);
+	struct xl_gpu_params params = {.gipa = stand_in_gipa, .calibrated = true};
+	struct xl_gpu_calibration cal;
+	char why[160];
+	g_no_monotonic = no_monotonic;
+	atomic_store(&g_khr_calls, 0);
+	atomic_store(&g_ext_calls, 0);
+	atomic_store(&g_domain_queries, 0);
+	struct xl_gpu *gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, NULL, why,
+	                                   sizeof(why));
+	if (!gpu)
+		return fail(why, VK_SUCCESS);
+	bool calibrated = gpu->calibrated, took = xl_gpu_calibrate(gpu, &cal);
+	xl_gpu_destroy(gpu);
+	unsigned khr = atomic_load(&g_khr_calls), ext = atomic_load(&g_ext_calls),
+	         asked = atomic_load(&g_domain_queries);
+	printf("domains %s: calibrated %d, a calibration %s; time domains asked %u times; "
+	       "GetCalibratedTimestamps called %u times under the EXT name, %u under the KHR one\n",
+	       no_monotonic ? "without CLOCK_MONOTONIC" : "as the device lists them", calibrated,
+	       took ? "taken" : "refused", asked, ext, khr);
+	if (khr)
+		return fail("the KHR extension's entry point was called", VK_SUCCESS);
+	if (no_monotonic && (calibrated || took || ext))
+		return fail("calibrated without CLOCK_MONOTONIC among the device's domains", VK_SUCCESS);
+	if (!no_monotonic && (!calibrated || !took || ext == 0))
+		return fail("no calibration on a device that has it", VK_SUCCESS);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	static const char *const cases[] = {"drain", "gate", "destroy", "broken", "armed"};
+	static const char *const cases[] = {"drain", "gate", "destroy", "broken", "armed",
+	                                    "calibration"};
 	const char *c = argc == 2 ? argv[1] : "";
 	bool known = false;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		known |= strcmp(c, cases[i]) == 0;
 	if (!known) {
-		fprintf(stderr, "usage: rel_gpu_sync drain|gate|destroy|broken|armed\n");
+		fprintf(stderr, "usage: rel_gpu_sync drain|gate|destroy|broken|armed|calibration\n");
 		return 2;
 	}
 	bool gated = strcmp(c, "gate") == 0;
 	struct bed b;
 	struct xl_gate gate;
-	bool ok = bed_create(&b);
+	bool ok = bed_create(&b, strcmp(c, "calibration") == 0);
 	struct xl_gpu *gpu = NULL;
 	if (ok && strcmp(c, "destroy") == 0) {
 		ok = destroy_round(&b, "held", false, true, 3, 1000, true);
@@ -679,6 +794,8 @@ int main(int argc, char **argv)
 		     destroy_round(&b, "A alone through", false, true, 1, 1, true);
 	} else if (ok && strcmp(c, "armed") == 0) {
 		ok = destroy_round(&b, "armed", true, false, 1, 1000, false);
+	} else if (ok && strcmp(c, "calibration") == 0) {
+		ok = calibration_round(&b, false) && calibration_round(&b, true);
 	} else if (ok) {
 		XrGraphicsBindingVulkanKHR binding = binding_of(&b);
 		struct xl_gpu_params params = {.bracket = !gated, .gate_kind = XL_GATE_KIND_EVENT};
