@@ -246,7 +246,7 @@ static bool begin_instance(struct xl_instance *in, const XrApiLayerCreateInfo *i
 static void end_instance(struct xl_instance *in)
 {
 	xl_side_end(in);
-	xl_session_abandon_gpu(in);
+	xl_session_exit_gpu(in);
 	if (in->rings_ready)
 		xl_ring_pool_destroy(&in->rings);
 	pthread_mutex_destroy(&in->gpu.lock);

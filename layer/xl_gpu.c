@@ -4,6 +4,7 @@
 #include "xl_gpu.h"
 
 #include "xl_clock.h"
+#include "xl_log.h"
 #include "xl_thread.h"
 #include "u_ticks.h"
 
@@ -20,6 +21,8 @@ enum { SLOT_FREE = 0, SLOT_SUBMITTED = 1 };
 #define DRAIN_STEP_NS 500000ull
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out);
+static void stop_watchdog(struct xl_gpu *gpu);
+static void free_host(struct xl_gpu *gpu);
 
 /*
  * Makes everything after it in @p cmd wait for @p event, set by the host.
@@ -250,6 +253,32 @@ static bool query_queue(struct xl_gpu *gpu, VkPhysicalDevice phys, uint32_t fami
 	return true;
 }
 
+/*
+ * Whether GetCalibratedTimestamps may take the device's clock and
+ * CLOCK_MONOTONIC together: the device must list both time domains
+ * (VK_EXT_calibrated_timestamps lets it offer others only).
+ */
+static bool calibrateable(const struct xl_gpu *gpu, VkInstance instance)
+{
+	PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT domains =
+		(PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)gpu->vk.GetInstanceProcAddr(
+			instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+	VkTimeDomainEXT list[16];
+	uint32_t n = 16;
+	bool device = false, monotonic = false;
+
+	if (!gpu->vk.GetCalibratedTimestamps || !domains)
+		return false;
+	VkResult r = domains(gpu->physical_device, &n, list);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		device |= list[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+		monotonic |= list[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+	}
+	return device && monotonic;
+}
+
 struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR *binding,
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size)
@@ -282,7 +311,11 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	}
 	gpu->vk.GetDeviceQueue(gpu->device, binding->queueFamilyIndex, binding->queueIndex,
 	                       &gpu->queue);
-	gpu->calibrated = params->calibrated && gpu->vk.GetCalibratedTimestamps;
+	gpu->calibrated = params->calibrated && calibrateable(gpu, binding->instance);
+	if (params->calibrated && !gpu->calibrated)
+		xl_log("GPU: VK_EXT_calibrated_timestamps is enabled, but the device lists no "
+		       "CLOCK_MONOTONIC time domain beside its own (or lacks the entry points): no "
+		       "clock correlation");
 
 	bool events = gate && params->gate_kind == XL_GATE_KIND_EVENT;
 	VkResult r = create_slots(gpu, binding->queueFamilyIndex, events, params->bracket);
@@ -302,17 +335,54 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
 	return gpu;
 }
 
+/*
+ * What destruction must wait for: the fences of pending_fences() and a
+ * broken bracket's E (its submissions that went through are never
+ * collected) into @p out (XL_GPU_SLOTS + 2), their number into @p n.
+ * False when a submission of ours may be on the GPU with no fence to tell
+ * when it is done: a broken bracket's A alone.
+ */
+static bool destroy_fences(const struct xl_gpu *gpu, VkFence *out, unsigned *n)
+{
+	const struct xl_gpu_bracket *b = &gpu->bracket;
+	*n = pending_fences(gpu, out);
+	if (!b->broken)
+		return true;
+	if (b->broken_sent >= 2)
+		out[(*n)++] = b->e_fence;
+	return b->broken_sent != 1;
+}
+
 void xl_gpu_destroy(struct xl_gpu *gpu)
 {
-	VkFence pending[XL_GPU_SLOTS + 1];
+	VkFence pending[XL_GPU_SLOTS + 2];
+	unsigned n;
 
 	if (!gpu)
 		return;
-	xl_gate_watchdog_stop(&gpu->watchdog);
+	stop_watchdog(gpu);
 	const struct xl_vk *vk = &gpu->vk;
-	unsigned n = pending_fences(gpu, pending);
-	if (n)
-		vk->WaitForFences(gpu->device, n, pending, VK_TRUE, DESTROY_WAIT_NS);
+	bool known = destroy_fences(gpu, pending, &n);
+	VkResult r = n ? vk->WaitForFences(gpu->device, n, pending, VK_TRUE, DESTROY_WAIT_NS)
+	               : VK_SUCCESS;
+	/* A lost device runs nothing more: its objects may go. */
+	bool lost = r == VK_ERROR_DEVICE_LOST ||
+	            atomic_load(&gpu->submit_error) == VK_ERROR_DEVICE_LOST;
+	if (!lost && (r != VK_SUCCESS || !known)) {
+		/* Destroying what the GPU still uses is undefined behaviour on
+		 * the application's device: it keeps them, and frees them with
+		 * itself. */
+		if (known)
+			xl_log_once(XL_ONCE_GPU_LEFT, "GPU: our last timestamps were still on the GPU "
+			            "after %llu ms (VkResult %d): the timestamp objects are left to the "
+			            "application's device", (unsigned long long)(DESTROY_WAIT_NS / 1000000), r);
+		else
+			xl_log_once(XL_ONCE_GPU_LEFT, "GPU: a failed submission of ours may still be on "
+			            "the GPU, with no fence to tell when it ends: the timestamp objects "
+			            "are left to the application's device");
+		free_host(gpu);
+		return;
+	}
 	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++) {
 		if (gpu->slots[i].fence)
 			vk->DestroyFence(gpu->device, gpu->slots[i].fence, NULL);
@@ -337,8 +407,7 @@ void xl_gpu_destroy(struct xl_gpu *gpu)
 		vk->DestroyQueryPool(gpu->device, gpu->pool, NULL);
 	if (gpu->gate)
 		xl_gate_destroy(gpu->gate, vk);
-	xl_vk_release(&gpu->vk);
-	free(gpu);
+	free_host(gpu);
 }
 
 static unsigned pending_fences(const struct xl_gpu *gpu, VkFence *out)
@@ -370,12 +439,28 @@ void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 	xl_thread_wait(all_collected, gpu, timeout_ns, DRAIN_STEP_NS);
 }
 
-void xl_gpu_abandon(struct xl_gpu *gpu)
+/*
+ * The watchdog stops; a gate still armed is opened, as the watchdog would
+ * have: a frame whose post never came must not hold the queue for ever.
+ */
+static void stop_watchdog(struct xl_gpu *gpu)
 {
 	xl_gate_watchdog_stop(&gpu->watchdog);
+	if (gpu->gate)
+		xl_gate_open(gpu->gate);
+}
+
+static void free_host(struct xl_gpu *gpu)
+{
 	/* Our reference only: the application's own keeps the loader loaded. */
 	xl_vk_release(&gpu->vk);
 	free(gpu);
+}
+
+void xl_gpu_abandon(struct xl_gpu *gpu)
+{
+	stop_watchdog(gpu);
+	free_host(gpu);
 }
 
 static void note_submit_error(struct xl_gpu *gpu, VkResult r)
@@ -416,13 +501,16 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 	if (!gated)
 		gpu->vk.SetEvent(gpu->device, b->event);
 	VkResult r = VK_SUCCESS;
-	for (uint32_t i = 0; r == VK_SUCCESS && i < 3; i++)
-		r = submit_one(gpu, b->cmd[i], i == 2 ? b->fence : i == 1 ? b->e_fence : VK_NULL_HANDLE);
+	uint8_t sent = 0;
+	for (; r == VK_SUCCESS && sent < 3; sent++)
+		r = submit_one(gpu, b->cmd[sent],
+		               sent == 2 ? b->fence : sent == 1 ? b->e_fence : VK_NULL_HANDLE);
 	if (gated)
 		gpu->vk.SetEvent(gpu->device, b->event); /* never leave the queue held */
 	if (r != VK_SUCCESS) {
-		/* Which of the three ran is unknown: never reuse them. */
+		/* Never reused; those submitted may still run (xl_gpu_destroy waits). */
 		b->broken = true;
+		b->broken_sent = sent - 1;
 		note_submit_error(gpu, r);
 		return;
 	}

@@ -114,6 +114,7 @@ struct xl_gpu_bracket {
 	uint64_t due_ns;        /* frame thread: when the next one is due */
 	uint32_t submitted;     /* frame thread: how many so far */
 	bool broken;            /* a submission failed: no more of them */
+	uint8_t broken_sent;    /* of a broken one's A, E, B: how many were submitted (never collected) */
 	int64_t recent[XL_GPU_BRACKET_WINDOW]; /* writer: the last measurements */
 	uint32_t measured;      /* writer: how many so far */
 };
@@ -143,7 +144,7 @@ struct xl_gpu {
 	float period_ns;
 	struct xl_gate *gate;      /* pre in gated mode; NULL otherwise */
 	struct xl_gate_watchdog watchdog; /* runs with a gate */
-	bool calibrated;           /* GetCalibratedTimestamps may be used */
+	bool calibrated;           /* GetCalibratedTimestamps may be used: the device lists both domains */
 	atomic_int submit_error;   /* first failed VkResult, for the writer to log */
 };
 
@@ -229,7 +230,13 @@ struct xl_gpu *xl_gpu_create(XrSession session, const XrGraphicsBindingVulkanKHR
                              const struct xl_gpu_params *params, struct xl_gate *gate,
                              char *why, size_t why_size);
 
-/* Waits (bounded) for pending slots, then destroys every Vulkan object. */
+/*
+ * Opens an armed gate, waits (bounded) for every submission of ours still
+ * on the GPU, then destroys every Vulkan object. Objects the GPU may still
+ * use after the wait (it timed out, or a broken bracket's submission has
+ * no fence to tell) are left to the application's device instead, with
+ * one log line; a lost device's are destroyed.
+ */
 void xl_gpu_destroy(struct xl_gpu *gpu);
 
 /*
@@ -239,7 +246,10 @@ void xl_gpu_destroy(struct xl_gpu *gpu);
  */
 void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns);
 
-/* Frees the host memory only (the device is gone or about to be), and gives back the loader's reference. */
+/*
+ * Opens an armed gate, then frees the host memory only (the device is gone
+ * or about to be), and gives back the loader's reference.
+ */
 void xl_gpu_abandon(struct xl_gpu *gpu);
 
 /*

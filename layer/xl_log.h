@@ -22,6 +22,7 @@ enum xl_log_once_id {
 	XL_ONCE_SESSION_INFO,
 	XL_ONCE_GPU,
 	XL_ONCE_GPU_LATE, /* a GPU sample came after its recording's files closed */
+	XL_ONCE_GPU_LEFT, /* Vulkan objects still in use at destruction, left to the device */
 	XL_ONCE_CTL_PEER,
 	XL_ONCE_BUSY, /* a frame thread stuck in a transition: a wait gave up */
 	XL_ONCE_COUNT

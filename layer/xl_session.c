@@ -202,16 +202,40 @@ XrResult xl_session_destroy(struct xl_instance *in, XrSession session)
 	return r;
 }
 
-void xl_session_abandon_gpu(struct xl_instance *in)
+/*
+ * The instance goes with the measured session alive: its GPU state goes,
+ * then its claim. At xrDestroyInstance the application's device is still
+ * there (it must outlive the session): everything of ours on it is
+ * destroyed as xrDestroySession would (@p destroy), or else the
+ * application's device would be destroyed with our objects on it. At the
+ * process's exit the device may be gone already: host memory only.
+ */
+static void end_gpu(struct xl_instance *in, bool destroy)
 {
 	xl_gl_session_abandon(in);
 	struct xl_gpu *gpu = take_gpu(in);
-	if (gpu) {
+	if (gpu && destroy) {
+		/* The writer is stopped: the samples on the GPU are not waited
+		 * for twice (xl_gpu_destroy waits for the GPU itself). */
 		xl_log("xrDestroyInstance with a session still alive: its GPU timestamp objects "
+		       "are destroyed first");
+		xl_gpu_destroy(gpu);
+	} else if (gpu) {
+		xl_log("the process exits with a session still alive: its GPU timestamp objects "
 		       "are left to the application's device");
 		xl_gpu_abandon(gpu);
 	}
 	xl_gpu_holder_release(&in->gpu);
+}
+
+void xl_session_abandon_gpu(struct xl_instance *in)
+{
+	end_gpu(in, true);
+}
+
+void xl_session_exit_gpu(struct xl_instance *in)
+{
+	end_gpu(in, false);
 }
 
 XrResult xl_session_create_vulkan_instance(struct xl_instance *in, XrInstance instance,

@@ -15,7 +15,18 @@ struct xl_instance;
  * xl_hooks.h.
  */
 
-/* xrDestroyInstance with a session still alive: let go of its GPU state. */
+/*
+ * xrDestroyInstance with a session still alive (the application abandoned
+ * it): its GPU state is destroyed as xrDestroySession would, on the
+ * application's device, which outlives the session.
+ */
 void xl_session_abandon_gpu(struct xl_instance *in);
+
+/*
+ * The instance ends without xrDestroyInstance (the process exits), or after
+ * it: a session's GPU state still here is let go of, its Vulkan objects
+ * left to the device (which may be gone).
+ */
+void xl_session_exit_gpu(struct xl_instance *in);
 
 #endif /* XL_SESSION_H */

@@ -66,15 +66,6 @@ static __attribute__((noinline)) XrResult end_frame_gl_in_flight(struct xl_insta
 	return in->next.xrEndFrame(session, info);
 }
 
-/* The idle xrEndFrame: forwards, through the GL read-back while timestamps are in flight. */
-static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
-                                      const XrFrameEndInfo *info)
-{
-	if (__builtin_expect(atomic_load_explicit(&in->gl_in_flight, memory_order_relaxed), 0))
-		return end_frame_gl_in_flight(in, session, info);
-	return in->next.xrEndFrame(session, info);
-}
-
 /*
  * Opens pre's GPU gate after a frame of @p session, unless another XrSession
  * is the one measured: the token armed is that session's frame's, and its
@@ -88,6 +79,25 @@ static inline void open_gate(struct xl_instance *in, XrSession session)
 	if (measured != XR_NULL_HANDLE && measured != session)
 		return;
 	xl_gate_open(&in->ctl->gpu->gate);
+}
+
+/*
+ * The idle xrEndFrame: forwards, through the GL read-back while timestamps
+ * are in flight. Post first opens a gate pre armed for this frame: pre
+ * recorded it but post finds recording off (a stop between the two
+ * sides' checks, a forced stop), and the runtime below may wait for the
+ * queue the gate holds. One relaxed load when nothing is armed.
+ */
+static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
+                                      const XrFrameEndInfo *info)
+{
+	if (xl_side.index == XL_SIDE_POST &&
+	    __builtin_expect(atomic_load_explicit(&in->ctl->gpu->gate.armed, memory_order_relaxed) != 0,
+	                     0))
+		open_gate(in, session);
+	if (__builtin_expect(atomic_load_explicit(&in->gl_in_flight, memory_order_relaxed), 0))
+		return end_frame_gl_in_flight(in, session, info);
+	return in->next.xrEndFrame(session, info);
 }
 
 /*

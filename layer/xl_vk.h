@@ -58,12 +58,14 @@
  * Optional device-level functions, NULL where the device lacks them:
  * X(member, type, name, alias), looked up under @p name, else @p alias.
  * Timeline semaphores: core 1.2 or VK_KHR_timeline_semaphore; calibrated
- * timestamps: VK_KHR_ or VK_EXT_calibrated_timestamps.
+ * timestamps: VK_EXT_calibrated_timestamps, the extension pre enables
+ * (xl_gpu_device.c), never the KHR one's name: a driver may answer for an
+ * extension the device was not created with.
  */
 #define XL_VK_OPTIONAL_FUNCTIONS(X)                                                     \
 	X(SignalSemaphore, PFN_vkSignalSemaphore, "vkSignalSemaphore", "vkSignalSemaphoreKHR") \
 	X(GetCalibratedTimestamps, PFN_vkGetCalibratedTimestampsEXT,                       \
-	  "vkGetCalibratedTimestampsKHR", "vkGetCalibratedTimestampsEXT")
+	  "vkGetCalibratedTimestampsEXT", NULL)
 
 struct xl_vk {
 	void *loader; /* our reference to libvulkan when the app gave no gipa; NULL else */

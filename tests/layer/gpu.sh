@@ -49,6 +49,11 @@
 #                                    down: no deadlock, so no trip (the watchdog gives a
 #                                    sleeping frame thread the running one's 2 s); the
 #                                    session stays gated, every frame has its GPU value
+#   keep-session                     xrDestroyInstance with the session alive (the app's
+#                                    --keep-session; its Vulkan device goes after the
+#                                    instance), gated, under the validation layer: both
+#                                    sides destroy their objects at xrDestroyInstance, so
+#                                    vkDestroyDevice finds none of ours (no error)
 #   modes                            gated and sandwich both order K = 0 < 200 < 1000
 #                                    (raw medians; each corrected one in [0, raw],
 #                                    K = 1000's 500 us above K = 0's), gated is
@@ -204,6 +209,15 @@ gate-timeline)
 	*"Vulkan instance is 1.0"*) note "fallback said: ${line#*possible: }" ;;
 	*) fail "the fallback does not name the 1.0 instance: $line" ;;
 	esac
+	;;
+keep-session)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=100
+	run_validated --graphics vulkan2 --frames 60 --keep-session
+	for side in pre post; do
+		grep -q "xrDestroyInstance with a session still alive: its GPU timestamp objects are destroyed" \
+			"$OUT/xrlm-$side.log" || fail "$side did not destroy its GPU objects at xrDestroyInstance"
+	done
+	gpu_share 0.95
 	;;
 headless)
 	run_app --graphics headless --frames 100

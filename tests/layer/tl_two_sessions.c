@@ -20,6 +20,11 @@
  *   gate            pre's gate armed for A's frame: B's frame leaves it
  *                   armed (it opened it early, and could race A's destroy
  *                   of the gate's event), A's frame opens it.
+ *   idle_gate       the same for post's idle xrEndFrame (pre recorded the
+ *                   frame, post finds recording off: a stop between the
+ *                   two): A's opens the gate before the runtime gets the
+ *                   frame (it went down with the queue held, until the
+ *                   watchdog tripped the gate), B's leaves it armed.
  *   stress          B's frames on one thread while A is created and
  *                   destroyed on another, Vulkan and OpenGL in turn: a
  *                   sanitizer build reports the use after free (ASan) or
@@ -411,25 +416,53 @@ void xl_gate_open(struct xl_gate *gate)
 		atomic_fetch_add(&gates_opened, 1);
 }
 
-/* Only a frame of the measured session opens the gate armed for its frame. */
-static void test_gate(void **state)
+/*
+ * Pre's gate armed for session A's frame: @p end_frame of B leaves it
+ * armed, of A opens it; with nothing armed, it opens nothing.
+ */
+static void check_gate_opened_by(void (*end_frame)(XrSession s))
 {
-	(void)state;
 	struct xl_gate *gate = &inst.ctl->gpu->gate;
 
 	session_a = create(false);
 	XrSession b = create(false);
 	atomic_store(&gates_opened, 0);
 	atomic_store(&gate->armed, 0x1234);
-	open_gate(&inst, b);
+	end_frame(b);
 	assert_int_equal(atomic_load(&gate->armed), 0x1234);
 	assert_int_equal(atomic_load(&gates_opened), 0);
-	open_gate(&inst, session_a);
+	end_frame(session_a);
 	assert_int_equal(atomic_load(&gate->armed), 0);
+	assert_int_equal(atomic_load(&gates_opened), 1);
+	end_frame(session_a);
 	assert_int_equal(atomic_load(&gates_opened), 1);
 	xl_session_destroy(&inst, b);
 	xl_session_destroy(&inst, session_a);
 	assert_int_equal(atomic_load(&live_states), 0);
+}
+
+static void gate_opened(XrSession s)
+{
+	open_gate(&inst, s);
+}
+
+/* Only a frame of the measured session opens the gate armed for its frame. */
+static void test_gate(void **state)
+{
+	(void)state;
+	check_gate_opened_by(gate_opened);
+}
+
+static void idle_frame(XrSession s)
+{
+	assert_int_equal(end_frame_idle(&inst, s, &end_info), XR_SUCCESS);
+}
+
+/* So does post's idle xrEndFrame (pre recorded the frame, post did not). */
+static void test_idle_gate(void **state)
+{
+	(void)state;
+	check_gate_opened_by(idle_frame);
 }
 
 static uint64_t frame_id(void)
@@ -619,6 +652,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_frame_ids_failed_wait_new_instance, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,31 @@
  *        writer must not reset the event until it has returned. The
  *        validation layer cannot see this window, so the case checks it.
  *
- * Usage: rel_gpu_sync drain|gate
+ * Destruction never frees what the GPU still uses (xl_gpu_destroy): the
+ * layer's destroy and free calls go through counting stand-ins, and the
+ * objects it leaves are destroyed by the test once the queue is idle, so
+ * that anything destroyed while in use is also a validation error.
+ *
+ * destroy  three timestamps (and a bracket measurement) queued behind work
+ *          the test holds on the queue past destruction's 1 s wait (an
+ *          event it sets afterwards): xl_gpu_destroy must leave every
+ *          object to the device (it destroyed them all while in use).
+ * broken   the bracket's third submission fails (out of host memory)
+ *          after A and E went through, behind held work; then the second
+ *          one fails after A alone: xl_gpu_destroy must wait for E's fence
+ *          in the first and, with no fence to tell, leave everything in the
+ *          second (it waited for nothing and destroyed them in use).
+ * armed    a gated timestamp whose gate post never opened (a frame post
+ *          left idle): xl_gpu_destroy opens it and destroys everything
+ *          at once (it waited its 1 s for a GPU held by its own gate).
+ * calibration  a device with VK_EXT_calibrated_timestamps whose driver
+ *          also answers vkGetDeviceProcAddr for the KHR extension's name,
+ *          not enabled (a stand-in): the EXT entry point is the one
+ *          called; a device listing no CLOCK_MONOTONIC time domain (a
+ *          stand-in of the query) gets no clock correlation (the KHR
+ *          name was looked up first, the domains never asked).
+ *
+ * Usage: rel_gpu_sync drain|gate|destroy|broken|armed|calibration
  */
 #include "gw_work.h"
 #include "tc_log.h"
@@ -71,6 +95,7 @@ struct bed {
 	VkPhysicalDevice physical;
 	uint32_t family;
 	VkDevice device;
+	bool calibrated; /* create it with VK_EXT_calibrated_timestamps */
 };
 
 /* Says what failed (with its VkResult, if it was a Vulkan call's); false. */
@@ -161,19 +186,35 @@ static bool create_device(struct bed *b)
 		.queueCount = 1,
 		.pQueuePriorities = &priority,
 	};
+	const char *calibrated = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 	VkDeviceCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qi,
+		.enabledExtensionCount = b->calibrated,
+		.ppEnabledExtensionNames = b->calibrated ? &calibrated : NULL,
 	};
 	VkResult r = vkCreateDevice(b->physical, &ci, NULL, &b->device);
 	return r == VK_SUCCESS || fail("vkCreateDevice", r);
 }
 
-static bool bed_create(struct bed *b)
+static bool bed_create(struct bed *b, bool calibrated)
 {
 	memset(b, 0, sizeof(*b));
+	b->calibrated = calibrated;
 	return create_instance(b) && pick_queue(b) && create_device(b);
+}
+
+/* The binding a session on the bed's device hands the layer. */
+static XrGraphicsBindingVulkanKHR binding_of(const struct bed *b)
+{
+	return (XrGraphicsBindingVulkanKHR){
+		.type = XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR,
+		.instance = b->instance,
+		.physicalDevice = b->physical,
+		.device = b->device,
+		.queueFamilyIndex = b->family,
+	};
 }
 
 static void bed_destroy(struct bed *b)
@@ -415,34 +456,357 @@ static bool run_gate(struct xl_gpu *gpu, struct xl_gate *gate)
 	return ok;
 }
 
+/* ---- Destruction. The layer's destroy calls, counted, then the real ones. */
+static atomic_uint g_destroyed;
+
+#define COUNTED(name, type)                                                                        \
+	static PFN_vk##name g_real_##name;                                                         \
+	static VKAPI_ATTR void VKAPI_CALL counted_##name(VkDevice d, type o,                      \
+	                                                 const VkAllocationCallbacks *a)          \
+	{                                                                                          \
+		atomic_fetch_add(&g_destroyed, 1);                                                 \
+		g_real_##name(d, o, a);                                                            \
+	}
+COUNTED(DestroyFence, VkFence)
+COUNTED(DestroyEvent, VkEvent)
+COUNTED(DestroyBuffer, VkBuffer)
+COUNTED(FreeMemory, VkDeviceMemory)
+COUNTED(DestroyCommandPool, VkCommandPool)
+COUNTED(DestroyQueryPool, VkQueryPool)
+#undef COUNTED
+
+static void count_destroys(struct xl_gpu *gpu)
+{
+	atomic_store(&g_destroyed, 0);
+#define COUNT(name) g_real_##name = gpu->vk.name, gpu->vk.name = counted_##name;
+	COUNT(DestroyFence) COUNT(DestroyEvent) COUNT(DestroyBuffer) COUNT(FreeMemory)
+	COUNT(DestroyCommandPool) COUNT(DestroyQueryPool)
+#undef COUNT
+}
+
+/* A state's objects, taken before xl_gpu_destroy frees it: what it may leave. */
+struct objects {
+	VkFence fences[XL_GPU_SLOTS + 2];
+	VkEvent events[XL_GPU_SLOTS + 1];
+	unsigned n_fences, n_events;
+	VkBuffer buffers[2];
+	VkDeviceMemory memory[2];
+	VkCommandPool cmd_pool;
+	VkQueryPool pool;
+};
+
+static void objects_of(const struct xl_gpu *gpu, struct objects *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (uint32_t i = 0; i < XL_GPU_SLOTS; i++) {
+		o->fences[o->n_fences++] = gpu->slots[i].fence;
+		if (gpu->events[i])
+			o->events[o->n_events++] = gpu->events[i];
+	}
+	if (gpu->bracket.fence) {
+		o->fences[o->n_fences++] = gpu->bracket.fence;
+		o->fences[o->n_fences++] = gpu->bracket.e_fence;
+		o->events[o->n_events++] = gpu->bracket.event;
+	}
+	memcpy(o->buffers, gpu->bracket.buffer, sizeof(o->buffers));
+	memcpy(o->memory, gpu->bracket.memory, sizeof(o->memory));
+	o->cmd_pool = gpu->cmd_pool;
+	o->pool = gpu->pool;
+}
+
+/* How many destroy or free calls the objects take. */
+static unsigned objects_count(const struct objects *o)
+{
+	unsigned n = o->n_fences + o->n_events + 2;
+	for (int i = 0; i < 2; i++)
+		n += (o->buffers[i] != VK_NULL_HANDLE) + (o->memory[i] != VK_NULL_HANDLE);
+	return n;
+}
+
+/* The device's owner frees what the layer left, once the GPU is done with it. */
+static void objects_destroy(VkDevice device, const struct objects *o)
+{
+	for (unsigned i = 0; i < o->n_fences; i++)
+		vkDestroyFence(device, o->fences[i], NULL);
+	for (unsigned i = 0; i < o->n_events; i++)
+		vkDestroyEvent(device, o->events[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		vkDestroyBuffer(device, o->buffers[i], NULL);
+		vkFreeMemory(device, o->memory[i], NULL);
+	}
+	vkDestroyCommandPool(device, o->cmd_pool, NULL);
+	vkDestroyQueryPool(device, o->pool, NULL);
+}
+
+/* Work the test holds on the queue until it sets its event: long GPU work, as long as it likes. */
+struct held {
+	VkCommandPool pool;
+	VkCommandBuffer cmd;
+	VkEvent event;
+};
+
+static bool held_submit(struct bed *b, struct held *h)
+{
+	VkCommandPoolCreateInfo pi = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.queueFamilyIndex = b->family,
+	};
+	VkEventCreateInfo ei = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+	VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VkQueue queue;
+	memset(h, 0, sizeof(*h));
+	vkGetDeviceQueue(b->device, b->family, 0, &queue);
+	VkResult r = vkCreateCommandPool(b->device, &pi, NULL, &h->pool);
+	if (r == VK_SUCCESS)
+		r = vkCreateEvent(b->device, &ei, NULL, &h->event);
+	VkCommandBufferAllocateInfo ai = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = h->pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+		.commandBufferCount = 1,
+	};
+	if (r == VK_SUCCESS)
+		r = vkAllocateCommandBuffers(b->device, &ai, &h->cmd);
+	if (r == VK_SUCCESS)
+		r = vkBeginCommandBuffer(h->cmd, &begin);
+	if (r == VK_SUCCESS) {
+		vkCmdWaitEvents(h->cmd, 1, &h->event, VK_PIPELINE_STAGE_HOST_BIT,
+		                VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, NULL, 0, NULL, 0, NULL);
+		r = vkEndCommandBuffer(h->cmd);
+	}
+	VkSubmitInfo si = {
+		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+		.commandBufferCount = 1,
+		.pCommandBuffers = &h->cmd,
+	};
+	if (r == VK_SUCCESS)
+		r = vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE);
+	return r == VK_SUCCESS || fail("the held work", r);
+}
+
+/* Lets the held work, if any, and all behind it run to their end, then frees it. */
+static void held_release(struct bed *b, struct held *h)
+{
+	VkQueue queue;
+	if (h->event)
+		vkSetEvent(b->device, h->event);
+	vkGetDeviceQueue(b->device, b->family, 0, &queue);
+	vkQueueWaitIdle(queue);
+	if (h->event)
+		vkDestroyEvent(b->device, h->event, NULL);
+	if (h->pool)
+		vkDestroyCommandPool(b->device, h->pool, NULL);
+}
+
+/* The queue's submissions: the first g_submits_ok go through, later ones fail. */
+static PFN_vkQueueSubmit g_real_submit;
+static unsigned g_submits, g_submits_ok;
+
+static VKAPI_ATTR VkResult VKAPI_CALL failing_submit(VkQueue queue, uint32_t n,
+                                                     const VkSubmitInfo *info, VkFence fence)
+{
+	if (++g_submits > g_submits_ok)
+		return VK_ERROR_OUT_OF_HOST_MEMORY;
+	return g_real_submit(queue, n, info, fence);
+}
+
+/*
+ * One state on @p b: @p frames timestamps (gated when @p gated) behind held
+ * work when @p hold, the first @p submits_ok submissions going through;
+ * then xl_gpu_destroy. @p left: every object must be left to the device,
+ * else every one destroyed at once. The test frees what it left.
+ */
+static bool destroy_round(struct bed *b, const char *name, bool gated, bool hold, int frames,
+                          unsigned submits_ok, bool left)
+{
+	XrGraphicsBindingVulkanKHR binding = binding_of(b);
+	struct xl_gpu_params params = {.bracket = !gated, .gate_kind = XL_GATE_KIND_EVENT};
+	struct xl_gate gate;
+	char why[160];
+	struct xl_gpu *gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params,
+	                                   gated ? &gate : NULL, why, sizeof(why));
+	if (!gpu)
+		return fail(why, VK_SUCCESS);
+	struct held h = {0};
+	if (hold && !held_submit(b, &h)) {
+		xl_gpu_destroy(gpu);
+		return false;
+	}
+	g_real_submit = gpu->vk.QueueSubmit;
+	gpu->vk.QueueSubmit = failing_submit;
+	g_submits = 0;
+	g_submits_ok = submits_ok;
+	unsigned stamped = 0;
+	for (int i = 0; i < frames; i++)
+		stamped += xl_gpu_stamp(gpu, 1000 + i, 1, gated, (uint32_t)gettid());
+	bool broken = gpu->bracket.broken;
+	struct objects o;
+	objects_of(gpu, &o);
+	count_destroys(gpu);
+	uint64_t start = xl_clock_mono_ns();
+	xl_gpu_destroy(gpu);
+	double ms = (double)(xl_clock_mono_ns() - start) / 1e6;
+	unsigned destroyed = atomic_load(&g_destroyed), all = objects_count(&o);
+	/* Opened by the test if the layer left it armed: else the GPU waits for ever. */
+	bool armed = gated && atomic_load(&gate.armed);
+	if (armed)
+		xl_gate_open(&gate);
+	held_release(b, &h);
+	if (destroyed == 0)
+		objects_destroy(b->device, &o);
+	printf("%s: %u of %d timestamps submitted%s; xl_gpu_destroy took %.0f ms and destroyed "
+	       "%u of %u objects\n", name, stamped, frames,
+	       broken ? ", the bracket broken" : "", ms, destroyed, all);
+	if (armed)
+		return fail("the gate was left armed", VK_SUCCESS);
+	if (left && destroyed != 0)
+		return fail("objects the GPU still used were destroyed", VK_SUCCESS);
+	if (!left && (destroyed != all || ms >= 500))
+		return fail("not everything destroyed at once", VK_SUCCESS);
+	return true;
+}
+
+/* ---- Calibrated timestamps: what the layer looks up and asks, through stand-ins. */
+static atomic_uint g_khr_calls, g_ext_calls, g_domain_queries;
+static PFN_vkGetCalibratedTimestampsEXT g_real_calibrated;
+static bool g_no_monotonic;
+
+/* The KHR extension's entry point a driver may hand out though the device lacks it. */
+static VKAPI_ATTR VkResult VKAPI_CALL khr_calibrated(VkDevice device, uint32_t n,
+                                                     const VkCalibratedTimestampInfoEXT *info,
+                                                     uint64_t *stamps, uint64_t *deviation)
+{
+	(void)device, (void)n, (void)info, (void)stamps, (void)deviation;
+	atomic_fetch_add(&g_khr_calls, 1);
+	return VK_ERROR_EXTENSION_NOT_PRESENT;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL ext_calibrated(VkDevice device, uint32_t n,
+                                                     const VkCalibratedTimestampInfoEXT *info,
+                                                     uint64_t *stamps, uint64_t *deviation)
+{
+	atomic_fetch_add(&g_ext_calls, 1);
+	return g_real_calibrated(device, n, info, stamps, deviation);
+}
+
+static PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT g_real_domains;
+
+/* The device's time domains, less CLOCK_MONOTONIC when g_no_monotonic. */
+static VKAPI_ATTR VkResult VKAPI_CALL stand_in_domains(VkPhysicalDevice physical, uint32_t *n,
+                                                       VkTimeDomainEXT *domains)
+{
+	atomic_fetch_add(&g_domain_queries, 1);
+	VkResult r = g_real_domains(physical, n, domains);
+	if (!domains || !g_no_monotonic)
+		return r;
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < *n; i++)
+		if (domains[i] != VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT)
+			domains[kept++] = domains[i];
+	*n = kept;
+	return r;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gdpa(VkDevice device, const char *name);
+
+/* What the layer gets for entry point @p name, whose real one is @p real. */
+static PFN_vkVoidFunction stand_in(const char *name, PFN_vkVoidFunction real)
+{
+	if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+		return (PFN_vkVoidFunction)stand_in_gdpa;
+	if (strcmp(name, "vkGetCalibratedTimestampsKHR") == 0)
+		return (PFN_vkVoidFunction)khr_calibrated;
+	if (real && strcmp(name, "vkGetCalibratedTimestampsEXT") == 0) {
+		g_real_calibrated = (PFN_vkGetCalibratedTimestampsEXT)real;
+		return (PFN_vkVoidFunction)ext_calibrated;
+	}
+	if (real && strcmp(name, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT") == 0) {
+		g_real_domains = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)real;
+		return (PFN_vkVoidFunction)stand_in_domains;
+	}
+	return real;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gdpa(VkDevice device, const char *name)
+{
+	return stand_in(name, vkGetDeviceProcAddr(device, name));
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL stand_in_gipa(VkInstance instance, const char *name)
+{
+	return stand_in(name, vkGetInstanceProcAddr(instance, name));
+}
+
+/* One state with the device's domains, less CLOCK_MONOTONIC when @p no_monotonic. */
+static bool calibration_round(struct bed *b, bool no_monotonic)
+{
+	XrGraphicsBindingVulkanKHR binding = binding_of(b);
+	struct xl_gpu_params params = {.gipa = stand_in_gipa, .calibrated = true};
+	struct xl_gpu_calibration cal;
+	char why[160];
+	g_no_monotonic = no_monotonic;
+	atomic_store(&g_khr_calls, 0);
+	atomic_store(&g_ext_calls, 0);
+	atomic_store(&g_domain_queries, 0);
+	struct xl_gpu *gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, NULL, why,
+	                                   sizeof(why));
+	if (!gpu)
+		return fail(why, VK_SUCCESS);
+	bool calibrated = gpu->calibrated, took = xl_gpu_calibrate(gpu, &cal);
+	xl_gpu_destroy(gpu);
+	unsigned khr = atomic_load(&g_khr_calls), ext = atomic_load(&g_ext_calls),
+	         asked = atomic_load(&g_domain_queries);
+	printf("domains %s: calibrated %d, a calibration %s; time domains asked %u times; "
+	       "GetCalibratedTimestamps called %u times under the EXT name, %u under the KHR one\n",
+	       no_monotonic ? "without CLOCK_MONOTONIC" : "as the device lists them", calibrated,
+	       took ? "taken" : "refused", asked, ext, khr);
+	if (khr)
+		return fail("the KHR extension's entry point was called", VK_SUCCESS);
+	if (no_monotonic && (calibrated || took || ext))
+		return fail("calibrated without CLOCK_MONOTONIC among the device's domains", VK_SUCCESS);
+	if (!no_monotonic && (!calibrated || !took || ext == 0))
+		return fail("no calibration on a device that has it", VK_SUCCESS);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	bool gated = argc == 2 && strcmp(argv[1], "gate") == 0;
-	if (argc != 2 || (!gated && strcmp(argv[1], "drain") != 0)) {
-		fprintf(stderr, "usage: rel_gpu_sync drain|gate\n");
+	static const char *const cases[] = {"drain", "gate", "destroy", "broken", "armed",
+	                                    "calibration"};
+	const char *c = argc == 2 ? argv[1] : "";
+	bool known = false;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		known |= strcmp(c, cases[i]) == 0;
+	if (!known) {
+		fprintf(stderr, "usage: rel_gpu_sync drain|gate|destroy|broken|armed|calibration\n");
 		return 2;
 	}
+	bool gated = strcmp(c, "gate") == 0;
 	struct bed b;
 	struct xl_gate gate;
-	bool ok = bed_create(&b);
+	bool ok = bed_create(&b, strcmp(c, "calibration") == 0);
 	struct xl_gpu *gpu = NULL;
-	if (ok) {
-		XrGraphicsBindingVulkanKHR binding = {
-			.type = XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR,
-			.instance = b.instance,
-			.physicalDevice = b.physical,
-			.device = b.device,
-			.queueFamilyIndex = b.family,
-		};
+	if (ok && strcmp(c, "destroy") == 0) {
+		ok = destroy_round(&b, "held", false, true, 3, 1000, true);
+	} else if (ok && strcmp(c, "broken") == 0) {
+		/* One frame: the bracket's A, E and B, then the frame's own. */
+		ok = destroy_round(&b, "A and E through", false, true, 1, 2, true) &&
+		     destroy_round(&b, "A alone through", false, true, 1, 1, true);
+	} else if (ok && strcmp(c, "armed") == 0) {
+		ok = destroy_round(&b, "armed", true, false, 1, 1000, false);
+	} else if (ok && strcmp(c, "calibration") == 0) {
+		ok = calibration_round(&b, false) && calibration_round(&b, true);
+	} else if (ok) {
+		XrGraphicsBindingVulkanKHR binding = binding_of(&b);
 		struct xl_gpu_params params = {.bracket = !gated, .gate_kind = XL_GATE_KIND_EVENT};
 		char why[160];
 		gpu = xl_gpu_create((XrSession)(uintptr_t)1, &binding, &params, gated ? &gate : NULL,
 		                    why, sizeof(why));
 		if (!gpu)
 			ok = fail(why, VK_SUCCESS);
+		if (ok)
+			ok = gated ? run_gate(gpu, &gate) : run(&b, gpu);
 	}
-	if (ok)
-		ok = gated ? run_gate(gpu, &gate) : run(&b, gpu);
 	if (gpu)
 		xl_gpu_destroy(gpu);
 	bed_destroy(&b);
