@@ -211,21 +211,45 @@ enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id)
 	return (enum xl_merge_state)((state & XL_SLOT_MERGE_MASK) >> XL_SLOT_MERGE_SHIFT);
 }
 
-bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_state state)
+/* Replaces the bits @p mask of session @p id's state word with @p bits; never a later session's. */
+static bool update_slot(struct xl_control *ctl, uint32_t id, uint64_t mask, uint64_t bits)
 {
 	struct xl_session_info *info = xl_control_session(ctl, id);
 	uint64_t cur = atomic_load_explicit(&info->state, memory_order_acquire);
-	uint64_t bits = (uint64_t)state << XL_SLOT_MERGE_SHIFT & XL_SLOT_MERGE_MASK;
 
 	/* In the slot's one word, as the tag's state: never into a later session's. */
 	while (id && xl_slot_id(cur) == id) {
-		if (atomic_compare_exchange_weak_explicit(&info->state, &cur,
-		                                          (cur & ~XL_SLOT_MERGE_MASK) | bits,
+		if (atomic_compare_exchange_weak_explicit(&info->state, &cur, (cur & ~mask) | bits,
 		                                          memory_order_release,
 		                                          memory_order_acquire))
 			return true;
 	}
 	return false;
+}
+
+bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_state state)
+{
+	return update_slot(ctl, id, XL_SLOT_MERGE_MASK,
+	                   (uint64_t)state << XL_SLOT_MERGE_SHIFT & XL_SLOT_MERGE_MASK);
+}
+
+void xl_control_files_lost(struct xl_control *ctl, uint32_t id, int err, bool merge)
+{
+	uint64_t mask = XL_SLOT_LOST | XL_SLOT_ERRNO_MASK | (merge ? XL_SLOT_MERGE_MASK : 0);
+	uint64_t bits = XL_SLOT_LOST |
+	                ((uint64_t)(uint32_t)err << XL_SLOT_ERRNO_SHIFT & XL_SLOT_ERRNO_MASK) |
+	                (merge ? (uint64_t)XL_MERGE_LOST << XL_SLOT_MERGE_SHIFT : 0);
+	update_slot(ctl, id, mask, bits);
+}
+
+bool xl_control_lost(struct xl_control *ctl, uint32_t id, int *err)
+{
+	uint64_t state = xl_control_slot_state(ctl, id);
+
+	if (!id || xl_slot_id(state) != id || !(state & XL_SLOT_LOST))
+		return false;
+	*err = xl_slot_errno(state);
+	return true;
 }
 
 /* Loads before the waits sleep: a transition takes nanoseconds. */

@@ -84,15 +84,19 @@ enum xl_tag_state {
 #define XL_SLOT_TOGGLE_STOP (1ull << 3)  /* a toggle stopped it */
 #define XL_SLOT_MERGE_SHIFT 4          /* enum xl_merge_state, bits 4-5 */
 #define XL_SLOT_MERGE_MASK (0x3ull << XL_SLOT_MERGE_SHIFT)
-#define XL_SLOT_ERRNO_SHIFT 8          /* XL_TAG_FAILED: pre's errno, bits 8-31 */
+/* A side's files of the session could not be written (or the directory was
+ * deleted): nothing to merge; the errno (ENOENT: deleted) in bits 8-31. */
+#define XL_SLOT_LOST (1ull << 6)
+#define XL_SLOT_ERRNO_SHIFT 8          /* XL_TAG_FAILED, XL_SLOT_LOST: the errno, bits 8-31 */
 #define XL_SLOT_ERRNO_MASK (0xffffffull << XL_SLOT_ERRNO_SHIFT)
 #define XL_SLOT_ID_SHIFT 32            /* the session id; 0 while the slot is refilled */
 
 /* A session's tag: "<pid>-<YYYYmmddTHHMMSS>[-<n>]" and its NUL. */
 #define XL_TAG_MAX 64
 
-/* What post's merge made of a session (XL_MERGE_NONE: no rows, no merge). */
-enum xl_merge_state { XL_MERGE_NONE = 0, XL_MERGE_DONE, XL_MERGE_FAILED };
+/* What post's merge made of a session (XL_MERGE_NONE: no rows, no merge;
+ * XL_MERGE_LOST: its files, a side's at least, are lost: XL_SLOT_LOST). */
+enum xl_merge_state { XL_MERGE_NONE = 0, XL_MERGE_DONE, XL_MERGE_FAILED, XL_MERGE_LOST };
 
 /*
  * What both sides need to know about one recording session.
@@ -144,6 +148,15 @@ struct xl_control {
 	 */
 	_Atomic uint32_t settled[2];
 	_Atomic uint64_t session_rows;    /* frames pre recorded in its open session (see no_files) */
+	/*
+	 * The last time a side's files failed for lack of space (ENOSPC,
+	 * EDQUOT): CLOCK_MONOTONIC ns, 0 none; the bytes then free on the
+	 * directory's filesystem, and the errno. Pre makes no session's files
+	 * until space is freed or a while has passed (xl_writer_files.c).
+	 */
+	_Atomic uint64_t nospace_ns;
+	_Atomic uint64_t nospace_free;
+	atomic_int nospace_errno;
 	atomic_bool post_joined;          /* post monitors the instance too */
 
 	/* Written at pre's instance creation, read-only afterwards. */
@@ -287,6 +300,17 @@ enum xl_merge_state xl_control_merge_state(struct xl_control *ctl, uint32_t id);
  * holds a later session by now (a merge may take seconds). False then.
  */
 bool xl_control_settle_merge(struct xl_control *ctl, uint32_t id, enum xl_merge_state state);
+
+/*
+ * A side's files of session @p id are lost (@p err: why; ENOENT: the
+ * output directory was deleted): marks its slot XL_SLOT_LOST, and with
+ * @p merge the merge's state XL_MERGE_LOST (post: there is nothing to
+ * merge). Before the side says it finished the session.
+ */
+void xl_control_files_lost(struct xl_control *ctl, uint32_t id, int err, bool merge);
+
+/* Whether a side's files of session @p id are lost, with why in @p err. */
+bool xl_control_lost(struct xl_control *ctl, uint32_t id, int *err);
 
 /*
  * Asks for a stop at the next frame if session @p id is still the one

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Rows are flushed by the writer every 0.5 s (xl_writer_files.c), not per line. */
@@ -27,6 +28,9 @@ int xl_csv_file_create(struct xl_csv_file *f, int dir_fd, const char *name)
 		free(buf);
 		return -1;
 	}
+	struct stat st;
+	if (fstat(f->fd, &st) == 0)
+		f->ino = st.st_ino;
 	f->buf = buf;
 	return 0;
 }

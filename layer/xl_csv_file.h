@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct xl_csv_file {
 	char name[128]; /* its name in the output directory, kept after closing */
@@ -25,6 +26,7 @@ struct xl_csv_file {
 	size_t used;    /* bytes in buf not yet written */
 	uint64_t rows;
 	bool failed;
+	ino_t ino;      /* the file created under name (0: none), kept after closing */
 };
 
 /* Whether @p f is open (created and not yet closed). */

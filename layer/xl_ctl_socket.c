@@ -84,7 +84,11 @@ static bool socket_address(struct sockaddr_un *sa, int dir_fd, const char *name,
 	return n > 0 && (size_t)n < sizeof(sa->sun_path);
 }
 
-/* Removes a socket file of this pid that nobody listens on (an earlier process's). */
+/*
+ * Removes a socket file of this pid that nobody listens on (an earlier
+ * process's). Only a refused connection (or a file gone meanwhile) says so:
+ * any other failure (EAGAIN: a live process's full backlog) leaves it be.
+ */
 static bool remove_stale(struct xl_ctl_socket *s, const struct sockaddr_un *sa, char *why,
                          size_t why_size)
 {
@@ -93,10 +97,12 @@ static bool remove_stale(struct xl_ctl_socket *s, const struct sockaddr_un *sa, 
 	if (fstatat(s->dir_fd, s->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return true;
 	int fd = S_ISSOCK(st.st_mode) ? u_ctl_connect(sa->sun_path) : -1;
-	if (fd >= 0) {
+	int err = fd >= 0 ? 0 : S_ISSOCK(st.st_mode) ? errno : ECONNREFUSED;
+	if (fd >= 0)
 		close(fd);
-		snprintf(why, why_size, "%s is in use by another process (another pid namespace?)",
-		         s->path);
+	if (err != ECONNREFUSED && err != ENOENT) {
+		snprintf(why, why_size, "%s is in use by another process (another pid namespace?)%s%s",
+		         s->path, err ? ": " : "", err ? strerror(err) : "");
 		return false;
 	}
 	unlinkat(s->dir_fd, s->name, 0);

@@ -86,7 +86,9 @@ static int open_component(int parent, const char *name, const char *via, const c
 
 	int fd = openat(parent, name, flags);
 	if (fd < 0 && errno == ENOENT) {
-		if (mkdirat(parent, name, 0755) != 0 && errno != EEXIST) {
+		/* The output directory itself is private (app names, timings,
+		 * marks): 0700; the directories on the way to it 0755. */
+		if (mkdirat(parent, name, last ? 0700 : 0755) != 0 && errno != EEXIST) {
 			snprintf(why, why_size, "cannot create %s%s: %s", via, prefix, strerror(errno));
 			return -1;
 		}

@@ -20,6 +20,15 @@
 static atomic_int log_fd = -1;
 static const char *_Atomic log_side = "?"; /* the side's name: a constant string */
 static atomic_bool once_done[XL_ONCE_COUNT];
+/*
+ * The log file could not be written (a full disk): said once on stderr;
+ * from then on a line goes to stderr only if it is loud, said once
+ * (xl_log_once), or the first of its kind (its format) since: never a
+ * line per frame or per session.
+ */
+static atomic_bool write_failed;
+#define KINDS_MAX 64
+static const char *_Atomic kinds_said[KINDS_MAX];
 
 /*
  * Opens "xrlm-<side>.log" in @p dir_fd for appending. The log is the one file
@@ -63,6 +72,9 @@ bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size)
 	atomic_store(&log_side, side);
 	for (int i = 0; i < XL_ONCE_COUNT; i++)
 		atomic_store(&once_done[i], false);
+	atomic_store(&write_failed, false);
+	for (int i = 0; i < KINDS_MAX; i++)
+		atomic_store(&kinds_said[i], NULL);
 	int fd = open_log_file(dir_fd, why, why_size);
 	atomic_store(&log_fd, fd);
 	return fd >= 0 || dir_fd < 0;
@@ -88,12 +100,45 @@ void xl_log_close(void)
 		close(fd);
 }
 
+/* Whether no line of the kind @p fmt has gone to stderr since the log failed (then it has). */
+static bool first_of_kind(const char *fmt)
+{
+	for (int i = 0; i < KINDS_MAX; i++) {
+		const char *seen = NULL;
+		if (atomic_compare_exchange_strong(&kinds_said[i], &seen, fmt))
+			return true;
+		if (seen == fmt)
+			return false;
+	}
+	return false; /* more kinds than that: the rest stay quiet */
+}
+
+/*
+ * The log file's write failed with @p err: says so on stderr the first
+ * time, with the rule for what follows. Returns whether the line goes to
+ * stderr by that rule (@p always: loud, or said once anyway).
+ */
+static bool write_failed_to_stderr(int err, bool always, const char *fmt)
+{
+	if (!atomic_exchange(&write_failed, true)) {
+		char line[512];
+		const char *side = atomic_load(&log_side);
+		int n = snprintf(line, sizeof(line), "xrlm %s: cannot write xrlm-%s.log: %s; from now "
+		                 "on stderr gets the warnings said once, the loud lines and the first "
+		                 "line of each other kind\n", side, side, strerror(err));
+		if (n > 0)
+			(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n
+			                                                          : sizeof(line) - 1);
+	}
+	return always || first_of_kind(fmt);
+}
+
 /*
  * Formats the whole line first so it reaches the file in one write.
  * The line is "<local time> [pid] <side>: <message>"; stderr gets
- * "xrlm <side>: <message>".
+ * "xrlm <side>: <message>". @p once: a line said once (xl_log_once).
  */
-static void log_vwrite(bool loud, const char *fmt, va_list ap)
+static void log_vwrite(bool loud, bool once, const char *fmt, va_list ap)
 {
 	char line[2048];
 	struct timespec ts;
@@ -116,7 +161,10 @@ static void log_vwrite(bool loud, const char *fmt, va_list ap)
 
 	int fd = atomic_load(&log_fd);
 	bool to_file = fd >= 0 && write(fd, line, len) == (ssize_t)len;
-	if (!to_file || loud) {
+	/* No log file at all: every line to stderr; one that fails: by the rule. */
+	bool to_stderr = loud || fd < 0 ||
+	                 (!to_file && write_failed_to_stderr(errno ? errno : EIO, once, fmt));
+	if (to_stderr) {
 		/* "xrlm " over the end of the time stamp: one write, so that the
 		 * lines of pre, post and the app never interleave on stderr. */
 		char *start = line + stamp - 5;
@@ -129,7 +177,7 @@ void xl_log(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	log_vwrite(false, fmt, ap);
+	log_vwrite(false, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -137,7 +185,7 @@ void xl_log_loud(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	log_vwrite(true, fmt, ap);
+	log_vwrite(true, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -147,6 +195,6 @@ void xl_log_once(enum xl_log_once_id id, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	log_vwrite(false, fmt, ap);
+	log_vwrite(false, true, fmt, ap);
 	va_end(ap);
 }

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -174,17 +175,26 @@ static bool wait_for_pre(struct xl_control *ctl, uint32_t id)
 
 /*
  * Merges session @p id's per-side files in the output directory @p dir_fd
- * (the writer's); false (logged) when it could not.
+ * (the writer's): XL_MERGE_DONE, XL_MERGE_FAILED (logged) when it could
+ * not, XL_MERGE_LOST when pre's files of it are lost (pre said why).
  */
-static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char *tag, int dir_fd)
+static enum xl_merge_state merge_session_files(struct xl_control *ctl, uint32_t id,
+                                               const char *tag, int dir_fd)
 {
 	char pre[MERGE_PATH_MAX], shown[XL_PATH_MAX], now[XL_PATH_MAX], q[QUOTE_PATH_MAX];
 	struct merge_siblings sib;
+	int err;
 
 	if (!wait_for_pre(ctl, id)) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: the pre side did not finish its file; "
 		            "run `xrlm merge` on the per-side files", tag);
-		return false;
+		return XL_MERGE_FAILED;
+	}
+	if (xl_control_lost(ctl, id, &err)) {
+		xl_log("session %s: not merged: pre's files of it are lost (%s; see xrlm-pre.log)",
+		       tag, err == ENOENT ? "the output directory was deleted" : strerror(err));
+		xl_control_files_lost(ctl, id, err, true);
+		return XL_MERGE_LOST;
 	}
 	/* Every path goes through the directory descriptor post's writer holds:
 	 * a symlink planted in the directory's path since is not followed. */
@@ -199,18 +209,18 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 	if (u_names_side_file(pre, sizeof(pre), dir.via, U_NAMES_FRAMES, tag, U_NAMES_PRE) < 0 ||
 	    merge_sibling_paths(pre, NULL, &sib) != 0) {
 		xl_log_once(XL_ONCE_MERGE, "session %s: output path too long to merge", tag);
-		return false;
+		return XL_MERGE_FAILED;
 	}
 	/* Every file of the session: frames, GPU and calls files. */
 	struct merge_paths paths;
 	merge_paths_from_siblings(&sib, pre, &paths);
 	if (merge_files(&paths, sib.merged_csv, NULL, merge_log, &dir) != 0)
-		return false;
+		return XL_MERGE_FAILED;
 	char merged[MERGE_PATH_MAX];
 	const char *dir_now = xl_files_dir_now(dir_fd, ctl->output_dir, now, sizeof(now));
 	if (u_names_merged_file(merged, sizeof(merged), dir_now, U_NAMES_FRAMES, tag) >= 0)
 		xl_log("session %s: merged into %s", tag, quote_path(q, merged));
-	return true;
+	return XL_MERGE_DONE;
 }
 
 /*
@@ -220,8 +230,9 @@ static bool merge_session_files(struct xl_control *ctl, uint32_t id, const char 
 static void merge_session(void *ctx, uint32_t id, const char *tag, int dir_fd)
 {
 	struct xl_control *ctl = ctx;
-	bool ok = merge_session_files(ctl, id, tag, dir_fd);
-	xl_control_settle_merge(ctl, id, ok ? XL_MERGE_DONE : XL_MERGE_FAILED);
+	enum xl_merge_state state = merge_session_files(ctl, id, tag, dir_fd);
+	if (state != XL_MERGE_LOST) /* files_lost settled it, with why */
+		xl_control_settle_merge(ctl, id, state);
 }
 
 void (*xl_side_session_closed(void))(void *ctx, uint32_t id, const char *tag, int dir_fd)

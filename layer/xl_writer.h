@@ -64,6 +64,9 @@ struct xl_writer_session {
 	uint64_t ended_ns;    /* when the writer first saw it ended; 0: not yet */
 	bool by_signal;       /* pre: a toggle signal started it */
 	bool end_said;        /* pre: its end was reported (xl_writer_files_ended) */
+	int lost_err;         /* its files could not be written (errno; ENOENT: the
+	                       * directory was deleted): the session is lost; 0: not */
+	char lost_file[128];  /* lost_err: the name of the file that failed, or "" */
 };
 
 struct xl_writer {
@@ -87,6 +90,8 @@ struct xl_writer {
 	uint64_t late_records; /* records that came after their session's files were closed */
 	uint64_t last_flush_ns;
 	bool dirty;           /* rows written since the last flush */
+	bool nospace_said;    /* pre: sessions refused for lack of space, said (until they resume) */
+	bool deleted_said;    /* the directory's deletion said loud (until it is made again) */
 	struct xl_trace trace; /* live tracing (XRLM_TRACE=lttng) */
 	struct xl_hook_thread hooks; /* runs cfg.session_closed (post: the merge) */
 };

@@ -13,12 +13,78 @@
 #include "u_ticks.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define FLUSH_EVERY_NS 500000000ull
 /* How long a closing session waits for its last GPU timestamps. */
 #define GPU_DRAIN_NS 250000000ull
+/*
+ * After a session's files failed for lack of space, pre makes no session's
+ * files until this much more is free on the directory's filesystem than
+ * then (one file's buffer), or NOSPACE_RETRY_NS have passed (a quota,
+ * which statvfs does not see, may have been raised).
+ */
+#define NOSPACE_FREED (64 * 1024ull)
+#define NOSPACE_RETRY_NS 10000000000ull
+
+static bool lack_of_space(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+/* Bytes free to this user on the output directory's filesystem (0: unknown). */
+static uint64_t dir_free(const struct xl_writer *w)
+{
+	struct statvfs v;
+	return fstatvfs(w->dir_fd, &v) == 0 ? (uint64_t)v.f_bavail * v.f_frsize : 0;
+}
+
+/* A session's files failed with @p err: for lack of space, pre makes no more for a while. */
+static void note_failure(struct xl_writer *w, int err)
+{
+	struct xl_control *ctl = w->cfg.ctl;
+
+	if (!lack_of_space(err))
+		return;
+	atomic_store(&ctl->nospace_free, dir_free(w));
+	atomic_store(&ctl->nospace_errno, err);
+	atomic_store(&ctl->nospace_ns, xl_clock_mono_ns());
+}
+
+/*
+ * Pre, at a session's start: whether its files are not to be made, a
+ * session's files having failed for lack of space lately (note_failure).
+ * Says so once until sessions are recorded again; @p err: why.
+ */
+static bool space_refused(struct xl_writer *w, int *err)
+{
+	struct xl_control *ctl = w->cfg.ctl;
+	char q[XL_PATH_MAX];
+	uint64_t since = atomic_load(&ctl->nospace_ns);
+
+	if (!since)
+		return false;
+	*err = atomic_load(&ctl->nospace_errno);
+	if (xl_clock_mono_ns() - since >= NOSPACE_RETRY_NS ||
+	    dir_free(w) >= atomic_load(&ctl->nospace_free) + NOSPACE_FREED) {
+		atomic_compare_exchange_strong(&ctl->nospace_ns, &since, 0);
+		w->nospace_said = false;
+		return false;
+	}
+	if (!w->nospace_said)
+		xl_log_loud("sessions are not recorded for now: the files of one could not be "
+		            "written in %s: %s; recording resumes at the first start once %llu KiB "
+		            "more are free there, or %llu s after the failure",
+		            xl_writer_dir_shown(w, q), strerror(*err),
+		            (unsigned long long)(NOSPACE_FREED / 1024),
+		            (unsigned long long)(NOSPACE_RETRY_NS / 1000000000ull));
+	w->nospace_said = true;
+	return true;
+}
 
 /*
  * A failure the side cannot recover from this session: stop recording, if
@@ -31,6 +97,19 @@ static void give_up_session(struct xl_writer *w, struct xl_writer_session *s,
 	s->failed = true;
 	s->lost_why = lost_why;
 	xl_control_stop_session(w->cfg.ctl, s->id);
+}
+
+/* Session @p s's file @p f could not be written (errno): the session is lost. */
+static void lose_session(struct xl_writer *w, struct xl_writer_session *s,
+                         const struct xl_csv_file *f)
+{
+	int err = errno;
+	if (!s->lost_err) {
+		s->lost_err = err ? err : EIO;
+		snprintf(s->lost_file, sizeof(s->lost_file), "%s", f->name);
+	}
+	note_failure(w, err);
+	give_up_session(w, s, "its files failed");
 }
 
 /*
@@ -225,6 +304,7 @@ static void recreate_dir(struct xl_writer *w)
 		return;
 	}
 	xl_log_reopen(w->dir_fd);
+	w->deleted_said = false; /* a later deletion is said again */
 	xl_log_loud("output directory %s was deleted while the application ran: made it again",
 	            dir);
 }
@@ -270,14 +350,38 @@ static void open_calls_file(struct xl_writer *w, struct xl_writer_session *s)
 	            xl_writer_dir_shown(w, q), why);
 }
 
+/*
+ * Removes the closed file @p f of the session if nothing of it reached the
+ * disk (its writes failed from the first): an empty file is no record, and
+ * would fail the merge. Returns whether no such file is left (none made).
+ */
+static bool remove_if_empty(struct xl_writer *w, const struct xl_csv_file *f)
+{
+	struct stat st;
+
+	if (!f->ino)
+		return true; /* this side made no file under the name */
+	if (fstatat(w->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	if (st.st_ino != f->ino || !S_ISREG(st.st_mode) || st.st_size != 0)
+		return false;
+	return unlinkat(w->dir_fd, f->name, 0) == 0;
+}
+
 /* Closes the calls file with its footer: @p dropped counts every function's drops. */
-static void close_calls_file(struct xl_writer_session *s, uint64_t dropped)
+static void close_calls_file(struct xl_writer *w, struct xl_writer_session *s, uint64_t dropped)
 {
 	if (!xl_csv_file_is_open(&s->calls_csv))
 		return;
-	if (!xl_side_csv_close(&s->calls_csv, dropped))
-		xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
-		            "the file is incomplete", s->tag, s->calls_csv.name);
+	if (!xl_side_csv_close(&s->calls_csv, dropped)) {
+		int err = errno;
+		/* The frames file merges alone, without an empty calls file. */
+		bool removed = remove_if_empty(w, &s->calls_csv);
+		if (!s->calls_failed)
+			xl_log("session %s: writing %s failed: %s; %s", s->tag, s->calls_csv.name,
+			       strerror(err), removed ? "nothing of it was written: removed"
+			                              : "the file is incomplete");
+	}
 	xl_log("session %s: %llu calls recorded, %llu dropped", s->tag,
 	       (unsigned long long)s->calls_csv.rows, (unsigned long long)dropped);
 }
@@ -319,6 +423,13 @@ static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 		give_up_session(w, s, NULL);
 		return;
 	}
+	int err;
+	if (w->cfg.side == XL_SIDE_PRE && space_refused(w, &err)) {
+		/* Post learns it from the tag; nothing more said per session. */
+		xl_control_settle_tag(w->cfg.ctl, id, XL_TAG_FAILED, err, NULL);
+		give_up_session(w, s, NULL);
+		return;
+	}
 	enum open_result r = w->cfg.side == XL_SIDE_PRE ? create_pre_file(w, s, realtime_s)
 	                                                : create_post_file(w, s);
 	if (r == OPEN_TAKEN || r == OPEN_NO_PRE) {
@@ -330,13 +441,16 @@ static void open_files(struct xl_writer *w, struct xl_writer_session *s)
 		return;
 	}
 	if (r != OPEN_OK) {
-		int err = errno;
+		err = errno;
+		if (r == OPEN_FAILED)
+			note_failure(w, err);
 		xl_log_once(XL_ONCE_FILE_OPEN, "session %u: cannot create its %s file in %s: %s%s; "
 		            "recording stopped", id, w->cfg.meta.side,
 		            xl_writer_dir_shown(w, q),
 		            r == OPEN_PRE_FAILED ? "pre could not create its own file there: " : "",
 		            strerror(err));
-		give_up_session(w, s, "its files failed");
+		/* Pre's failure: its records are pre's concern, not counted per session here. */
+		give_up_session(w, s, r == OPEN_PRE_FAILED ? NULL : "its files failed");
 		return;
 	}
 	xl_log("session %s: recording to %s/%s", s->tag, xl_writer_dir_shown(w, q), s->csv.name);
@@ -622,13 +736,47 @@ static void close_gpu_file(struct xl_writer *w, struct xl_writer_session *s, uin
 /*
  * A session given up (a file could not be written, or not every one
  * opened): whatever is open is closed as it is, without its footer, so
- * that no descriptor outlives the session.
+ * that no descriptor outlives the session; a file nothing reached is
+ * removed. Returns whether every file of it was removed.
  */
-static void abandon_files(struct xl_writer_session *s)
+static bool abandon_files(struct xl_writer *w, struct xl_writer_session *s)
 {
-	xl_csv_file_close(&s->csv, NULL);
-	xl_csv_file_close(&s->calls_csv, NULL);
-	xl_csv_file_close(&s->gpu_csv, NULL);
+	bool all = true;
+	struct xl_csv_file *files[] = {&s->csv, &s->calls_csv, &s->gpu_csv};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (xl_csv_file_is_open(files[i]))
+			xl_csv_file_close(files[i], NULL);
+		all &= remove_if_empty(w, files[i]);
+	}
+	return all;
+}
+
+/*
+ * Says that session @p s is lost (its files could not be written, or the
+ * directory was deleted), and tells the control block: post merges
+ * nothing of it, and a `stop` says why.
+ */
+static void say_lost(struct xl_writer *w, struct xl_writer_session *s, bool removed)
+{
+	char q[XL_PATH_MAX];
+
+	if (s->lost_err == ENOENT) {
+		if (!w->deleted_said)
+			xl_log_loud("output directory %s was deleted: session %s lost",
+			            xl_writer_dir_shown(w, q), s->tag);
+		else
+			xl_log("output directory %s was deleted: session %s lost",
+			       xl_writer_dir_shown(w, q), s->tag);
+		w->deleted_said = true;
+	} else {
+		xl_log("session %s: its files could not be written (%s: %s): the session is lost, "
+		       "not merged; %s", s->tag, s->lost_file[0] ? s->lost_file : "?",
+		       strerror(s->lost_err),
+		       removed ? "its files, which held nothing, are removed"
+		               : "what its files hold is kept");
+	}
+	xl_control_files_lost(w->cfg.ctl, s->id, s->lost_err, w->cfg.side == XL_SIDE_POST);
 }
 
 bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
@@ -641,8 +789,16 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 	 * went to a later session first, whose counts are not this one's. */
 	xl_writer_files_note_counts(w, s);
 	const struct xl_session_counts *c = &s->counts;
+	/* Written into a directory deleted since: gone with it. */
+	if (s->tag[0] && w->dir_fd >= 0 && xl_files_dir_deleted(w->dir_fd) &&
+	    (!s->failed || s->lost_err)) {
+		s->lost_err = ENOENT;
+		give_up_session(w, s, NULL);
+	}
 	if (s->failed) {
-		abandon_files(s);
+		bool removed = abandon_files(w, s);
+		if (s->lost_err)
+			say_lost(w, s, removed);
 		if (s->lost_why && s->lost_records)
 			xl_log("session %u: %llu records dropped: %s", id,
 			       (unsigned long long)s->lost_records, s->lost_why);
@@ -652,15 +808,23 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 			            "session before this side closed it (toggled too fast): its footers "
 			            "count the drops seen until then", s->tag);
 		close_gpu_file(w, s, c->gpu_overflow);
-		had_rows = s->csv.rows > 0;
-		if (!xl_side_csv_close(&s->csv, c->dropped))
-			xl_log_once(XL_ONCE_FILE_WRITE, "session %s: writing %s failed (disk full?); "
-			            "the file is incomplete", s->tag, s->csv.name);
-		xl_log("session %s: %llu rows, %llu dropped (%llu ring full, %llu no ring free)",
-		       s->tag, (unsigned long long)s->csv.rows, (unsigned long long)c->dropped,
-		       (unsigned long long)(c->dropped - c->no_ring), (unsigned long long)c->no_ring);
-		close_calls_file(s, c->calls_dropped);
-		xl_writer_files_ended(w, s);
+		if (!xl_side_csv_close(&s->csv, c->dropped)) {
+			/* Its last rows could not be written: the session is lost. */
+			s->lost_err = errno ? errno : EIO;
+			snprintf(s->lost_file, sizeof(s->lost_file), "%s", s->csv.name);
+			note_failure(w, s->lost_err);
+			s->failed = true;
+			say_lost(w, s, abandon_files(w, s));
+		} else {
+			had_rows = s->csv.rows > 0;
+			xl_log("session %s: %llu rows, %llu dropped (%llu ring full, %llu no ring free)",
+			       s->tag, (unsigned long long)s->csv.rows,
+			       (unsigned long long)c->dropped,
+			       (unsigned long long)(c->dropped - c->no_ring),
+			       (unsigned long long)c->no_ring);
+			close_calls_file(w, s, c->calls_dropped);
+			xl_writer_files_ended(w, s);
+		}
 	}
 	if (counts)
 		*counts = *c;
@@ -693,9 +857,9 @@ void xl_writer_files_row(struct xl_writer *w, struct xl_writer_session *s,
 	if (rec->fn != XL_FN_xrEndFrame)
 		return; /* the frames file holds xrEndFrame's records alone */
 	if (!xl_side_csv_row(&s->csv, rec)) {
+		lose_session(w, s, &s->csv);
 		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: writing %s failed: %s; recording "
-		            "stopped", s->tag, s->csv.name, strerror(errno));
-		give_up_session(w, s, "its files failed");
+		            "stopped", s->tag, s->csv.name, strerror(s->lost_err));
 		return;
 	}
 	w->dirty = true;
@@ -711,9 +875,9 @@ static void flush_session(struct xl_writer *w, struct xl_writer_session *s)
 	if (xl_csv_file_is_open(&s->calls_csv) && !s->calls_failed && !xl_csv_file_flush(&s->calls_csv))
 		calls_file_failed(s);
 	if (!xl_csv_file_flush(&s->csv)) {
+		lose_session(w, s, &s->csv);
 		xl_log_once(XL_ONCE_RECORDING_STOPPED, "session %s: flushing %s failed: %s; "
-		            "recording stopped", s->tag, s->csv.name, strerror(errno));
-		give_up_session(w, s, "its files failed");
+		            "recording stopped", s->tag, s->csv.name, strerror(s->lost_err));
 	}
 }
 

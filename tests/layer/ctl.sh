@@ -30,6 +30,9 @@
 #   trace_only XRLM_TRACE=lttng alone (no files): status counts the frames traced,
 #              mark says at once that there is no file for it, stop says
 #              that there is nothing to merge, and no file is made
+#   deleted    the output directory deleted during a session: stop answers that
+#              the session is lost with the directory (not a failed merge), and
+#              each side says so on stderr
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -374,6 +377,25 @@ trace_only)
 	grep -qx "stopped: session $tag; no files to merge (XRLM_TRACE=lttng)" "$XRLM_TEST_WORK/ctl.out" ||
 		fail "stop: $(cat "$XRLM_TEST_WORK/ctl.out")"
 	[ -z "$(ls "$OUT" | grep '\.csv$')" ] || fail "files with XRLM_TRACE=lttng: $(ls "$OUT")"
+	kill "$app"
+	wait "$app" || true
+	;;
+deleted)
+	# The output directory deleted during a session: stop says the session
+	# is lost, not that its merge failed; each side's log says so, and the
+	# app's stderr once a side.
+	start_app 9000 # killed when done
+	wait_socket "$app"
+	ctl_ok start "$app"
+	tag=$(sed -n 's/^recording: session //p' "$XRLM_TEST_WORK/ctl.out")
+	[ -n "$tag" ] || fail "start: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	sleep 0.3
+	rm -rf "$OUT"
+	ctl_err "process $app: stopped; the output directory was deleted: session $tag lost" stop "$app"
+	for side in pre post; do
+		wait_for_line "$XRLM_TEST_WORK/app.log" "xrlm $side: output directory $OUT was deleted: session $tag lost"
+	done
+	! grep -q "merge" "$XRLM_TEST_WORK/app.log" || fail "a merge of the lost session: $(cat "$XRLM_TEST_WORK/app.log")"
 	kill "$app"
 	wait "$app" || true
 	;;

@@ -22,6 +22,12 @@ done
 # As any bad setting: the default is used (README, Output directory).
 ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
 	fail "nothing recorded in the default directory"
+# The default directory the layers made is private (0700), the one on the
+# way to it not (0755), less the umask. The /tmp fallback is made alike.
+mode=$(stat -c %a "$XDG_STATE_HOME/xr-layer-monitor")
+[ "$mode" = "$(printf %o $((0700 & ~$(umask))))" ] || fail "the default directory was made $mode, not 0700"
+mode=$(stat -c %a "$XDG_STATE_HOME")
+[ "$mode" = "$(printf %o $((0755 & ~$(umask))))" ] || fail "$XDG_STATE_HOME was made $mode, not 0755"
 grep 'write(2, "xrlm ' "$XRLM_TEST_WORK/writes" >"$XRLM_TEST_WORK/xrlm_writes" || fail "no traced stderr line"
 # strace -f prints a write another thread's call interrupted as
 # "... <unfinished ...>"; its buffer is shown whole all the same.
