@@ -354,14 +354,15 @@ static void reply_stopped(struct xl_control *ctl, struct xl_ctl_client *c)
 		xl_ctl_client_print(c, "OK stopped");
 	} else if (state == XL_MERGE_LOST) {
 		int err = 0;
-		xl_control_lost(ctl, c->wait_id, &err);
+		bool known = xl_control_lost(ctl, c->wait_id, &err) && err;
 		if (err == ENOENT)
 			xl_ctl_client_print(c, "ERR stopped; the output directory was deleted: session "
 			                    "%s lost", esc(tag, sizeof(tag), t));
 		else
 			xl_ctl_client_print(c, "ERR stopped; session %s is lost: its files could not be "
 			                    "written (%s; see xrlm-pre.log and xrlm-post.log)",
-			                    esc(tag, sizeof(tag), t), strerror(err));
+			                    esc(tag, sizeof(tag), t),
+			                    known ? strerror(err) : "the reason is in the logs");
 	} else if (state == XL_MERGE_FAILED)
 		xl_ctl_client_print(c, "ERR stopped session %s, but its merge failed (see xrlm-post.log; "
 		                    "`xrlm merge` can retry)", esc(tag, sizeof(tag), t));

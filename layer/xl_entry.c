@@ -461,7 +461,7 @@ XrResult xl_entry_destroy_instance(struct xl_instance *in, XrInstance instance)
 		return result;
 	}
 	stop_monitoring(in);
-	xl_session_abandon_gpu(in);
+	xl_session_destroy_gpu(in);
 	XrResult result = destroy(instance);
 	next_gipa_remove(instance);
 	xl_log("instance destroyed");

@@ -459,7 +459,9 @@ static void free_host(struct xl_gpu *gpu)
 
 void xl_gpu_abandon(struct xl_gpu *gpu)
 {
-	stop_watchdog(gpu);
+	/* No gate opened: at the process's exit the device may be gone, and
+	 * with it the event or semaphore an open would signal. */
+	xl_gate_watchdog_stop(&gpu->watchdog);
 	free_host(gpu);
 }
 

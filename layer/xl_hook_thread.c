@@ -3,21 +3,22 @@
  */
 #include "xl_hook_thread.h"
 
-#include "xl_log.h"
 #include "xl_thread.h"
 
 #include <fcntl.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
-/* Sets @p thread's scheduling policy (no priority: the normal ones); 0 or an errno value. */
-static int set_policy(pthread_t thread, int policy)
+/*
+ * Sets @p thread's scheduling policy (no priority: the normal ones). A
+ * refusal (no CAP_SYS_NICE to leave SCHED_IDLE) leaves it as it was.
+ */
+static void set_policy(pthread_t thread, int policy)
 {
 	struct sched_param none = {0};
-	return pthread_setschedparam(thread, policy, &none);
+	pthread_setschedparam(thread, policy, &none);
 }
 
 /* One job on a worker thread of its own. */

@@ -140,6 +140,7 @@ static bool write_failed_to_stderr(int err, bool always, const char *fmt)
  */
 static void log_vwrite(bool loud, bool once, const char *fmt, va_list ap)
 {
+	int saved_errno = errno; /* a caller may log, then read errno */
 	char line[2048];
 	struct timespec ts;
 	struct tm tm;
@@ -160,10 +161,13 @@ static void log_vwrite(bool loud, bool once, const char *fmt, va_list ap)
 	line[len++] = '\n';
 
 	int fd = atomic_load(&log_fd);
-	bool to_file = fd >= 0 && write(fd, line, len) == (ssize_t)len;
+	ssize_t wrote = fd >= 0 ? write(fd, line, len) : -1;
+	bool to_file = wrote == (ssize_t)len;
+	/* A short write sets no errno: a disk that filled under it, mostly. */
+	int write_err = wrote >= 0 ? ENOSPC : errno;
 	/* No log file at all: every line to stderr; one that fails: by the rule. */
 	bool to_stderr = loud || fd < 0 ||
-	                 (!to_file && write_failed_to_stderr(errno ? errno : EIO, once, fmt));
+	                 (!to_file && write_failed_to_stderr(write_err, once, fmt));
 	if (to_stderr) {
 		/* "xrlm " over the end of the time stamp: one write, so that the
 		 * lines of pre, post and the app never interleave on stderr. */
@@ -171,6 +175,7 @@ static void log_vwrite(bool loud, bool once, const char *fmt, va_list ap)
 		memcpy(start, "xrlm ", 5);
 		(void)!write(STDERR_FILENO, start, len - (size_t)stamp + 5);
 	}
+	errno = saved_errno;
 }
 
 void xl_log(const char *fmt, ...)

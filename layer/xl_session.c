@@ -228,7 +228,7 @@ static void end_gpu(struct xl_instance *in, bool destroy)
 	xl_gpu_holder_release(&in->gpu);
 }
 
-void xl_session_abandon_gpu(struct xl_instance *in)
+void xl_session_destroy_gpu(struct xl_instance *in)
 {
 	end_gpu(in, true);
 }

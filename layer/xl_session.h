@@ -20,7 +20,7 @@ struct xl_instance;
  * it): its GPU state is destroyed as xrDestroySession would, on the
  * application's device, which outlives the session.
  */
-void xl_session_abandon_gpu(struct xl_instance *in);
+void xl_session_destroy_gpu(struct xl_instance *in);
 
 /*
  * The instance ends without xrDestroyInstance (the process exits), or after

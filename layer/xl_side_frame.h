@@ -86,7 +86,8 @@ static inline void open_gate(struct xl_instance *in, XrSession session)
  * are in flight. Post first opens a gate pre armed for this frame: pre
  * recorded it but post finds recording off (a stop between the two
  * sides' checks, a forced stop), and the runtime below may wait for the
- * queue the gate holds. One relaxed load when nothing is armed.
+ * queue the gate holds. One relaxed load (behind two pointers) when
+ * nothing is armed.
  */
 static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
                                       const XrFrameEndInfo *info)

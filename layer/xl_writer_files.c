@@ -99,9 +99,9 @@ static void give_up_session(struct xl_writer *w, struct xl_writer_session *s,
 	xl_control_stop_session(w->cfg.ctl, s->id);
 }
 
-/* Session @p s's file @p f could not be written (errno): the session is lost. */
-static void lose_session(struct xl_writer *w, struct xl_writer_session *s,
-                         const struct xl_csv_file *f)
+/* Notes that session @p s's file @p f could not be written (errno): its first failure is kept. */
+static void mark_lost(struct xl_writer *w, struct xl_writer_session *s,
+                      const struct xl_csv_file *f)
 {
 	int err = errno;
 	if (!s->lost_err) {
@@ -109,6 +109,13 @@ static void lose_session(struct xl_writer *w, struct xl_writer_session *s,
 		snprintf(s->lost_file, sizeof(s->lost_file), "%s", f->name);
 	}
 	note_failure(w, err);
+}
+
+/* Session @p s's file @p f could not be written (errno): the session is lost. */
+static void lose_session(struct xl_writer *w, struct xl_writer_session *s,
+                         const struct xl_csv_file *f)
+{
+	mark_lost(w, s, f);
 	give_up_session(w, s, "its files failed");
 }
 
@@ -810,9 +817,7 @@ bool xl_writer_files_close(struct xl_writer *w, struct xl_writer_session *s,
 		close_gpu_file(w, s, c->gpu_overflow);
 		if (!xl_side_csv_close(&s->csv, c->dropped)) {
 			/* Its last rows could not be written: the session is lost. */
-			s->lost_err = errno ? errno : EIO;
-			snprintf(s->lost_file, sizeof(s->lost_file), "%s", s->csv.name);
-			note_failure(w, s->lost_err);
+			mark_lost(w, s, &s->csv);
 			s->failed = true;
 			say_lost(w, s, abandon_files(w, s));
 		} else {

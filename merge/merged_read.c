@@ -96,8 +96,9 @@ static const struct csvr_format layouts[] = {
 #define LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
 /* State of one merged_read_each() call. */
-/* Summary keys checked for repeats: a merge writes ~60. */
-#define SUMMARY_KEYS_MAX 256
+/* Summary keys checked for repeats: a merge writes ~60, none longer than ~30 bytes. */
+#define SUMMARY_KEYS_MAX 128
+#define SUMMARY_KEY_MAX 64
 
 struct each_ctx {
 	const struct merged_read_cb *cb;
@@ -105,9 +106,9 @@ struct each_ctx {
 	int gate_col; /* the file's gate_tripped column, -1 if it has none */
 	char frame_count[32]; /* the summary's frame_count, as written ("" without one) */
 	uint64_t rows;
-	uint64_t keys_seen[SUMMARY_KEYS_MAX]; /* hashes of the summary's keys so far */
+	char keys_seen[SUMMARY_KEYS_MAX][SUMMARY_KEY_MAX]; /* the summary's keys so far */
 	size_t nkeys;
-	char twice[64]; /* the first key given twice ("" while none is) */
+	char twice[SUMMARY_KEY_MAX]; /* the first key given twice ("" while none is) */
 };
 
 /* The layout @p line (@p len bytes) is exactly, or NULL. */
@@ -168,34 +169,25 @@ static int merged_header(void *ctx, const char *line, size_t len, enum csvr_kind
 	return f->ncols;
 }
 
-/* FNV-1a of @p s. */
-static uint64_t key_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 /*
  * Whether summary key @p key came before in this file (noted for a
  * warning): every reader takes a key's first value, as ncsv_meta_value()
- * does. Past SUMMARY_KEYS_MAX keys, none is taken for a repeat.
+ * does. Keys of SUMMARY_KEY_MAX bytes or more, and keys past
+ * SUMMARY_KEYS_MAX, are never taken for a repeat.
  */
 static bool seen_before(struct each_ctx *e, const char *key)
 {
-	uint64_t h = key_hash(key);
-
+	if (strlen(key) >= SUMMARY_KEY_MAX)
+		return false;
 	for (size_t i = 0; i < e->nkeys; i++) {
-		if (e->keys_seen[i] != h)
+		if (strcmp(e->keys_seen[i], key) != 0)
 			continue;
 		if (!e->twice[0])
-			snprintf(e->twice, sizeof(e->twice), "%.63s", key);
+			snprintf(e->twice, sizeof(e->twice), "%s", key);
 		return true;
 	}
 	if (e->nkeys < SUMMARY_KEYS_MAX)
-		e->keys_seen[e->nkeys++] = h;
+		snprintf(e->keys_seen[e->nkeys++], SUMMARY_KEY_MAX, "%s", key);
 	return false;
 }
 
@@ -225,8 +217,6 @@ static int merged_comment(void *ctx, const char *text, bool in_header, char *msg
 		snprintf(e->frame_count, sizeof(e->frame_count), "%.31s", value);
 	return e->cb->summary ? e->cb->summary(e->ctx, key, value, msg, msg_size) : 0;
 }
-
-
 
 static double opt(const union csvr_value *v, uint32_t present, int col)
 {

@@ -80,7 +80,15 @@ int xlsx_book_failed(const struct xlsx_book *b, char *msg, size_t msg_size)
 void xlsx_book_write_string(struct xlsx_book *b, lxw_worksheet *ws, lxw_row_t r, lxw_col_t c,
                             const char *text, lxw_format *format)
 {
-	/* libxlsxwriter escapes control bytes, not bytes that are no UTF-8. */
+	/* libxlsxwriter escapes control bytes, not bytes that are no UTF-8;
+	 * ASCII text (every function's name, most values) needs no copy. */
+	const unsigned char *p = (const unsigned char *)text;
+	while (*p && *p < 0x80)
+		p++;
+	if (!*p) {
+		xlsx_book_check(b, worksheet_write_string(ws, r, c, text, format));
+		return;
+	}
 	char *clean = utf8_clean_dup(text);
 
 	if (!clean) {
