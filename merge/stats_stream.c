@@ -88,7 +88,6 @@ int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n)
 		if (s->values.count == k) {
 			s->lo = s->hi = v[0];
 			s->sum += v[0];
-			s->sum_scaled += v[0] * STATS_SUM_SCALE;
 			i = 1;
 		}
 		for (; i < k; i++) {
@@ -97,7 +96,6 @@ int stats_stream_add_n(struct stats_stream *s, const double *v, size_t n)
 			if (v[i] > s->hi)
 				s->hi = v[i];
 			s->sum += v[i];
-			s->sum_scaled += v[i] * STATS_SUM_SCALE;
 		}
 		v += k;
 		n -= k;
@@ -216,6 +214,35 @@ static int select_ranks(struct stats_stream *s, const uint64_t *ranks, int nt, d
 	return ret;
 }
 
+/*
+ * The mean of @p s's spilled values whose sum overflowed (values near
+ * DBL_MAX: a damaged file), added again scaled as stats_compute() does.
+ * Returns 0, or -1 when the values cannot be read back.
+ */
+static int scaled_mean(struct stats_stream *s, double *mean)
+{
+	double *buf = mem_alloc(READ_BLOCK * sizeof(*buf));
+	double scaled = 0;
+
+	if (!buf) {
+		s->error = ENOMEM;
+		return -1;
+	}
+	for (uint64_t first = 0; first < s->values.count; first += READ_BLOCK) {
+		size_t n = s->values.count - first < READ_BLOCK ? (size_t)(s->values.count - first) : READ_BLOCK;
+		if (spill_read(&s->values, first, n, buf) != 0) {
+			s->error = s->values.error ? s->values.error : EIO;
+			mem_free(buf);
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++)
+			scaled += buf[i] * STATS_SUM_SCALE;
+	}
+	mem_free(buf);
+	*mean = stats_scaled_mean(scaled, s->values.count);
+	return 0;
+}
+
 int stats_stream_compute(struct stats_stream *s, struct stats_summary *out)
 {
 	uint64_t n = s->values.count;
@@ -235,8 +262,9 @@ int stats_stream_compute(struct stats_stream *s, struct stats_summary *out)
 	}
 	out->count = n;
 	out->mean = s->sum / (double)n;
-	if (!isfinite(out->mean) && isfinite(s->lo) && isfinite(s->hi))
-		out->mean = stats_scaled_mean(s->sum_scaled, n);
+	if (!isfinite(out->mean) && isfinite(s->lo) && isfinite(s->hi) &&
+	    scaled_mean(s, &out->mean) != 0)
+		return -1;
 	out->min = s->lo;
 	out->max = s->hi;
 

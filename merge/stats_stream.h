@@ -28,7 +28,6 @@
 struct stats_stream {
 	struct spill values;
 	double sum, lo, hi;
-	double sum_scaled; /* the values times STATS_SUM_SCALE: the mean when sum overflows */
 	uint32_t *hist; /* top 16 bits of the spilled values' keys; allocated at the first spill */
 	int error;      /* errno of a failed spill, or ENOMEM */
 };
