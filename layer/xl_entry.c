@@ -387,6 +387,50 @@ static void abandon_instance(struct xl_instance *in)
 
 static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCreateInfo *create,
                                                           const XrApiLayerCreateInfo *info,
+                                                          XrInstance *instance);
+
+/* Layers below this one whose chain without_copies() rebuilds; past them, the rest as it is. */
+#define CHAIN_COPY_MAX 16
+
+/*
+ * The chain below, @p next on, without copies of this library (nodes whose
+ * create function is this one), rebuilt in @p nodes (CHAIN_COPY_MAX): a
+ * loader from 1.0.30 on enables every manifest of a name it finds (a
+ * manifest directory listed twice), and this library twice in one chain
+ * recursed in xrGetInstanceProcAddr until the stack overflowed: the next
+ * layer's entry is kept per instance, which both copies share. The nodes
+ * live until the creation returns, as the loader's do. *@p skipped: how
+ * many copies were left out.
+ */
+static const XrApiLayerNextInfo *without_copies(const XrApiLayerNextInfo *next,
+                                                XrApiLayerNextInfo *nodes, unsigned *skipped)
+{
+	XrApiLayerNextInfo *head = NULL, *tail = NULL;
+	unsigned n = 0;
+
+	*skipped = 0;
+	for (; next && n < CHAIN_COPY_MAX; next = next->next) {
+		if (next->nextCreateApiLayerInstance == layer_create_instance) {
+			(*skipped)++;
+			continue;
+		}
+		nodes[n] = *next;
+		nodes[n].next = NULL;
+		if (tail)
+			tail->next = &nodes[n];
+		else
+			head = &nodes[n];
+		tail = &nodes[n++];
+	}
+	if (!*skipped)
+		return NULL; /* the loader's own chain serves */
+	if (tail)
+		tail->next = (XrApiLayerNextInfo *)next; /* what did not fit, as it is */
+	return head;
+}
+
+static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCreateInfo *create,
+                                                          const XrApiLayerCreateInfo *info,
                                                           XrInstance *instance)
 {
 	if (!info || info->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO ||
@@ -395,7 +439,17 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 	    !info->nextInfo->nextCreateApiLayerInstance || !info->nextInfo->nextGetInstanceProcAddr)
 		return XR_ERROR_INITIALIZATION_FAILED;
 
-	const XrApiLayerNextInfo *next = info->nextInfo;
+	XrApiLayerNextInfo nodes[CHAIN_COPY_MAX];
+	unsigned copies;
+	const XrApiLayerNextInfo *next = without_copies(info->nextInfo, nodes, &copies);
+	if (!next && copies)
+		return XR_ERROR_INITIALIZATION_FAILED; /* nothing below but this library: no chain */
+	if (!copies)
+		next = info->nextInfo;
+	/* The chain the rest of the creation reads (pre: the target's name). */
+	XrApiLayerCreateInfo below = *info;
+	below.nextInfo = (XrApiLayerNextInfo *)next;
+	info = &below;
 	struct xl_instance *in = &xl_inst;
 	bool monitor = !xl_settings_layer_disabled(xl_side.layer_name);
 	if (monitor && !claim_instance()) {
@@ -409,6 +463,11 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 	}
 	if (!monitor)
 		xl_side_pass_through();
+	/* Said once the log has its side's name (begin_instance). */
+	if (copies)
+		xl_log_loud("%s is in the layer chain %u more time%s below itself (its manifest found "
+		            "twice?): %s left out", xl_side.layer_name, copies, copies == 1 ? "" : "s",
+		            copies == 1 ? "that copy is" : "those copies are");
 	atomic_store(&latest_gipa, next->nextGetInstanceProcAddr);
 
 	XrApiLayerCreateInfo down = *info;
