@@ -10,7 +10,7 @@
  * a stand-in for the rest of the chain.
  * Usage: tl_dup_chain LAYER_LIBRARY LAYER_NAME
  */
-#include "loader_abi.h"
+#include "tl_negotiate.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -53,29 +53,6 @@ static XRAPI_ATTR XrResult XRAPI_CALL bottom_create(const XrInstanceCreateInfo *
 	return XR_SUCCESS;
 }
 
-/* The library's entry points, negotiated as the loader does. */
-static bool negotiate(void *lib, XrNegotiateApiLayerRequest *request)
-{
-	PFN_xrNegotiateLoaderApiLayerInterface negotiate_fn =
-		(PFN_xrNegotiateLoaderApiLayerInterface)dlsym(lib, "xrNegotiateLoaderApiLayerInterface");
-	XrNegotiateLoaderInfo info = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
-		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(info),
-		.minInterfaceVersion = 1,
-		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
-		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
-		.maxApiVersion = XR_CURRENT_API_VERSION,
-	};
-	*request = (XrNegotiateApiLayerRequest){
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
-		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(*request),
-	};
-	return negotiate_fn && negotiate_fn(&info, NULL, request) == XR_SUCCESS &&
-	       request->getInstanceProcAddr && request->createApiLayerInstance;
-}
-
 static XrApiLayerNextInfo node(const char *name, PFN_xrGetInstanceProcAddr gipa,
                                PFN_xrCreateApiLayerInstance create, XrApiLayerNextInfo *next)
 {
@@ -98,7 +75,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return failed("usage: tl_dup_chain LAYER_LIBRARY LAYER_NAME");
 	void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	if (!lib || !negotiate(lib, &layer))
+	if (!lib || !tl_negotiate(lib, &layer))
 		return failed("cannot load and negotiate with the layer");
 	/* The loader's chain: the layer, the layer again, the rest. */
 	XrApiLayerNextInfo rest = node("XR_APILAYER_rest", bottom_gipa, bottom_create, NULL);

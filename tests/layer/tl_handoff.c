@@ -12,6 +12,7 @@
 #include "loader_abi.h"
 #include "xl_control.h"
 #include "xl_instance.h"
+#include "tl_negotiate.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -25,25 +26,8 @@ static int failed(const char *what)
 /* Post's xrGetInstanceProcAddr, negotiated as the loader does; NULL on failure. */
 static PFN_xrGetInstanceProcAddr negotiate(void *lib)
 {
-	PFN_xrNegotiateLoaderApiLayerInterface negotiate_fn =
-		(PFN_xrNegotiateLoaderApiLayerInterface)dlsym(lib, "xrNegotiateLoaderApiLayerInterface");
-	XrNegotiateLoaderInfo info = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
-		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(info),
-		.minInterfaceVersion = 1,
-		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
-		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
-		.maxApiVersion = XR_CURRENT_API_VERSION,
-	};
-	XrNegotiateApiLayerRequest request = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
-		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(request),
-	};
-	if (!negotiate_fn || negotiate_fn(&info, NULL, &request) != XR_SUCCESS)
-		return NULL;
-	return request.getInstanceProcAddr;
+	XrNegotiateApiLayerRequest request;
+	return tl_negotiate(lib, &request) ? request.getInstanceProcAddr : NULL;
 }
 
 int main(int argc, char **argv)
