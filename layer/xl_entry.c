@@ -400,11 +400,13 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
  * recursed in xrGetInstanceProcAddr until the stack overflowed: the next
  * layer's entry is kept per instance, which both copies share. The nodes
  * live until the creation returns, as the loader's do. *@p skipped: how
- * many copies were left out.
+ * many copies were left out; none: @p first itself, as the loader made it.
+ * NULL when there was nothing below but copies.
  */
-static const XrApiLayerNextInfo *without_copies(const XrApiLayerNextInfo *next,
+static const XrApiLayerNextInfo *without_copies(const XrApiLayerNextInfo *first,
                                                 XrApiLayerNextInfo *nodes, unsigned *skipped)
 {
+	const XrApiLayerNextInfo *next = first;
 	XrApiLayerNextInfo *head = NULL, *tail = NULL;
 	unsigned n = 0;
 
@@ -423,7 +425,7 @@ static const XrApiLayerNextInfo *without_copies(const XrApiLayerNextInfo *next,
 		tail = &nodes[n++];
 	}
 	if (!*skipped)
-		return NULL; /* the loader's own chain serves */
+		return first; /* the loader's own chain serves */
 	if (tail)
 		tail->next = (XrApiLayerNextInfo *)next; /* what did not fit, as it is */
 	return head;
@@ -442,10 +444,8 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_create_instance(const XrInstanceCrea
 	XrApiLayerNextInfo nodes[CHAIN_COPY_MAX];
 	unsigned copies;
 	const XrApiLayerNextInfo *next = without_copies(info->nextInfo, nodes, &copies);
-	if (!next && copies)
+	if (!next)
 		return XR_ERROR_INITIALIZATION_FAILED; /* nothing below but this library: no chain */
-	if (!copies)
-		next = info->nextInfo;
 	/* The chain the rest of the creation reads (pre: the target's name). */
 	XrApiLayerCreateInfo below = *info;
 	below.nextInfo = (XrApiLayerNextInfo *)next;
