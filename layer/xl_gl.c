@@ -388,7 +388,7 @@ static void calibrate(struct xl_gl *gl, uint32_t session_id)
 static void push_sample(struct xl_gl *gl, const struct xl_gl_query *q, uint64_t ns)
 {
 	struct xl_gl_done d = {
-		.sample = {.display_time = q->display_time,
+		.sample = {.display_time = q->display_time, .frame_id = q->frame_id,
 		           .ticks = ns & u_ticks_mask(gl->valid_bits), .period_ns = 1.0f,
 		           .valid_bits = gl->valid_bits, .valid = true,
 		           .session_id = q->session_id},
@@ -550,12 +550,13 @@ static unsigned request_results(struct xl_gl *gl, uint32_t min_age)
 	return asked;
 }
 
-static bool issue(struct xl_gl *gl, int64_t display_time, uint32_t session_id)
+static bool issue(struct xl_gl *gl, int64_t display_time, int64_t frame_id, uint32_t session_id)
 {
 	if (gl->head - gl->tail >= XL_GL_QUERIES)
 		return false;
 	struct xl_gl_query *q = &gl->queries[gl->head % XL_GL_QUERIES];
 	q->display_time = display_time;
+	q->frame_id = frame_id;
 	q->session_id = session_id;
 	q->frame = gl->frame;
 	if (mapped(gl))
@@ -573,8 +574,8 @@ static enum xl_gl_stamp_result skip(struct xl_gl *gl, enum xl_gl_skip why)
 	return XL_GL_SKIPPED;
 }
 
-enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
-                                    bool post)
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, int64_t frame_id,
+                                    uint32_t session_id, bool post)
 {
 	if (atomic_load_explicit(&gl->status, memory_order_relaxed) == XL_GL_STATUS_UNSUPPORTED)
 		return skip(gl, XL_GL_SKIP_UNSUPPORTED);
@@ -600,7 +601,7 @@ enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint
 	 * them (on NVIDIA's driver post's before its timestamp added ~2 us). */
 	if (!post)
 		request_results(gl, XL_GL_REQUEST_AGE);
-	bool issued = issue(gl, display_time, session_id);
+	bool issued = issue(gl, display_time, frame_id, session_id);
 	if (post)
 		request_results(gl, XL_GL_REQUEST_AGE);
 	if (issued && post)

@@ -126,6 +126,7 @@ struct xl_gl_query {
 	uint32_t frame;               /* xl_gl::frame when it was issued */
 	uint32_t asked;               /* xl_gl::frame when its result was first asked for */
 	int64_t display_time;
+	int64_t frame_id;             /* the OpenXR frame's id (xl_call.h) */
 };
 
 struct xl_gl {
@@ -190,7 +191,8 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
 
 /*
  * Frame thread, inside xrEndFrame: reads back the older frames' finished
- * timestamps, then issues this frame's; @p post: this is post's stamp,
+ * timestamps, then issues this frame's (@p display_time, @p frame_id,
+ * handed back with its sample); @p post: this is post's stamp,
  * which asks for older results after its timestamp instead of before it
  * (those requests are GPU work, kept out of the target's interval) and
  * is followed by glFlush.
@@ -201,8 +203,8 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
  * flushes at this point anyway). Pre does not: its timestamp then reaches
  * the GPU together with the target's work, with no idle gap between them.
  */
-enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
-                                    bool post);
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, int64_t frame_id,
+                                    uint32_t session_id, bool post);
 
 /*
  * Frame thread, inside an xrEndFrame that is not recorded (the recording

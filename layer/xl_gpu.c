@@ -519,8 +519,8 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 	atomic_store_explicit(&b->state, SLOT_SUBMITTED, memory_order_release);
 }
 
-bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
-                  uint32_t thread_id)
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, int64_t frame_id,
+                  uint32_t session_id, bool gated, uint32_t thread_id)
 {
 	/* After a failed submission (a lost device, out of memory) nothing more
 	 * goes onto the application's queue: the frames' samples are lost,
@@ -535,6 +535,7 @@ bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id,
 
 	slot->session_id = session_id;
 	slot->display_time = display_time;
+	slot->frame_id = frame_id;
 	atomic_store_explicit(&slot->invalid, false, memory_order_relaxed);
 	struct xl_gate *gate = gpu->gate;
 	gated = gated && gate;
@@ -697,6 +698,7 @@ bool xl_gpu_collect(struct xl_gpu *gpu, uint32_t max_session,
 		bool tripped = atomic_load(&slot->invalid);
 		struct xl_gpu_sample s = {
 			.display_time = slot->display_time,
+			.frame_id = slot->frame_id,
 			.ticks = result[0] & gpu->valid_mask,
 			.period_ns = gpu->period_ns,
 			.valid_bits = (uint8_t)gpu->valid_bits,

@@ -72,6 +72,7 @@
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
 	int64_t display_time; /* a bracket measurement's: the frame it came just before */
+	int64_t frame_id;     /* the frame's id (xl_call.h), as its xrEndFrame record has it */
 	uint64_t ticks;      /* masked to timestampValidBits */
 	float period_ns;     /* VkPhysicalDeviceLimits::timestampPeriod */
 	bool valid;
@@ -93,6 +94,7 @@ struct xl_gpu_slot {
 	atomic_uint state;       /* enum in xl_gpu.c */
 	uint32_t session_id;
 	int64_t display_time;
+	int64_t frame_id;
 	atomic_bool invalid;     /* set by the gate's watchdog */
 	VkCommandBuffer cmd;
 	VkFence fence;
@@ -253,14 +255,14 @@ void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns);
 void xl_gpu_abandon(struct xl_gpu *gpu);
 
 /*
- * Frame thread: submits a timestamp for this frame on the application's
- * queue, behind the gate when @p gated (@p thread_id: the calling thread,
- * for the watchdog). Returns false when no slot is free (the caller counts
+ * Frame thread: submits a timestamp for the frame shown at @p display_time,
+ * whose id is @p frame_id, on the application's queue, behind the gate
+ * when @p gated (@p thread_id: the calling thread, for the watchdog). Returns false when no slot is free (the caller counts
  * a gpu_ring_overflow) or the submission failed; after one failure it
  * submits nothing more and returns false at once.
  */
-bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
-                  uint32_t thread_id);
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, int64_t frame_id,
+                  uint32_t session_id, bool gated, uint32_t thread_id);
 
 /*
  * Writer thread: hands each finished sample, in submission order, to

@@ -35,12 +35,13 @@ static inline void count_gpu_overflow(struct xl_control *ctl, uint32_t id)
 }
 
 /* OpenGL sessions (xl_gl.h), the measured one's frame: post flushes its timestamp out. */
-static inline void stamp_gl(struct xl_instance *in, const XrFrameEndInfo *info, uint32_t id)
+static inline void stamp_gl(struct xl_instance *in, const XrFrameEndInfo *info, int64_t frame_id,
+                            uint32_t id)
 {
 	struct xl_gl *gl = atomic_load_explicit(&in->gpu.gl, memory_order_relaxed);
 	if (!gl)
 		return;
-	if (xl_gl_stamp(gl, display_time(info), id, xl_side.index == XL_SIDE_POST) ==
+	if (xl_gl_stamp(gl, display_time(info), frame_id, id, xl_side.index == XL_SIDE_POST) ==
 	    XL_GL_OVERFLOW)
 		count_gpu_overflow(in->ctl, id);
 	if (!atomic_load_explicit(&in->gl_in_flight, memory_order_relaxed))
@@ -102,11 +103,14 @@ static inline XrResult end_frame_idle(struct xl_instance *in, XrSession session,
 }
 
 /*
- * Submits this side's GPU timestamp for the frame when the session has a
- * Vulkan binding (pre's waits behind the gate in gated mode), or an OpenGL one.
+ * Submits this side's GPU timestamp for frame @p frame_id when the session
+ * has a Vulkan binding (pre's waits behind the gate in gated mode), or an
+ * OpenGL one. The sample carries the frame's id, so that whatever comes of
+ * it (a live trace's event) needs no match with the frame's record.
  */
 static inline void stamp_gpu(struct xl_instance *in, XrSession session,
-                             const XrFrameEndInfo *info, uint32_t id, uint32_t tid)
+                             const XrFrameEndInfo *info, int64_t frame_id, uint32_t id,
+                             uint32_t tid)
 {
 	struct xl_control *ctl = in->ctl;
 	/* The handle first, no pointer followed: as cheap as the state's own
@@ -115,11 +119,11 @@ static inline void stamp_gpu(struct xl_instance *in, XrSession session,
 		return;
 	struct xl_gpu *gpu = atomic_load_explicit(&in->gpu.gpu, memory_order_relaxed);
 	if (!gpu) {
-		stamp_gl(in, info, id);
+		stamp_gl(in, info, frame_id, id);
 		return;
 	}
 	bool gated = gpu->gate && !atomic_load_explicit(&ctl->gpu->gate.tripped, memory_order_relaxed);
-	if (!xl_gpu_stamp(gpu, display_time(info), id, gated, tid))
+	if (!xl_gpu_stamp(gpu, display_time(info), frame_id, id, gated, tid))
 		count_gpu_overflow(ctl, id);
 }
 

@@ -267,7 +267,7 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	/* First thing: the target's GPU work is done when this timestamp is
 	 * written; then open pre's gate so both run back to back. */
 	xl_ring_mine(&in->rings); /* registers the thread: its TID */
-	stamp_gpu(in, session, info, id, xl_ring_thread_id());
+	stamp_gpu(in, session, info, (int64_t)xl_call_frame(in), id, xl_ring_thread_id());
 	open_gate(in, session);
 	struct xl_call call;
 	bool claimed = xl_call_claim(in, &call, XL_FN_xrEndFrame, id);

@@ -163,7 +163,7 @@ static __attribute__((noinline)) XrResult record_frame(struct xl_instance *in, u
 	if (ctl->frame_limit)
 		atomic_fetch_add_explicit(&ctl->frames_recorded, 1, memory_order_relaxed);
 	/* Just before the target: its GPU work lands after this timestamp. */
-	stamp_gpu(in, session, info, id, call.tid);
+	stamp_gpu(in, session, info, call.frame_id, id, call.tid);
 
 	/* Loaded before the clock read: on a cold frame its cache miss would
 	 * otherwise fall inside the bracket, counted as the target's. */

@@ -92,37 +92,10 @@ void xl_trace_session_begin_on(struct xl_trace *t, uint32_t session_id, const ch
 	t->api->session_begin(t->id.side, tag, session_id);
 }
 
-static void emit_gpu(struct xl_trace *t, const struct xl_trace_gpu *g)
-{
-	t->counts.gpu_samples++;
-	t->api->gpu(t->id.side, g);
-}
-
-/*
- * Emits the held GPU samples of the frame shown at @p display_time with
- * @p frame_id; with @p display_time 0, every held sample (frame unknown).
- */
-static void release_gpu(struct xl_trace *t, int64_t display_time, int64_t frame_id)
-{
-	unsigned kept = 0;
-
-	for (unsigned i = 0; i < t->pending_count; i++) {
-		struct xl_trace_gpu *g = &t->pending[i];
-		if (display_time && g->display_time != display_time) {
-			t->pending[kept++] = *g;
-			continue;
-		}
-		g->frame_id = frame_id;
-		emit_gpu(t, g);
-	}
-	t->pending_count = kept;
-}
-
 void xl_trace_session_end_on(struct xl_trace *t, uint64_t dropped, uint64_t gpu_overflow)
 {
 	if (!t->session_id)
 		return;
-	release_gpu(t, 0, -1);
 	t->counts.dropped_queue_full = dropped;
 	t->counts.gpu_ring_overflow = gpu_overflow;
 	t->api->session_end(t->id.side, t->tag, t->session_id, &t->counts);
@@ -160,23 +133,8 @@ void xl_trace_record_on(struct xl_trace *t, const struct xl_call_record *rec)
 	                     rec->thread_id);
 	t->api->frame_marker(side, rec->frame_id, m[1], rec->t_exit, rec->display_time,
 	                     rec->thread_id);
-	if (rec->fn != XL_FN_xrEndFrame)
-		return;
-	t->counts.frames++;
-	t->recent[t->recent_next].display_time = rec->display_time;
-	t->recent[t->recent_next].frame_id = rec->frame_id;
-	t->recent_next = (t->recent_next + 1) % XL_TRACE_RECENT_FRAMES;
-	if (t->pending_count)
-		release_gpu(t, rec->display_time, rec->frame_id);
-}
-
-/* The frame id of the recent xrEndFrame with @p display_time, or -1. */
-static int64_t frame_of(const struct xl_trace *t, int64_t display_time)
-{
-	for (unsigned i = 0; i < XL_TRACE_RECENT_FRAMES; i++)
-		if (t->recent[i].display_time == display_time && display_time)
-			return t->recent[i].frame_id;
-	return -1;
+	if (rec->fn == XL_FN_xrEndFrame)
+		t->counts.frames++;
 }
 
 /*
@@ -209,8 +167,12 @@ static void recalibrate(struct xl_trace *t, xl_trace_calibrate_fn calibrate, voi
 void xl_trace_gpu_on(struct xl_trace *t, const struct xl_gpu_sample *s,
                      xl_trace_calibrate_fn calibrate, void *ctx)
 {
+	/* Its frame id came with it from the frame thread: a sample may be
+	 * read back before its frame's xrEndFrame record is drained (post's
+	 * timestamp precedes the runtime's call), or long after it (a writer
+	 * held up while the app ran on), so no match with the records is made. */
 	struct xl_trace_gpu g = {
-		.frame_id = frame_of(t, s->display_time),
+		.frame_id = s->frame_id,
 		.display_time = s->display_time,
 		.gpu_ticks = s->ticks,
 		.gpu_period_ns = s->period_ns,
@@ -229,9 +191,6 @@ void xl_trace_gpu_on(struct xl_trace *t, const struct xl_gpu_sample *s,
 		g.t_ns = at > 0 ? (uint64_t)at : 0;
 		g.cal_deviation_ns = t->cal.max_deviation_ns;
 	}
-	if (g.frame_id < 0 && s->display_time && t->pending_count < XL_TRACE_PENDING_GPU) {
-		t->pending[t->pending_count++] = g; /* its xrEndFrame record is still on the way */
-		return;
-	}
-	emit_gpu(t, &g);
+	t->counts.gpu_samples++;
+	t->api->gpu(t->id.side, &g);
 }

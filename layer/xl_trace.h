@@ -22,11 +22,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Recent xrEndFrame records remembered to give GPU samples their frame id. */
-#define XL_TRACE_RECENT_FRAMES 64
-/* GPU samples held until their frame's xrEndFrame record arrives (post's come first). */
-#define XL_TRACE_PENDING_GPU 256
-
 /* One side's tracing state. */
 struct xl_trace {
 	const struct xl_trace_api *api; /* NULL: not tracing */
@@ -36,13 +31,6 @@ struct xl_trace {
 	struct xl_trace_counts counts; /* the open session's */
 	uint32_t sessions;   /* sessions traced since xl_trace_open() */
 	uint64_t calls;      /* calls traced since xl_trace_open() */
-	struct {
-		int64_t display_time;
-		int64_t frame_id;
-	} recent[XL_TRACE_RECENT_FRAMES];
-	unsigned recent_next;
-	struct xl_trace_gpu pending[XL_TRACE_PENDING_GPU];
-	unsigned pending_count;
 	struct xl_gpu_calibration cal; /* the latest GPU calibration */
 	bool cal_valid;
 	uint64_t cal_at_ns; /* when it was taken, CLOCK_MONOTONIC */

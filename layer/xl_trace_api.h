@@ -42,7 +42,7 @@ struct xl_trace_counts {
 
 /* One xrlm:gpu event. */
 struct xl_trace_gpu {
-	int64_t frame_id;     /* the frame's id, -1 when not known */
+	int64_t frame_id;     /* the id of the frame it was stamped in (xl_call.h) */
 	int64_t display_time; /* the frame's XrFrameEndInfo::displayTime */
 	uint64_t gpu_ticks;   /* raw GPU timestamp */
 	double gpu_period_ns; /* ns per tick */

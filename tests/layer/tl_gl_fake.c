@@ -489,7 +489,7 @@ static struct xl_gl *create(void)
 static enum xl_gl_stamp_result stamp(struct xl_gl *gl, uint64_t frame, bool flush)
 {
 	f.frame = frame;
-	return xl_gl_stamp(gl, (int64_t)(100 + frame), 1, flush);
+	return xl_gl_stamp(gl, (int64_t)(100 + frame), (int64_t)frame, 1, flush);
 }
 
 /* Lets the fake GPU finish every query issued up to @p frame. */
@@ -554,6 +554,7 @@ static void test_readback_never_blocks(void **state)
 	assert_int_equal(c.n, 3);
 	for (unsigned i = 0; i < c.n; i++) {
 		assert_int_equal(c.s[i].display_time, 100 + 1 + i);
+		assert_int_equal(c.s[i].frame_id, 1 + i); /* carried with it, for the trace */
 		assert_int_equal(c.s[i].ticks, 1000 + 10 * (1 + i));
 		assert_true(c.s[i].valid);
 		assert_true(c.s[i].period_ns == 1.0f);
@@ -663,7 +664,7 @@ static void test_calibration(void **state)
 	/* A new recording: taken again (the GL clock may drift), and counted
 	 * with its cost for the log, the cost within the frames'. */
 	f.frame = 3;
-	assert_int_equal(xl_gl_stamp(gl, 103, 2, true), XL_GL_STAMPED);
+	assert_int_equal(xl_gl_stamp(gl, 103, 3, 2, true), XL_GL_STAMPED);
 	assert_true(f.timestamp_reads > reads);
 	assert_int_equal(atomic_load(&gl->calibrations), 2);
 	assert_true(atomic_load(&gl->calibration_ns) <= atomic_load(&gl->frame_ns));

@@ -53,8 +53,8 @@ static int check_uncollected(void)
 {
 	struct xl_gpu *gpu = fake_gpu();
 	fail_from = 1000;
-	bool ok = xl_gpu_stamp(gpu, 1, 1, false, 1) && xl_gpu_stamp(gpu, 2, 1, false, 1) &&
-	          xl_gpu_stamp(gpu, 3, 2, false, 1);
+	bool ok = xl_gpu_stamp(gpu, 1, 1, 1, false, 1) && xl_gpu_stamp(gpu, 2, 2, 1, false, 1) &&
+	          xl_gpu_stamp(gpu, 3, 3, 2, false, 1);
 	xl_gpu_each_uncollected(gpu, lost, NULL);
 	free(gpu);
 	if (ok && lost_of[1] == 2 && lost_of[2] == 1 && lost_of[0] == 0)
@@ -69,7 +69,7 @@ int main(void)
 	struct xl_gpu *gpu = fake_gpu();
 	unsigned ok = 0;
 	for (int frame = 0; frame < 10; frame++)
-		ok += xl_gpu_stamp(gpu, 1000 + frame, 1, false, 1);
+		ok += xl_gpu_stamp(gpu, 1000 + frame, frame, 1, false, 1);
 	int failures = 0;
 	if (ok != 2 || submits != 3) {
 		fprintf(stderr, "FAIL: %u samples taken, %u submissions made; want 2 and 3 (none "

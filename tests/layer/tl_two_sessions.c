@@ -153,10 +153,10 @@ static void count_stamp(XrSession owner)
 	atomic_fetch_add(owner == session_a ? &stamps_of_a : &stamps_other, 1);
 }
 
-bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, uint32_t session_id, bool gated,
-                  uint32_t thread_id)
+bool xl_gpu_stamp(struct xl_gpu *gpu, int64_t display_time, int64_t frame_id,
+                  uint32_t session_id, bool gated, uint32_t thread_id)
 {
-	(void)display_time, (void)session_id, (void)gated, (void)thread_id;
+	(void)display_time, (void)frame_id, (void)session_id, (void)gated, (void)thread_id;
 	count_stamp(gpu->session);
 	return true;
 }
@@ -180,10 +180,10 @@ struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, 
 	return gl;
 }
 
-enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, uint32_t session_id,
-                                    bool post)
+enum xl_gl_stamp_result xl_gl_stamp(struct xl_gl *gl, int64_t display_time, int64_t frame_id,
+                                    uint32_t session_id, bool post)
 {
-	(void)display_time, (void)session_id, (void)post;
+	(void)display_time, (void)frame_id, (void)session_id, (void)post;
 	count_stamp(gl->session);
 	return XL_GL_STAMPED;
 }
@@ -334,7 +334,7 @@ static XrSession create(bool gl)
 /* One recorded xrEndFrame's GPU step and one idle xrEndFrame of @p s. */
 static void frame(XrSession s)
 {
-	stamp_gpu(&inst, s, &end_info, 1, 1);
+	stamp_gpu(&inst, s, &end_info, 1, 1, 1);
 	atomic_store_explicit(&inst.gl_in_flight, true, memory_order_relaxed);
 	end_frame_idle(&inst, s, &end_info);
 }

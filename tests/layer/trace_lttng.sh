@@ -135,8 +135,18 @@ check_counts() {
 		[ "$got_markers" = "$markers" ] ||
 			fail "$side: $got_markers xrlm:frame_marker events, $markers expected"
 		[ "$got_gpu" = "$gpu" ] || fail "$side: $got_gpu xrlm:gpu events, $gpu GPU rows"
-		! app_events "$1" | grep -q " xrlm:gpu: .* side = \"$side\", frame_id = -1," ||
-			fail "$side: a GPU event without its frame id"
+		# Each GPU event names the frame of the xrEndFrame it was stamped
+		# in: its frame id and display time, as that call's marker has them
+		# (not merely some id: a writer that drained the frames' records
+		# long before their GPU samples came once gave -1).
+		app_events "$1" | sed -n "s/.* xrlm:frame_marker: .* side = \"$side\", frame_id = \([-0-9]*\), marker = \"end_begin\", .* display_time = \([0-9]*\),.*/\1 \2/p" |
+			sort -u >"$1.$side.frames"
+		app_events "$1" | sed -n "s/.* xrlm:gpu: .* side = \"$side\", frame_id = \([-0-9]*\), display_time = \([0-9]*\),.*/\1 \2/p" |
+			sort -u >"$1.$side.gpu"
+		[ -s "$1.$side.gpu" ] || fail "$side: no GPU event to check"
+		unmatched=$(comm -13 "$1.$side.frames" "$1.$side.gpu" | head -n 3)
+		[ -z "$unmatched" ] ||
+			fail "$side: GPU events whose frame id and display time no xrEndFrame has: $unmatched"
 		sessions=$(ls "$OUT"/frames-*-$side.csv | wc -l)
 		[ "$(count_events "$1" session_begin $side)" = "$sessions" ] ||
 			fail "$side: session_begin count is not $sessions"

@@ -242,13 +242,15 @@ struct collector {
 	pthread_t thread;
 };
 
+/* Counts the valid frame samples that came back with their frame's id
+ * (every case stamps frame i at display time 1000 * n + i). */
 static void count_sample(void *ctx, const struct xl_gpu_sample *s)
 {
 	struct collector *c = ctx;
 	if (s->bracket)
 		c->brackets++;
 	else
-		atomic_fetch_add(&c->frames, s->valid);
+		atomic_fetch_add(&c->frames, s->valid && s->frame_id == s->display_time % 1000);
 }
 
 static void *collect_main(void *arg)
@@ -317,7 +319,7 @@ static bool round_run(struct gw_work *work, struct xl_gpu *gpu, uint32_t round,
 {
 	unsigned frames_before = c->frames;
 	for (int i = 0; i < FRAMES; i++) {
-		if (!xl_gpu_stamp(gpu, 1000 * round + i, round, false, 0))
+		if (!xl_gpu_stamp(gpu, 1000 * round + i, i, round, false, 0))
 			return fail("xl_gpu_stamp", atomic_load(&gpu->submit_error));
 		if (i + 1 < FRAMES && !gw_work_submit(work, round * FRAMES + i))
 			return fail("gw_work_submit", VK_SUCCESS);
@@ -432,7 +434,7 @@ static bool run_gate(struct xl_gpu *gpu, struct xl_gate *gate)
 		return fail("pthread_create", VK_SUCCESS);
 	bool ok = true;
 	for (int i = 0; ok && i < GATED_FRAMES; i++) {
-		if (!xl_gpu_stamp(gpu, 1000 + i, 1, true, (uint32_t)gettid()))
+		if (!xl_gpu_stamp(gpu, 1000 + i, i, 1, true, (uint32_t)gettid()))
 			ok = fail("xl_gpu_stamp", atomic_load(&gpu->submit_error));
 		else
 			xl_gate_open(gate);
@@ -638,7 +640,7 @@ static bool destroy_round(struct bed *b, const char *name, bool gated, bool hold
 	g_submits_ok = submits_ok;
 	unsigned stamped = 0;
 	for (int i = 0; i < frames; i++)
-		stamped += xl_gpu_stamp(gpu, 1000 + i, 1, gated, (uint32_t)gettid());
+		stamped += xl_gpu_stamp(gpu, 1000 + i, i, 1, gated, (uint32_t)gettid());
 	bool broken = gpu->bracket.broken;
 	struct objects o;
 	objects_of(gpu, &o);
