@@ -20,12 +20,12 @@
 # The files of the sessions with a "-<n>" in their tag.
 LATER='*T[0-9][0-9][0-9][0-9][0-9][0-9]-[0-9]*.csv'
 
-# The app: 300 frames at 1 kHz, sessions of 10 frames (toggled by signal).
+# The app: $2 frames at 1 kHz, sessions of 10 frames (toggled by signal).
 run_full() {
 	setup
 	export XRTEST_FRAME_RATE=1000
 	LD_PRELOAD="${XRLM_TEST_PRELOAD:+$XRLM_TEST_PRELOAD:}$XRLM_TEST_NOSPACE_SHIM" \
-		REL_NOSPACE_FILES=$1 run_app --graphics headless --frames 300 --calls frame \
+		REL_NOSPACE_FILES=$1 run_app --graphics headless --frames "$2" --calls frame \
 		--toggle-every 10
 }
 
@@ -37,7 +37,7 @@ lost_sessions() {
 }
 
 case_close() {
-	run_full "$LATER"
+	run_full "$LATER" 300
 	for side in pre post; do
 		log=$OUT/xrlm-$side.log
 		for tag in $(sed -n 's/.* session \([^ ]*\): its files could not be written .*/\1/p' "$log"); do
@@ -60,7 +60,11 @@ case_close() {
 }
 
 case_log() {
-	run_full "xrlm-*.log"
+	# Eight sessions: as many as post's merge queue holds
+	# (XL_HOOK_QUEUE), so that all are merged in the app even when its
+	# merges, at SCHED_IDLE, get no CPU time until the end (a loaded
+	# host: more sessions were left for `xrlm merge`, as they should).
+	run_full "xrlm-*.log" 160
 	for side in pre post; do
 		one_line "$W/app.log" "^xrlm $side: cannot write xrlm-$side.log: No space left on device"
 		# The first line of a kind only: not one per session.
@@ -70,7 +74,7 @@ case_log() {
 	# init lines and the first of each other kind, not ~7 a session.
 	n=$(grep '^xrlm ' "$W/app.log" | grep -c -v 'recording \(started\|stopped\) by signal' || true)
 	[ "$n" -le 30 ] || fail "$n lines on stderr with the logs unwritable: $(cat "$W/app.log")"
-	[ "$(check_all_sessions)" -ge 10 ] || fail "the sessions were not all recorded"
+	[ "$(check_all_sessions)" -eq 8 ] || fail "the sessions were not all recorded"
 	note "$n lines on stderr (the toggles' aside)"
 }
 
