@@ -15,16 +15,23 @@ file_tag() {
 
 # A finished session: pre and post hold the same frames, the layer wrote
 # the merged file, and `xrlm merge` of the per-side files reproduces it
-# byte for byte.
+# byte for byte. Or, on a loaded host, post's log says it left the session
+# to `xrlm merge` because its merge queue was full (its merges, at
+# SCHED_IDLE, got no CPU time while sessions kept ending), and `xrlm merge`
+# merges its files.
 check_session() {
 	same_frames "$1"
 	tag=$(file_tag "$1")
 	merged=$OUT/frames-merged-$tag.csv
-	[ -f "$merged" ] || fail "session $tag has no merged file"
 	rm -f "$XRLM_TEST_WORK/remerge.csv" "$XRLM_TEST_WORK/remerge.functions.csv"
 	"$XRLM_TEST_XRLM" merge "$1" "$OUT/frames-$tag-post.csv" -o "$XRLM_TEST_WORK/remerge.csv" \
 		>"$XRLM_TEST_WORK/remerge.log" 2>&1 ||
 		fail "xrlm merge of session $tag failed: $(cat "$XRLM_TEST_WORK/remerge.log")"
+	if [ ! -f "$merged" ]; then
+		grep -q "post: session $tag: not merged in the application (the merge thread has [0-9]* sessions waiting)" \
+			"$OUT/xrlm-post.log" 2>/dev/null || fail "session $tag has no merged file"
+		return 0
+	fi
 	cmp -s "$merged" "$XRLM_TEST_WORK/remerge.csv" ||
 		fail "session $tag: the layer's merged file differs from xrlm merge's"
 	# The per-function table, where the layer wrote one (both calls files).
