@@ -45,6 +45,16 @@
 #                                    gated without a trip, the dropped frames are
 #                                    pre's unmatched ones, every other one has its
 #                                    GPU value
+#   stop-in-target                   a recording stopped between pre's and post's
+#                                    xrEndFrame of frame 40 (the target raises the
+#                                    toggle signal and a second thread ends a frame,
+#                                    where pre takes it: XRTEST_TARGET_TOGGLE_FRAME),
+#                                    under a runtime that waits for its GPU work in
+#                                    xrEndFrame: post's idle xrEndFrame opens the gate
+#                                    pre armed, so no trip (without it the runtime
+#                                    waited behind the gate until the watchdog
+#                                    tripped it); pre has frame 40, post not; the 39
+#                                    frames before have their GPU values
 #   slept                            the target sleeps 90 ms (a timer) before calling
 #                                    down: no deadlock, so no trip (the watchdog gives a
 #                                    sleeping frame thread the running one's 2 s); the
@@ -288,6 +298,43 @@ dropped)
 	[ "$(header_value "$merged" unmatched_pre)" = "$dropped" ] ||
 		fail "unmatched_pre $(header_value "$merged" unmatched_pre), not the $dropped dropped frames"
 	[ "$(header_value "$merged" unmatched_post)" = 0 ] || fail "post has frames pre lacks"
+	gpu_share 1
+	;;
+stop-in-target)
+	export XRLM_GPU_MODE=gated XRTEST_TARGET_GPU_US=100 XRTEST_TARGET_TOGGLE_FRAME=40
+	# A runtime that waits for the queue: one given the frame with the
+	# gate still closed waits behind it.
+	export XRTEST_COMPOSITOR_GPU_US=50 XRTEST_COMPOSITOR_GPU_WAIT=1
+	run_app --graphics vulkan2 --frames 80 --stats
+	log=$XRLM_TEST_WORK/app.log
+	ran=$(sed -n 's/^run .*frames_run=\([0-9]*\).*/\1/p' "$log")
+	[ "${ran:-0}" -ge 80 ] || fail "the app ran ${ran:-no} frames, not 80"
+	grep -q "XRTEST_COMPOSITOR_GPU_WAIT=1" "$log" || fail "the runtime does not wait for its GPU work"
+	line=$(grep "toggle at xrEndFrame 40 " "$log") || fail "the target did not toggle at frame 40"
+	case $line in
+	*"a second thread's xrEndFrame returned 0") ;;
+	*) fail "the second thread's frame: $line" ;;
+	esac
+	t=$(echo "$line" | sed -n 's/.*(display_time=\([0-9]*\)).*/\1/p')
+	grep -q "recording stopped by signal" "$OUT/xrlm-pre.log" || fail "pre did not stop by signal"
+	! grep -q "GPU gate" "$log" "$OUT/xrlm-pre.log" ||
+		fail "the gate tripped: $(grep -h "GPU gate" "$OUT/xrlm-pre.log")"
+	merged=$(merged_files)
+	[ "$(echo "$merged" | wc -l)" -eq 1 ] && [ -n "$merged" ] || fail "expected one recording"
+	[ "$(header_value "$merged" gpu_mode)" = gated ] || fail "the session did not stay gated"
+	[ "$(header_value "$merged" gate_trips)" = 0 ] || fail "gate trips: $(header_value "$merged" gate_trips)"
+	# The stop fell inside frame 40: pre recorded it, post did not.
+	pre=$(ls "$OUT"/frames-*-pre.csv)
+	post=$(echo "$pre" | sed 's/-pre\.csv$/-post.csv/')
+	[ "$(data_rows "$pre" | tail -n 1 | cut -d, -f1)" = "$t" ] ||
+		fail "pre's last frame is not frame 40 (display time $t)"
+	! data_rows "$post" | cut -d, -f1 | grep -qx "$t" || fail "post recorded frame 40"
+	[ "$(data_rows "$pre" | wc -l)" -eq 40 ] && [ "$(data_rows "$post" | wc -l)" -eq 39 ] ||
+		fail "pre recorded $(data_rows "$pre" | wc -l) frames, post $(data_rows "$post" | wc -l)"
+	[ "$(header_value "$merged" frame_count)" = 39 ] && [ "$(header_value "$merged" unmatched_pre)" = 1 ] &&
+		[ "$(header_value "$merged" unmatched_post)" = 0 ] ||
+		fail "merged: $(header_value "$merged" frame_count) frames, unmatched" \
+			"$(header_value "$merged" unmatched_pre) pre, $(header_value "$merged" unmatched_post) post"
 	gpu_share 1
 	;;
 slept)

@@ -36,4 +36,5 @@ for v in -5 abc 1e9 "" 90Hz; do check XRTEST_FRAME_RATE "$v" 90 90; done
 for v in -1 x 99999999999999999999 2.5; do check XRTEST_EXIT_AFTER_FRAMES "$v" 0 0; done
 for v in -3 lots 1000000000000; do check XRTEST_COMPOSITOR_CPU_US "$v" 0 0; done
 for v in -1 " " 5000000; do check XRTEST_COMPOSITOR_GPU_US "$v" 0 0; done
+for v in 2 yes -1; do check XRTEST_COMPOSITOR_GPU_WAIT "$v" 0 0; done
 echo "PASS"

@@ -254,7 +254,7 @@ static XrResult compositor_work(struct rt_session *sess)
 		rt_gl_end_frame(sess->gl);
 	if (sess->headless || sess->gl || k->compositor_gpu_us == 0)
 		return XR_SUCCESS;
-	return rt_vk_compositor_work(&sess->vk, k->compositor_gpu_us);
+	return rt_vk_compositor_work(&sess->vk, k->compositor_gpu_us, k->compositor_gpu_wait);
 }
 
 XrResult XRAPI_CALL rt_xrEndFrame(XrSession session, const XrFrameEndInfo *frameEndInfo)

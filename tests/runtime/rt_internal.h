@@ -50,6 +50,7 @@ struct rt_knobs {
 	uint64_t exit_after_frames;   /* XRTEST_EXIT_AFTER_FRAMES, 0 = never */
 	uint64_t compositor_cpu_us;   /* XRTEST_COMPOSITOR_CPU_US */
 	uint64_t compositor_gpu_us;   /* XRTEST_COMPOSITOR_GPU_US */
+	bool compositor_gpu_wait;     /* XRTEST_COMPOSITOR_GPU_WAIT: wait for it in xrEndFrame */
 	bool vk_minimal;              /* XRTEST_VK_MINIMAL: ask Vulkan for no extension */
 	bool name_full;               /* XRTEST_RUNTIME_NAME_FULL: runtimeName without a NUL */
 	/* XRTEST_VK_REFUSE_EXT: a Vulkan extension whose request fails
@@ -272,9 +273,10 @@ void rt_vk_session_fini(struct rt_vk_session *vk);
 
 /*
  * Submits the compositor's GPU work of @p gpu_us microseconds on the app's
- * queue; calibrates on first use. Only called from xrEndFrame.
+ * queue, and with @p wait waits for it (behind everything queued before
+ * it); calibrates on first use. Only called from xrEndFrame.
  */
-XrResult rt_vk_compositor_work(struct rt_vk_session *vk, uint64_t gpu_us);
+XrResult rt_vk_compositor_work(struct rt_vk_session *vk, uint64_t gpu_us, bool wait);
 
 /*
  * Records @p record into a command buffer, submits it on the app's queue and

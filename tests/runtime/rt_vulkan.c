@@ -551,7 +551,7 @@ static VkResult calibrate(struct rt_vk_session *vk, uint64_t gpu_us)
 	return VK_SUCCESS;
 }
 
-XrResult rt_vk_compositor_work(struct rt_vk_session *vk, uint64_t gpu_us)
+XrResult rt_vk_compositor_work(struct rt_vk_session *vk, uint64_t gpu_us, bool wait)
 {
 	pthread_mutex_lock(&vk->lock);
 	/*
@@ -565,7 +565,7 @@ XrResult rt_vk_compositor_work(struct rt_vk_session *vk, uint64_t gpu_us)
 	}
 	if (vr == VK_SUCCESS && vk->work_bytes >= 4) {
 		struct fill_work w = {.vk = vk, .bytes = vk->work_bytes};
-		vr = submit(vk, record_fills, &w, false);
+		vr = submit(vk, record_fills, &w, wait);
 	}
 	pthread_mutex_unlock(&vk->lock);
 	if (vr != VK_SUCCESS) {

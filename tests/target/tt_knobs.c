@@ -17,6 +17,8 @@
 /* The own thread's rate: a tick every 100 us at most. */
 #define TT_KNOB_MAX_THREAD_HZ 10000
 #define TT_KNOB_DEFAULT_THREAD_HZ 100
+/* The frame of the toggle: any run's, far beyond a test's. */
+#define TT_KNOB_MAX_TOGGLE_FRAME 1000000000
 
 static struct tt_knobs knobs;
 static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
@@ -29,6 +31,8 @@ static void knobs_read(void)
 	knobs.sleep_us = u_env_u64("XRTEST_TARGET_SLEEP_US", 0, 0, TT_KNOB_MAX_US, tt_log_warn, NULL);
 	knobs.gl_draws = u_env_u64("XRTEST_TARGET_GL_DRAWS", 0, 0, TT_KNOB_MAX_GL_DRAWS,
 	                           tt_log_warn, NULL);
+	knobs.toggle_frame = u_env_u64("XRTEST_TARGET_TOGGLE_FRAME", 0, 0, TT_KNOB_MAX_TOGGLE_FRAME,
+	                               tt_log_warn, NULL);
 	/* Empty counts as unset. A copy: the app may change its environment. */
 	const char *log = getenv("XRTEST_TARGET_GPU_LOG");
 	knobs.gpu_log = log && *log ? strdup(log) : NULL;
@@ -40,11 +44,12 @@ static void knobs_read(void)
 	char thread_calls[128];
 	tt_calls_format(&knobs.thread_calls, thread_calls, sizeof(thread_calls));
 	tt_log("knobs: cpu_us=%llu gpu_us=%llu gpu_wait=%d sleep_us=%llu gpu_log=%s gl_draws=%llu "
-	       "thread_calls=%s thread_hz=%llu",
+	       "toggle_frame=%llu thread_calls=%s thread_hz=%llu",
 	       (unsigned long long)knobs.cpu_us, (unsigned long long)knobs.gpu_us, knobs.gpu_wait,
 	       (unsigned long long)knobs.sleep_us,
 	       knobs.gpu_log ? knobs.gpu_log : "-", (unsigned long long)knobs.gl_draws,
-	       thread_calls, (unsigned long long)knobs.thread_hz);
+	       (unsigned long long)knobs.toggle_frame, thread_calls,
+	       (unsigned long long)knobs.thread_hz);
 }
 
 const struct tt_knobs *tt_knobs_get(void)

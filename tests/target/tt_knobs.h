@@ -18,6 +18,7 @@ struct tt_knobs {
 	uint64_t sleep_us; /* XRTEST_TARGET_SLEEP_US: sleep (a timer) before forwarding */
 	const char *gpu_log; /* XRTEST_TARGET_GPU_LOG: per-frame CSV path; NULL if unset */
 	uint64_t gl_draws; /* XRTEST_TARGET_GL_DRAWS: OpenGL sessions' draws (tt_gl.h) */
+	uint64_t toggle_frame; /* XRTEST_TARGET_TOGGLE_FRAME: the stop inside it (tt_toggle.h); 0 off */
 	struct tt_calls thread_calls; /* XRTEST_TARGET_THREAD_CALLS: calls per tick of its own thread */
 	uint64_t thread_hz;           /* XRTEST_TARGET_THREAD_HZ: that thread's ticks per second */
 };

@@ -35,6 +35,7 @@ struct tt_session {
 	PFN_xrEndFrame next_end_frame; /* copied: one lookup per frame, not two */
 	uint64_t cpu_us;
 	uint64_t sleep_us;
+	uint64_t toggle_frame; /* XRTEST_TARGET_TOGGLE_FRAME (tt_toggle.h); 0 off */
 	bool gpu_wait;
 	struct tt_gpu *gpu; /* NULL: no Vulkan binding or no GPU work requested */
 	struct tt_gl *gl;   /* NULL: no OpenGL binding or no GL work requested */

@@ -11,6 +11,7 @@
 #include "tt_knobs.h"
 #include "tt_log.h"
 #include "tt_registry.h"
+#include "tt_toggle.h"
 
 #include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN
@@ -184,6 +185,7 @@ static XrResult XRAPI_CALL tt_xrCreateSession(XrInstance instance, const XrSessi
 	s->cpu_us = knobs->cpu_us;
 	s->gpu_wait = knobs->gpu_wait;
 	s->sleep_us = knobs->sleep_us;
+	s->toggle_frame = knobs->toggle_frame;
 	/* Fail loudly: a test asking for GPU work must not silently get none. */
 	if ((knobs->gpu_us > 0 && !session_setup_gpu(s, info, knobs)) ||
 	    (knobs->gl_draws > 0 && !session_setup_gl(s, info, knobs)) ||
@@ -214,6 +216,9 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 	struct tt_session *s = tt_registry_find(&sessions, (uint64_t)session);
 	if (!s)
 		return XR_ERROR_HANDLE_INVALID;
+	/* The second frame thread's call stops here: nothing below sees it. */
+	if (s->toggle_frame && tt_toggle_own_call())
+		return XR_SUCCESS;
 	if (info)
 		__atomic_store_n(&last_display_time, info->displayTime, __ATOMIC_RELAXED);
 	if (s->gpu && !tt_gpu_submit(s->gpu, info->displayTime))
@@ -226,6 +231,8 @@ static XrResult XRAPI_CALL tt_xrEndFrame(XrSession session, const XrFrameEndInfo
 		return XR_ERROR_RUNTIME_FAILURE;
 	if (s->sleep_us)
 		tt_sleep_us(s->sleep_us);
+	if (s->toggle_frame)
+		tt_toggle_frame(s->toggle_frame, session, info);
 	return s->next_end_frame(session, info);
 }
 

@@ -15,8 +15,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 unset XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT XRTEST_TARGET_GPU_LOG \
-	XRTEST_TARGET_THREAD_CALLS XRTEST_TARGET_THREAD_HZ XRTEST_CALL_COUNTS \
-	XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US
+	XRTEST_TARGET_THREAD_CALLS XRTEST_TARGET_THREAD_HZ XRTEST_TARGET_TOGGLE_FRAME XRTEST_CALL_COUNTS \
+	XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US \
+	XRTEST_COMPOSITOR_GPU_WAIT
 # The per-function knobs too, whatever the function.
 for v in $(env | sed -n 's/^\(XRTEST_TARGET_\(CPU_US\|ANSWER\|INDUCE\)_[A-Za-z0-9_]*\)=.*/\1/p'); do
 	unset "$v"
@@ -267,13 +268,14 @@ validation() {
 }
 
 bad_knobs() {
-	run bad headless 20 0 XRTEST_TARGET_CPU_US=12abc XRTEST_TARGET_GPU_US=-5 XRTEST_TARGET_GPU_WAIT=2
+	run bad headless 20 0 XRTEST_TARGET_CPU_US=12abc XRTEST_TARGET_GPU_US=-5 XRTEST_TARGET_GPU_WAIT=2 \
+		XRTEST_TARGET_TOGGLE_FRAME=1e3
 	cat "$tmp/bad.err"
-	for v in XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT; do
+	for v in XRTEST_TARGET_CPU_US XRTEST_TARGET_GPU_US XRTEST_TARGET_GPU_WAIT XRTEST_TARGET_TOGGLE_FRAME; do
 		n=$(grep -c "^\[xrlm-test-target\] $v=.*using the default 0" "$tmp/bad.err")
 		[ "$n" -eq 1 ] || fail "$v: $n log lines, want 1"
 	done
-	grep -q 'knobs: cpu_us=0 gpu_us=0 gpu_wait=0' "$tmp/bad.err" || fail "defaults not used"
+	grep -q 'knobs: cpu_us=0 gpu_us=0 gpu_wait=0 .* toggle_frame=0 ' "$tmp/bad.err" || fail "defaults not used"
 }
 
 # summary NAME FUNCTION KEY: KEY= of the target's "summary of FUNCTION:" line.
