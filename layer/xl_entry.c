@@ -19,6 +19,7 @@
 #include "xl_thread.h"
 #include "xl_wrap.h"
 
+#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -592,24 +593,122 @@ static XrVersion negotiated_api_version(const XrNegotiateLoaderInfo *info)
 	return v > info->maxApiVersion ? info->maxApiVersion : v;
 }
 
+/*
+ * A refused negotiation leaves the layer out of the chain, and the loader
+ * says so only when XR_LOADER_DEBUG asks: each refusal says why itself,
+ * in one line. No instance has opened a log yet, so the line goes to
+ * stderr (and to the log too when another instance of this library has
+ * one open). Once per kind while the library stays loaded (a second
+ * manifest or a harness may negotiate again and again); the loader
+ * unloads it after a refusal, and its next xrCreateInstance asks anew.
+ */
+enum refusal { REFUSED_NAME, REFUSED_STRUCTS, REFUSED_VERSIONS, REFUSED_KINDS };
+static atomic_bool refusal_said[REFUSED_KINDS];
+#define REFUSED_TAIL "refused: the layer is left out of the chain, and nothing is recorded"
+
+static bool first_refusal(enum refusal kind)
+{
+	return !atomic_exchange(&refusal_said[kind], true);
+}
+
+/* This library's file as the loader opened it: the manifest's library_path. */
+static const char *library_file(char *q)
+{
+	Dl_info info;
+
+	if (dladdr((void *)library_file, &info) && info.dli_fname && info.dli_fname[0])
+		return quote_path(q, info.dli_fname);
+	return "this library";
+}
+
+static const char *version_shown(char *buf, size_t size, XrVersion v)
+{
+	snprintf(buf, size, "%u.%u.%u", XR_VERSION_MAJOR(v), XR_VERSION_MINOR(v),
+	         XR_VERSION_PATCH(v));
+	return buf;
+}
+
+static void refuse_structs(const XrNegotiateLoaderInfo *info,
+                           const XrNegotiateApiLayerRequest *request)
+{
+	char in[64] = "none", req[64] = "none";
+
+	if (!first_refusal(REFUSED_STRUCTS))
+		return;
+	/* Only the header, which every version of the structures begins with. */
+	if (info)
+		snprintf(in, sizeof(in), "type %d, version %u, size %zu", (int)info->structType,
+		         info->structVersion, info->structSize);
+	if (request)
+		snprintf(req, sizeof(req), "type %d, version %u, size %zu",
+		         (int)request->structType, request->structVersion, request->structSize);
+	xl_log_loud("the loader's negotiation structures are not those this layer was built for "
+	            "(loader info: %s; layer request: %s; this layer's: type %d, version %u, "
+	            "size %zu; type %d, version %u, size %zu): use the Khronos OpenXR loader "
+	            "(libopenxr_loader.so.1); " REFUSED_TAIL, in, req,
+	            (int)XR_LOADER_INTERFACE_STRUCT_LOADER_INFO, XR_LOADER_INFO_STRUCT_VERSION,
+	            sizeof(*info), (int)XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
+	            XR_API_LAYER_INFO_STRUCT_VERSION, sizeof(*request));
+}
+
+static void refuse_name(const char *layer_name)
+{
+	char qn[QUOTE_PATH_MAX], ql[QUOTE_PATH_MAX];
+
+	if (!first_refusal(REFUSED_NAME))
+		return;
+	/* The manifest's name, any bytes and any length: shown escaped, cut to fit. */
+	xl_log_loud("the loader asked %s for layer \"%s\" (the name in its manifest), but that "
+	            "library is %s, a name compiled in that no manifest changes: set that "
+	            "manifest's \"name\" back to \"%s\" as shipped, and enable the layer by that "
+	            "name; " REFUSED_TAIL,
+	            library_file(ql), quote_path_to(qn, sizeof(qn), layer_name, (size_t)-1),
+	            xl_side.layer_name, xl_side.layer_name);
+}
+
+static void refuse_versions(const XrNegotiateLoaderInfo *info)
+{
+	char lo[32], hi[32], ours[32];
+
+	if (!first_refusal(REFUSED_VERSIONS))
+		return;
+	xl_log_loud("the loader offers layer interface %u to %u and OpenXR %s to %s, but this "
+	            "layer speaks interface %u and OpenXR up to %s: use an OpenXR 1.x loader whose "
+	            "ranges include these, or build the monitor against that loader's headers; "
+	            REFUSED_TAIL, info->minInterfaceVersion, info->maxInterfaceVersion,
+	            version_shown(lo, sizeof(lo), info->minApiVersion),
+	            version_shown(hi, sizeof(hi), info->maxApiVersion),
+	            XR_CURRENT_LOADER_API_LAYER_VERSION,
+	            version_shown(ours, sizeof(ours), XR_CURRENT_API_VERSION));
+}
+
 /* The one exported symbol: the loader looks it up by name. */
 __attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL xrNegotiateLoaderApiLayerInterface(
 	const XrNegotiateLoaderInfo *info, const char *layer_name,
 	XrNegotiateApiLayerRequest *request)
 {
+	/* Before any instance: a refusal's line names this side, not "?". */
+	xl_log_side(xl_side.name);
 	if (!info || !request || info->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
 	    info->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
 	    info->structSize != sizeof(*info) ||
 	    request->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST ||
 	    request->structVersion != XR_API_LAYER_INFO_STRUCT_VERSION ||
-	    request->structSize != sizeof(*request))
+	    request->structSize != sizeof(*request)) {
+		refuse_structs(info, request);
 		return XR_ERROR_INITIALIZATION_FAILED;
-	if (layer_name && strcmp(layer_name, xl_side.layer_name) != 0)
+	}
+	/* The identity is compiled in: a renamed manifest cannot rename the layer. */
+	if (layer_name && strcmp(layer_name, xl_side.layer_name) != 0) {
+		refuse_name(layer_name);
 		return XR_ERROR_INITIALIZATION_FAILED;
+	}
 	if (info->minInterfaceVersion > XR_CURRENT_LOADER_API_LAYER_VERSION ||
 	    info->maxInterfaceVersion < XR_CURRENT_LOADER_API_LAYER_VERSION ||
-	    negotiated_api_version(info) < info->minApiVersion)
+	    negotiated_api_version(info) < info->minApiVersion) {
+		refuse_versions(info);
 		return XR_ERROR_INITIALIZATION_FAILED;
+	}
 
 	request->layerInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION;
 	request->layerApiVersion = negotiated_api_version(info);

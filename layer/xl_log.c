@@ -80,6 +80,11 @@ bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size)
 	return fd >= 0 || dir_fd < 0;
 }
 
+void xl_log_side(const char *side)
+{
+	atomic_store(&log_side, side);
+}
+
 void xl_log_reopen(int dir_fd)
 {
 	char why[128];

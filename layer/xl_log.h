@@ -44,6 +44,13 @@ bool xl_log_open(int dir_fd, const char *side, char *why, size_t why_size);
  */
 void xl_log_reopen(int dir_fd);
 
+/*
+ * Names the side in lines written before xl_log_open, which go to stderr
+ * (a refused negotiation: no instance, so no log file). @p side as in
+ * xl_log_open. Allocates nothing: safe at any time, as often as called.
+ */
+void xl_log_side(const char *side);
+
 /* Closes the log file; later lines go to stderr. */
 void xl_log_close(void);
 

@@ -1,0 +1,173 @@
+/*
+ * A negotiation the layer refuses says why, in one line on stderr, with no
+ * instance (so no log file): a layer name that is not the library's (a
+ * renamed manifest), structures of another size or version, and version
+ * ranges that do not meet. Before, each was XR_ERROR_INITIALIZATION_FAILED
+ * and nothing else: the layer was just missing from the chain.
+ *
+ * Each case in a child of its own (a fresh library, its stderr in a file):
+ * refused many times over, one line, naming the side; the right request
+ * still succeeds after it, silently.
+ * Usage: tl_negotiate_refusals LAYER_LIBRARY LAYER_NAME SIDE
+ */
+#include "loader_abi.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TRIES 200
+
+static const char *layer_path, *layer_name, *side;
+
+enum tl_case { CASE_NAME, CASE_STRUCT_SIZE, CASE_NO_REQUEST, CASE_INTERFACE, CASE_API, CASE_OK };
+
+static XrNegotiateLoaderInfo loader_info(void)
+{
+	return (XrNegotiateLoaderInfo){
+		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
+		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
+		.structSize = sizeof(XrNegotiateLoaderInfo),
+		.minInterfaceVersion = 1,
+		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
+		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
+		.maxApiVersion = XR_MAKE_VERSION(1, 0x3ff, 0xfff), /* the loader's */
+	};
+}
+
+static XrNegotiateApiLayerRequest layer_request(void)
+{
+	return (XrNegotiateApiLayerRequest){
+		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
+		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
+		.structSize = sizeof(XrNegotiateApiLayerRequest),
+	};
+}
+
+/* The child: negotiates as @p c asks, TRIES times, then as the loader does. */
+static int child(enum tl_case c)
+{
+	void *lib = dlopen(layer_path, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return 10;
+	PFN_xrNegotiateLoaderApiLayerInterface negotiate = (PFN_xrNegotiateLoaderApiLayerInterface)
+		dlsym(lib, "xrNegotiateLoaderApiLayerInterface");
+	if (!negotiate)
+		return 10;
+	for (int i = 0; i < TRIES; i++) {
+		XrNegotiateLoaderInfo info = loader_info();
+		XrNegotiateApiLayerRequest request = layer_request();
+		XrNegotiateApiLayerRequest *req = &request;
+		/* A control byte in the name must reach the terminal escaped. */
+		const char *name = c == CASE_NAME ? "XR_APILAYER_renamed_\033[2J" : layer_name;
+		if (c == CASE_STRUCT_SIZE)
+			info.structSize -= 8;
+		if (c == CASE_NO_REQUEST)
+			req = NULL;
+		if (c == CASE_INTERFACE)
+			info.minInterfaceVersion = info.maxInterfaceVersion = 2;
+		if (c == CASE_API) {
+			info.minApiVersion = XR_MAKE_VERSION(2, 0, 0);
+			info.maxApiVersion = XR_MAKE_VERSION(2, 1, 0);
+		}
+		XrResult r = negotiate(&info, name, req);
+		if (c == CASE_OK ? r != XR_SUCCESS : r != XR_ERROR_INITIALIZATION_FAILED)
+			return 11;
+	}
+	XrNegotiateLoaderInfo info = loader_info();
+	XrNegotiateApiLayerRequest request = layer_request();
+	if (negotiate(&info, layer_name, &request) != XR_SUCCESS || !request.getInstanceProcAddr ||
+	    !request.createApiLayerInstance)
+		return 12;
+	return 0;
+}
+
+/* Runs case @p c in a child; its stderr into @p text (@p size). */
+static bool run_case(enum tl_case c, char *text, size_t size)
+{
+	FILE *err = tmpfile();
+	if (!err)
+		return false;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fileno(err), STDERR_FILENO);
+		_exit(child(c));
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "case %d: the child failed (status 0x%x)\n", (int)c, status);
+		fclose(err);
+		return false;
+	}
+	rewind(err);
+	size_t n = fread(text, 1, size - 1, err);
+	text[n] = '\0';
+	fclose(err);
+	return true;
+}
+
+static unsigned lines_of(const char *text)
+{
+	unsigned n = 0;
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Case @p c's stderr is one line, of this side, holding each of @p want (NULL-ended). */
+static bool check(enum tl_case c, const char *const *want)
+{
+	char text[8192], prefix[32];
+
+	if (!run_case(c, text, sizeof(text)))
+		return false;
+	snprintf(prefix, sizeof(prefix), "xrlm %s: ", side);
+	bool ok = lines_of(text) == 1 && strncmp(text, prefix, strlen(prefix)) == 0 &&
+	          !strchr(text, '\033');
+	for (; ok && *want; want++)
+		ok = strstr(text, *want) != NULL;
+	if (!ok)
+		fprintf(stderr, "FAIL: case %d: expected one line \"%s...\" holding %s; "
+		        "stderr was:\n%s\n", (int)c, prefix, *want ? *want : "the rest", text);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	char text[4096], is[160], back[160], size[32];
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: tl_negotiate_refusals LAYER_LIBRARY LAYER_NAME SIDE\n");
+		return 2;
+	}
+	layer_path = argv[1], layer_name = argv[2], side = argv[3];
+	snprintf(is, sizeof(is), "but that library is %s", layer_name);
+	snprintf(back, sizeof(back), "\"name\" back to \"%s\"", layer_name);
+	snprintf(size, sizeof(size), "size %zu;", sizeof(XrNegotiateLoaderInfo) - 8);
+
+	const char *name[] = {"for layer \"XR_APILAYER_renamed_\\033[2J\"", is, back,
+	                      "left out of the chain", NULL};
+	const char *structs[] = {"negotiation structures", size, "left out of the chain", NULL};
+	const char *no_request[] = {"layer request: none", NULL};
+	const char *interface[] = {"layer interface 2 to 2", "speaks interface 1", NULL};
+	const char *api[] = {"OpenXR 2.0.0 to 2.1.0", "OpenXR up to 1.", NULL};
+	bool ok = check(CASE_NAME, name);
+	ok &= check(CASE_STRUCT_SIZE, structs);
+	ok &= check(CASE_NO_REQUEST, no_request);
+	ok &= check(CASE_INTERFACE, interface);
+	ok &= check(CASE_API, api);
+	/* The loader's own negotiation says nothing. */
+	if (!run_case(CASE_OK, text, sizeof(text)) || text[0]) {
+		fprintf(stderr, "FAIL: a successful negotiation wrote: %s\n", text);
+		ok = false;
+	}
+	if (ok)
+		printf("each refused negotiation said why, once\n");
+	return ok ? 0 : 1;
+}
