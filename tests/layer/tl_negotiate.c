@@ -5,24 +5,34 @@
 
 #include <dlfcn.h>
 
+XrNegotiateLoaderInfo tl_loader_info(void)
+{
+	return (XrNegotiateLoaderInfo){
+		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
+		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
+		.structSize = sizeof(XrNegotiateLoaderInfo),
+		.minInterfaceVersion = 1,
+		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
+		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
+		.maxApiVersion = XR_MAKE_VERSION(1, 0x3ff, 0xfff), /* the loader's */
+	};
+}
+
+XrNegotiateApiLayerRequest tl_layer_request(void)
+{
+	return (XrNegotiateApiLayerRequest){
+		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
+		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
+		.structSize = sizeof(XrNegotiateApiLayerRequest),
+	};
+}
+
 bool tl_negotiate(void *lib, XrNegotiateApiLayerRequest *request)
 {
 	PFN_xrNegotiateLoaderApiLayerInterface negotiate_fn =
 		(PFN_xrNegotiateLoaderApiLayerInterface)dlsym(lib, "xrNegotiateLoaderApiLayerInterface");
-	XrNegotiateLoaderInfo info = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
-		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(info),
-		.minInterfaceVersion = 1,
-		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
-		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
-		.maxApiVersion = XR_CURRENT_API_VERSION,
-	};
-	*request = (XrNegotiateApiLayerRequest){
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
-		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(*request),
-	};
+	XrNegotiateLoaderInfo info = tl_loader_info();
+	*request = tl_layer_request();
 	return negotiate_fn && negotiate_fn(&info, NULL, request) == XR_SUCCESS &&
 	       request->getInstanceProcAddr && request->createApiLayerInstance;
 }

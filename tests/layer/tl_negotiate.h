@@ -9,6 +9,12 @@
 
 #include <stdbool.h>
 
+/* The loader's side of a negotiation, as the Khronos loader fills it. */
+XrNegotiateLoaderInfo tl_loader_info(void);
+
+/* An empty request, as the loader hands it to a layer. */
+XrNegotiateApiLayerRequest tl_layer_request(void);
+
 /* Negotiates with the library @p lib (dlopen'ed) into @p request; false on failure. */
 bool tl_negotiate(void *lib, XrNegotiateApiLayerRequest *request);
 

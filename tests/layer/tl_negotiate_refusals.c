@@ -10,7 +10,7 @@
  * still succeeds after it, silently.
  * Usage: tl_negotiate_refusals LAYER_LIBRARY LAYER_NAME SIDE
  */
-#include "loader_abi.h"
+#include "tl_negotiate.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -26,28 +26,6 @@ static const char *layer_path, *layer_name, *side;
 
 enum tl_case { CASE_NAME, CASE_STRUCT_SIZE, CASE_NO_REQUEST, CASE_INTERFACE, CASE_API, CASE_OK };
 
-static XrNegotiateLoaderInfo loader_info(void)
-{
-	return (XrNegotiateLoaderInfo){
-		.structType = XR_LOADER_INTERFACE_STRUCT_LOADER_INFO,
-		.structVersion = XR_LOADER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(XrNegotiateLoaderInfo),
-		.minInterfaceVersion = 1,
-		.maxInterfaceVersion = XR_CURRENT_LOADER_API_LAYER_VERSION,
-		.minApiVersion = XR_MAKE_VERSION(1, 0, 0),
-		.maxApiVersion = XR_MAKE_VERSION(1, 0x3ff, 0xfff), /* the loader's */
-	};
-}
-
-static XrNegotiateApiLayerRequest layer_request(void)
-{
-	return (XrNegotiateApiLayerRequest){
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
-		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
-		.structSize = sizeof(XrNegotiateApiLayerRequest),
-	};
-}
-
 /* The child: negotiates as @p c asks, TRIES times, then as the loader does. */
 static int child(enum tl_case c)
 {
@@ -59,8 +37,8 @@ static int child(enum tl_case c)
 	if (!negotiate)
 		return 10;
 	for (int i = 0; i < TRIES; i++) {
-		XrNegotiateLoaderInfo info = loader_info();
-		XrNegotiateApiLayerRequest request = layer_request();
+		XrNegotiateLoaderInfo info = tl_loader_info();
+		XrNegotiateApiLayerRequest request = tl_layer_request();
 		XrNegotiateApiLayerRequest *req = &request;
 		/* A control byte in the name must reach the terminal escaped. */
 		const char *name = c == CASE_NAME ? "XR_APILAYER_renamed_\033[2J" : layer_name;
@@ -78,8 +56,8 @@ static int child(enum tl_case c)
 		if (c == CASE_OK ? r != XR_SUCCESS : r != XR_ERROR_INITIALIZATION_FAILED)
 			return 11;
 	}
-	XrNegotiateLoaderInfo info = loader_info();
-	XrNegotiateApiLayerRequest request = layer_request();
+	XrNegotiateLoaderInfo info = tl_loader_info();
+	XrNegotiateApiLayerRequest request = tl_layer_request();
 	if (negotiate(&info, layer_name, &request) != XR_SUCCESS || !request.getInstanceProcAddr ||
 	    !request.createApiLayerInstance)
 		return 12;
