@@ -131,3 +131,23 @@ status=0
 grep -q "nothing was recorded: the application exited with status $status" "$XRLM_TEST_WORK/garbage.log" ||
 	fail "garbage: $(cat "$XRLM_TEST_WORK/garbage.log")"
 note "relative HOME, a name ending in a newline, an application that cannot run"
+
+# An output directory xrlm-run makes is made as the layers make it: 0700,
+# its parents 0755 (it was 0755, the files in it 0644: readable by anyone).
+rm -rf "$XRLM_TEST_WORK/fresh"
+(umask 022 && "$XRLM_TEST_RUN" --target "$TARGET" --frames 5 --out "$XRLM_TEST_WORK/fresh/a/b" -- \
+	"$XRLM_TEST_APP" --graphics headless --frames 20) >"$XRLM_TEST_WORK/fresh.log" 2>&1 ||
+	fail "xrlm-run failed: $(cat "$XRLM_TEST_WORK/fresh.log")"
+[ "$(stat -c %a "$XRLM_TEST_WORK/fresh/a/b")" = 700 ] ||
+	fail "the output directory xrlm-run made is $(stat -c %a "$XRLM_TEST_WORK/fresh/a/b"), not 700"
+[ "$(stat -c %a "$XRLM_TEST_WORK/fresh/a")" = 755 ] ||
+	fail "its parent is $(stat -c %a "$XRLM_TEST_WORK/fresh/a"), not 755"
+# An application that never loads the layers, in a directory holding an
+# earlier run's logs: those are not this run's, and not pointed at.
+status=0
+"$XRLM_TEST_RUN" --target "$TARGET" --seconds 1 --out "$XRLM_TEST_WORK/fresh/a/b" -- true \
+	>"$XRLM_TEST_WORK/stale.log" 2>&1 || status=$?
+[ $status -eq 0 ] || fail "true through xrlm-run: exit $status"
+grep -q "the layers wrote no log: were they loaded?" "$XRLM_TEST_WORK/stale.log" ||
+	fail "a run that loaded no layer: $(cat "$XRLM_TEST_WORK/stale.log")"
+note "a directory xrlm-run makes is 0700; an earlier run's logs are not taken for this one's"
