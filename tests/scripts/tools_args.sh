@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/run-tests and scripts/run-fuzz answer --help and refuse what
+# scripts/run-tests, run-fuzz and run-sanitizers answer --help and refuse what
 # they cannot run with before doing anything: run-tests installs no
 # package and builds nothing for --help, an unknown option or a second
 # directory; run-fuzz refuses 0 seconds (libFuzzer's "no limit") and a
@@ -30,6 +30,12 @@ tool 0 "^usage: scripts/run-tests" run-tests --help
 tool 0 "^usage: scripts/run-tests" run-tests -h
 tool 2 "unknown option '--bogus'" run-tests --bogus
 tool 2 "one BUILD_DIR at most" run-tests a b
+# The other two long-running tools say what they do, and run-sanitizers
+# takes no option for its build directory (it made "--help/build-asan").
+tool 0 "^Usage: scripts/run-sanitizers" run-sanitizers --help
+tool 2 "unknown option '--bogus'" run-sanitizers --bogus
+tool 2 "one BUILD_PARENT at most" run-sanitizers a b
+tool 0 "scripts/run-fuzz \[SECONDS_PER_TARGET\]" run-fuzz --help
 for bad in 0 00 abc -5; do
 	tool 2 "must be a whole number above 0" run-fuzz "$bad"
 done
