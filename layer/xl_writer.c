@@ -262,7 +262,10 @@ static void *writer_main(void *arg)
 	/* Measured here, off the frame thread and off xrCreateInstance. */
 	if (w->cfg.side == XL_SIDE_POST) {
 		double read_ns = xl_clock_read_cost_ns();
-		w->cfg.meta.bracket_correction_ns = llround(2.0 * read_ns);
+		/* Two reads of a whole number of ns each: the merge charges a
+		 * call half of it per bracket (calls_join.c), so an even
+		 * correction is halved exactly (an odd one lost 0.5 ns a call). */
+		w->cfg.meta.bracket_correction_ns = 2 * llround(read_ns);
 		atomic_store(&w->cfg.ctl->live.bracket_correction_ns,
 		             w->cfg.meta.bracket_correction_ns);
 		xl_log("clock read: %.1f ns; bracket correction: %lld ns", read_ns,

@@ -32,6 +32,11 @@ for side in pre post; do
 	cmp -s "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head" ||
 		fail "$side calls file's header lines differ from the frames file's: $(diff "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head")"
 	grep -q "^# session=$tag\$" "$calls" || fail "$side calls file lacks # session=$tag"
+	# Even: the merge charges a call half of it per bracket, in whole ns.
+	if [ $side = post ]; then
+		bc=$(header_value "$calls" bracket_correction_ns)
+		[ -n "$bc" ] && [ $((bc % 2)) = 0 ] || fail "post's bracket_correction_ns is '$bc', not even"
+	fi
 	[ "$(grep -v '^#' "$calls" | head -n 1)" = "fn,thread_id,t_entry,t_exit,frame_id,result" ] ||
 		fail "$side calls file's column header is wrong"
 	[ "$(tail -n 1 "$calls")" = "# session_end dropped_queue_full=0" ] ||
