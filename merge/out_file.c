@@ -12,12 +12,14 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,11 +161,46 @@ static bool pending_read(struct pending *p, char out[PENDING_PATH_MAX])
 	return false;
 }
 
+/* A directory entry as getdents64(2) returns it. */
+struct dirent_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 /*
- * Async-signal-safe: removes the pending temporary files, then ends the
- * process by the same signal's default action, so that the exit status
- * stays 128 + signal. A second signal on another thread meanwhile waits
- * for the first's end instead of ending the process half cleaned.
+ * Async-signal-safe (system calls only, no opendir()'s allocation): removes
+ * the temporary directory @p path with the files in it.
+ */
+static void remove_tmp_dir(const char *path)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	long n;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	/* Removing entries while reading: read again until none is left. */
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long at = 0; at < n;) {
+			const struct dirent_raw *d = (const struct dirent_raw *)(buf + at);
+			if (strcmp(d->name, ".") != 0 && strcmp(d->name, "..") != 0)
+				unlinkat(fd, d->name, 0);
+			at += d->reclen;
+		}
+	}
+	close(fd);
+	rmdir(path);
+}
+
+/*
+ * Async-signal-safe: removes the pending temporary files (and directories,
+ * which unlink() refuses with EISDIR), then ends the process by the same
+ * signal's default action, so that the exit status stays 128 + signal. A
+ * second signal on another thread meanwhile waits for the first's end
+ * instead of ending the process half cleaned.
  */
 static void cleanup_handler(int sig)
 {
@@ -175,8 +212,8 @@ static void cleanup_handler(int sig)
 			pause();
 	}
 	for (size_t i = 0; i < PENDING_SLOTS; i++) {
-		if (pending_read(&pending[i], path))
-			unlink(path);
+		if (pending_read(&pending[i], path) && unlink(path) != 0 && errno == EISDIR)
+			remove_tmp_dir(path);
 	}
 	/* Blocked until this handler returns, then fatal. */
 	sigaction(sig, &dfl, NULL);
@@ -215,8 +252,8 @@ static const char *base_name(const char *path)
  * there and unnamed; a name that clashes (EEXIST) is one of this pid's, this
  * process's own or a dead one's, which a signal meanwhile may remove too.
  */
-static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pending *slot,
-                      char *msg, size_t msg_size)
+static int create_tmp(const char *path, bool dir, char *tmp, size_t tmp_size,
+                      struct pending *slot, char *msg, size_t msg_size)
 {
 	const char *name = base_name(path);
 	int dir_len = (int)(name - path);
@@ -228,19 +265,20 @@ static int create_tmp(const char *path, char *tmp, size_t tmp_size, struct pendi
 	 * another name, which only a concurrent writer could cause. */
 	for (unsigned attempt = 0; attempt < 100; attempt++) {
 		unsigned long long salt = (unsigned long long)ts.tv_nsec + attempt * 7919ull;
-		int n = snprintf(tmp, tmp_size, "%.*s.%s.tmp-%d-%llx", dir_len, path, name,
-		                 (int)getpid(), salt);
+		int n = snprintf(tmp, tmp_size, "%.*s.%s.%s-%d-%llx", dir_len, path, name,
+		                 dir ? "tmpd" : "tmp", (int)getpid(), salt);
 		if (n < 0 || (size_t)n >= tmp_size) {
 			snprintf(msg, msg_size, "%s: error: path too long", quote_path(q, path));
 			return -1;
 		}
 		pending_set(slot, tmp);
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		int fd = dir ? mkdir(tmp, 0700)
+		             : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
-			snprintf(msg, msg_size, "%s: error: cannot create a temporary file: %s",
-			         quote_path(q, path), strerror(errno));
+			snprintf(msg, msg_size, "%s: error: cannot create a temporary %s: %s",
+			         quote_path(q, path), dir ? "directory" : "file", strerror(errno));
 			return -1;
 		}
 	}
@@ -256,16 +294,32 @@ int out_file_create_tmp(const char *path, char *tmp, size_t tmp_size, char *msg,
 		return -1;
 	}
 	struct pending *slot = pending_claim();
-	int fd = create_tmp(path, tmp, tmp_size, slot, msg, msg_size);
+	int fd = create_tmp(path, false, tmp, tmp_size, slot, msg, msg_size);
 	if (fd < 0)
 		pending_release(slot);
 	return fd;
+}
+
+int out_file_create_tmp_dir(const char *path, char *dir, size_t dir_size, char *msg,
+                            size_t msg_size)
+{
+	struct pending *slot = pending_claim();
+	int r = create_tmp(path, true, dir, dir_size, slot, msg, msg_size);
+	if (r < 0)
+		pending_release(slot);
+	return r < 0 ? -1 : 0;
 }
 
 void out_file_discard(const char *tmp)
 {
 	unlink(tmp);
 	pending_forget(tmp);
+}
+
+void out_file_discard_dir(const char *dir)
+{
+	remove_tmp_dir(dir);
+	pending_forget(dir);
 }
 
 /* Puts @p tmp at @p path without replacing anything. */

@@ -46,8 +46,22 @@ void out_file_watch(const char *path);
 /* @p path is whole (or removed): a fatal signal leaves it (out_file_watch()). */
 void out_file_unwatch(const char *path);
 
+/*
+ * Creates a new temporary directory (0700) for another library's scratch
+ * files while @p path is written: ".<name>.tmpd-<pid>-<n>" in @p path's
+ * directory, into @p dir (@p dir_size bytes). Until out_file_discard_dir()
+ * a signal that ends the process removes it and the files in it, those a
+ * library had made and not yet unlinked included. Returns 0, or -1 with a
+ * message naming @p path in @p msg.
+ */
+int out_file_create_tmp_dir(const char *path, char *dir, size_t dir_size, char *msg,
+                            size_t msg_size);
+
 /* Removes the temporary file @p tmp of a failed output (out_file_create_tmp()). */
 void out_file_discard(const char *tmp);
+
+/* Removes the temporary directory @p dir (out_file_create_tmp_dir()) and its files. */
+void out_file_discard_dir(const char *dir);
 
 /*
  * Whether @p path is free for a new output: 0, or -1 with the message

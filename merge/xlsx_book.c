@@ -30,6 +30,14 @@ static lxw_format *add_format(struct xlsx_book *b, const char *num_format, bool 
 	return f;
 }
 
+/* The output's temporary file and libxlsxwriter's directory removed. */
+static void discard(struct xlsx_book *b)
+{
+	out_file_discard(b->tmp_path);
+	if (b->tmp_dir[0])
+		out_file_discard_dir(b->tmp_dir);
+}
+
 int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg, size_t msg_size)
 {
 	memset(b, 0, sizeof(*b));
@@ -44,15 +52,21 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 	if (fd < 0)
 		return -1;
 	close(fd);
-	/* Its own temporary files (one per sheet) go next to the output: a
-	 * large session may not fit a memory-backed /tmp. */
-	out_file_dir_of(path, b->tmp_dir, sizeof(b->tmp_dir));
+	/* Its own temporary files (one per sheet, one per part of the zip)
+	 * go next to the output, as a large session may not fit a
+	 * memory-backed /tmp, in a directory of ours: libxlsxwriter names
+	 * each, then unlinks it, and a signal between the two left it in the
+	 * user's directory ("tmp.XXXXXXXXXX"); ours goes with everything in it. */
+	if (out_file_create_tmp_dir(path, b->tmp_dir, sizeof(b->tmp_dir), msg, msg_size) != 0) {
+		out_file_discard(b->tmp_path);
+		return -1;
+	}
 	lxw_workbook_options opt = {.constant_memory = 1, .tmpdir = b->tmp_dir, .use_zip64 = zip64};
 	b->wb = workbook_new_opt(b->tmp_path, &opt);
 	if (!b->wb) {
 		char q[QUOTE_PATH_MAX];
 		snprintf(msg, msg_size, "%s: error: out of memory", quote_path(q, path));
-		out_file_discard(b->tmp_path);
+		discard(b);
 		return -1;
 	}
 	b->fmt_bold = add_format(b, NULL, true);
@@ -178,7 +192,7 @@ static bool io_errno(int e)
 int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 {
 	int sys = 0;
-	char q[QUOTE_PATH_MAX], qd[QUOTE_PATH_MAX];
+	char q[QUOTE_PATH_MAX], qd[QUOTE_PATH_MAX], dir[MERGE_PATH_MAX];
 
 	if (b->error != LXW_NO_ERROR) {
 		snprintf(msg, msg_size, "%s: error: cannot build the workbook: %s", quote_path(q, b->path),
@@ -188,8 +202,9 @@ int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 	}
 	int tmp_err = temp_write_error(b);
 	if (tmp_err) {
+		out_file_dir_of(b->path, dir, sizeof(dir));
 		snprintf(msg, msg_size, "%s: error: cannot write a temporary file in %s: %s",
-		         quote_path(q, b->path), quote_path(qd, b->tmp_dir), strerror(tmp_err));
+		         quote_path(q, b->path), quote_path(qd, dir), strerror(tmp_err));
 		xlsx_book_abort(b);
 		return -1;
 	}
@@ -197,9 +212,11 @@ int xlsx_book_commit(struct xlsx_book *b, char *msg, size_t msg_size)
 	if (err != LXW_NO_ERROR) {
 		snprintf(msg, msg_size, "%s: error: cannot write: %s", quote_path(q, b->path),
 		         io_errno(sys) ? strerror(sys) : lxw_strerror(err));
-		out_file_discard(b->tmp_path);
+		discard(b);
 		return -1;
 	}
+	out_file_discard_dir(b->tmp_dir); /* empty: libxlsxwriter unlinked its files */
+	b->tmp_dir[0] = '\0';
 	return out_file_place(b->tmp_path, b->path, msg, msg_size);
 }
 
@@ -208,5 +225,5 @@ void xlsx_book_abort(struct xlsx_book *b)
 	if (b->wb)
 		lxw_workbook_free(b->wb);
 	b->wb = NULL;
-	out_file_discard(b->tmp_path);
+	discard(b);
 }
