@@ -206,6 +206,7 @@ static void cleanup_handler(int sig)
 {
 	char path[PENDING_PATH_MAX];
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	int saved_errno = errno; /* unlink() of a directory sets it (EISDIR) */
 
 	if (atomic_exchange(&pending_dying, true)) {
 		for (;;)
@@ -215,9 +216,12 @@ static void cleanup_handler(int sig)
 		if (pending_read(&pending[i], path) && unlink(path) != 0 && errno == EISDIR)
 			remove_tmp_dir(path);
 	}
-	/* Blocked until this handler returns, then fatal. */
+	/* Blocked until this handler returns, then fatal. errno as it was,
+	 * as a handler leaves it (ThreadSanitizer checks), though the
+	 * interrupted code never runs again. */
 	sigaction(sig, &dfl, NULL);
 	raise(sig);
+	errno = saved_errno;
 }
 
 int out_file_cleanup_on_signals(void)
