@@ -27,7 +27,9 @@ count() {
 
 # more: what 2000 frames more cost, "<allocations> <locks>".
 more() {
-	set -- $(count 500) $(count 2500)
+	short=$(count 500) || exit 1
+	long=$(count 2500) || exit 1
+	set -- $short $long
 	[ "$1" -gt 0 ] || fail "the shim saw no allocation at all (another allocator first: ASan's?)"
 	echo $(($3 - $1)) $(($4 - $2))
 }

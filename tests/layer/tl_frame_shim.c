@@ -8,6 +8,7 @@
  * no allocation (the test says so instead of passing).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -61,11 +62,18 @@ __attribute__((visibility("default"))) void *aligned_alloc(size_t align, size_t 
 	return __libc_memalign(align, size);
 }
 
+/* As glibc's: EINVAL for an alignment that is not a power of two times
+ * sizeof(void *), and *p written only on success. */
 __attribute__((visibility("default"))) int posix_memalign(void **p, size_t align, size_t size)
 {
 	count_allocation();
-	*p = __libc_memalign(align, size);
-	return *p ? 0 : 12 /* ENOMEM */;
+	if (align % sizeof(void *) != 0 || (align & (align - 1)) != 0 || align == 0)
+		return EINVAL;
+	void *got = __libc_memalign(align, size);
+	if (!got)
+		return ENOMEM;
+	*p = got;
+	return 0;
 }
 
 __attribute__((visibility("default"))) int pthread_mutex_lock(pthread_mutex_t *m)
