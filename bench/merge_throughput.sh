@@ -50,10 +50,37 @@ p50() {
 	sed -n "s/^$2 .* p50=\([^ ]*\) .*/\1/p" "$1"
 }
 
+# "busy steal" CPU time in ms so far, all CPUs (/proc/stat: user, nice,
+# system, irq, softirq; steal apart), and the wall clock in ms.
+cpu_now() {
+	awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.0f %.0f", ($2 + $3 + $4 + $7 + $8) * 1000 / hz, $9 * 1000 / hz }' /proc/stat
+	echo " $(($(date +%s%N) / 1000000))"
+}
+
+# The machine's other work while a size's runs went on: the CPU time
+# every process but the merges used (all CPUs' busy time less the runs'
+# own, whose sum xrlm-bench-spawn gives as mean * n), steal, and the load
+# average at their end. A slow set beside a busy machine is told apart
+# from a slow merge by this line (the lent machine runs its own start-up
+# work for a minute or so after a boot).
+say_load() {
+	set -- $1 $(cpu_now)
+	awk -v b0="$1" -v s0="$2" -v w0="$3" -v b1="$4" -v s1="$5" -v w1="$6" \
+	    -v own="$(sed -n 's/^cpu_ms n=\([0-9]*\) .* mean=\([^ ]*\).*/\1 \2/p' "$dir/spawn")" \
+	    -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+		split(own, o, " ")
+		other = b1 - b0 - o[1] * o[2]
+		wall = w1 - w0
+		printf "    machine: other processes %.0f CPU-ms in %.0f ms (%.2f CPUs on average), steal %.0f ms, load %s\n",
+		       other, wall, (wall > 0 ? other / wall : 0), s1 - s0, load
+	}'
+}
+
 printf '%-10s %10s %14s %12s %12s %8s  %s\n' frames seconds frames/s peak_rss_MB bytes/frame cpu_s "target >= $target frames/s"
 for n in $sizes; do
 	# shellcheck disable=SC2086
 	"$gen" "$dir" "b$n" "$n" $gpu $calls
+	before=$(cpu_now)
 	"$spawn" --runs "$runs" --rm "$dir/out.csv" --rm "$dir/out.functions.csv" -- \
 		"$xrlm" merge "$dir/frames-b$n-pre.csv" "$dir/frames-b$n-post.csv" -o "$dir/out.csv" \
 		>"$dir/spawn" 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
@@ -66,5 +93,6 @@ for n in $sizes; do
 		       cms / 1000, (fps >= t ? "ok" : "BELOW")
 	}'
 	grep '^wall_ms' "$dir/spawn" | sed 's/^/    /'
+	say_load "$before"
 	rm -f "$dir"/*
 done
