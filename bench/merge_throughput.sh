@@ -61,8 +61,11 @@ cpu_now() {
 # every process but the merges used (all CPUs' busy time less the runs'
 # own, whose sum xrlm-bench-spawn gives as mean * n), steal, and the load
 # average at their end. A slow set beside a busy machine is told apart
-# from a slow merge by this line (the lent machine runs its own start-up
-# work for a minute or so after a boot).
+# from a slow merge by this line. It is coarse: /proc/stat counts busy
+# time by the clock ticks it samples, so a set of short merges reads a
+# few hundred CPU-ms either way (a negative figure is printed as 0): it
+# tells a machine with other work on a CPU or more from an idle one, not
+# less.
 say_load() {
 	set -- $1 $(cpu_now)
 	awk -v b0="$1" -v s0="$2" -v w0="$3" -v b1="$4" -v s1="$5" -v w1="$6" \
@@ -70,6 +73,8 @@ say_load() {
 	    -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
 		split(own, o, " ")
 		other = b1 - b0 - o[1] * o[2]
+		if (other < 0)
+			other = 0
 		wall = w1 - w0
 		printf "    machine: other processes %.0f CPU-ms in %.0f ms (%.2f CPUs on average), steal %.0f ms, load %s\n",
 		       other, wall, (wall > 0 ? other / wall : 0), s1 - s0, load
