@@ -76,8 +76,10 @@ static char *sibling_functions(const char *merged)
 static int write_page(const char *out, const struct report_html_input *in)
 {
 	char tmp[MERGE_PATH_MAX], msg[2 * MERGE_PATH_MAX];
-	int fd = out_file_create_tmp(out, tmp, sizeof(tmp), msg, sizeof(msg));
+	int fd;
 
+	out_file_clear_stale(out);
+	fd = out_file_create_tmp(out, tmp, sizeof(tmp), msg, sizeof(msg));
 	if (fd < 0) {
 		cmd_log(NULL, msg);
 		return CMD_EXIT_INPUT;

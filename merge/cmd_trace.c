@@ -265,8 +265,10 @@ static int write_trace(struct trace_job *j, FILE *f, const char *path)
 static int write_file(struct trace_job *j, const char *path)
 {
 	char tmp[MERGE_PATH_MAX], msg[MERGE_PATH_MAX + 128], q[QUOTE_PATH_MAX];
-	int fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, sizeof(msg));
+	int fd;
 
+	out_file_clear_stale(path);
+	fd = out_file_create_tmp(path, tmp, sizeof(tmp), msg, sizeof(msg));
 	if (fd < 0) {
 		fprintf(stderr, "xrlm: %s\n", msg);
 		return -1;

@@ -418,14 +418,27 @@ static bool tmp_writer(long pid, const struct stat *st)
 }
 
 /*
+ * The pid in temporary name @p name after its @p prefix_len bytes of
+ * prefix ("<pid>-<salt>"), or 0 when it holds none.
+ */
+static pid_t tmp_pid(const char *name, size_t prefix_len)
+{
+	char *end;
+	long pid = strtol(name + prefix_len, &end, 10);
+
+	return *end == '-' && pid > 0 && pid <= INT_MAX ? (pid_t)pid : 0;
+}
+
+/*
  * Looks at the temporary files out_file_create_tmp() made for @p path:
  * with @p remove, those whose process is gone are removed (counted in the
- * result); *@p live (when not NULL) gets the pid of a process that still
- * writes one (tmp_writer()), 0 for none.
+ * result), and so are the temporary directories out_file_create_tmp_dir()
+ * made for it, with their files; *@p live (when not NULL) gets the pid of
+ * a process that still writes one of the files (tmp_writer()), 0 for none.
  */
 static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 {
-	char dir[4096], prefix[512];
+	char dir[4096], file_prefix[512], dir_prefix[512], sub[4096 + 512];
 	const char *name = base_name(path);
 	unsigned removed = 0;
 	struct dirent *d;
@@ -434,28 +447,35 @@ static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 	if (live)
 		*live = 0;
 	out_file_dir_of(path, dir, sizeof(dir));
-	int n = snprintf(prefix, sizeof(prefix), ".%s.tmp-", name);
+	int nf = snprintf(file_prefix, sizeof(file_prefix), ".%s.tmp-", name);
+	int nd = snprintf(dir_prefix, sizeof(dir_prefix), ".%s.tmpd-", name);
 	DIR *h = opendir(dir);
-	if (n < 0 || (size_t)n >= sizeof(prefix) || !h) {
+	if (nf < 0 || nd < 0 || (size_t)nd >= sizeof(dir_prefix) || !h) {
 		if (h)
 			closedir(h);
 		return 0;
 	}
 	while ((d = readdir(h)) != NULL) {
-		char *end;
-		if (strncmp(d->d_name, prefix, (size_t)n) != 0)
+		bool is_dir = strncmp(d->d_name, dir_prefix, (size_t)nd) == 0;
+		if (!is_dir && strncmp(d->d_name, file_prefix, (size_t)nf) != 0)
 			continue;
-		long pid = strtol(d->d_name + n, &end, 10);
-		if (*end != '-' || pid <= 0 || pid > INT_MAX ||
-		    fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		pid_t pid = tmp_pid(d->d_name, (size_t)(is_dir ? nd : nf));
+		if (pid == 0 || fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    (is_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
 			continue;
-		if (!pid_gone((pid_t)pid)) {
-			if (live && tmp_writer(pid, &st))
-				*live = (pid_t)pid;
+		if (!pid_gone(pid)) {
+			if (live && !is_dir && tmp_writer(pid, &st))
+				*live = pid;
 			continue;
 		}
-		if (remove)
+		if (!remove)
+			continue;
+		if (!is_dir) {
 			removed += unlinkat(dirfd(h), d->d_name, 0) == 0;
+		} else if (snprintf(sub, sizeof(sub), "%s/%s", dir, d->d_name) < (int)sizeof(sub)) {
+			remove_tmp_dir(sub);
+			removed += fstatat(dirfd(h), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0;
+		}
 	}
 	closedir(h);
 	return removed;
@@ -464,6 +484,16 @@ static unsigned scan_tmp(const char *path, bool remove, pid_t *live)
 unsigned out_file_remove_stale(const char *path)
 {
 	return scan_tmp(path, true, NULL);
+}
+
+void out_file_clear_stale(const char *path)
+{
+	char q[QUOTE_PATH_MAX];
+	unsigned n = out_file_remove_stale(path);
+
+	if (n > 0)
+		fprintf(stderr, "xrlm: %s: removed %u temporary file%s of an earlier run cut short\n",
+		        quote_path(q, path), n, n == 1 ? "" : "s");
 }
 
 pid_t out_file_writer(const char *path)

@@ -90,10 +90,19 @@ int out_file_replace(const char *tmp, const char *path, char *msg, size_t msg_si
  * Removes the temporary files out_file_create_tmp() made for @p path that
  * their process left when it died (a merge cut short by a kill): regular
  * files named ".<name>.tmp-<pid>-<n>" beside @p path whose <pid> no longer
- * exists. A live process's file is its work in progress, left alone.
- * Returns how many were removed.
+ * exists, and the directories ".<name>.tmpd-<pid>-<n>"
+ * (out_file_create_tmp_dir()) with their files. A live process's are its
+ * work in progress, left alone. Returns how many were removed.
  */
 unsigned out_file_remove_stale(const char *path);
+
+/*
+ * out_file_remove_stale() for a command about to write @p path (`xrlm
+ * xlsx`, `report`, `trace`: not the merge, whose directory may hold
+ * thousands of files and whose start is timed; `xrlm merge DIR` clears a
+ * session's): says on stderr how many it removed, if any.
+ */
+void out_file_clear_stale(const char *path);
 
 /*
  * The pid of a live process that writes a temporary file for @p path (a

@@ -46,6 +46,8 @@ int xlsx_book_open(struct xlsx_book *b, const char *path, bool zip64, char *msg,
 		snprintf(msg, msg_size, "%.200s...: error: path too long", quote_path(q, path));
 		return -1;
 	}
+	/* What a run of it killed outright left there. */
+	out_file_clear_stale(path);
 	/* The name is reserved with O_EXCL|O_NOFOLLOW; libxlsxwriter then
 	 * rewrites that same file by name. */
 	int fd = out_file_create_tmp(path, b->tmp_path, sizeof(b->tmp_path), msg, msg_size);

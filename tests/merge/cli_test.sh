@@ -1245,6 +1245,45 @@ interrupted)
 	rc=$?
 	[ "$rc" -eq 0 ] && [ -s "$work/x.xlsx" ] || fail "an ignored SIGHUP: status $rc, or no workbook"
 	;;
+stale_temporaries)
+	# A run killed outright (SIGKILL: no handler) leaves its hidden
+	# temporary output, and `xrlm xlsx` its temporary directory too; the
+	# next xlsx, report or trace of the same output removes what a dead
+	# process left, and nothing else: not a live process's, not another
+	# output's, not a name that is not ours, not through a link.
+	"$gen" "$work" t 50 --calls 2 >/dev/null || fail "gen_session failed"
+	run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" -o "$work/m.csv"
+	[ "$rc" -eq 0 ] || fail "merge: status $rc"
+	dead=$(sh -c 'echo $$')
+	! kill -0 "$dead" 2>/dev/null || fail "pid $dead still exists"
+	mkdir "$work/.x.xlsx.tmpd-$dead-2b" "$work/.x.xlsx.tmpd-$$-3c" "$work/.x.xlsx.tmpd-${dead}x-4" \
+		"$work/.y.xlsx.tmpd-$dead-1" "$work/elsewhere"
+	echo left >"$work/.x.xlsx.tmpd-$dead-2b/tmp.0123456789"
+	echo left >"$work/.x.xlsx.tmp-$dead-1a"
+	echo kept >"$work/elsewhere/f"
+	ln -s "$work/elsewhere" "$work/.x.xlsx.tmpd-$dead-5"
+	run xlsx "$work/m.csv" -o "$work/x.xlsx"
+	[ "$rc" -eq 0 ] || fail "xlsx: status $rc"
+	grep -q "x.xlsx: removed 2 temporary files of an earlier run cut short" "$work/err" ||
+		fail "xlsx said: $(cat "$work/err")"
+	for gone in ".x.xlsx.tmpd-$dead-2b" ".x.xlsx.tmp-$dead-1a"; do
+		[ ! -e "$work/$gone" ] || fail "$gone left"
+	done
+	for kept in ".x.xlsx.tmpd-$$-3c" ".x.xlsx.tmpd-${dead}x-4" ".y.xlsx.tmpd-$dead-1" elsewhere/f; do
+		[ -e "$work/$kept" ] || fail "$kept removed"
+	done
+	[ -L "$work/.x.xlsx.tmpd-$dead-5" ] || fail "the link removed"
+	echo left >"$work/.r.html.tmp-$dead-7"
+	run report "$work/m.csv" -o "$work/r.html"
+	[ "$rc" -eq 0 ] && [ ! -e "$work/.r.html.tmp-$dead-7" ] || fail "report: status $rc, or its leftover kept"
+	grep -q "removed 1 temporary file of" "$work/err" || fail "report said: $(cat "$work/err")"
+	echo left >"$work/.t.json.tmp-$dead-8"
+	run trace "$work/frames-t-pre.csv" -o "$work/t.json"
+	[ "$rc" -eq 0 ] && [ ! -e "$work/.t.json.tmp-$dead-8" ] || fail "trace: status $rc, or its leftover kept"
+	# Nothing to remove: nothing said.
+	run xlsx "$work/m.csv" -o "$work/x2.xlsx"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "a clean xlsx said: $(cat "$work/err")"
+	;;
 xlsx_not_utf8)
 	# Text that is not UTF-8 (a stray 0xff, a lead byte without its
 	# continuation, a cut 3-byte sequence, U+FFFE, which XML refuses) in a
