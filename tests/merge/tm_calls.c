@@ -1208,6 +1208,9 @@ static void test_frames_progress(void **state)
 	calls_frames_share(&s, &q);
 	fill_frame(&s, 0);
 	calls_frames_publish(&s, 1);
+	/* Frame 0 is the origin here: read as filled, not as never touched. */
+	assert_int_equal(calls_frames_read_final(&s, 0, 1, out), 1);
+	assert_int_equal(out[0].has, CALLS_HAS_ANY);
 	for (uint64_t page = 1; page < CALLS_FRAMES_PAGES; page++)
 		fill_frame(&s, page * CALLS_FRAMES_PAGE);
 	assert_false(atomic_load(&q.broken));
@@ -1321,6 +1324,28 @@ static void test_frames_progress_race(void **state)
 }
 
 /*
+ * @p frames frames of pre's (or post's) calls, 10 ms apart (longer than
+ * CALLS_JOIN_LAG_NS in all, so that calls are final before the end): a
+ * wait, a begin and an end each, 10 µs apart.
+ */
+static char *many_calls(int frames, bool post)
+{
+	char *text = malloc((size_t)frames * 3 * 64 + 1);
+	const char *fn[] = {"xrWaitFrame", "xrBeginFrame", "xrEndFrame"};
+	size_t len = 0;
+
+	assert_non_null(text);
+	text[0] = '\0';
+	for (int f = 0; f < frames; f++)
+		for (int k = 0; k < 3; k++) {
+			long t = 10000000L * f + 10000L * k;
+			len += (size_t)sprintf(text + len, "%s,7,%ld,%ld,%d,0\n", fn[k], t + (post ? 100 : 0),
+			                       t + (post ? 900 : 1000), f + 1);
+		}
+	return text;
+}
+
+/*
  * The sandwich publishes the frames it has made final: every one at its
  * end when no call came late; a call of an old frame later than it waits
  * for breaks the bound (the merge then formats every row after it).
@@ -1348,28 +1373,22 @@ static void test_sandwich_progress(void **state)
 	assert_true(atomic_load(&q.broken));
 	calls_result_destroy(&r);
 	tm_dir_remove(s.dir);
-}
 
-/*
- * @p frames frames of pre's (or post's) calls, 10 ms apart (longer than
- * CALLS_JOIN_LAG_NS in all, so that calls are final before the end): a
- * wait, a begin and an end each, 10 µs apart.
- */
-static char *many_calls(int frames, bool post)
-{
-	char *text = malloc((size_t)frames * 3 * 64 + 1);
-	const char *fn[] = {"xrWaitFrame", "xrBeginFrame", "xrEndFrame"};
-	size_t len = 0;
-
-	assert_non_null(text);
-	text[0] = '\0';
-	for (int f = 0; f < frames; f++)
-		for (int k = 0; k < 3; k++) {
-			long t = 10000000L * f + 10000L * k;
-			len += (size_t)sprintf(text + len, "%s,7,%ld,%ld,%d,0\n", fn[k], t + (post ? 100 : 0),
-			                       t + (post ? 900 : 1000), f + 1);
-		}
-	return text;
+	/* Calls made final as it goes (20 s of frames, 1 s held): the bound
+	 * published is the oldest frame with a call still open, never above
+	 * it, or finalizing that call would break the bound. */
+	struct calls_frames_progress l = {0};
+	const struct calls_join_opts along = {.progress = &l};
+	char *pre = many_calls(2000, false), *post = many_calls(2000, true);
+	session_write(&s, "", "", NULL, pre, post);
+	assert_int_equal(calls_join_each(s.calls_pre, s.calls_post, 0, &along, &r), 0);
+	assert_int_equal(r.late_calls, 0);
+	assert_false(atomic_load(&l.broken));
+	assert_int_equal(atomic_load(&l.final_below), UINT64_MAX);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+	free(pre);
+	free(post);
 }
 
 /*
@@ -1476,6 +1495,170 @@ static void test_late_post_calls_reported(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/* ---- edges the tests above left open (mutation testing) ---- */
+
+/*
+ * The bracket correction, per bracket: with an odd correction a forwarded
+ * call still loses exactly the whole of it (two halves of 11 are 11, not
+ * 10), and a nested app call is a bracket inside its container too: one
+ * read more for the container, beside its own forward's.
+ */
+static void test_bracket_odd_and_nested(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL,
+	              WAIT1_PRE
+	              "xrLocateSpace,1,11000,11500,1,0\n"
+	              "xrEndFrame,1,10000,20000,1,0\n",
+	              WAIT1_POST
+	              "xrLocateSpace,1,11100,11300,1,0\n"
+	              "xrEndFrame,1,12000,13000,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 11, &r), 0);
+	assert_int_equal(find_fn(&r, "xrWaitFrame")->total_ns, 1000 - 800 - 11);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 500 - 200 - 11);
+	/* its own reads, its forward's and the nested call's: 3 * 11 / 2 */
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 500 - 1000 - 16);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * A coarse clock gives a post call the very entry and exit of its app
+ * call, and a nested call the exit of its container: inside all the same
+ * (the brackets are closed intervals), never the target's own call.
+ */
+static void test_same_clock_reads(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL,
+	              "xrWaitFrame,1,1000,2000,1,0\n"
+	              "xrLocateSpace,1,15000,20000,1,0\n"
+	              "xrEndFrame,1,10000,20000,1,0\n",
+	              "xrWaitFrame,1,1000,2000,1,0\n"
+	              "xrEndFrame,1,11000,12000,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.own_thread_calls, 0);
+	assert_int_equal(find_fn(&r, "xrWaitFrame")->forwarded_calls, 1);
+	assert_int_equal(find_fn(&r, "xrWaitFrame")->total_ns, 0);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 5000);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 5000 - 1000);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * Only the first post call of the app call's own function forwards it: a
+ * second one (the target called it again) is induced, its time the
+ * runtime's.
+ */
+static void test_forwarded_once(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL, "xrLocateSpace,1,1000,2000,1,0\n",
+	              "xrLocateSpace,1,1100,1300,1,0\n"
+	              "xrLocateSpace,1,1400,1500,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	const struct calls_fn *ls = find_fn(&r, "xrLocateSpace");
+	assert_int_equal(ls->forwarded_calls, 1);
+	assert_int_equal(ls->induced_calls, 1);
+	assert_int_equal(ls->induced_ns, 100);
+	assert_int_equal(r.induced_calls, 1);
+	assert_int_equal(ls->total_ns, 1000 - 300);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * Without a post row to wait for (an empty post calls file), a call is
+ * still held until no pre row to come can be nested in it: the one that
+ * comes after its nested call (the order the calls returned) loses it.
+ */
+static void test_nested_without_post_calls(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	session_write(&s, "", "", NULL,
+	              WAIT1_PRE
+	              "xrLocateSpace,1,11000,11500,1,0\n"
+	              "xrEndFrame,1,10000,20000,1,0\n",
+	              "");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.self_answered_calls, 3);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 500);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 500);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * Rows exactly at the bound the sandwich holds calls by are on time, not
+ * late: a pre call beginning at the lowest t_entry pre's rows so far
+ * allow (no post call placed can lie inside it), and a post call
+ * beginning where the calls are final (every final call ended before it).
+ */
+static void test_rows_at_the_bound(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+
+	/* Pre's floor after its first row is 2e9 - 1 s = 1e9. */
+	session_write(&s, "", "", NULL,
+	              "xrWaitFrame,7,2000000000,2000001000,2,0\n"
+	              "xrLocateViews,7,1000000000,1000000500,1,0\n",
+	              "xrLocateViews,7,1000000100,1000000400,1,0\n"
+	              "xrWaitFrame,7,2000000100,2000000900,2,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.late_calls, 0);
+	assert_int_equal(find_fn(&r, "xrLocateViews")->forwarded_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+
+	/* Post's xrWaitFrame at 3e9 may be followed by rows from 2e9 on;
+	 * pre's rows so far hold it (they are read to 2.5e9): the calls that
+	 * ended before 2e9 are final, and post's xrLocateViews begins there. */
+	session_write(&s, "", "", NULL,
+	              "xrLocateViews,7,1999999900,2000000500,1,0\n"
+	              "xrWaitFrame,7,2999999900,3000001000,2,0\n"
+	              "xrEndFrame,7,3500000000,3500001000,2,0\n",
+	              "xrWaitFrame,7,3000000000,3000000900,2,0\n"
+	              "xrLocateViews,7,2000000000,2000000400,1,0\n"
+	              "xrEndFrame,7,3500000100,3500000900,2,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.late_calls, 0);
+	assert_int_equal(find_fn(&r, "xrLocateViews")->forwarded_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+
+	/* The same, pre's xrLocateViews ending at 2e9 and its forward there
+	 * (a coarse clock's tick): not final yet, as a post row may still
+	 * begin at 2e9. */
+	session_write(&s, "", "", NULL,
+	              "xrLocateViews,7,1999999900,2000000000,1,0\n"
+	              "xrWaitFrame,7,2999999900,3000001000,2,0\n"
+	              "xrEndFrame,7,3500000000,3500001000,2,0\n",
+	              "xrWaitFrame,7,3000000000,3000000900,2,0\n"
+	              "xrLocateViews,7,2000000000,2000000000,1,0\n"
+	              "xrEndFrame,7,3500000100,3500000900,2,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(r.late_calls, 0);
+	assert_int_equal(r.own_thread_calls, 0);
+	assert_int_equal(find_fn(&r, "xrLocateViews")->forwarded_calls, 1);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -1516,6 +1699,11 @@ int main(void)
 		cmocka_unit_test(test_frames_same_again),
 		cmocka_unit_test(test_frames_progress_race),
 		cmocka_unit_test(test_sandwich_progress),
+		cmocka_unit_test(test_bracket_odd_and_nested),
+		cmocka_unit_test(test_same_clock_reads),
+		cmocka_unit_test(test_forwarded_once),
+		cmocka_unit_test(test_nested_without_post_calls),
+		cmocka_unit_test(test_rows_at_the_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
