@@ -22,6 +22,7 @@
 #include "calls_read.h"
 #include "csvr.h"
 #include "functions_read.h"
+#include "functions_write.h"
 #include "merge.h"
 #include "merge_calls.h"
 #include "merged_read.h"
@@ -1602,6 +1603,133 @@ static void test_nested_without_post_calls(void **state)
 }
 
 /*
+ * A frame with two calls of a kind (an app that waits, begins or ends a
+ * frame twice): app_wait_us, app_render_us and the next frame's
+ * app_cpu_us use the first of each.
+ */
+static void test_first_call_of_each_kind(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+	int64_t cols[CALLS_COLS];
+
+	session_write(&s, "", "", NULL,
+	              "xrWaitFrame,1,1000,2000,1,0\n"
+	              "xrWaitFrame,1,2500,2600,1,0\n"
+	              "xrBeginFrame,1,3000,3500,1,0\n"
+	              "xrBeginFrame,1,3600,3700,1,0\n"
+	              "xrEndFrame,1,5000,6000,1,0\n"
+	              "xrEndFrame,1,6500,7000,1,0\n"
+	              "xrWaitFrame,1,8000,9000,2,0\n"
+	              "xrBeginFrame,1,9500,9800,2,0\n"
+	              "xrEndFrame,1,11000,12000,2,0\n",
+	              "");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(calls_frame_columns(&r, 1, 5000, 6000, cols), 0);
+	assert_int_equal(cols[CALLS_COL_APP_WAIT], 1000);
+	assert_int_equal(cols[CALLS_COL_APP_RENDER], 5000 - 3500);
+	assert_int_equal(cols[U_PHASE_WAIT], 1000 + 100);
+	assert_int_equal(calls_frame_columns(&r, 2, 11000, 12000, cols), 0);
+	/* from frame 1's first xrEndFrame's return */
+	assert_int_equal(cols[CALLS_COL_APP_CPU], (8000 - 6000) + (9500 - 9000));
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * calls_columns_of() at its edges: overlapping frames (a pipelined app)
+ * leave the app no time, each gap 0 on its own, never negative; a frame
+ * begun before the recording has no app_* but app_submit_us, its
+ * xrBeginFrame recorded or not; where xrWaitFrame is not recorded, a
+ * frame is partial by CALLS_HAS_PARTIAL alone.
+ */
+static void test_columns_edges(void **state)
+{
+	(void)state;
+	const struct calls_frame prev = {.end_exit = 5000, .has = CALLS_HAS_ANY | CALLS_HAS_END};
+	struct calls_frame fr = {.wait_entry = 4000, .wait_exit = 6000, .begin_entry = 6500,
+	                         .begin_exit = 7000,
+	                         .has = CALLS_HAS_ANY | CALLS_HAS_WAIT | CALLS_HAS_BEGIN};
+	const unsigned no_wait = U_PHASE_ALL & ~(1u << U_PHASE_WAIT);
+	int64_t out[CALLS_COLS];
+
+	fr.phase_ns[U_PHASE_BEGIN] = 300;
+	/* xrWaitFrame called before the last frame's xrEndFrame returned */
+	calls_columns_of(&fr, &prev, U_PHASE_ALL, 8000, 9000, out);
+	assert_int_equal(out[CALLS_COL_APP_CPU], 0 + 500);
+	assert_int_equal(out[CALLS_COL_APP_WAIT], 2000);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], 1000);
+	assert_int_equal(out[CALLS_COL_TARGET_TOTAL], 300);
+	/* xrBeginFrame before xrWaitFrame returned; xrEndFrame before xrBeginFrame did */
+	fr.wait_entry = 6000;
+	fr.wait_exit = 7000;
+	fr.begin_entry = 6800;
+	calls_columns_of(&fr, &prev, U_PHASE_ALL, 6900, 9000, out);
+	assert_int_equal(out[CALLS_COL_APP_CPU], 1000 + 0);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], 0);
+
+	/* Begun before the recording, its xrBeginFrame recorded: app_submit only. */
+	fr.has = CALLS_HAS_ANY | CALLS_HAS_BEGIN | CALLS_HAS_END;
+	calls_columns_of(&fr, &prev, U_PHASE_ALL, 8000, 9000, out);
+	assert_int_equal(out[U_PHASE_BEGIN], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_SUBMIT], 1000);
+
+	/* xrWaitFrame not recorded: a frame without it is whole... */
+	calls_columns_of(&fr, &prev, no_wait, 8000, 9000, out);
+	assert_int_equal(out[U_PHASE_BEGIN], 300);
+	assert_int_equal(out[U_PHASE_WAIT], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_TARGET_TOTAL], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], 8000 - 7000);
+	/* ...unless below complete_from */
+	fr.has |= CALLS_HAS_PARTIAL;
+	calls_columns_of(&fr, &prev, no_wait, 8000, 9000, out);
+	assert_int_equal(out[U_PHASE_BEGIN], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_SUBMIT], 1000);
+}
+
+/*
+ * Where xrWaitFrame is not recorded (post's header leaves it out), the
+ * frames below the first pre row's are partial, and so is that row's
+ * unless it is an xrWaitFrame (pre recorded it): the next frame, or that
+ * one, is whole.
+ */
+static void test_partial_without_wait(void **state)
+{
+	(void)state;
+	static const char *const pre[] = {
+		"xrBeginFrame,1,1000,1500,1,0\n"
+		"xrEndFrame,1,2000,3000,1,0\n"
+		"xrBeginFrame,1,4000,4500,2,0\n"
+		"xrEndFrame,1,5000,6000,2,0\n",
+		"xrWaitFrame,1,500,800,1,0\n"
+		"xrBeginFrame,1,1000,1500,1,0\n"
+		"xrEndFrame,1,2000,3000,1,0\n",
+	};
+	int64_t cols[CALLS_COLS];
+
+	for (int k = 0; k < 2; k++) {
+		struct session s;
+		struct calls_result r;
+		session_write(&s, "", "", "# phases_recorded=begin,end,locate_views,sync_actions,"
+		              "swapchain,other\n", pre[k], "");
+		assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+		assert_int_equal(r.complete_from, k == 0 ? 2 : 1);
+		assert_int_equal(calls_frame_columns(&r, 1, 2000, 3000, cols), 0);
+		assert_int_equal(cols[U_PHASE_BEGIN], k == 0 ? CALLS_BLANK : 500);
+		if (k == 0) {
+			assert_int_equal(calls_frame_columns(&r, 2, 5000, 6000, cols), 0);
+			assert_int_equal(cols[U_PHASE_BEGIN], 500);
+			assert_int_equal(cols[CALLS_COL_APP_RENDER], 5000 - 4500);
+		}
+		calls_result_destroy(&r);
+		tm_dir_remove(s.dir);
+	}
+}
+
+/*
  * Rows exactly at the bound the sandwich holds calls by are on time, not
  * late: a pre call beginning at the lowest t_entry pre's rows so far
  * allow (no post call placed can lie inside it), and a post call
@@ -1659,6 +1787,115 @@ static void test_rows_at_the_bound(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/*
+ * Two merged rows whose xrEndFrame calls have one frame id (an app that
+ * ends a frame twice): the frame is used once, and no frame of calls is
+ * unmapped (calls_frames_unmapped counted the rows, and went below 0).
+ */
+static void test_two_rows_one_frame(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "100,1,1000,2000\n200,1,3000,4000\n", "100,1,1100,1900\n200,1,3100,3900\n",
+	              NULL,
+	              "xrWaitFrame,1,500,600,1,0\n"
+	              "xrEndFrame,1,1000,2000,1,0\n"
+	              "xrEndFrame,1,3000,4000,1,0\n",
+	              "xrEndFrame,1,1100,1900,1,0\n"
+	              "xrEndFrame,1,3100,3900,1,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(sum.frame_count, 2);
+	assert_int_equal(sum.rows_without_calls, 0);
+	assert_int_equal(sum.calls_frames_unmapped, 0);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * The share of target time: of the sum of every function's total,
+ * negative ones included (clock reads cost more than a tiny call); blank
+ * when that sum is not above 0, not a share of a negative time.
+ */
+static void test_functions_negative_totals(void **state)
+{
+	(void)state;
+	struct session s;
+	struct calls_result r;
+	char msg[256];
+
+	/* xrLocateViews: 50 - 100 (its reads); xrWaitFrame: 2000 - 800 - 200 */
+	session_write(&s, "", "", NULL,
+	              "xrLocateViews,1,1000,1050,1,0\n"
+	              "xrWaitFrame,1,2000,4000,1,0\n",
+	              "xrWaitFrame,1,2100,2900,1,0\n");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 200, &r), 0);
+	assert_int_equal(functions_write(s.functions, &r, 1, msg, sizeof(msg)), 0);
+	char *got = tm_file_read(s.functions);
+	assert_non_null(got);
+	assert_string_equal(got,
+	                    "# frame_count=1\n" FUNCTIONS_HEADER "\n"
+	                    "xrWaitFrame,wait,1,1.0000,1.000,1.000,1.000,1.000,1.000,105.2632,0,0,0.000,0.000\n"
+	                    "xrLocateViews,locate_views,1,1.0000,-0.050,-0.050,-0.050,-0.050,-0.050,-5.2632,0,0,0.000,0.000\n");
+	free(got);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+
+	session_write(&s, "", "", NULL, "xrLocateViews,1,1000,1050,1,0\n", "");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 200, &r), 0);
+	assert_int_equal(functions_write(s.functions, &r, 1, msg, sizeof(msg)), 0);
+	got = tm_file_read(s.functions);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\nxrLocateViews,locate_views,1,1.0000,-0.050,-0.050,-0.050,"
+	                            "-0.050,-0.050,,0,0,0.000,0.000\n"));
+	free(got);
+	/* No merged frame (none matched): no calls per frame either. */
+	char none[600];
+	snprintf(none, sizeof(none), "%s/functions-none.csv", s.dir);
+	assert_int_equal(functions_write(none, &r, 0, msg, sizeof(msg)), 0);
+	got = tm_file_read(none);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\nxrLocateViews,locate_views,1,,-0.050,"));
+	free(got);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
+/*
+ * A session whose frame ids start at 0 (calls before the first
+ * xrWaitFrame have frame 0): frame 0 has no frame before it (app_cpu_us
+ * blank), and frame 1's app_cpu_us runs from frame 0's xrEndFrame.
+ */
+static void test_frame_zero(void **state)
+{
+	(void)state;
+	struct session s;
+	struct merge_summary sum;
+	struct tm_log log = {0};
+
+	session_write(&s, "100,1,1000,2000\n200,1,11000,12000\n", "100,1,1100,1900\n200,1,11100,11900\n",
+	              NULL,
+	              "xrWaitFrame,1,500,600,0,0\n"
+	              "xrEndFrame,1,1000,2000,0,0\n"
+	              "xrWaitFrame,1,5000,6000,1,0\n"
+	              "xrBeginFrame,1,7000,7500,1,0\n"
+	              "xrEndFrame,1,11000,12000,1,0\n",
+	              "xrEndFrame,1,1100,1900,0,0\n"
+	              "xrEndFrame,1,11100,11900,1,0\n");
+	assert_int_equal(session_merge(&s, &sum, &log), 0);
+	assert_int_equal(sum.rows_without_calls, 0);
+	char *got = tm_file_read(s.merged);
+	assert_non_null(got);
+	assert_string_equal(tm_rows_of(got),
+	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,"
+	                    "0.100,0.000,0.200,0.000,0.000,0.000,0.000,0.300,0.100,,,1.000,\n"
+	                    "200,1,,1.000,0.800,0.200,,,,"
+	                    "1.000,0.500,0.200,0.000,0.000,0.000,0.000,1.700,1.000,4.000,3.500,1.000,\n");
+	free(got);
+	tm_dir_remove(s.dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -1703,7 +1940,13 @@ int main(void)
 		cmocka_unit_test(test_same_clock_reads),
 		cmocka_unit_test(test_forwarded_once),
 		cmocka_unit_test(test_nested_without_post_calls),
+		cmocka_unit_test(test_first_call_of_each_kind),
+		cmocka_unit_test(test_columns_edges),
+		cmocka_unit_test(test_partial_without_wait),
 		cmocka_unit_test(test_rows_at_the_bound),
+		cmocka_unit_test(test_two_rows_one_frame),
+		cmocka_unit_test(test_functions_negative_totals),
+		cmocka_unit_test(test_frame_zero),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
