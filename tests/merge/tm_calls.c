@@ -1668,6 +1668,12 @@ static void test_columns_edges(void **state)
 	calls_columns_of(&fr, &prev, U_PHASE_ALL, 6900, 9000, out);
 	assert_int_equal(out[CALLS_COL_APP_CPU], 1000 + 0);
 	assert_int_equal(out[CALLS_COL_APP_RENDER], 0);
+	/* No xrBeginFrame (the app skipped the frame): no app_cpu either. */
+	fr.has = CALLS_HAS_ANY | CALLS_HAS_WAIT | CALLS_HAS_END;
+	calls_columns_of(&fr, &prev, U_PHASE_ALL, 6900, 9000, out);
+	assert_int_equal(out[CALLS_COL_APP_WAIT], 1000);
+	assert_int_equal(out[CALLS_COL_APP_CPU], CALLS_BLANK);
+	assert_int_equal(out[CALLS_COL_APP_RENDER], CALLS_BLANK);
 
 	/* Begun before the recording, its xrBeginFrame recorded: app_submit only. */
 	fr.has = CALLS_HAS_ANY | CALLS_HAS_BEGIN | CALLS_HAS_END;
@@ -1682,6 +1688,8 @@ static void test_columns_edges(void **state)
 	assert_int_equal(out[U_PHASE_WAIT], CALLS_BLANK);
 	assert_int_equal(out[CALLS_COL_TARGET_TOTAL], CALLS_BLANK);
 	assert_int_equal(out[CALLS_COL_APP_RENDER], 8000 - 7000);
+	assert_int_equal(out[CALLS_COL_APP_WAIT], CALLS_BLANK); /* not 0 */
+	assert_int_equal(out[CALLS_COL_APP_CPU], CALLS_BLANK);
 	/* ...unless below complete_from */
 	fr.has |= CALLS_HAS_PARTIAL;
 	calls_columns_of(&fr, &prev, no_wait, 8000, 9000, out);
@@ -1865,7 +1873,8 @@ static void test_functions_negative_totals(void **state)
 /*
  * A session whose frame ids start at 0 (calls before the first
  * xrWaitFrame have frame 0): frame 0 has no frame before it (app_cpu_us
- * blank), and frame 1's app_cpu_us runs from frame 0's xrEndFrame.
+ * blank), and frame 1's app_cpu_us runs from frame 0's xrEndFrame. The
+ * merge's rows (merge_calls.c) and calls_frame_columns() alike.
  */
 static void test_frame_zero(void **state)
 {
@@ -1877,6 +1886,7 @@ static void test_frame_zero(void **state)
 	session_write(&s, "100,1,1000,2000\n200,1,11000,12000\n", "100,1,1100,1900\n200,1,11100,11900\n",
 	              NULL,
 	              "xrWaitFrame,1,500,600,0,0\n"
+	              "xrBeginFrame,1,700,800,0,0\n"
 	              "xrEndFrame,1,1000,2000,0,0\n"
 	              "xrWaitFrame,1,5000,6000,1,0\n"
 	              "xrBeginFrame,1,7000,7500,1,0\n"
@@ -1889,10 +1899,22 @@ static void test_frame_zero(void **state)
 	assert_non_null(got);
 	assert_string_equal(tm_rows_of(got),
 	                    "100,1,10.000,1.000,0.800,0.200,2.0000,,,"
-	                    "0.100,0.000,0.200,0.000,0.000,0.000,0.000,0.300,0.100,,,1.000,\n"
+	                    "0.100,0.100,0.200,0.000,0.000,0.000,0.000,0.400,0.100,,0.200,1.000,\n"
 	                    "200,1,,1.000,0.800,0.200,,,,"
 	                    "1.000,0.500,0.200,0.000,0.000,0.000,0.000,1.700,1.000,4.000,3.500,1.000,\n");
 	free(got);
+
+	/* calls_frame_columns() the same, frame 0 after frame 1 (whose frame
+	 * before, 0, has its xrEndFrame): still none before frame 0. */
+	struct calls_result r;
+	int64_t cols[CALLS_COLS];
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(calls_frame_columns(&r, 1, 11000, 12000, cols), 0);
+	assert_int_equal(cols[CALLS_COL_APP_CPU], 4000);
+	assert_int_equal(calls_frame_columns(&r, 0, 1000, 2000, cols), 0);
+	assert_int_equal(cols[CALLS_COL_APP_CPU], CALLS_BLANK);
+	assert_int_equal(cols[CALLS_COL_APP_RENDER], 200);
+	calls_result_destroy(&r);
 	tm_dir_remove(s.dir);
 }
 
