@@ -321,13 +321,36 @@ static size_t first_after(struct thread_calls *t, int64_t entry)
 }
 
 /*
- * Makes room in @p t's FIFO for a call beginning at @p t_entry, in t_entry
- * order (moving the live part down when the end is reached), and returns
- * the room, for the caller to fill (NULL: out of memory). A call arrives
- * after the calls nested inside it: a thread's ring holds its records in
- * the order they returned.
+ * Where a call [@p entry, @p exit] goes among @p t's calls up to @p pos,
+ * the first of them beginning after @p entry: before the calls beginning
+ * on the same tick that it holds (a coarse clock's), so that a container
+ * comes before what it holds, as every walk here expects (nested_ns(),
+ * memo_up(), container()). Such calls end in decreasing order: bisected.
  */
-static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
+static size_t place_among_ties(const struct thread_calls *t, size_t pos, int64_t entry,
+                               int64_t exit)
+{
+	if (pos == t->head || t->calls[pos - 1].t_entry != entry)
+		return pos; /* the usual case: no call begins on its tick */
+	size_t lo = first_after_in(t, t->head, pos, entry - 1), hi = pos;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->calls[mid].t_exit > exit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Makes room in @p t's FIFO for a call [@p t_entry, @p t_exit], in
+ * t_entry order, a call before those it holds (moving the live part down
+ * when the end is reached), and returns the room, for the caller to fill
+ * (NULL: out of memory). A call arrives after the calls nested inside it:
+ * a thread's ring holds its records in the order they returned.
+ */
+static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry, int64_t t_exit)
 {
 	/* The live part moves down once it fills at most half the FIFO, so
 	 * that a call is moved about once in all, not at every lap (the FIFO
@@ -342,7 +365,7 @@ static struct open_call *fifo_push(struct thread_calls *t, int64_t t_entry)
 	}
 	if (fifo_grow(t, t->tail + 1) != 0)
 		return NULL;
-	size_t pos = step_back(t, t->tail, t_entry);
+	size_t pos = place_among_ties(t, step_back(t, t->tail, t_entry), t_entry, t_exit);
 	if (pos < t->tail) /* not the usual case: no call for nothing */
 		memmove(t->calls + pos + 1, t->calls + pos, (t->tail - pos) * sizeof(*t->calls));
 	/* The ups from pos on were found without this call, and have moved:
@@ -648,7 +671,7 @@ static int pre_row(struct sweep *s, const struct calls_qrow *p, char *msg, size_
 		return -1;
 	}
 	/* Written in its place, not built here and copied there. */
-	struct open_call *c = fifo_push(t, p->t_entry_ns);
+	struct open_call *c = fifo_push(t, p->t_entry_ns, p->t_exit_ns);
 	if (!c) {
 		snprintf(msg, msg_size, "out of memory");
 		return -1;

@@ -1918,6 +1918,57 @@ static void test_frame_zero(void **state)
 	tm_dir_remove(s.dir);
 }
 
+/*
+ * A nested app call that begins on its container's clock tick (a coarse
+ * clock, the brackets being closed intervals), written before it (it
+ * returned first): still nested, its duration off the container's, and
+ * the post call inside it its own (the innermost call), in either order
+ * of the rows.
+ */
+static void test_nested_same_entry(void **state)
+{
+	(void)state;
+	static const char *const pre[] = {
+		WAIT1_PRE "xrLocateSpace,1,10000,11000,1,0\nxrEndFrame,1,10000,20000,1,0\n",
+		WAIT1_PRE "xrEndFrame,1,10000,20000,1,0\nxrLocateSpace,1,10000,11000,1,0\n",
+	};
+
+	for (int k = 0; k < 2; k++) {
+		struct session s;
+		struct calls_result r;
+		session_write(&s, "", "", NULL, pre[k], WAIT1_POST "xrLocateSpace,1,10100,10900,1,0\n");
+		assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+		assert_int_equal(r.induced_calls, 0);
+		assert_int_equal(find_fn(&r, "xrLocateSpace")->forwarded_calls, 1);
+		assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 1000 - 800);
+		assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 1000);
+		assert_int_equal(r.self_answered_calls, 1);
+		calls_result_destroy(&r);
+		tm_dir_remove(s.dir);
+	}
+
+	/* Three on one tick, and a call on both ticks of the one it holds:
+	 * each held by the next one in the file (the order they returned). */
+	struct session s;
+	struct calls_result r;
+	session_write(&s, "", "", NULL,
+	              WAIT1_PRE
+	              "xrPollEvent,1,10000,10500,1,0\n"
+	              "xrLocateSpace,1,10000,11000,1,0\n"
+	              "xrEndFrame,1,10000,20000,1,0\n"
+	              "xrSyncActions,1,30000,31000,2,0\n"
+	              "xrLocateViews,1,30000,31000,2,0\n",
+	              "");
+	assert_int_equal(calls_join(s.calls_pre, s.calls_post, 0, &r), 0);
+	assert_int_equal(find_fn(&r, "xrPollEvent")->total_ns, 500);
+	assert_int_equal(find_fn(&r, "xrLocateSpace")->total_ns, 1000 - 500);
+	assert_int_equal(find_fn(&r, "xrEndFrame")->total_ns, 10000 - 1000);
+	assert_int_equal(find_fn(&r, "xrSyncActions")->total_ns, 1000);
+	assert_int_equal(find_fn(&r, "xrLocateViews")->total_ns, 0);
+	calls_result_destroy(&r);
+	tm_dir_remove(s.dir);
+}
+
 int main(void)
 {
 	static int orders[] = {0, 1};
@@ -1969,6 +2020,7 @@ int main(void)
 		cmocka_unit_test(test_two_rows_one_frame),
 		cmocka_unit_test(test_functions_negative_totals),
 		cmocka_unit_test(test_frame_zero),
+		cmocka_unit_test(test_nested_same_entry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
