@@ -980,6 +980,38 @@ static void test_qhist_exact_then_bounded(void **state)
 }
 
 /*
+ * Past QHIST_EXACT, a percentile's exact value from the layout: a bucket
+ * reads as its middle (1000 ns: [1000, 1008), 1004), ranks are counted
+ * from 0 to count - 1 and a rank on a bucket's first value is that
+ * bucket's, two ranks in different buckets are interpolated, and the ends
+ * are clamped to the values seen (65536 starts a bucket whose middle is
+ * 66048; -65536 likewise).
+ */
+static void test_qhist_bucket_values(void **state)
+{
+	struct qhist h = {0};
+	(void)state;
+
+	assert_int_equal(qhist_add(&h, -65536), 0);
+	for (int i = 0; i < 999; i++)
+		assert_int_equal(qhist_add(&h, 0), 0);
+	for (int i = 0; i < 3001; i++)
+		assert_int_equal(qhist_add(&h, 1000), 0);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(qhist_add(&h, 65536), 0);
+	assert_null(h.exact); /* 5001 values: histogrammed */
+	/* Ranks 0..5000: -65536, 999 zeros, 3001 × 1000, 1000 × 65536.
+	 * Rank 1000: the first 1000, not the last 0. */
+	assert_true(qhist_percentile(&h, 0.2) == 1004);
+	assert_true(qhist_percentile(&h, 0.5) == 1004);
+	/* Rank 999.5: halfway from 0 (rank 999) to 1004 (rank 1000). */
+	assert_true(fabs(qhist_percentile(&h, 0.1999) - 502) < 1e-6);
+	assert_true(qhist_percentile(&h, 1) == 65536);
+	assert_true(qhist_percentile(&h, 0) == -65536);
+	qhist_destroy(&h);
+}
+
+/*
  * The per-frame totals past what memory holds: ids out of order, lower
  * than the first, pages evicted to the temporary file and read back; the
  * same frames all held when the session was expected to have as many
@@ -1997,6 +2029,7 @@ int main(void)
 		cmocka_unit_test(test_sandwich_tally),
 		cmocka_unit_test(test_calls_guess),
 		cmocka_unit_test(test_qhist_exact_then_bounded),
+		cmocka_unit_test(test_qhist_bucket_values),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[0]),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[1]),
 		cmocka_unit_test_prestate(test_frames_store_pages, &frame_hints[2]),
