@@ -129,6 +129,60 @@ static void test_long_tail(void **state)
 }
 
 /*
+ * Bins by the Freedman–Diaconis rule, to the number: 0..999 have an IQR of
+ * 499.5, so bins 2 × 499.5 / 1000^(1/3) = 99.9 wide, 10 of them over the
+ * 989.01 up to p99: the nice width 100 from 0, ten bins, no tail.
+ */
+static void test_freedman_diaconis_width(void **state)
+{
+	double v[1000];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		v[i] = i;
+	build_and_check(v, 1000, &h);
+	assert_true(h.width == 100 && h.lo == 0);
+	assert_int_equal(h.nbins, 10);
+	assert_int_equal(h.counts[h.nbins], 0);
+}
+
+/*
+ * The regular bins reach past the 99th percentile itself, not the 95th:
+ * 0..94 and five values 500..900 have p95 114.3 and p99 801; only 900,
+ * above p99, falls in the overflow bin.
+ */
+static void test_bins_hold_p99(void **state)
+{
+	double v[100];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 95; i++)
+		v[i] = i;
+	for (int i = 95; i < 100; i++)
+		v[i] = 500 + (i - 95) * 100;
+	build_and_check(v, 100, &h);
+	assert_true(histogram_edge(&h, h.nbins) > 801);
+	assert_int_equal(h.counts[h.nbins], 1);
+}
+
+/*
+ * Bins are never narrower than the merged CSV's 0.001 us, nor wider than
+ * the rule asks: 0.000..0.019 us, 50 of each, want 10 bins of 0.0019,
+ * which is 0.002 wide.
+ */
+static void test_narrow_spread(void **state)
+{
+	double v[1000];
+	struct histogram h;
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		v[i] = fmt_round((i % 20) * 0.001, 3);
+	build_and_check(v, 1000, &h);
+	assert_true(fabs(h.width - 0.002) < 1e-12 && h.lo == 0);
+	assert_int_equal(h.nbins, 10);
+}
+
+/*
  * Huge values all equal: the least width 0.001 made min / width infinite,
  * the bin count -inf and the bin index INT_MIN (a crash). Bins 10^-12 of
  * the magnitude wide hold them.
@@ -178,6 +232,9 @@ int main(void)
 		cmocka_unit_test(test_decimal_edges),
 		cmocka_unit_test(test_values_on_edges),
 		cmocka_unit_test(test_long_tail),
+		cmocka_unit_test(test_freedman_diaconis_width),
+		cmocka_unit_test(test_bins_hold_p99),
+		cmocka_unit_test(test_narrow_spread),
 		cmocka_unit_test(test_huge_equal),
 		cmocka_unit_test(test_near_dbl_max),
 	};
