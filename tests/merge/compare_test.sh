@@ -50,7 +50,8 @@ bounds)
 	# their difference not exact in binary): 1.000 us meets the CPU floor,
 	# 1.00 % the noise threshold; 3.00 % is not more than --fail-above 3.
 	# As printed also where the change rounds onto a bound: 0.9995 %
-	# reads +1.00 %, 3.004 % reads +3.00 %. Each line: A's and B's
+	# reads +1.00 %, 3.004 % reads +3.00 %; a growth of exactly the
+	# floor (1.000 us, +14.28 %) fails --fail-above 10. Each line: A's and B's
 	# target_us, --fail-above's PCT or -, the verdict or the status.
 	while read -r ua ub pct want; do
 		constant a "$ua" 100 50
@@ -65,6 +66,7 @@ bounds)
 		fi
 	done <<-EOF
 	7.001 8.001 - slower
+	7.001 8.001 10 1
 	531 536.31 - slower
 	200 201.999 - slower
 	100 103 3 0
@@ -115,6 +117,27 @@ few)
 	compare "$work/a.csv" "$work/b.csv" --fail-above 1
 	[ "$rc" -eq 1 ] || fail "25 and 20 frames: status $rc"
 	grep -q "^target_us (.*): slower  \[FAIL" "$work/out" || fail "25 and 20 frames: target_us did not fail the gate"
+	;;
+zero_end)
+	# An interval that ends on 0 does not exclude 0. GPU time 0 on every
+	# frame of A, 0 and 1000 us in turn on B's: B's median is 500 us, but
+	# a resample of B with more zeros than not has a median of 0, so the
+	# change's interval is [+0.000, +1000.000] (from a median of 0 the
+	# relative one has no value). Not slower and no gate failed; the
+	# other way round, [-1000.000, +0.000], not faster. Constant columns
+	# (interval [+0.000, +0.000], +0.00 %) are no significant change.
+	constant a 50 0 100
+	constant b 50 0/1000 100
+	compare "$work/a.csv" "$work/b.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "an interval from 0 failed --fail-above 3: status $rc: $(change target_gpu_us)"
+	change target_gpu_us | grep -q "^    change  +500\.000 us \[+0\.000, +1000\.000\]   n/a %" ||
+		fail "the change from a median of 0: $(change target_gpu_us)"
+	expect_verdict target_gpu_us "no significant change"
+	expect_verdict target_us "no significant change"
+	compare "$work/b.csv" "$work/a.csv"
+	change target_gpu_us | grep -q "^    change  -500\.000 us \[-1000\.000, +0\.000\]" ||
+		fail "the change down to a median of 0: $(change target_gpu_us)"
+	expect_verdict target_gpu_us "no significant change"
 	;;
 shift0)
 	gen a --seed 1 --frames 4000
