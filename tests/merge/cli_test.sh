@@ -195,6 +195,18 @@ bracket_correction)
 		$1 != pre[FNR] || $2 != post[FNR] || sprintf("%.3f", t[FNR] - 0.5) != $3 { bad++ }
 		END { exit bad > 0 || FNR == 0 }' "$work/raw.cols" "$work/fixed.cols" ||
 		fail "target_us is not pre_us - post_us - 0.5 us on every row"
+	# negative_target_frames counts the frames below 0, not those at 0:
+	# pre - post is 20, 20 and 15 us, so 20 us less leaves 0, 0, -5 and
+	# 20.001 us less three frames below 0.
+	for c in 20000/1 20001/3; do
+		sed "s/^display_time,/# bracket_correction_ns=${c%/*}\\n&/" "$data/frames-s1-post.csv" \
+			>"$work/frames-s1-post.csv"
+		run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/neg.csv"
+		[ "$rc" -eq 0 ] || fail "correction ${c%/*} ns: status $rc"
+		grep -q "^# negative_target_frames=${c#*/}$" "$work/neg.csv" ||
+			fail "correction ${c%/*} ns: $(grep negative_target_frames "$work/neg.csv"), expected ${c#*/}"
+		rm "$work/neg.csv"
+	done
 	sed 's/^display_time,/# bracket_correction_ns=2000000\n&/' "$data/frames-s1-post.csv" \
 		>"$work/frames-s1-post.csv"
 	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/bad.csv"
