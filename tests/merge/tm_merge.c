@@ -1478,6 +1478,9 @@ static void test_merge_join(void **state)
 	assert_int_equal(s.target_cpu_pct.count, 4);
 	assert_int_equal(s.gpu_frame_count, 0);
 	assert_non_null(strstr(got, "\n# unmatched_pre=1\n# unmatched_post=1\n"));
+	/* Shares of 800, 0.1819, 400 and 100 %: each line its own statistic. */
+	assert_non_null(strstr(got, "\n# target_cpu_pct_mean=325.0455%\n# target_cpu_pct_min=0.1819%\n"
+	                            "# target_cpu_pct_max=800.0000%\n"));
 	free(got);
 	tm_dir_remove(dir);
 }
