@@ -1448,6 +1448,64 @@ static void test_merge_exact_file(void **state)
 	tm_dir_remove(dir);
 }
 
+/*
+ * Each summary line writes its own statistic: with every value distinct,
+ * a line that reads a neighbour's field (the p99 for the p95, the max for
+ * the mean) or the wrong column's shows.
+ */
+static void test_summary_each_statistic(void **state)
+{
+	char dir[256], path[512], msg[256];
+	struct merged_writer o;
+	struct merge_summary s = {
+		.frame_count = 9,
+		.target_cpu_us = {.count = 9, .mean = 1000, .min = 2000, .max = 3000,
+		                  .median = 4, .p95 = 5, .p99 = 6},
+		.target_cpu_pct = {.count = 8, .mean = 7, .min = 8, .max = 9},
+		.gpu_frame_count = 7,
+		.target_gpu_us = {.count = 7, .mean = 10000, .min = 11000, .max = 12000,
+		                  .median = 13, .p95 = 14, .p99 = 15},
+		.target_gpu_pct = {.count = 6, .mean = 16, .min = 17, .max = 18},
+		.frame_interval_us = {.count = 8, .median = 19},
+		.frame_rate_hz = 20,
+		.target_layer = "T",
+		.gpu_mode = "gated",
+	};
+	(void)state;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+	merged_write_summary(&o, &s);
+	assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+	char *got = tm_file_read(path);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "# frame_count=9\n"
+	                            "# target_cpu_ms_mean=1.0000\n"
+	                            "# target_cpu_ms_min=2.0000\n"
+	                            "# target_cpu_ms_max=3.0000\n"
+	                            "# target_cpu_pct_mean=7.0000%\n"
+	                            "# target_cpu_pct_min=8.0000%\n"
+	                            "# target_cpu_pct_max=9.0000%\n"
+	                            "# gpu_frame_count=7\n"
+	                            "# target_gpu_ms_mean=10.0000\n"
+	                            "# target_gpu_ms_min=11.0000\n"
+	                            "# target_gpu_ms_max=12.0000\n"
+	                            "# target_gpu_pct_mean=16.0000%\n"
+	                            "# target_gpu_pct_min=17.0000%\n"
+	                            "# target_gpu_pct_max=18.0000%\n"
+	                            "# target_cpu_us_p50=4.000\n"
+	                            "# target_cpu_us_p95=5.000\n"
+	                            "# target_cpu_us_p99=6.000\n"
+	                            "# target_gpu_us_p50=13.000\n"
+	                            "# target_gpu_us_p95=14.000\n"
+	                            "# target_gpu_us_p99=15.000\n"
+	                            "# frame_interval_us_median=19.000\n"
+	                            "# frame_rate_hz=20.000\n"));
+	free(got);
+	tm_dir_remove(dir);
+}
+
 /* Two interleaved threads, post out of order, one unmatched row per side. */
 static void test_merge_join(void **state)
 {
@@ -1481,6 +1539,8 @@ static void test_merge_join(void **state)
 	/* Shares of 800, 0.1819, 400 and 100 %: each line its own statistic. */
 	assert_non_null(strstr(got, "\n# target_cpu_pct_mean=325.0455%\n# target_cpu_pct_min=0.1819%\n"
 	                            "# target_cpu_pct_max=800.0000%\n"));
+	/* Intervals of 5, 10995, 10 and 20 us: the rate of their median, 15 us. */
+	assert_non_null(strstr(got, "\n# frame_interval_us_median=15.000\n# frame_rate_hz=66666.667\n"));
 	free(got);
 	tm_dir_remove(dir);
 }
@@ -1979,6 +2039,7 @@ int main(void)
 		cmocka_unit_test(test_early_rows_all_after_final),
 		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
+		cmocka_unit_test(test_summary_each_statistic),
 		cmocka_unit_test(test_merge_join),
 		cmocka_unit_test(test_merge_gpu_rules),
 		cmocka_unit_test(test_gpu_correct),
