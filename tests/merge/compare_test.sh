@@ -138,6 +138,16 @@ zero_end)
 	change target_gpu_us | grep -q "^    change  -500\.000 us \[-1000\.000, +0\.000\]" ||
 		fail "the change down to a median of 0: $(change target_gpu_us)"
 	expect_verdict target_gpu_us "no significant change"
+	# A change past --fail-above whose interval holds 0 does not fail it:
+	# A's GPU time 100 and 1000 us in turn (median 550, a resample's 100,
+	# 550 or 1000), B's 600: +9.09 % [-40.00 %, +500.00 %].
+	constant c 50 100/1000 100
+	constant d 50 600 100
+	compare "$work/c.csv" "$work/d.csv" --fail-above 3
+	[ "$rc" -eq 0 ] || fail "+9.09 % with an interval holding 0 failed --fail-above 3: status $rc"
+	change target_gpu_us | grep -q "  +9\.09 % \[-40\.00 %, +500\.00 %\]" ||
+		fail "the change of 550 to 600 us: $(change target_gpu_us)"
+	expect_verdict target_gpu_us "no significant change"
 	;;
 shift0)
 	gen a --seed 1 --frames 4000
