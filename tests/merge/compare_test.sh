@@ -148,6 +148,21 @@ zero_end)
 	change target_gpu_us | grep -q "  +9\.09 % \[-40\.00 %, +500\.00 %\]" ||
 		fail "the change of 550 to 600 us: $(change target_gpu_us)"
 	expect_verdict target_gpu_us "no significant change"
+	# An end is judged as printed: A's target_us 10.000 us on every frame,
+	# B's 10.001 but 10.000 on 46 frames in 100, spread out. The lower
+	# end, a fraction of 0.001 us and of 0.01 %, prints +0.000 us and
+	# +0.00 %: the interval holds 0; the other way round its upper end.
+	constant e 10 100 100
+	awk -F, -v OFS=, '/^#/ || /^display_time/ { print; next }
+		{ if (n++ * 19 % 100 >= 46) { $4 = "310.001"; $6 = "10.001" }; print }' "$work/e.csv" >"$work/f.csv"
+	compare "$work/e.csv" "$work/f.csv"
+	change target_us | grep -q "^    change  +0\.001 us \[+0\.000, +0\.001\]   +0\.01 % \[+0\.00 %, +0\.01 %\]" ||
+		fail "the change of 10.000 to 10.001 us: $(change target_us)"
+	expect_verdict target_us "no significant change"
+	compare "$work/f.csv" "$work/e.csv"
+	change target_us | grep -q "^    change  -0\.001 us \[-0\.001, +0\.000\]   -0\.01 % \[-0\.01 %, +0\.00 %\]" ||
+		fail "the change of 10.001 to 10.000 us: $(change target_us)"
+	expect_verdict target_us "no significant change"
 	;;
 shift0)
 	gen a --seed 1 --frames 4000
