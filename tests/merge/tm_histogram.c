@@ -144,6 +144,13 @@ static void test_freedman_diaconis_width(void **state)
 	assert_true(h.width == 100 && h.lo == 0);
 	assert_int_equal(h.nbins, 10);
 	assert_int_equal(h.counts[h.nbins], 0);
+	/* 1.1 times those: 10 bins of 108.8 (the rule's 109.9 at most), so
+	 * 200 wide, the smallest nice width not narrower. */
+	for (int i = 0; i < 1000; i++)
+		v[i] = fmt_round(i * 1.1, 3);
+	build_and_check(v, 1000, &h);
+	assert_true(h.width == 200 && h.lo == 0);
+	assert_int_equal(h.nbins, 6);
 }
 
 /*
