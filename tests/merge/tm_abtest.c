@@ -18,6 +18,7 @@
 #include "abtest.h"
 #include "jsonw.h"
 #include "ncsv.h"
+#include "stats.h"
 
 static void assert_close(double a, double b, double eps)
 {
@@ -186,6 +187,37 @@ static void test_compare_relative_undefined(void **state)
 	assert_close(r.diff_lo, 1, 0);
 }
 
+/*
+ * The intervals are the 2.5 and 97.5 percentiles (stats.h's method) of
+ * every resample's difference and relative change, from one generator
+ * seeded with the seed, A's resamples first: to the bit.
+ */
+static void test_compare_intervals_exact(void **state)
+{
+	enum { N = 300, R = 500 };
+	double a[N], b[N], ma[R], mb[R], d[R], rel[R];
+	size_t block = abtest_block_length(N);
+	struct abtest_rng rng;
+	struct abtest_result r;
+	(void)state;
+	abtest_rng_seed(&rng, 7);
+	ar1_sample(a, N, 100, 0.6, &rng);
+	ar1_sample(b, N, 105, 0.6, &rng);
+	assert_int_equal(abtest_compare(a, N, b, N, 99, R, &r), 0);
+	abtest_rng_seed(&rng, 99);
+	assert_int_equal(abtest_bootstrap_medians(a, N, block, R, &rng, ma), 0);
+	assert_int_equal(abtest_bootstrap_medians(b, N, block, R, &rng, mb), 0);
+	for (int i = 0; i < R; i++) {
+		d[i] = mb[i] - ma[i];
+		rel[i] = 100.0 * (mb[i] / ma[i] - 1.0);
+	}
+	assert_true(r.diff_lo == stats_percentile(d, R, 0.025));
+	assert_true(r.diff_hi == stats_percentile(d, R, 0.975));
+	assert_true(r.rel_lo_pct == stats_percentile(rel, R, 0.025));
+	assert_true(r.rel_hi_pct == stats_percentile(rel, R, 0.975));
+	assert_true(r.diff_lo < r.diff && r.diff < r.diff_hi);
+}
+
 /* Writes @p text to a temporary file; returns its path (static buffer). */
 static const char *temp_file(const char *text)
 {
@@ -324,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_matches_naive),
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_compare_relative_undefined),
+		cmocka_unit_test(test_compare_intervals_exact),
 		cmocka_unit_test(test_ncsv_reads_by_name),
 		cmocka_unit_test(test_ncsv_errors),
 		cmocka_unit_test(test_ncsv_truncated_last_row),
