@@ -222,6 +222,12 @@ lengths)
 	expect_verdict target_us slower
 	grep -q "A 5000 frames" "$work/out" 2>/dev/null || grep -q "(5000 frames)" "$work/out" || fail "A's length not shown"
 	grep -q "(300 frames)" "$work/out" || fail "B's length not shown"
+	# Each side's own block length, ceil(n^(1/3)): 18 frames for A, 7 for B.
+	compare "$work/a.csv" "$work/b.csv" --json
+	python3 -c 'import json, sys
+t = [m for m in json.load(open(sys.argv[1]))["metrics"] if m["metric"] == "target_us"][0]
+assert t["a"]["block_length"] == 18 and t["b"]["block_length"] == 7, t' "$work/out" ||
+		fail "the JSON's block lengths"
 	;;
 empty)
 	gen a --seed 1 --frames 1000
