@@ -519,6 +519,76 @@ static void test_read_rejects_bad_numbers(void **state)
 	tm_dir_remove(dir);
 }
 
+/*
+ * The bounds of what a per-side file may hold, each side of each bound:
+ * the metadata's values, the 2^61 ns limit of a row's times (both ways
+ * the reader checks them), a zero-length bracket on a clock that is not
+ * 1 GHz, a GPU row's valid and period, a footer's counts, a last row
+ * cut short or bad, CRLF line ends. One side of a bound moved is a file
+ * refused, or a corrupt one taken.
+ */
+static void test_read_limits(void **state)
+{
+	(void)state;
+	static const char cpu_header[] = "display_time,thread_id,t_entry,t_exit\n";
+	static const char gpu_header[] = "display_time,gpu_ticks,gpu_period_ns,valid\n";
+	static const struct {
+		bool gpu;
+		const char *before, *rows; /* lines before the header, and after it */
+		const char *error;         /* NULL: read without error */
+	} cases[] = {
+		{false, "# clock_freq=0\n", "1,7,10,20\n", ":1: error: clock_freq is 0"},
+		{false, "# bracket_correction_ns=1000000\n", "1,7,10,20\n", NULL},
+		{false, "# bracket_correction_ns=1000001\n", "1,7,10,20\n",
+		 ":1: error: bracket_correction_ns is not"},
+		{false, "", "1,7,10,2305843009213693951\n", NULL},
+		{false, "", "1,7,10,2305843009213693952\n", ":2: error: t_entry or t_exit is out of range"},
+		{false, "# clock_freq=10000000\n", "1,7,1000,1000\n", NULL},
+		{false, "# clock_freq=10000000\n", "1,7,1000,999\n", ":3: error: t_exit is before t_entry"},
+		{false, "", "1,7,10,20\n# session_end dropped_queue_full=5\n", NULL},
+		/* A key=value line after the rows is no metadata: it changes nothing. */
+		{false, "", "1,7,10,20\n# clock_freq=0\n2,7,30,40\n", NULL},
+		{false, "", "1,7,10,20\n# session_end dropped_queue_full=x\n",
+		 ":3: error: dropped_queue_full"},
+		/* A last row without newline is cut only when its last field is the bad one. */
+		{false, "", "1,7,10,20\n2,7,30,4", NULL},
+		{false, "", "1,7,10,20\n2,-7,30,40", ":3: error: column 2 (thread_id)"},
+		{false, "# side=pre\r\n", "1,7,10,20\r\n", NULL},
+		{true, "# gpu_valid_bits=0\n", "1,5,1.0,1\n", ":1: error: gpu_valid_bits is not"},
+		{true, "# gpu_valid_bits=64\n", "1,5,1.0,1\n", NULL},
+		{true, "# gpu_valid_bits=65\n", "1,5,1.0,1\n", ":1: error: gpu_valid_bits is not"},
+		{true, "", "1,5,1.0,2\n", ":2: error: column 4 (valid) is not 0 or 1"},
+		{true, "", "1,5,999999.5,1\n", NULL},
+		{true, "", "1,5,1000000,1\n", ":2: error: gpu_period_ns out of range"},
+		{true, "", "# gpu_bracket_ns=1000000000\n1,5,1.0,1\n", NULL},
+		{true, "", "# gpu_bracket_ns=1000000001\n1,5,1.0,1\n",
+		 ":2: error: gpu_bracket_ns is not"},
+	};
+	char dir[256], path[512], text[512];
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/limits.csv", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct side_cpu_file c;
+		struct side_gpu_file g;
+		const struct csvr_diag *d = cases[i].gpu ? &g.diag : &c.diag;
+		const char *header = cases[i].gpu ? gpu_header : cpu_header;
+		/* A CRLF file's header line ends in CRLF too. */
+		bool crlf = strstr(cases[i].before, "\r\n") != NULL;
+		snprintf(text, sizeof(text), "%s%.*s%s%s", cases[i].before, (int)strlen(header) - 1,
+		         header, crlf ? "\r\n" : "\n", cases[i].rows);
+		assert_int_equal(tm_file_write(path, text), 0);
+		int r = cases[i].gpu ? side_gpu_read(path, NULL, &g) : side_cpu_read(path, NULL, &c);
+		if (cases[i].error ? r != -1 || !strstr(d->error, cases[i].error) : r != 0)
+			fail_msg("case %zu: status %d, \"%s\"", i, r, r ? d->error : "");
+		if (cases[i].gpu)
+			side_gpu_destroy(&g);
+		else
+			side_cpu_destroy(&c);
+	}
+	tm_dir_remove(dir);
+}
+
 /* A random integer's text of 1..20 digits (leading zeros at times), and its value. */
 static void random_digits(char *text, unsigned *seed, uint64_t limit, uint64_t *value)
 {
@@ -2030,6 +2100,7 @@ int main(void)
 		cmocka_unit_test(test_read_truncated),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_read_rejects_bad_numbers),
+		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_read_integers),
 		cmocka_unit_test(test_spill_grows),
 		cmocka_unit_test(test_spill_shared),
