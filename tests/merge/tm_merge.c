@@ -1621,6 +1621,77 @@ static void test_merge_join(void **state)
 	tm_dir_remove(dir);
 }
 
+/*
+ * unmatched_pre and unmatched_post are each side's own count: pre with two
+ * frames post lacks, post with one pre lacks (s2's one each could not tell
+ * them apart).
+ */
+static void test_merge_unmatched_each_side(void **state)
+{
+	(void)state;
+	char dir[256], pre[512], post[512], out[512];
+	struct merge_paths p = {.pre_csv = pre, .post_csv = post};
+	struct tm_log log = {0};
+	struct merge_summary s;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(pre, sizeof(pre), "%s/frames-u-pre.csv", dir);
+	snprintf(post, sizeof(post), "%s/frames-u-post.csv", dir);
+	snprintf(out, sizeof(out), "%s/frames-merged-u.csv", dir);
+	assert_int_equal(tm_file_write(pre, "display_time,thread_id,t_entry,t_exit\n"
+	                                    "1,7,1000,1500\n2,7,2000,2500\n3,7,3000,3500\n"
+	                                    "4,7,4000,4500\n5,7,5000,5500\n"),
+	                 0);
+	assert_int_equal(tm_file_write(post, "display_time,thread_id,t_entry,t_exit\n"
+	                                     "1,7,1100,1300\n2,8,2100,2300\n3,7,3100,3300\n"),
+	                 0);
+	assert_int_equal(merge_files(&p, out, &s, tm_log_fn, &log), 0);
+	assert_int_equal(s.frame_count, 2);
+	assert_int_equal(s.unmatched_pre, 3);
+	assert_int_equal(s.unmatched_post, 1);
+	char *got = tm_file_read(out);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "\n# unmatched_pre=3\n# unmatched_post=1\n"));
+	free(got);
+	tm_dir_remove(dir);
+}
+
+/*
+ * A frame whose GPU rows are both valid=0 has no GPU value: equal
+ * periods (both 0) must not make a time of it.
+ */
+static void test_merge_gpu_both_invalid(void **state)
+{
+	(void)state;
+	char dir[256], pre[512], post[512], gpre[512], gpost[512], out[512];
+	struct merge_paths p = {.pre_csv = pre, .post_csv = post, .gpu_pre_csv = gpre,
+	                        .gpu_post_csv = gpost};
+	struct tm_log log = {0};
+	struct merge_summary s;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(pre, sizeof(pre), "%s/frames-v-pre.csv", dir);
+	snprintf(post, sizeof(post), "%s/frames-v-post.csv", dir);
+	snprintf(gpre, sizeof(gpre), "%s/gpu-v-pre.csv", dir);
+	snprintf(gpost, sizeof(gpost), "%s/gpu-v-post.csv", dir);
+	snprintf(out, sizeof(out), "%s/frames-merged-v.csv", dir);
+	assert_int_equal(tm_file_write(pre, "display_time,thread_id,t_entry,t_exit\n10,5,1000,1100\n"), 0);
+	assert_int_equal(tm_file_write(post, "display_time,thread_id,t_entry,t_exit\n10,5,1010,1060\n"),
+	                 0);
+	assert_int_equal(tm_file_write(gpre, "display_time,gpu_ticks,gpu_period_ns,valid\n10,1000,1,0\n"),
+	                 0);
+	assert_int_equal(tm_file_write(gpost, "display_time,gpu_ticks,gpu_period_ns,valid\n10,3000,1,0\n"),
+	                 0);
+	assert_int_equal(merge_files(&p, out, &s, tm_log_fn, &log), 0);
+	assert_int_equal(s.frame_count, 1);
+	assert_int_equal(s.gpu_frame_count, 0);
+	char *got = tm_file_read(out);
+	assert_non_null(got);
+	assert_string_equal(tm_rows_of(got), "10,5,,0.100,0.050,0.050,,,,,,,,,,,,,,,,,0\n");
+	free(got);
+	tm_dir_remove(dir);
+}
+
 static void test_merge_gpu_rules(void **state)
 {
 	(void)state;
@@ -2118,6 +2189,8 @@ int main(void)
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_summary_each_statistic),
 		cmocka_unit_test(test_merge_join),
+		cmocka_unit_test(test_merge_unmatched_each_side),
+		cmocka_unit_test(test_merge_gpu_both_invalid),
 		cmocka_unit_test(test_merge_gpu_rules),
 		cmocka_unit_test(test_gpu_correct),
 		cmocka_unit_test(test_merge_gpu_bracket),
