@@ -335,6 +335,26 @@ other_session)
 	# A GPU file of the other side.
 	run merge "$work/a.csv" "$work/b.csv" --gpu-pre "$data/gpu-s1-post.csv" --gpu-post "$data/gpu-s1-post.csv" -o "$work/m.csv"
 	expect_error 1 "gpu-s1-post.csv:2: error: file is side=post, expected side=pre"
+	# A tag is compared whole: the process's next session in the same
+	# second (-2) is another one, by its # session= line or by its name.
+	sed 's/^display_time,/# session=1-20260101T000000-2\n&/' "$data/frames-s1-post.csv" >"$work/b.csv"
+	run merge "$work/a.csv" "$work/b.csv" -o "$work/m.csv"
+	expect_error 1 "b.csv: error: is of session 1-20260101T000000-2 (by its # session= line)"
+	cp "$data/frames-s1-pre.csv" "$work/frames-7-20260101T000000-pre.csv"
+	cp "$data/frames-s1-post.csv" "$work/frames-7-20260101T000000-2-post.csv"
+	run merge "$work/frames-7-20260101T000000-pre.csv" "$work/frames-7-20260101T000000-2-post.csv" -o "$work/m.csv"
+	expect_error 1 "is of session 7-20260101T000000-2 (by its name)"
+	[ ! -e "$work/m.csv" ] || fail "output written"
+	# A name that is no per-side file's (here a merged file's) says
+	# nothing of its session: the rows decide.
+	cp "$data/frames-s1-pre.csv" "$work/frames-merged-q.csv"
+	run merge "$work/frames-merged-q.csv" "$data/frames-s1-post.csv" --no-gpu -o "$work/q.csv"
+	[ "$rc" -eq 0 ] || fail "a merged file's name taken for a session's: status $rc"
+	# The two sides' brackets are subtracted: they must be of one clock.
+	sed 's/^# clock=CLOCK_MONOTONIC$/# clock=CLOCK_BOOTTIME/' "$data/frames-s1-post.csv" >"$work/frames-s1-post.csv"
+	run merge "$work/frames-s1-pre.csv" "$work/frames-s1-post.csv" --no-gpu -o "$work/m.csv"
+	expect_error 1 "frames-s1-post.csv: error: clock=CLOCK_BOOTTIME but .*frames-s1-pre.csv has clock=CLOCK_MONOTONIC"
+	[ ! -e "$work/m.csv" ] || fail "output written with two clocks"
 	;;
 write_limit)
 	# Past a file size limit: one line, a non-zero exit, no file left behind.
