@@ -400,6 +400,20 @@ gate_column)
 	run stats "$data/merged-v1-s1.csv"
 	[ "$rc" -eq 0 ] || fail "stats on an older merged file: status $rc"
 	grep -q "^GPU mode: not recorded" "$work/out" || fail "older file: GPU mode line"
+	# A frame named twice (in one file, or in both) is one trip; an older
+	# file's line beside named frames adds none; each named frame counts.
+	copy_session gate
+	echo "# gate_tripped display_time=2000" >>"$work/gpu-gate-pre.csv"
+	echo "# gpu_gate_tripped=1" >>"$work/gpu-gate-pre.csv"
+	echo "# gate_tripped display_time=2000" >>"$work/gpu-gate-post.csv"
+	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv" -o "$work/t1.csv"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	grep -q "^# gate_trips=1$" "$work/t1.csv" || fail "one frame named thrice: $(grep gate_trips "$work/t1.csv")"
+	echo "# gate_tripped display_time=3000" >>"$work/gpu-gate-post.csv"
+	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv" -o "$work/t2.csv"
+	grep -q "^# gate_trips=2$" "$work/t2.csv" || fail "two frames: $(grep gate_trips "$work/t2.csv")"
+	[ "$(grep -v '^#' "$work/t2.csv" | tail -n +2 | cut -d, -f1,23 | tr '\n' ' ')" = "1000,0 2000,1 3000,1 " ] ||
+		fail "gate_tripped column wrong with two trips"
 	;;
 gpu_period_range)
 	# A gpu_period_ns no clock has (negative, huge) is a corrupt GPU file:
