@@ -525,6 +525,12 @@ functions_check)
 	grep -v '^# frame_count=' "$work/f.keep" >"$f"
 	run stats "$m"
 	stderr_once "warning: no frame_count line: it cannot be told to be its merged file's (3 frames)"
+	# An older file's header is the full one cut after a column (from the
+	# twelfth on), not inside a name.
+	awk -F, 'BEGIN { OFS = "," } /^#/ { print; next } { NF = 13 } /^fn,/ { $13 = "induced" } { print }' \
+		"$work/f.keep" >"$f"
+	run stats "$m"
+	expect_error 1 "functions-merged-s1.csv:[0-9]*: error: wrong column header: column 13 is \"induced\", expected \"induced_us\""
 	cp "$work/f.keep" "$f"
 	run stats "$m"
 	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "its own table: status $rc or stderr"
