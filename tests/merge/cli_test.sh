@@ -1112,6 +1112,18 @@ ls_sessions)
 	grep -q "^$C .* 3  *- -  *incomplete: no post file$" "$work/out" || fail "C's line"
 	grep -q "^$E .* 6  *6 -  *not merged" "$work/out" || fail "E's line"
 	grep -q "^$L .*recording? (pid $$ is running)$" "$work/out" || fail "the live session's line"
+	# One process's sessions of one second by their number (-2 before
+	# -10); a pid of 10 digits (no pid has them) or junk after the number
+	# is no session's tag.
+	mkdir "$work/q"
+	Q=999999008-20261101T150000
+	for t in "$Q-10" "$Q" "$Q-2" "$Q-2x" 9999999999-20261101T150000; do
+		cp "$data/frames-s1-pre.csv" "$work/q/frames-$t-pre.csv"
+	done
+	run ls "$work/q"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ "$(sed 1d "$work/out" | awk '{ print $1 }' | tr '\n' ' ')" = "$Q $Q-2 $Q-10 " ] ||
+		fail "one process's sessions: $(sed 1d "$work/out" | awk '{ print $1 }' | tr '\n' ' ')"
 	;;
 ls_merging)
 	# A running process that holds the session's directory open, its files
@@ -1252,6 +1264,21 @@ merge_dir_nothing)
 	run merge "$work/d"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	[ "$(cat "$work/out")" = "nothing to merge in $work/d (1 session)" ] || fail "unexpected output"
+	# An empty merged file beside one side's file only is left: no merge
+	# could take its place.
+	cp "$data/frames-s1-pre.csv" "$work/d/frames-999999009-20261101T100000-pre.csv"
+	: >"$work/d/frames-merged-999999009-20261101T100000.csv"
+	run merge "$work/d"
+	[ "$rc" -eq 0 ] || fail "status $rc"
+	[ "$(cat "$work/out")" = "nothing to merge in $work/d (2 sessions)" ] || fail "incomplete: $(cat "$work/out")"
+	[ -e "$work/d/frames-merged-999999009-20261101T100000.csv" ] || fail "an empty merged file removed"
+	# A session that fails to merge is not nothing to merge.
+	mkdir "$work/e"
+	cp "$data/bad-row-pre.csv" "$work/e/frames-999999000-20261101T110000-pre.csv"
+	cp "$data/frames-s1-post.csv" "$work/e/frames-999999000-20261101T110000-post.csv"
+	run merge "$work/e"
+	[ "$rc" -eq 1 ] || fail "a failed merge: status $rc"
+	[ ! -s "$work/out" ] || fail "a failed merge: $(cat "$work/out")"
 	;;
 interrupted)
 	# Each command that writes a file, interrupted mid-write by each signal
