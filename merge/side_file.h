@@ -72,7 +72,7 @@ int side_file_row_times_other(const struct side_meta *meta, int64_t t_entry, int
  * (frames and calls files, `xrlm merge` and `xrlm trace`): @p t_entry and
  * @p t_exit are in ticks of the file's clock (@p meta->clock_freq per
  * second; 0: ns), converted into @p out exactly for the usual 1 GHz clock.
- * Both must lie within ±SIDE_TIME_NS_MAX, and t_exit must not be before
+ * Both must lie within [0, SIDE_TIME_NS_MAX), and t_exit must not be before
  * t_entry (a monotonic clock does not run back within one call). Returns
  * 0, or -1 with the reason in @p msg.
  * Inline for the usual row (nanoseconds already, in range and in order):
