@@ -17,6 +17,9 @@
  *                   creating B while A is alive must not reset it (A's
  *                   ids went back to 0 in the middle of its recording);
  *                   a session created alone starts again from 0.
+ *   frame_ids_wait_returned_before_end
+ *                   xrWaitFrame(N + 1) returned before xrEndFrame(N)
+ *                   began: that xrEndFrame is still frame N.
  *   gate            pre's gate armed for A's frame: B's frame leaves it
  *                   armed (it opened it early, and could race A's destroy
  *                   of the gate's event), A's frame opens it.
@@ -558,6 +561,30 @@ static void wait_frame(XrSession s, XrResult r)
 }
 
 /*
+ * The runtime lets xrWaitFrame(N + 1) return as soon as xrBeginFrame(N)
+ * began: xrEndFrame(N) may begin after that return, and is still frame N
+ * (the last xrBeginFrame's), as are the render thread's calls after it.
+ */
+static void test_frame_ids_wait_returned_before_end(void **state)
+{
+	(void)state;
+	struct xl_ring_thread game = {0}, render = {0};
+	XrSession a = create(false);
+
+	ON_THREAD(game, wait_frame(a, XR_SUCCESS));
+	ON_THREAD(render, xl_call_enter(&inst, XL_FN_xrBeginFrame));
+	ON_THREAD(game, wait_frame(a, XR_SUCCESS));
+	ON_THREAD(game, assert_int_equal(xl_call_frame(&inst), 2));
+	ON_THREAD(render, xl_call_end_frame(&inst));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
+	ON_THREAD(render, xl_call_enter(&inst, XL_FN_xrBeginFrame));
+	ON_THREAD(render, xl_call_end_frame(&inst));
+	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 2));
+	assert_int_equal(xl_session_destroy(&inst, a), XR_SUCCESS);
+	xl_ring_tls = (struct xl_ring_thread){0};
+}
+
+/*
  * A wait that failed (it may return before the frame before it began)
  * gives no xrBeginFrame its id; and a thread's frame of an instance gone
  * (its state cleared: the count's start back to 0) is none of the next
@@ -650,6 +677,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids_pipelined, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids_failed_wait_new_instance, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_frame_ids_wait_returned_before_end, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_gate, setup, teardown),
