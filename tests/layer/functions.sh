@@ -2,7 +2,8 @@
 # XRLM_FUNCTIONS picks the functions recorded in the calls files: "frame"
 # (the frame-loop phases), a list of names and phases, a bad name logged
 # once per side and ignored, nothing valid = the default all. xrEndFrame is
-# always recorded, and frame ids are counted even when xrWaitFrame is not.
+# always recorded, and frame ids are counted even when xrWaitFrame or
+# xrBeginFrame is not.
 # A list of any length is read whole.
 . "$(dirname "$0")/lib.sh"
 export XRTEST_FRAME_RATE=0
@@ -74,6 +75,12 @@ run_app --graphics vulkan2 --frames 20
 check "xrEndFrame "
 grep -q "functions recorded: 1 of" "$OUT/xrlm-pre.log" ||
 	fail "XRLM_FUNCTIONS=$XRLM_FUNCTIONS: the log counts functions that are never recorded: $(grep 'functions recorded' "$OUT/xrlm-pre.log")"
+# xrBeginFrame is not recorded, yet still gives xrEndFrame its frame:
+# each frame's id is the one before it + 1, on both sides.
+for side in pre post; do
+	data_rows "$(ls "$OUT"/calls-*-$side.csv)" | awk -F, '$1 == "xrEndFrame" { if (n && $5 != last + 1) exit 1; last = $5; n++ } END { exit n < 15 }' ||
+		fail "$side: xrEndFrame's frame ids do not count frames when xrBeginFrame is not recorded"
+done
 
 setup
 export XRLM_RECORD=1 XRLM_FUNCTIONS=" xrPollEvent , begin"
