@@ -42,6 +42,9 @@ struct app {
 	bool failed;         /* some call failed: exit 1 */
 
 	uint64_t frames_done; /* xrEndFrame calls so far */
+	/* --wait-ahead: the next frame, waited for before this one ended. */
+	bool ahead;
+	XrFrameState ahead_fs;
 	struct app_stats stats;
 	/* --pipeline: the game-to-render handoff, drained before xrEndSession. */
 	struct app_pipe *pipe;

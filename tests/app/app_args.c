@@ -34,7 +34,7 @@ static void usage(void)
 	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
 	       "                     [--gl-uncurrent-every N] [--fork-at N] [--fork-destroy]\n"
-	       "                     [--pipeline]\n"
+	       "                     [--pipeline] [--wait-ahead]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -66,7 +66,9 @@ static void usage(void)
 	       "                 thread (xrBeginFrame, swapchain, xrEndFrame), one frame\n"
 	       "                 apart, as engines run them: xrWaitFrame(N+1) starts before\n"
 	       "                 xrEndFrame(N) (not with --threads, --stats, --toggle-every,\n"
-	       "                 --fork-at or --graphics egl)\n");
+	       "                 --fork-at or --graphics egl)\n"
+	       "  --wait-ahead   each frame's thread calls xrWaitFrame(N+1) after\n"
+	       "                 xrBeginFrame(N), before xrEndFrame(N) (not with --pipeline)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -165,7 +167,9 @@ static bool check_pipeline(const struct app_options *o)
 	const char *other = NULL;
 	if (!o->pipeline)
 		return true;
-	if (o->threads > 1 || o->new_threads)
+	if (o->wait_ahead)
+		other = "--wait-ahead";
+	else if (o->threads > 1 || o->new_threads)
 		other = "--threads";
 	else if (o->stats)
 		other = "--stats";
@@ -212,6 +216,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 		}
 		if (strcmp(opt, "--pipeline") == 0) {
 			o->pipeline = true;
+			continue;
+		}
+		if (strcmp(opt, "--wait-ahead") == 0) {
+			o->wait_ahead = true;
 			continue;
 		}
 		if (strcmp(opt, "--fork-destroy") == 0) {

@@ -45,6 +45,7 @@ struct app_options {
 	uint64_t fork_at; /* after frame N, fork a child that calls exit(0); 0 = never */
 	bool fork_destroy; /* that child first destroys the session and instance it inherited */
 	bool pipeline; /* game thread waits, render thread begins and ends (app_pipeline.c) */
+	bool wait_ahead; /* xrWaitFrame(N+1) between xrBeginFrame(N) and xrEndFrame(N), one thread */
 };
 
 enum app_args_result {

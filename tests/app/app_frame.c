@@ -120,6 +120,22 @@ static bool submit(struct app *app, const XrFrameState *fs, bool rendering, cons
 	return end_frame(app, &ei);
 }
 
+/*
+ * --wait-ahead: frame @p next's xrWaitFrame, on this thread between the
+ * open frame's xrBeginFrame and its xrEndFrame (the runtime returns it once
+ * that xrBeginFrame began); the next app_frame() begins it.
+ */
+static bool wait_ahead(struct app *app, uint64_t next)
+{
+	XrFrameWaitInfo wi = {.type = XR_TYPE_FRAME_WAIT_INFO};
+	app->ahead_fs = (XrFrameState){.type = XR_TYPE_FRAME_STATE};
+	if (!APP_XR_TIMED(&app->stats, next, APP_CALL_WAIT_FRAME,
+	                  xrWaitFrame(app->session, &wi, &app->ahead_fs)))
+		return false;
+	app->ahead = true;
+	return true;
+}
+
 bool app_frame(struct app *app)
 {
 	app_stats_frame_start(&app->stats, app->frames_done);
@@ -134,8 +150,12 @@ bool app_frame(struct app *app)
 	XrFrameWaitInfo wi = {.type = XR_TYPE_FRAME_WAIT_INFO};
 	XrFrameBeginInfo bi = {.type = XR_TYPE_FRAME_BEGIN_INFO};
 	XrFrameState fs = {.type = XR_TYPE_FRAME_STATE};
-	if (!APP_XR_TIMED(st, frame, APP_CALL_WAIT_FRAME, xrWaitFrame(app->session, &wi, &fs)) ||
-	    !APP_XR_TIMED(st, frame, APP_CALL_BEGIN_FRAME, xrBeginFrame(app->session, &bi)))
+	if (app->ahead)
+		fs = app->ahead_fs; /* waited for while the last frame was open */
+	else if (!APP_XR_TIMED(st, frame, APP_CALL_WAIT_FRAME, xrWaitFrame(app->session, &wi, &fs)))
+		return false;
+	app->ahead = false;
+	if (!APP_XR_TIMED(st, frame, APP_CALL_BEGIN_FRAME, xrBeginFrame(app->session, &bi)))
 		return false;
 	if (full && !app_input_locate(&app->input, app->space, fs.predictedDisplayTime, st, frame))
 		return false;
@@ -143,6 +163,8 @@ bool app_frame(struct app *app)
 	bool rendering = (app->has_vk || app->has_gl) && fs.shouldRender;
 	XrView views[2];
 	if ((full || rendering) && !locate_views(app, frame, fs.predictedDisplayTime, views))
+		return false;
+	if (app->opts.wait_ahead && frame + 1 < app->opts.frames && !wait_ahead(app, frame + 1))
 		return false;
 	return submit(app, &fs, rendering, views);
 }
