@@ -33,6 +33,11 @@
  *                refilled its slot: what it made of session 1 must not
  *                become session 65's (a `stop` of session 65 would have
  *                answered from session 1's merge).
+ *   footers      a session's drop counts, different on each side: each
+ *                side's frames file's footer says its dropped xrEndFrame
+ *                calls (those for want of a ring too), its calls file's
+ *                its dropped calls of every function; the next session
+ *                in its slot (64 sessions on) counts from 0 again.
  *   signal       toggle signals start session 1, stop it and start session
  *                2 while pre's writer is held making session 1's file:
  *                one stderr line for each start and stop (the writer used
@@ -753,6 +758,100 @@ static int case_late(const char *dir)
 	return 1;
 }
 
+/*
+ * The files of the output directory named @p prefix...@p suffix whose
+ * last line is @p line (with its newline).
+ */
+static int files_ending(const char *prefix, const char *suffix, const char *line)
+{
+	DIR *d = fdopendir(dup(out_fd));
+	struct dirent *e;
+	char buf[512];
+	int n = 0;
+
+	if (!d)
+		die("cannot read the output directory");
+	rewinddir(d); /* the descriptor's offset is out_fd's: an earlier look left it at the end */
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), plen = strlen(prefix), slen = strlen(suffix);
+		if (len < plen + slen || strncmp(e->d_name, prefix, plen) != 0 ||
+		    strcmp(e->d_name + len - slen, suffix) != 0)
+			continue;
+		int fd = openat(out_fd, e->d_name, O_RDONLY | O_CLOEXEC);
+		FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+		bool has = false;
+		while (f && fgets(buf, sizeof(buf), f))
+			has = strcmp(buf, line) == 0;
+		if (f)
+			fclose(f);
+		n += has;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Exactly one file @p prefix...@p suffix ends with the footer counting @p want drops. */
+static int check_footer(const char *prefix, const char *suffix, unsigned long long want)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "# session_end dropped_queue_full=%llu\n", want);
+	int n = files_ending(prefix, suffix, line);
+	if (n == 1)
+		return 0;
+	fprintf(stderr, "FAIL footers: %d %s*%s files end with dropped_queue_full=%llu, want 1\n",
+	        n, prefix, suffix, want);
+	return 1;
+}
+
+static int case_footers(const char *dir)
+{
+	/* Per side: xrEndFrame calls dropped, of them for want of a ring, calls of any function. */
+	static const uint64_t dropped[2] = {3, 1}, no_ring[2] = {1, 0}, calls[2] = {7, 4};
+	int failures = 0;
+
+	setup(dir);
+	uint32_t id = frame(XL_REQ_START);
+	push(&pre, id, 0);
+	push(&post, id, 0);
+	struct xl_session_info *info = xl_control_session(ctl, id);
+	for (int side = 0; side < 2; side++) {
+		atomic_store(&info->dropped[side], dropped[side]);
+		atomic_store(&info->no_ring[side], no_ring[side]);
+		atomic_store(&info->calls_dropped[side], calls[side]);
+	}
+	frame(XL_REQ_STOP);
+	if (!wait_until(both_finished, &id, 30))
+		die("the writers did not finish the session within 30 s");
+	/* Its slot's next session drops nothing: it counts from 0 again. */
+	uint32_t again;
+	while ((again = frame(XL_REQ_START)) % XL_SESSION_SLOTS != id % XL_SESSION_SLOTS)
+		frame(XL_REQ_STOP);
+	push(&pre, again, 0);
+	push(&post, again, 0);
+	frame(XL_REQ_STOP);
+	if (!wait_until(both_finished, &again, 30))
+		die("the writers did not finish the slot's next session within 30 s");
+	teardown();
+	failures += check_footer("frames-", "-pre.csv", dropped[XL_SIDE_PRE]);
+	failures += check_footer("frames-", "-post.csv", dropped[XL_SIDE_POST]);
+	failures += check_footer("calls-", "-pre.csv", calls[XL_SIDE_PRE]);
+	failures += check_footer("calls-", "-post.csv", calls[XL_SIDE_POST]);
+	for (int k = 0; k < 4; k++) {
+		static const char *const kinds[4][2] = {{"frames-", "-pre.csv"}, {"frames-", "-post.csv"},
+		                                        {"calls-", "-pre.csv"}, {"calls-", "-post.csv"}};
+		failures += check_footer(kinds[k][0], kinds[k][1], 0);
+	}
+	if (log_lines(dir, "1 rows, 3 dropped (2 ring full, 1 no ring free)") != 1) {
+		fprintf(stderr, "FAIL footers: pre's log line does not tell its drops apart\n");
+		failures++;
+	}
+	if (!failures)
+		printf("footers: each side's files count that side's drops, frames and calls apart, "
+		       "and a slot's next session from 0\n");
+	return failures;
+}
+
 /* The toggle signal's handler (xl_signal.c): flips the request. */
 static void toggle_signal(void)
 {
@@ -856,11 +955,12 @@ int main(int argc, char **argv)
 		{"late", case_late},
 		{"signal", case_signal},
 		{"merge", case_merge},
+		{"footers", case_footers},
 	};
 
 	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (strcmp(argv[1], cases[i].name) == 0)
 			return cases[i].run(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge DIR\n");
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge|footers DIR\n");
 	return 2;
 }
