@@ -12,7 +12,9 @@
 # merged file's first row has its phases blank (its frame began before
 # the recording), every later row has them; the functions file counts
 # every call recorded (those of the frame after the last xrEndFrame map to
-# no row: calls_frames_unmapped).
+# no row: calls_frames_unmapped). The recording starts in the session's
+# first xrEndFrame: frame 1, and the next xrWaitFrame starts frame 2.
+# Post's bracket_correction_ns is twice the clock read its log reports.
 # Usage: calls.sh headless|vulkan2
 . "$(dirname "$0")/lib.sh"
 graphics=$1
@@ -36,6 +38,10 @@ for side in pre post; do
 	if [ $side = post ]; then
 		bc=$(header_value "$calls" bracket_correction_ns)
 		[ -n "$bc" ] && [ $((bc % 2)) = 0 ] || fail "post's bracket_correction_ns is '$bc', not even"
+		# Two clock reads' cost: twice the one post's log says it measured.
+		read=$(sed -n 's/.*clock read: \([0-9.]*\) ns; bracket correction: .*/\1/p' "$OUT/xrlm-post.log")
+		[ -n "$read" ] && near "$bc" "$(awk -v r="$read" 'BEGIN { print 2 * r }')" 1.2 ||
+			fail "post's bracket_correction_ns is $bc, not twice the clock read's '$read' ns"
 	fi
 	[ "$(grep -v '^#' "$calls" | head -n 1)" = "fn,thread_id,t_entry,t_exit,frame_id,result" ] ||
 		fail "$side calls file's column header is wrong"
@@ -52,6 +58,11 @@ for side in pre post; do
 	cmp -s "$XRLM_TEST_WORK/$side.ef" "$XRLM_TEST_WORK/$side.frames" ||
 		fail "$side: the calls file's xrEndFrame rows differ from the frames file's"
 
+	# The recording started in the session's first xrEndFrame (XRLM_RECORD=1):
+	# frame 1, the count of xrWaitFrame calls so far; the next wait starts 2.
+	first=$(awk -F, 'NR == 1 { print $1, $5 } $1 == "xrWaitFrame" { print $1, $5; exit }' "$XRLM_TEST_WORK/$side.rows" | tr '\n' ' ')
+	[ "$first" = "xrEndFrame 1 xrWaitFrame 2 " ] ||
+		fail "$side calls file: the first row and xrWaitFrame are '$first', not frames 1 and 2"
 	# Order, frame ids, results.
 	awk -F, -v side="$side" '
 		function bad(msg) { print side ": line " NR ": " msg ": " $0 > "/dev/stderr"; failed = 1; exit 1 }
