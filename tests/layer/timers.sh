@@ -1,7 +1,8 @@
 #!/bin/sh
 # XRLM_RECORD_DELAY_S and XRLM_RECORD_S at 90 Hz: a 1 s delay and a 1 s
 # limit record about 90 frames; a 1 s delay alone records all but ~90; a
-# delay of 0 records every frame, unpaced too (as XRLM_RECORD=1 does).
+# delay of 0 records every frame, unpaced too (as XRLM_RECORD=1 does); and
+# XRLM_RECORD_FRAMES limits each of several toggled sessions.
 . "$(dirname "$0")/lib.sh"
 
 # recorded VAR=VALUE...: 270 headless frames at 90 Hz (unless the knobs say
@@ -27,3 +28,19 @@ note "delay 1 s, no limit, 270 frames: $n frames"
 n=$(recorded XRLM_RECORD_DELAY_S=0 XRTEST_FRAME_RATE=0)
 note "delay 0, unpaced, 270 frames: $n frames"
 [ "$n" -eq 270 ] || fail "recorded $n frames of 270 with a delay of 0"
+
+# XRLM_RECORD_FRAMES limits every session, not just the first: the app
+# raises the toggle signal after frames 60, 120, 180 and 240 (between
+# frames: deterministic), each starting a session that the limit ends
+# after 20 frames. Each of the four holds 20 (a count carried over from
+# the last session ended the next one at its first frame).
+setup
+export XRTEST_FRAME_RATE=0 XRLM_RECORD_FRAMES=20
+run_app --graphics headless --frames 270 --toggle-every 60
+merged=$(merged_files)
+[ "$(echo "$merged" | wc -l)" -eq 4 ] || fail "expected four merged files, got: $merged"
+for m in $merged; do
+	n=$(header_value "$m" frame_count)
+	[ "$n" -eq 20 ] || fail "$(basename "$m"): $n frames, not the limit's 20"
+done
+note "XRLM_RECORD_FRAMES=20, four toggled sessions: 20 frames each"
