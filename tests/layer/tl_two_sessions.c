@@ -536,6 +536,10 @@ static void test_frame_ids_pipelined(void **state)
 	/* A new session counts again: a thread's frame of the last one is none of it. */
 	XrSession b = create(false);
 	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 0));
+	/* An xrEndFrame before the session's first xrBeginFrame (the runtime
+	 * refuses it) is frame 0 too, not the last session's last begun. */
+	struct xl_ring_thread early = {0};
+	ON_THREAD(early, (xl_call_end_frame(&inst), assert_int_equal(xl_call_frame(&inst), 0)));
 	ON_THREAD(game, (xl_call_enter(&inst, XL_FN_xrWaitFrame), xl_call_wait_returned(&inst)));
 	ON_THREAD(render, assert_int_equal(xl_call_frame(&inst), 1));
 	assert_int_equal(xl_session_destroy(&inst, b), XR_SUCCESS);
