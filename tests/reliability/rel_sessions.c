@@ -38,6 +38,10 @@
  *                calls (those for want of a ring too), its calls file's
  *                its dropped calls of every function; the next session
  *                in its slot (64 sessions on) counts from 0 again.
+ *   late_absent  session 2 ends with no record on pre's side while session
+ *                1 is in its grace; then a call of session 2 returns: it
+ *                is dropped as late, and no file is made for session 2
+ *                (its tag was settled as having none).
  *   signal       toggle signals start session 1, stop it and start session
  *                2 while pre's writer is held making session 1's file:
  *                one stderr line for each start and stop (the writer used
@@ -852,6 +856,77 @@ static int case_footers(const char *dir)
 	return failures;
 }
 
+/* Whether pre's writer has settled session *(uint32_t *)ctx's tag (it saw it end). */
+static bool tag_settled(void *ctx)
+{
+	uint32_t id = *(uint32_t *)ctx;
+	return xl_slot_tag_state(xl_control_slot_state(ctl, id)) != XL_TAG_PENDING;
+}
+
+/*
+ * One run of case late_absent in @p dir: 0 if the late call was dropped as
+ * late, 1 if not, -1 if session 1's grace ran out before the call returned
+ * (a loaded machine: says nothing).
+ */
+static int late_absent_run(const char *dir)
+{
+	struct agent other;
+	int failures = 0;
+
+	setup(dir);
+	agent_start(&other);
+	uint32_t first = frame(XL_REQ_START);
+	push(&pre, first, 0);
+	frame(XL_REQ_STOP);
+	uint32_t second = frame(XL_REQ_START);
+	struct in_flight late = {&pre.rings, NULL, NULL, second, 100};
+	agent_run(&other, claim_on_thread, &late);
+	if (!late.rec)
+		die("a ring had no room for a record");
+	frame(XL_REQ_STOP);
+	/* Pre's writer saw session 2 end with no record of it, session 1 still open. */
+	if (!wait_until(tag_settled, &second, 30))
+		die("pre's writer never settled session 2's tag");
+	bool in_grace = atomic_load(&ctl->finished[XL_SIDE_PRE]) < first;
+	agent_run(&other, publish_on_thread, &late);
+	in_grace = in_grace && atomic_load(&ctl->finished[XL_SIDE_PRE]) < first;
+	if (!wait_until(both_finished, &second, 30))
+		die("the writers did not finish session 2 within 30 s");
+	agent_stop(&other);
+	teardown();
+	if (!in_grace)
+		return -1;
+	if (log_lines(dir, "1 calls returned after their session's files were closed") != 1 ||
+	    log_lines(dir, "its slot was taken") != 0) {
+		fprintf(stderr, "FAIL late_absent: the call of session %u, which had ended with no "
+		        "record, is not dropped as late (see %s/xrlm-rel.log)\n", second, dir);
+		failures = 1;
+	}
+	return failures;
+}
+
+static int case_late_absent(const char *dir)
+{
+	char run[4096];
+
+	/* Session 1's grace (100 ms) must outlast the steps above: a run in
+	 * which the machine held this thread up that long says nothing. */
+	for (int attempt = 1; attempt <= 5; attempt++) {
+		snprintf(run, sizeof(run), "%s/%d", dir, attempt);
+		if (mkdir(run, 0755) != 0)
+			die("cannot make a directory in DIR");
+		int r = late_absent_run(run);
+		if (r >= 0) {
+			if (!r)
+				printf("late_absent: a late call of a session that ended with no record "
+				       "is dropped as late, no file made for it\n");
+			return r;
+		}
+	}
+	fprintf(stderr, "FAIL late_absent: session 1's grace ran out in every run\n");
+	return 1;
+}
+
 /* The toggle signal's handler (xl_signal.c): flips the request. */
 static void toggle_signal(void)
 {
@@ -956,11 +1031,12 @@ int main(int argc, char **argv)
 		{"signal", case_signal},
 		{"merge", case_merge},
 		{"footers", case_footers},
+		{"late_absent", case_late_absent},
 	};
 
 	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (strcmp(argv[1], cases[i].name) == 0)
 			return cases[i].run(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge|footers DIR\n");
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge|footers|late_absent DIR\n");
 	return 2;
 }
