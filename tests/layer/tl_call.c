@@ -16,7 +16,8 @@
  *               thread (a callback re-entering the chain) is dropped and
  *               counted, and the open one's record is kept.
  *   no_ring     a thread that finds no ring free drops its calls and
- *               counts an xrEndFrame's in no_ring as well as in dropped.
+ *               counts an xrEndFrame's in no_ring as well as in dropped;
+ *               the pool counts the thread once, however often it looks.
  *   pop_order   the writer pops across the threads' rings the oldest
  *               record by (session, t_entry): a session's records before
  *               the next one's, each session's in entry order.
@@ -149,6 +150,8 @@ static void test_no_ring(void **state)
 	assert_false(call(XL_FN_xrEndFrame, SESSION, 2));
 	assert_drops(SESSION, XL_SIDE_PRE, 2, 1, 1);
 	assert_drops(SESSION, XL_SIDE_POST, 0, 0, 0);
+	/* The thread looked twice: counted once as a thread left without a ring. */
+	assert_int_equal(xl_ring_pool_unserved(&inst.rings), 1);
 }
 
 /* Runs @p step as another thread (its thread-local state swapped in). */
