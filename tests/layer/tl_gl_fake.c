@@ -362,14 +362,22 @@ static void run_request(GLuint id, GLenum pname, GLintptr offset, unsigned issue
 	}
 }
 
-/* Runs every request in the fake GPU's queue, in order. */
-static void gpu_run(void)
+/* Runs the first @p n requests in the fake GPU's queue, in order. */
+static void gpu_run_first(unsigned n)
 {
-	for (unsigned i = 0; i < f.queued; i++) {
+	unsigned i = 0;
+	for (; i < n && i < f.queued; i++) {
 		f.q[f.queue[i].id].queued--;
 		run_request(f.queue[i].id, f.queue[i].pname, f.queue[i].offset, f.queue[i].issue);
 	}
-	f.queued = 0;
+	memmove(f.queue, f.queue + i, (f.queued - i) * sizeof(f.queue[0]));
+	f.queued -= i;
+}
+
+/* Runs every request in the fake GPU's queue, in order. */
+static void gpu_run(void)
+{
+	gpu_run_first(f.queued);
 }
 
 static void fake_get_query_buffer_objectui64v(GLuint id, GLuint buffer, GLenum pname,
@@ -1094,6 +1102,38 @@ static void test_buffer_no_wait(void **state)
 }
 
 /*
+ * A request's result copy has run, its mark's not yet (they are two
+ * copies): the result is not taken until the mark is written too, for only
+ * then has every request of that query run, and none can land on the cell
+ * once it is reused for a later query (xl_gl.c, poll_cells). Then it comes.
+ */
+static void test_buffer_mark_first(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+	struct collected c = {0};
+	uint64_t frame = 1;
+
+	f.deferred = true;
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	finish_up_to(1);
+	while (f.requests == 0)
+		assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	gpu_run_first(1); /* query 1's result into its cell; its mark still to come */
+	assert_int_not_equal(f.cells[0], PENDING);
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	drain(gl, &c);
+	assert_int_equal(c.n, 0);
+	gpu_run();
+	assert_int_equal(stamp(gl, frame++, true), XL_GL_STAMPED);
+	drain(gl, &c);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.s[0].ticks, 1000 + 10);
+	f.in_finish = true;
+	end_undisturbed(gl);
+}
+
+/*
  * xrDestroySession with the last queries unfinished: the rest asked with
  * NO_WAIT and flushed, asked again (and flushed) each step while they run,
  * every result read once written; queries that never finish: the bound
@@ -1193,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_finish_not_current),
 		cmocka_unit_test(test_buffer_finish),
 		cmocka_unit_test(test_buffer_no_wait),
+		cmocka_unit_test(test_buffer_mark_first),
 		cmocka_unit_test(test_buffer_finish_unfinished),
 		cmocka_unit_test(test_buffer_needs),
 	};
