@@ -32,16 +32,6 @@ void xl_vk_release(struct xl_vk *vk)
 	vk->loader = NULL;
 }
 
-/* A device function under its core name or, failing that, its KHR/EXT alias. */
-static PFN_vkVoidFunction device_proc(const struct xl_vk *vk, VkDevice device, const char *core,
-                                      const char *alias)
-{
-	PFN_vkVoidFunction fn = core ? vk->GetDeviceProcAddr(device, core) : NULL;
-	if (!fn && alias)
-		fn = vk->GetDeviceProcAddr(device, alias);
-	return fn;
-}
-
 bool xl_vk_load(struct xl_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
                 VkDevice device)
 {
@@ -53,10 +43,10 @@ bool xl_vk_load(struct xl_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkInstance ins
 #undef LOAD
 	if (!ok)
 		return false;
-#define LOAD(name) ok = (vk->name = (PFN_vk##name)device_proc(vk, device, "vk" #name, NULL)) && ok;
+#define LOAD(name) ok = (vk->name = (PFN_vk##name)vk->GetDeviceProcAddr(device, "vk" #name)) && ok;
 	XL_VK_DEVICE_FUNCTIONS(LOAD)
 #undef LOAD
-#define LOAD(member, type, name, alias) vk->member = (type)device_proc(vk, device, name, alias);
+#define LOAD(member, type, name) vk->member = (type)vk->GetDeviceProcAddr(device, name);
 	XL_VK_OPTIONAL_FUNCTIONS(LOAD)
 #undef LOAD
 	return ok;

@@ -56,16 +56,14 @@
 
 /*
  * Optional device-level functions, NULL where the device lacks them:
- * X(member, type, name, alias), looked up under @p name, else @p alias.
- * Timeline semaphores: core 1.2 or VK_KHR_timeline_semaphore; calibrated
- * timestamps: VK_EXT_calibrated_timestamps, the extension pre enables
- * (xl_gpu_device.c), never the KHR one's name: a driver may answer for an
- * extension the device was not created with.
+ * X(member, type, name). Calibrated timestamps: VK_EXT_calibrated_timestamps,
+ * the extension pre enables (xl_gpu_device.c), never the KHR one's name: a
+ * driver may answer for an extension the device was not created with. (The
+ * timeline gate looks up vkSignalSemaphore, or its KHR name, by what the
+ * device was created with: xl_gate.c.)
  */
-#define XL_VK_OPTIONAL_FUNCTIONS(X)                                                     \
-	X(SignalSemaphore, PFN_vkSignalSemaphore, "vkSignalSemaphore", "vkSignalSemaphoreKHR") \
-	X(GetCalibratedTimestamps, PFN_vkGetCalibratedTimestampsEXT,                       \
-	  "vkGetCalibratedTimestampsEXT", NULL)
+#define XL_VK_OPTIONAL_FUNCTIONS(X) \
+	X(GetCalibratedTimestamps, PFN_vkGetCalibratedTimestampsEXT, "vkGetCalibratedTimestampsEXT")
 
 struct xl_vk {
 	void *loader; /* our reference to libvulkan when the app gave no gipa; NULL else */
@@ -74,7 +72,7 @@ struct xl_vk {
 	XL_VK_INSTANCE_FUNCTIONS(XL_VK_MEMBER)
 	XL_VK_DEVICE_FUNCTIONS(XL_VK_MEMBER)
 #undef XL_VK_MEMBER
-#define XL_VK_MEMBER(member, type, name, alias) type member;
+#define XL_VK_MEMBER(member, type, name) type member;
 	XL_VK_OPTIONAL_FUNCTIONS(XL_VK_MEMBER)
 #undef XL_VK_MEMBER
 };
