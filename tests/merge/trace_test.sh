@@ -7,7 +7,7 @@
 #   calls       calls files, 3 threads, target-made calls: slice counts, target_us sums
 #   frames      frames files only (xrlm_gen_session): one target slice per frame
 #   empty       header-only files: a valid document with no slice
-#   killed      cut mid-row, no footer: a warning, a valid document
+#   killed      cut mid-row, no footer: a warning per file, once; a valid document
 #   fuzzed      60 mutated sessions: an error line and no file, or a valid document
 #   window      --from/--to in seconds and frame ids
 #   size        --max-size: a warning past it, and the whole file all the same
@@ -206,6 +206,15 @@ killed)
 	grep -q "warning" "$work/err" || fail "no warning for the cut rows"
 	check "$work/t.json"
 	[ "$(stat 3)" = "$(stat 1)" ] || fail "target slices $(stat 3), pre calls $(stat 1)"
+	# Each file's warning is said once, not again with the next file read.
+	[ "$(wc -l <"$work/err")" = 6 ] && [ -z "$(sort "$work/err" | uniq -d)" ] ||
+		fail "not one warning per cut file: $(cat "$work/err")"
+	# The same from the frames files alone.
+	rm "$work"/calls-K1-*.csv
+	run trace "$work/frames-K1-pre.csv" -o "$work/f.json"
+	[ "$rc" = 0 ] || fail "status $rc on a killed session's frames files"
+	[ "$(wc -l <"$work/err")" = 4 ] && [ -z "$(sort "$work/err" | uniq -d)" ] ||
+		fail "frames files: not one warning per cut file: $(cat "$work/err")"
 	;;
 fuzzed)
 	gen "$work" Z1 20 --threads 2 --induced
