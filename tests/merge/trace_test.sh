@@ -26,6 +26,11 @@
 #   no_calibration  GPU files without a "# calibration" line (a Vulkan 1.0 device, as
 #               hello_xr's, has no VK_EXT_calibrated_timestamps): no GPU event, and one
 #               warning line per GPU file saying so, not a silent absence
+#   times       every event where the session's files put it, to the nanosecond
+#               (trace_times.py): calls, target slices, frame markers, marks, GPU
+#               timestamps through the latest of two calibration lines, a GPU pair
+#               that runs backwards; frame ids 1, 2, ... from frames files; the
+#               window's edges, the span in its message, --max-size not reached
 xrlm=$1
 gen_session=$2
 case_name=$3
@@ -330,6 +335,49 @@ no_calibration)
 	run trace "$work/frames-N1-pre.csv" -o "$work/t.json"
 	expect_error 1 "t.json: error: already exists; not overwriting it"
 	echo "no calibration: $(stat 4) target GPU slices, one warning per GPU file"
+	;;
+times)
+	gen "$work" T1 20 --threads 2 --induced
+	# A second calibration line after the tenth GPU row, 500 ns off the
+	# first's line: the rows below it are placed through it alone.
+	for side in pre post; do
+		awk -F, '/^[0-9]/ && ++n == 11 { print "# calibration gpu_ticks=" $2 - 7 " monotonic_ns=" $1 + 500 " max_deviation_ns=1" } { print }' \
+			"$work/gpu-T1-$side.csv" >"$work/g" && mv "$work/g" "$work/gpu-T1-$side.csv" || fail "awk"
+	done
+	[ "$(grep -c '^# calibration' "$work/gpu-T1-pre.csv")" = 2 ] || fail "no second calibration line"
+	# Post's GPU timestamp of the third frame before pre's: a pair that runs backwards.
+	pre3=$(awk -F, '/^[0-9]/ && ++n == 3 { print $2 }' "$work/gpu-T1-pre.csv")
+	awk -F, -v t=$((pre3 - 1000)) 'BEGIN { OFS = "," } /^[0-9]/ && ++n == 3 { $2 = t } { print }' \
+		"$work/gpu-T1-post.csv" >"$work/g" && mv "$work/g" "$work/gpu-T1-post.csv" || fail "awk"
+	run trace "$work/frames-T1-pre.csv" -o "$work/t.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	[ ! -s "$work/err" ] || fail "stderr: $(cat "$work/err")"
+	check "$work/t.json"
+	n=$(python3 "$here/trace_times.py" "$work/t.json" "$work" T1) || fail "calls files: $n"
+	# The window's edges: an event overlapping either is kept, one touching --to too.
+	run trace "$work/frames-T1-pre.csv" -o "$work/f.json" --from f10 --to f19
+	[ "$rc" = 0 ] || fail "status $rc"
+	for m in wait_begin end_end; do
+		[ "$(grep -c "\"name\":\"$m\"" "$work/f.json")" = 10 ] || fail "frames 10..19: not 10 $m"
+	done
+	# 0.31 ms after the first call: inside frame 1's xrEndFrame (0.3 to 0.3341 ms).
+	run trace "$work/frames-T1-pre.csv" -o "$work/s.json" --from 0.00031 --to 0.0005
+	[ "$rc" = 0 ] || fail "status $rc"
+	[ "$(jq '[.traceEvents[] | select(.ph == "X" and .pid != 2 and .name == "xrEndFrame" and .args.frame_id == 1)] | length' "$work/s.json")" = 2 ] ||
+		fail "frame 1's xrEndFrame, which the window's start cuts, is not kept"
+	# A window of one instant (--from = --to) is not one the wrong way round.
+	run trace "$work/frames-T1-pre.csv" -o "$work/z.json" --from 0 --to 0
+	[ "$rc" = 0 ] || fail "--from 0 --to 0: status $rc: $(cat "$work/err")"
+	run trace "$work/frames-T1-pre.csv" -o "$work/e.json" --from 100
+	expect_error 1 "holds no event: session T1 runs from 0 to 0\.[0-9]* s, frames f1 to f20$"
+	# A trace under --max-size: no warning.
+	run trace "$work/frames-T1-pre.csv" -o "$work/m.json" --max-size 1
+	[ "$rc" = 0 ] && [ ! -s "$work/err" ] || fail "a warning under --max-size: $(cat "$work/err")"
+	# From the frames files: xrEndFrame only, frames numbered from 1.
+	rm "$work"/calls-T1-*.csv
+	run trace "$work/frames-T1-pre.csv" -o "$work/fr.json"
+	[ "$rc" = 0 ] || fail "status $rc"
+	n=$(python3 "$here/trace_times.py" "$work/fr.json" "$work" T1) || fail "frames files: $n"
 	;;
 errors)
 	run trace
