@@ -37,6 +37,8 @@ static int post_gpu(void *ctx, const struct trace_gpu *g, char *msg, size_t msg_
 	(void)msg;
 	(void)msg_size;
 
+	memcpy(&r.v[4], &g->period_ns, sizeof(r.v[4])); /* the period, for the pair's */
+
 	gpu_instant(j, TRACE_PID_POST, g);
 	trace_spool_add(&j->spool, &r);
 	return 0;

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One spooled record: four numbers whose meaning is the user's. */
+/* One spooled record: five numbers whose meaning is the user's. */
 struct trace_spool_rec {
-	int64_t v[4];
+	int64_t v[5];
 };
 
 struct trace_spool {

@@ -104,10 +104,14 @@ bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bo
 	    !(next->v[3] & TRACE_GPU_VALID) ||
 	    (uint64_t)next->v[3] >> TRACE_GPU_BITS_SHIFT != pre->valid_bits)
 		return false;
+	/* Two clocks' periods: no figure, as the merge's (join.c). */
+	double post_period;
+	memcpy(&post_period, &next->v[4], sizeof(post_period));
 	out->display_time = pre->display_time;
-	out->raw_us = pre->period_ns > 0 ? join_gpu_raw_us(pre->ticks, (uint64_t)next->v[1],
-	                                                   pre->period_ns, pre->valid_bits)
-	                                 : NAN;
+	out->raw_us = pre->period_ns > 0 && pre->period_ns == post_period
+	                      ? join_gpu_raw_us(pre->ticks, (uint64_t)next->v[1], pre->period_ns,
+	                                        pre->valid_bits)
+	                      : NAN;
 	out->gpu_us = join_gpu_correct(out->raw_us, pre->bracket_ns);
 	out->placed = pre->placed && (next->v[3] & TRACE_GPU_PLACED);
 	out->pre_ns = pre->t_ns;

@@ -89,10 +89,11 @@ struct trace_gpu_pair {
 
 /*
  * Pairs pre's GPU timestamp @p pre with post's of the same frame from
- * @p post (records {display_time, ticks, t_ns, flags}, submission order).
- * True with @p out filled when post has it, on a clock of the same width
- * (the ticks are subtracted modulo it, as the merge does: join_gpu_raw_us(),
- * join_gpu_correct()).
+ * @p post (records {display_time, ticks, t_ns, flags, period_ns's bits},
+ * submission order). True with @p out filled when post has it, on a clock
+ * of the same width (the ticks are subtracted modulo it, as the merge does:
+ * join_gpu_raw_us(), join_gpu_correct()); the figures NAN where the two
+ * periods differ, as the merged file's.
  */
 bool trace_target_gpu(struct trace_spool *post, struct trace_spool_rec *next, bool *has_next,
                       const struct trace_gpu *pre, struct trace_gpu_pair *out);

@@ -20,7 +20,8 @@
 #   gpu_wrap    GPU files of a 25-bit clock (# gpu_valid_bits=25) that wraps 65 times:
 #               every GPU event where the same session's 64-bit files put it
 #   merged_gpu  GPU files with a bracket correction that changes mid-session: the target
-#               GPU slices and counter hold the merged CSV's target_gpu_us (and raw)
+#               GPU slices and counter hold the merged CSV's target_gpu_us (and raw);
+#               none where post's GPU period is not pre's, as the merged CSV has none
 #   merged_cpu  calls the target makes inside xrEndFrame, frames it answers itself: the
 #               target_us counter is the merged CSV's target_us, row for row
 #   no_calibration  GPU files without a "# calibration" line (a Vulkan 1.0 device, as
@@ -63,7 +64,7 @@ calibrate() {
 # against_merged TAG: the session's trace, from its calls files and then from
 # its frames files only, against its merged CSV (trace_vs_merged.py).
 against_merged() {
-	run merge "$work/frames-$1-pre.csv" "$work/frames-$1-post.csv" -o "$work/m.csv"
+	run merge "$work/frames-$1-pre.csv" "$work/frames-$1-post.csv" -o "$work/m-$1.csv"
 	[ "$rc" = 0 ] || fail "xrlm merge failed: $(cat "$work/err")"
 	for files in calls frames; do
 		[ $files = frames ] && rm "$work"/calls-$1-*.csv
@@ -71,7 +72,7 @@ against_merged() {
 		run trace "$work/frames-$1-pre.csv" -o "$work/t.json"
 		[ "$rc" = 0 ] || fail "status $rc ($files files)"
 		check "$work/t.json"
-		compared=$(python3 "$here/trace_vs_merged.py" "$work/t.json" "$work/m.csv") ||
+		compared=$(python3 "$here/trace_vs_merged.py" "$work/t.json" "$work/m-$1.csv") ||
 			fail "$files files: $compared"
 		echo "$files files: $compared (merged rows, with GPU) agree"
 	done
@@ -187,6 +188,13 @@ merged_gpu)
 	grep -q '^# gpu_bracket_ns=15000$' "$work/gpu-G1-pre.csv" || fail "no bracket line"
 	against_merged G1
 	[ "$(echo "$compared" | cut -d' ' -f2)" = 200 ] || fail "$compared: not every frame's GPU"
+	# Post's GPU period differs from pre's in frames 50 to 59: the merged
+	# rows leave target_gpu_us blank there, and so do the slices.
+	gen "$work" G2 200 --gpu-bracket
+	awk -F, 'BEGIN { OFS = "," } /^[0-9]/ && ++n >= 50 && n < 60 { $3 = "1.000001" } { print }' \
+		"$work/gpu-G2-post.csv" >"$work/g" && mv "$work/g" "$work/gpu-G2-post.csv" || fail "awk"
+	against_merged G2
+	[ "$(echo "$compared" | cut -d' ' -f2)" = 190 ] || fail "$compared: 190 frames' GPU expected"
 	;;
 merged_cpu)
 	gen "$work" M1 200 --threads 2 --induced --answered 7

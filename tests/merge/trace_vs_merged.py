@@ -58,6 +58,11 @@ def check_gpu(events, rows):
         if e["ph"] == "X" and e["pid"] == 3 and e["name"] == "target GPU":
             slices[e["args"]["display_time"]] = e
     gpu_rows = [r for r in rows if r["target_gpu_us"] != ""]
+    blank = {int(r["display_time"]) for r in rows if r["target_gpu_us"] == ""}
+    for dt, e in slices.items():
+        if dt in blank and "target_gpu_us" in e["args"]:
+            fail(f"display_time {dt}: the slice's target_gpu_us {e['args']['target_gpu_us']}, "
+                 "the merged row has none")
     for row in gpu_rows:
         e = slices.get(int(row["display_time"]))
         if e is None:
