@@ -21,7 +21,8 @@
 #               every GPU event where the same session's 64-bit files put it
 #   merged_gpu  GPU files with a bracket correction that changes mid-session: the target
 #               GPU slices and counter hold the merged CSV's target_gpu_us (and raw);
-#               none where post's GPU period is not pre's, as the merged CSV has none
+#               none where post's GPU period or clock width is not pre's, as the
+#               merged CSV has none
 #   merged_cpu  calls the target makes inside xrEndFrame, frames it answers itself: the
 #               target_us counter is the merged CSV's target_us, row for row
 #   no_calibration  GPU files without a "# calibration" line (a Vulkan 1.0 device, as
@@ -195,6 +196,12 @@ merged_gpu)
 		"$work/gpu-G2-post.csv" >"$work/g" && mv "$work/g" "$work/gpu-G2-post.csv" || fail "awk"
 	against_merged G2
 	[ "$(echo "$compared" | cut -d' ' -f2)" = 190 ] || fail "$compared: 190 frames' GPU expected"
+	# Post's GPU clock 63 bits wide, pre's 64: no frame has a figure.
+	gen "$work" G3 50
+	sed -i 's/^# session=G3$/&\n# gpu_valid_bits=63/' "$work/gpu-G3-post.csv" || fail "sed"
+	grep -q '^# gpu_valid_bits=63$' "$work/gpu-G3-post.csv" || fail "no width line"
+	against_merged G3
+	[ "$(echo "$compared" | cut -d' ' -f2)" = 0 ] || fail "$compared: no frame's GPU expected"
 	;;
 merged_cpu)
 	gen "$work" M1 200 --threads 2 --induced --answered 7
@@ -381,11 +388,25 @@ times)
 	# A trace under --max-size: no warning.
 	run trace "$work/frames-T1-pre.csv" -o "$work/m.json" --max-size 1
 	[ "$rc" = 0 ] && [ ! -s "$work/err" ] || fail "a warning under --max-size: $(cat "$work/err")"
-	# From the frames files: xrEndFrame only, frames numbered from 1.
+	# From the frames files: xrEndFrame only, frames numbered from 1. Post's
+	# first bracket starts with pre's, its second ends with pre's: each is
+	# still inside pre's, below the target.
 	rm "$work"/calls-T1-*.csv
+	awk -F, 'BEGIN { OFS = "," } /^[0-9]/ { n++; print n, $3, $4 }' "$work/frames-T1-pre.csv" >"$work/pre.t"
+	awk -F, -v a="$(sed -n 1p "$work/pre.t" | cut -d, -f2)" -v b="$(sed -n 2p "$work/pre.t" | cut -d, -f3)" \
+		'BEGIN { OFS = "," } /^[0-9]/ { n++; if (n == 1) $3 = a; if (n == 2) $4 = b } { print }' \
+		"$work/frames-T1-post.csv" >"$work/g" && mv "$work/g" "$work/frames-T1-post.csv" || fail "awk"
 	run trace "$work/frames-T1-pre.csv" -o "$work/fr.json"
 	[ "$rc" = 0 ] || fail "status $rc"
 	n=$(python3 "$here/trace_times.py" "$work/fr.json" "$work" T1) || fail "frames files: $n"
+	for f in 1 2; do
+		want=$(awk -F, -v f=$f '/^[0-9]/ && ++n == f { printf "%.3f", ($4 - $3) / 1000 }' "$work/frames-T1-post.csv")
+		got=$(jq -r --argjson f $f '.traceEvents[] | select(.pid == 3 and .tid != 0 and .args.frame_id == $f) | .args.below_us' "$work/fr.json")
+		awk -v a="$got" -v b="$want" 'BEGIN { exit !(a - b < 0.0005 && b - a < 0.0005) }' ||
+			fail "frame $f: below_us $got, post's bracket $want us"
+	done
+	run trace "$work/frames-T1-pre.csv" -o "$work/e.json" --from 100
+	expect_error 1 "holds no event: session T1 runs from 0 to 0\.[0-9]* s, frames f1 to f20$"
 	;;
 errors)
 	run trace
