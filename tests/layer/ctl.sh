@@ -33,6 +33,10 @@
 #   deleted    the output directory deleted during a session: stop answers that
 #              the session is lost with the directory (not a failed merge), and
 #              each side says so on stderr
+#   protocol   the protocol's edges on one connection (README, "The protocol"):
+#              a request ended by CR LF, mark without a text, a mark of 256
+#              bytes (taken: refused only for want of a session) and of 257
+#              (refused), quit (OK bye, then the connection is closed)
 #   off        XRLM_CONTROL=off: no socket and no xrlm-ctl thread (on: one);
 #              XDG_RUNTIME_DIR unset or a symlinked xrlm directory: no socket,
 #              one log line, the app runs
@@ -396,6 +400,25 @@ deleted)
 		wait_for_line "$XRLM_TEST_WORK/app.log" "xrlm $side: output directory $OUT was deleted: session $tag lost"
 	done
 	! grep -q "merge" "$XRLM_TEST_WORK/app.log" || fail "a merge of the lost session: $(cat "$XRLM_TEST_WORK/app.log")"
+	kill "$app"
+	wait "$app" || true
+	;;
+protocol)
+	start_app 9000 # killed when done
+	wait_socket "$app"
+	t256=$(printf 'm%.0s' $(seq 256))
+	$CLIENT talk "$SOCKDIR/$app.sock" 'status\r' mark "mark $t256" "mark ${t256}m" quit \
+		>"$XRLM_TEST_WORK/talk.out" 2>&1 || fail "talk: $(cat "$XRLM_TEST_WORK/talk.out")"
+	cat >"$XRLM_TEST_WORK/talk.want" <<-END
+	version=1 pid=$app app=xrlm-test-app target_layer=$TARGET recording=0 session= frames=0 output_dir=$OUT
+	OK
+	ERR mark needs a text: mark TEXT
+	ERR not recording: a mark goes into a session's files
+	ERR mark: the text must be 1 to 256 bytes of UTF-8 without control characters
+	OK bye
+	EOF
+	END
+	diff "$XRLM_TEST_WORK/talk.want" "$XRLM_TEST_WORK/talk.out" || fail "talk: $(cat "$XRLM_TEST_WORK/talk.out")"
 	kill "$app"
 	wait "$app" || true
 	;;

@@ -8,6 +8,9 @@
                                       a byte longer; exits 1 unless only that one is refused
   ctl_client.py leave SOCKET N REQ    N clients, one after another, each served, sends REQ
                                       and hangs up without waiting for the reply
+  ctl_client.py talk SOCKET REQ...    on one connection, sends each REQ (a "\\r" in it is a
+                                      carriage return) and prints the reply's lines; after the
+                                      last, "EOF" if the server has closed the connection
 """
 import os
 import random
@@ -172,12 +175,39 @@ def leave(path, n, req):
     return 0
 
 
+def is_status(line):
+    return line.startswith("OK") or line.startswith("ERR")
+
+
+def talk(path, requests):
+    s = connect(path)
+    buf = [b""]
+    read_line(s, buf)  # the greeting
+    for req in requests:
+        s.sendall(req.replace("\\r", "\r").encode() + b"\n")
+        while True:
+            line = read_line(s, buf)
+            print(line)
+            if is_status(line):
+                break
+    s.settimeout(5)
+    try:
+        if not buf[0] and not s.recv(1):
+            print("EOF")
+    except socket.timeout:
+        pass
+    s.close()
+    return 0
+
+
 def main():
     if sys.argv[1] == "greeting":
         greeting(sys.argv[2])
         return 0
     if sys.argv[1] == "limit":
         return limit(sys.argv[2])
+    if sys.argv[1] == "talk":
+        return talk(sys.argv[2], sys.argv[3:])
     if sys.argv[1] == "leave":
         return leave(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     return flood(sys.argv[2], int(sys.argv[3]))
