@@ -1220,6 +1220,44 @@ merge_dir)
 	grep -q "^$R:" "$work/out" && fail "third run: a merged file with text was merged again"
 	cmp -s "$work/d/frames-merged-$B.csv" "$data/expected-merged-s1.csv" || fail "third run: B"
 	;;
+ctl_args)
+	# xrlm ctl's ranges (README, "Control socket"): the edges are taken
+	# (status 1 then: no process to ask), one past them is a usage error.
+	export XDG_RUNTIME_DIR="$work/run"
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	t256=$(printf 'm%.0s' $(seq 256))
+	while IFS='|' read -r words want; do
+		eval "run ctl $words"
+		if [ -n "$want" ]; then
+			expect_error 2 "$want"
+		else
+			expect_error 1 "no control socket for process "
+		fi
+	done <<-EOF
+	status 1 --timeout 0.001|
+	status 1 --timeout 3600|
+	status 1 --timeout 0.0009|--timeout needs seconds (0.001 to 3600)
+	status 1 --timeout 3600.5|--timeout needs seconds (0.001 to 3600)
+	watch 1 --count 1|
+	watch 1 --count 1000000000|
+	watch 1 --count 0|--count N (1 to 10^9) goes with watch
+	watch 1 --count 1000000001|--count N (1 to 10^9) goes with watch
+	status 1 --count 3|--count N (1 to 10^9) goes with watch
+	status 2147483647|
+	status 0|not a process id: 0
+	status 2147483648|not a process id: 2147483648
+	status 1 2|this ctl command takes one PID
+	mark 1 $t256|
+	mark 1 ${t256}m|the mark's text must be 1 to 256 bytes
+	EOF
+	;;
+ctl_version)
+	# A process that speaks another version of the protocol is not asked.
+	server v2
+	run ctl status "$srv"
+	expect_error 1 "process $srv speaks protocol version 2, this xrlm 1"
+	[ ! -s "$work/out" ] || fail "a status printed from a version 2 process: $(cat "$work/out")"
+	;;
 ctl_timeout)
 	# --timeout bounds a whole reply: a process that sends data lines and
 	# never ends its reply does not hold xrlm past it (timeout(1) ends a

@@ -10,6 +10,7 @@ MODE says what its replies hold (the protocol: README, "Control socket"):
            UTF-8 (U+009B, CSI to a terminal) and as a bare byte, and an
            escaped backslash: what xrlm must not show raw
   drip     a reply that never ends: a data line every 0.2 s, no OK or ERR
+  v2       greets as a process speaking protocol version 2, then as hostile
 """
 import os
 import socket
@@ -30,7 +31,8 @@ HOSTILE = {
 
 
 def serve(conn, mode):
-    conn.sendall(b"OK xrlm-ctl 1 pid=%d\n" % os.getpid())
+    version = 2 if mode == "v2" else 1
+    conn.sendall(b"OK xrlm-ctl %d pid=%d\n" % (version, os.getpid()))
     f = conn.makefile("rb")
     for request in f:
         request = request.strip()
