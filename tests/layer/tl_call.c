@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "xl_call.h"
+#include "tl_thread.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -153,14 +154,6 @@ static void test_no_ring(void **state)
 	/* The thread looked twice: counted once as a thread left without a ring. */
 	assert_int_equal(xl_ring_pool_unserved(&inst.rings), 1);
 }
-
-/* Runs @p step as another thread (its thread-local state swapped in). */
-#define ON_THREAD(t, step)          \
-	do {                        \
-		xl_ring_tls = (t);  \
-		step;               \
-		(t) = xl_ring_tls;  \
-	} while (0)
 
 static void test_pop_order(void **state)
 {

@@ -44,6 +44,7 @@
 #include "xl_log.h"
 #include "xl_side_frame.h"
 #include "xl_thread.h"
+#include "tl_thread.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -495,14 +496,6 @@ static void test_frame_ids(void **state)
 	assert_int_equal(frame_id(), 0);
 	assert_int_equal(xl_session_destroy(&inst, c), XR_SUCCESS);
 }
-
-/* Runs as thread @p t (its thread-local frame swapped in), then keeps what it left. */
-#define ON_THREAD(t, step)          \
-	do {                        \
-		xl_ring_tls = (t);  \
-		step;               \
-		(t) = xl_ring_tls;  \
-	} while (0)
 
 /*
  * A pipelined app: a game thread waits for frame N + 1 while the render
