@@ -232,8 +232,7 @@ static int run_calls(struct trace_job *j)
 	calls_result_destroy(&r);
 	if (rc != 0 || !j->frames_pre[0])
 		return rc;
-	/* The marks are in pre's frames file; post's warnings were said. */
-	memset(&d, 0, sizeof(d));
+	/* The marks are in pre's frames file. */
 	rc = trace_read_frames(j->frames_pre, U_NAMES_PRE, &meta, &d, NULL, mark, j);
 	return trace_read_done(j, rc, &d, j->frames_pre, &meta);
 }
@@ -289,7 +288,6 @@ static int run_frames(struct trace_job *j)
 		return -1;
 	}
 	trace_target_init(&j->target, &j->spool, correction, paired_frame, j);
-	memset(&d, 0, sizeof(d)); /* post's warnings were said */
 	rc = trace_read_frames(j->cpu[0], U_NAMES_PRE, &meta, &d, pre_frame, mark, j);
 	keep_names(j, 0, &meta);
 	trace_target_finish(&j->target);

@@ -96,6 +96,7 @@ int trace_read_frames(const char *path, const char *side, struct side_meta *meta
 	frames_format.comment = frames_comment;
 	frames_format.row = frames_row;
 	memset(meta, 0, sizeof(*meta));
+	memset(diag, 0, sizeof(*diag));
 	return csvr_read(path, &frames_format, &r, diag, &meta->truncated_rows);
 }
 
@@ -168,5 +169,6 @@ int trace_read_gpu(const char *path, const char *side, struct side_meta *meta,
 	gpu_format.comment = gpu_comment;
 	gpu_format.row = gpu_row;
 	memset(meta, 0, sizeof(*meta));
+	memset(diag, 0, sizeof(*diag));
 	return csvr_read(path, &gpu_format, &r, diag, &meta->truncated_rows);
 }

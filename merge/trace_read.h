@@ -51,8 +51,9 @@ typedef void (*trace_mark_fn)(void *ctx, int64_t t_ns, const char *text);
 /*
  * Streams the frames file @p path of side @p side: its rows into @p fn and
  * its marks into @p mark (either may be NULL). @p meta gets the file's
- * metadata, @p diag its messages. Returns 0, or -1 with @p diag->error set
- * (@p fn's own errors included).
+ * metadata, @p diag its messages (both zeroed first: one may serve each
+ * file in turn). Returns 0, or -1 with @p diag->error set (@p fn's own
+ * errors included).
  */
 int trace_read_frames(const char *path, const char *side, struct side_meta *meta,
                       struct csvr_diag *diag, trace_call_fn fn, trace_mark_fn mark, void *ctx);
