@@ -297,6 +297,15 @@ static void test_trace_unwraps(void **state)
 	tm_dir_remove(dir);
 }
 
+/* A GPU period as post's spooled record carries it (its double's bits: trace_gpu.c). */
+static int64_t period_bits(double period_ns)
+{
+	int64_t bits;
+
+	memcpy(&bits, &period_ns, sizeof(bits));
+	return bits;
+}
+
 /* Pre's and post's timestamps of a frame across the wrap: the ticks between them. */
 static void test_trace_pairs_across_wrap(void **state)
 {
@@ -305,11 +314,13 @@ static void test_trace_pairs_across_wrap(void **state)
 	struct trace_spool_rec next;
 	struct trace_gpu_pair pair;
 	const int64_t flags = TRACE_GPU_VALID | TRACE_GPU_PLACED;
+	const int64_t period = period_bits(1000);
 
 	assert_int_equal(trace_spool_create(&post), 0);
 	/* Frame 1 at 6 ticks (12 after pre's 4090); frame 2 on a 64-bit clock. */
-	const struct trace_spool_rec recs[2] = {{{1, 6, 2000, flags | 12 << TRACE_GPU_BITS_SHIFT}},
-	                                        {{2, 6, 3000, flags | 64 << TRACE_GPU_BITS_SHIFT}}};
+	const struct trace_spool_rec recs[2] = {
+		{{1, 6, 2000, flags | 12 << TRACE_GPU_BITS_SHIFT, period}},
+		{{2, 6, 3000, flags | 64 << TRACE_GPU_BITS_SHIFT, period}}};
 	trace_spool_add(&post, &recs[0]);
 	trace_spool_add(&post, &recs[1]);
 	assert_int_equal(trace_spool_rewind(&post), 0);
