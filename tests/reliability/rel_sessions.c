@@ -492,6 +492,25 @@ static int calls_rows_of(uint32_t id)
 	return n;
 }
 
+/* The files of the output directory named @p prefix...@p suffix. */
+static int files_named(const char *prefix, const char *suffix)
+{
+	DIR *d = fdopendir(dup(out_fd));
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		die("cannot read the output directory");
+	rewinddir(d); /* the descriptor's offset is out_fd's: an earlier look left it at the end */
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), plen = strlen(prefix), slen = strlen(suffix);
+		n += len >= plen + slen && strncmp(e->d_name, prefix, plen) == 0 &&
+		     strcmp(e->d_name + len - slen, suffix) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
 /* How many lines of DIR/xrlm-rel.log contain @p text. */
 static int log_lines(const char *dir, const char *text)
 {
@@ -555,6 +574,14 @@ static int case_reuse(const char *dir)
 		        pairs, last);
 		failures++;
 	}
+	/* Pre made session 1's file when its slot was session 65's already:
+	 * removed, else it would stay without a post file for ever. */
+	int pre_files = files_named("frames-", "-pre.csv");
+	if (pre_files != 1) {
+		fprintf(stderr, "FAIL reuse: %d frames files of pre, want 1 (session %u's): the file "
+		        "made for session 1 after its slot was taken is left\n", pre_files, last);
+		failures++;
+	}
 	int counted = log_lines(dir, ": 1 records dropped: ");
 	if (counted != 2) {
 		fprintf(stderr, "FAIL reuse: %d sessions' records are counted as dropped in the log, "
@@ -600,6 +627,16 @@ static int case_old_failure(const char *dir)
 	if (pairs != 1) {
 		fprintf(stderr, "FAIL old_failure: %d sessions have a post file, want 1 (session "
 		        "%u's)\n", pairs, second);
+		failures++;
+	}
+	/* Post learnt pre's failure from the tag: not "pre has no file", whose
+	 * records post would count as its own drops. Pre counts its record. */
+	int no_pre = log_lines(dir, "records dropped: pre has no file for it");
+	int counted = log_lines(dir, ": 1 records dropped: its files failed");
+	if (no_pre != 0 || counted != 1) {
+		fprintf(stderr, "FAIL old_failure: %d lines count records dropped as pre having no "
+		        "file, %d as the files failing, want 0 and 1 (pre's own record of session "
+		        "%u)\n", no_pre, counted, first);
 		failures++;
 	}
 	if (!failures)
