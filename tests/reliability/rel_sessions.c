@@ -13,12 +13,15 @@
  *                sessions start, the last one refilling session 1's slot;
  *                post has records of that last session only. No file may
  *                hold another session's rows (post used to write session
- *                65's rows under session 1's tag), and the records that
- *                fit no file are counted in the log.
+ *                65's rows under session 1's tag), the records that
+ *                fit no file are counted in the log, and the file pre
+ *                made for session 1 once its slot was taken is removed.
  *   old_failure  pre cannot make session 1's file (EACCES), and learns it
  *                only once session 2 is recording: both sides give
  *                session 1 up, and session 2 must go on recording (the
- *                give-up's stop used to end it).
+ *                give-up's stop used to end it); post takes pre's failure
+ *                from the tag (not as pre having no file, whose records
+ *                it would count as its own drops).
  *   absent       pre has no record of sessions 1, 2, 4 and 5 (all dropped),
  *                post has one of each: post must not wait for pre's files
  *                of them (it waited 5 s for each, also after pre's writer
