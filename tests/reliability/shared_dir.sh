@@ -141,6 +141,14 @@ run_nobody "$SHARED/open"
 one_line "$W/app.log" "xrlm pre: log file in $SHARED/open cannot be used: xrlm-pre.log: not a regular file"
 one_line "$W/app.log" "xrlm post: log file in $SHARED/open cannot be used: xrlm-post.log: owned by another user"
 ls "$SHARED/open"/frames-merged-*.csv >/dev/null 2>&1 || fail "nothing recorded beside the planted logs"
+# With no log file, every line of the side goes to stderr, not only the loud ones.
+for side in pre post; do
+	grep -q "^xrlm $side: session [^ ]*: recording to $SHARED/open/frames-" "$W/app.log" ||
+		fail "$side's log was refused, and its lines did not go to stderr: $(cat "$W/app.log")"
+done
+# A log refused is no log that failed: not said as a write error (whose
+# rule then keeps all but the first line of each kind off stderr).
+! grep -q "cannot write xrlm-" "$W/app.log" || fail "a refused log was said to fail: $(cat "$W/app.log")"
 
 # What is nobody's own works: a new directory, and one behind nobody's own
 # link (not the last component), whose resolved path the log names.
@@ -160,6 +168,12 @@ run_nobody "$SHARED/chain2/new2"
 ls "$SHARED/home/new2"/frames-merged-*.csv >/dev/null 2>&1 ||
 	fail "nothing recorded through nobody's own chain of links: $(cat "$W/app.log")"
 ! grep -q "cannot be used" "$W/app.log" || fail "nobody's own chain of links was refused"
+# A link root owns (as the system's own are) is followed too.
+ln -s "$SHARED/home" "$SHARED/rootlink"
+run_nobody "$SHARED/rootlink/new3"
+ls "$SHARED/home/new3"/frames-merged-*.csv >/dev/null 2>&1 ||
+	fail "nothing recorded through root's link: $(cat "$W/app.log")"
+! grep -q "cannot be used" "$W/app.log" || fail "root's link was refused"
 note "nobody's own directory used; planted links and directories refused"
 
 # xrlm-run (run by nobody) follows the layers' rule before it makes the
