@@ -32,7 +32,8 @@
 #              that there is nothing to merge, and no file is made
 #   deleted    the output directory deleted during a session: stop answers that
 #              the session is lost with the directory (not a failed merge), and
-#              each side says so on stderr
+#              each side says so on stderr; the next session makes it again,
+#              and a second deletion is said on stderr again
 #   protocol   the protocol's edges on one connection (README, "The protocol"):
 #              a request ended by CR LF, mark without a text, a mark of 256
 #              bytes (taken: refused only for want of a session) and of 257
@@ -400,6 +401,27 @@ deleted)
 		wait_for_line "$XRLM_TEST_WORK/app.log" "xrlm $side: output directory $OUT was deleted: session $tag lost"
 	done
 	! grep -q "merge" "$XRLM_TEST_WORK/app.log" || fail "a merge of the lost session: $(cat "$XRLM_TEST_WORK/app.log")"
+	# The next session makes the directory again; deleted once more, its
+	# loss is said on stderr again (the first time after each remaking).
+	ctl_ok start "$app"
+	tag2=$(sed -n 's/^recording: session //p' "$XRLM_TEST_WORK/ctl.out")
+	[ -n "$tag2" ] || fail "second start: $(cat "$XRLM_TEST_WORK/ctl.out")"
+	for side in pre post; do
+		wait_for_line "$XRLM_TEST_WORK/app.log" "xrlm $side: output directory $OUT was deleted while the application ran: made it again"
+		wait_for_line "$OUT/xrlm-$side.log" "session $tag2: recording to "
+	done
+	sleep 0.3
+	rm -rf "$OUT"
+	ctl_err "process $app: stopped; the output directory was deleted: session $tag2 lost" stop "$app"
+	# Two such lines a side (the tags may be the same: both began in one second).
+	for side in pre post; do
+		i=0
+		while [ "$(grep -c "^xrlm $side: output directory $OUT was deleted: session [^ ]* lost\$" "$XRLM_TEST_WORK/app.log")" -lt 2 ]; do
+			i=$((i + 1))
+			[ $i -le 200 ] || fail "$side did not say the second loss on stderr: $(cat "$XRLM_TEST_WORK/app.log")"
+			sleep 0.05
+		done
+	done
 	kill "$app"
 	wait "$app" || true
 	;;
