@@ -64,6 +64,11 @@ static int follow_link(int parent, const char *name, const char *via, const char
 	sprintf(shown, "%s%s -> ", via, prefix);
 	fd = walk(fd, target, shown, false, links, why, why_size);
 	int err = errno;
+	/* Past the limit the chain shown ("A -> B -> ...", 40 links) outgrows
+	 * @p why, and the reason was cut off: the first link is named instead. */
+	if (fd < 0 && err == ELOOP && *links > LINKS_MAX && !via[0])
+		snprintf(why, why_size, "%s: too many levels of symbolic links (more than %d)",
+		         prefix, LINKS_MAX);
 	free(shown);
 	free(target);
 	errno = err;

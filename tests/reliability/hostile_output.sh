@@ -12,6 +12,10 @@
 #             be created, pointing at a file outside: nothing goes through
 #   deleted:  the directory is deleted between two sessions: the next one
 #             makes it again (saying so once per side) and is recorded there
+#   links:    a path through a chain of the user's own links: 40 links (the
+#             kernel's own limit) are followed, 41 refused (too many levels
+#             of symbolic links, said with the first link's name; the
+#             default directory used), and so is a loop of two links
 # (Links and directories planted by another user: shared_dir.sh.)
 # (A path under a regular file is tests/layer/hostile_env.sh's.)
 . "$(dirname "$0")/rel_lib.sh"
@@ -221,8 +225,42 @@ case_deleted() {
 	note "deleted directory made again, next session recorded there"
 }
 
+case_links() {
+	prepare
+	mkdir "$W/real"
+	ln -s "$W/real" "$W/l1"
+	for i in $(seq 2 41); do
+		ln -s "$W/l$((i - 1))" "$W/l$i"
+	done
+	export XRLM_OUTPUT_DIR=$W/l40/out
+	run_app --graphics headless --frames 50
+	OUT=$W/real/out
+	[ "$(check_all_sessions)" -eq 1 ] || fail "nothing recorded through 40 links: $(cat "$W/app.log")"
+	! grep -q "cannot be used" "$W/app.log" || fail "40 links were refused: $(cat "$W/app.log")"
+	rm -rf "$OUT"
+	export XRLM_OUTPUT_DIR=$W/l41/out
+	run_app --graphics headless --frames 50
+	# The reason is said, whatever the chain's length (it was cut off).
+	for side in pre post; do
+		one_line "$W/app.log" "$side: output directory $XRLM_OUTPUT_DIR cannot be used: $W/l41: too many levels of symbolic links (more than 40); using the default"
+	done
+	[ ! -e "$OUT" ] || fail "41 links were followed"
+	ls "$XDG_STATE_HOME"/xr-layer-monitor/frames-merged-*.csv >/dev/null 2>&1 ||
+		fail "nothing recorded in the default directory"
+	# A loop of two links: refused the same way, not followed for ever.
+	ln -s "$W/loop2" "$W/loop1"
+	ln -s "$W/loop1" "$W/loop2"
+	export XRLM_OUTPUT_DIR=$W/loop1/out
+	run_app --graphics headless --frames 50
+	for side in pre post; do
+		one_line "$W/app.log" "$side: output directory $XRLM_OUTPUT_DIR cannot be used: $W/loop1: too many levels of symbolic links (more than 40); using the default"
+	done
+	note "40 links followed, 41 refused, a loop refused"
+}
+
 case $1 in
 missing) case_missing ;;
+links) case_links ;;
 deleted) case_deleted ;;
 full) case_full ;;
 readonly) case_readonly ;;
