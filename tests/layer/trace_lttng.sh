@@ -5,7 +5,8 @@
 #             test app on Vulkan through the pair with XRLM_TRACE=csv,lttng:
 #             babeltrace2's event counts match the CSVs (calls, frame
 #             markers, GPU samples), both sessions got the same events,
-#             xrlm:init comes first; then XRLM_TRACE=lttng alone: events, no CSV
+#             xrlm:init comes first; then XRLM_TRACE=lttng alone: events, no CSV,
+#             both sides' session_begin named by pre's tag
 #   hello_xr  the same counts with Debian's hello_xr -g Vulkan2 and api_dump
 #   off       without XRLM_TRACE: no liblttng in the app's maps, and its
 #             threads are those of a run without our layers plus ours; with
@@ -228,6 +229,16 @@ counts)
 		n=$(count_events "$XRLM_TEST_WORK/s4.txt" call $side)
 		[ "$n" -ge 60 ] || fail "XRLM_TRACE=lttng: only $n xrlm:call events on $side"
 	done
+	# Without files too, post's session is named by pre's tag (it waits for
+	# it as for a file's): both sides' session_begin carry the same one.
+	for side in pre post; do
+		grep " xrlm:session_begin: .* side = \"$side\"" "$XRLM_TEST_WORK/s4.txt" |
+			sed 's/.* tag = "\([^"]*\)".*/\1/' >"$XRLM_TEST_WORK/s4.$side.tags"
+	done
+	[ -s "$XRLM_TEST_WORK/s4.pre.tags" ] && ! grep -q '^$' "$XRLM_TEST_WORK/s4.pre.tags" ||
+		fail "XRLM_TRACE=lttng: pre's session_begin has no tag: $(cat "$XRLM_TEST_WORK/s4.pre.tags")"
+	cmp -s "$XRLM_TEST_WORK/s4.pre.tags" "$XRLM_TEST_WORK/s4.post.tags" ||
+		fail "XRLM_TRACE=lttng: post's session tags '$(cat "$XRLM_TEST_WORK/s4.post.tags")' are not pre's '$(cat "$XRLM_TEST_WORK/s4.pre.tags")'"
 	note "XRLM_TRACE=lttng: events without CSV files"
 	;;
 hello_xr)
