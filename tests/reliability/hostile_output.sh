@@ -188,7 +188,8 @@ case_symlinks() {
 	# The merged file's name is taken: the merge must not write through it.
 	session_with_plants eval 'plant pre "" && plant merged -1'
 	victim_intact
-	one_line "$W/app.log" "post: merge .*already exists; not overwriting"
+	# Named by the directory's path, not the descriptor the merge reads it by.
+	one_line "$W/app.log" "post: merge [^ ]*: $OUT/frames-merged-$APP_PID-[0-9T]*-1\.csv: error: already exists; not overwriting"
 	note "no symlink followed: $(grep -h "exists" "$W/app.log" | tail -n 1 | sed 's/^.*post: //')"
 }
 
