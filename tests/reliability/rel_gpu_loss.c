@@ -17,7 +17,10 @@
  * session is settled only once its hook returned: hook.
  * An OpenGL session (a hand-made layer/xl_gl.h state, its context's
  * counter 36 bits wide, as Mesa's Intel drivers report) has its GPU file
- * say gpu_valid_bits=36, with a sample (gl_sample) or with none (gl_skipped).
+ * say gpu_valid_bits=36, with a sample (gl_sample) or with none (gl_skipped);
+ * a sample's row gives its period to 9 digits, and the calibration line
+ * each number in its place (gl_lines). A session with calls but no
+ * xrEndFrame row is not handed to the session-closed hook (no_frames).
  * Usage: rel_gpu_loss DIR (an empty directory for the files).
  */
 #include "u_phase.h"
@@ -91,12 +94,13 @@ static bool push_frame(struct xl_ring_pool *rings, uint32_t id, unsigned i)
  */
 static struct xl_gl *gl_stand_in;
 static bool gl_sample;
+static float gl_period_ns = 1.0f;
 
 static void push_gl_sample(struct xl_gl *gl, uint32_t id)
 {
 	unsigned head = atomic_load(&gl->done_head);
 	gl->done[head % XL_GL_DONE] = (struct xl_gl_done){
-		.sample = {.display_time = 1000, .ticks = 77, .period_ns = 1.0f,
+		.sample = {.display_time = 1000, .ticks = 77, .period_ns = gl_period_ns,
 		           .valid_bits = STAND_IN_BITS, .valid = true, .session_id = id},
 	};
 	atomic_store(&gl->done_head, head + 1);
@@ -276,6 +280,60 @@ static int check_gl(const char *name, const char *dir, bool sample, uint64_t ski
 	return 0;
 }
 
+/* Which of the lines wanted (a NULL-ended list) a file has. */
+struct wanted_lines {
+	const char *const *lines;
+	unsigned found; /* a bit per line */
+};
+
+static void wanted_line(void *ctx, const char *text)
+{
+	struct wanted_lines *w = ctx;
+	for (unsigned i = 0; w->lines[i]; i++)
+		if (strcmp(text, w->lines[i]) == 0)
+			w->found |= 1u << i;
+}
+
+/*
+ * An OpenGL session's sample on a clock of 83.333333 ns a tick (a 12 MHz
+ * counter), with a clock correlation: the GPU file's row gives the period
+ * to 9 digits (the float's own), and its calibration line each number in
+ * its place.
+ */
+static int check_gl_lines(const char *dir)
+{
+	static const char *const lines[] = {
+		"1000,77,83.3333359,1\n",
+		"# calibration gpu_ticks=111 monotonic_ns=222 max_deviation_ns=3\n",
+		NULL,
+	};
+	struct xl_gl gl;
+	struct wanted_lines w = {lines, 0};
+
+	memset(&gl, 0, sizeof(gl));
+	gl.valid_bits = STAND_IN_BITS;
+	gl.has_cal = true;
+	gl.cal = (struct xl_gpu_calibration){.gpu_ticks = 111, .monotonic_ns = 222,
+	                                     .max_deviation_ns = 3};
+	atomic_store(&gl.status, XL_GL_STATUS_READY);
+	gl_stand_in = &gl;
+	gl_sample = true;
+	gl_period_ns = 83.333333f;
+	fake_pending = 0;
+	run_session(dir, 40, 0, false);
+	gl_stand_in = NULL;
+	gl_period_ns = 1.0f;
+	consume_files(dir, "gpu-", wanted_line, &w);
+	consume_files(dir, "", NULL, NULL);
+	for (unsigned i = 0; lines[i]; i++)
+		if (!(w.found & 1u << i)) {
+			fprintf(stderr, "FAIL gl_lines: the GPU file lacks the line %s", lines[i]);
+			return 1;
+		}
+	printf("gl_lines: the period to 9 digits, the calibration's numbers in place\n");
+	return 0;
+}
+
 static int check_late(const char *dir)
 {
 	fake_pending = 0;
@@ -375,6 +433,84 @@ static int check_hook(const char *dir)
 	return failures;
 }
 
+static atomic_uint hooks_run;
+static atomic_uint hook_session;
+
+static void counting_hook(void *ctx, uint32_t id, const char *tag, int dir_fd)
+{
+	(void)ctx, (void)tag, (void)dir_fd;
+	atomic_store(&hook_session, id);
+	atomic_fetch_add(&hooks_run, 1);
+}
+
+/*
+ * Session 1 records calls but no xrEndFrame (its frames file has no row):
+ * nothing for the merge, whose hook it must not reach; session 2, with a
+ * frame, reaches it.
+ */
+static int check_no_frames(const char *dir)
+{
+	struct xl_settings settings = {.delay_s = -1.0};
+	snprintf(settings.output_dir, sizeof(settings.output_dir), "%s", dir);
+	struct xl_control *ctl = xl_control_create(&settings);
+	static struct xl_ring_pool rings;
+	struct xl_writer w;
+	int failures = 0;
+
+	if (!ctl || xl_ring_pool_create(&rings, 1024) != 0)
+		return 1;
+	struct xl_writer_config cfg = {
+		.side = XL_SIDE_POST,
+		.meta = {"post", "XR_APILAYER_XRLM_monitor_post", "test", 0, U_PHASE_ALL},
+		.ctl = ctl,
+		.rings = &rings,
+		.dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+		.session_closed = counting_hook,
+	};
+	/* Post's writer waits for pre's tags: this test settles them as pre would. */
+	if (xl_writer_start(&w, &cfg) != 0)
+		return 1;
+	uint32_t ids[2];
+	for (unsigned n = 0; n < 2; n++) {
+		xl_control_request(ctl, XL_REQ_START);
+		ids[n] = xl_control_pre_frame(ctl);
+		char tag[32];
+		snprintf(tag, sizeof(tag), "nf-%u", ids[n]);
+		xl_control_settle_tag(ctl, ids[n], XL_TAG_READY, 0, tag);
+		struct xl_ring *ring = xl_ring_mine(&rings);
+		for (unsigned i = 0; i < 3; i++) {
+			struct xl_call_record *rec = ring ? xl_ring_claim(ring) : NULL;
+			if (!rec)
+				return 1;
+			memset(rec, 0, sizeof(*rec));
+			rec->thread_id = 1;
+			rec->t_entry = 10 + i;
+			rec->t_exit = 20 + i;
+			rec->session_id = ids[n];
+			/* Session 2's last call is its xrEndFrame. */
+			rec->fn = n == 1 && i == 2 ? XL_FN_xrEndFrame : XL_FN_xrLocateSpace;
+			xl_ring_publish(ring);
+		}
+		xl_control_request(ctl, XL_REQ_STOP);
+		xl_control_pre_frame(ctl);
+	}
+	xl_control_stop_now(ctl);
+	xl_writer_stop(&w);
+	if (atomic_load(&hooks_run) != 1 || atomic_load(&hook_session) != ids[1]) {
+		fprintf(stderr, "FAIL no_frames: the merge's hook ran %u times, last for session %u; "
+		        "want once, for session %u (session %u has no frame to merge)\n",
+		        atomic_load(&hooks_run), atomic_load(&hook_session), ids[1], ids[0]);
+		failures++;
+	}
+	xl_ring_pool_destroy(&rings);
+	close(cfg.dir_fd);
+	xl_control_unref(ctl);
+	consume_files(dir, "", NULL, NULL);
+	if (!failures)
+		printf("no_frames: a session without a frame row is not handed to the merge\n");
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -388,5 +524,7 @@ int main(int argc, char **argv)
 	failed |= check_hook(argv[1]);
 	failed |= check_gl("gl_sample", argv[1], true, 0);
 	failed |= check_gl("gl_skipped", argv[1], false, 40);
+	failed |= check_gl_lines(argv[1]);
+	failed |= check_no_frames(argv[1]);
 	return failed;
 }
