@@ -145,10 +145,16 @@ void xl_gpu_drain(struct xl_gpu *gpu, uint64_t timeout_ns)
 	(void)gpu, (void)timeout_ns;
 }
 
+/* Samples the stand-in reports as destroyed uncollected, all of session uncollected_id. */
+static unsigned uncollected;
+static uint32_t uncollected_id;
+
 void xl_gpu_each_uncollected(const struct xl_gpu *gpu, void (*lost)(void *ctx, uint32_t session_id),
                              void *ctx)
 {
-	(void)gpu, (void)lost, (void)ctx;
+	(void)gpu;
+	for (unsigned i = 0; i < uncollected; i++)
+		lost(ctx, uncollected_id);
 }
 
 /* Counts the stamps put into session A's state and into any other's. */
@@ -662,6 +668,24 @@ static void test_stress(void **state)
 	in_heap = false;
 }
 
+/*
+ * Samples still uncollected when xrDestroySession destroys the GPU state
+ * are counted as lost in their recording session's gpu_overflow, on this
+ * side's count (post's here), never the other side's.
+ */
+static void test_lost_counted(void **state)
+{
+	(void)state;
+	XrSession s = create(false);
+	uncollected = 3;
+	uncollected_id = 5;
+	assert_int_equal(xl_session_destroy(&inst, s), XR_SUCCESS);
+	uncollected = 0;
+	struct xl_session_info *info = xl_control_session(inst.ctl, 5);
+	assert_int_equal(atomic_load(&info->gpu_overflow[XL_SIDE_POST]), 3);
+	assert_int_equal(atomic_load(&info->gpu_overflow[XL_SIDE_PRE]), 0);
+}
+
 /* Usage: tl_two_sessions [PATTERN] (only the tests whose name matches). */
 int main(int argc, char **argv)
 {
@@ -680,6 +704,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_gate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stress, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_counted, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
