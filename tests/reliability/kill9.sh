@@ -5,7 +5,8 @@
 #  - at most 1 s of frames is lost (the writer flushes every 0.5 s): the
 #    last row on disk ended less than 1 s before the kill;
 #  - `xrlm merge` recovers the pair, warning (not failing) on a cut row;
-#  - the files of an earlier, finished session are not touched.
+#  - the files of an earlier, finished session are not touched;
+#  - the calls files are flushed as the frames files are.
 . "$(dirname "$0")/rel_lib.sh"
 setup
 export XRTEST_FRAME_RATE=1000 XRLM_RECORD=1
@@ -63,3 +64,20 @@ grep -Eqi "warning: .*(no newline|truncated)" "$XRLM_TEST_WORK/merge.log" ||
 n=$(header_value "$XRLM_TEST_WORK/recovered.csv" frame_count)
 [ "$n" -ge 1000 ] || fail "only $n frames recovered"
 note "xrlm merge recovered $n frames with a warning; the earlier session is untouched"
+
+# The calls files are flushed with the frames files: at 90 Hz, with the
+# frame loop's calls only (about 200 bytes a frame), a calls file fills
+# its 64 KiB buffer only after seconds, so a kill 1.5 s in finds its rows
+# on disk only if the periodic flush wrote them.
+export XRTEST_FRAME_RATE=90
+start_app --graphics headless --calls frame --frames 10000000
+wait_for_line "$OUT/xrlm-post.log" "session $APP_PID-.*: recording to"
+sleep 1.5
+kill -9 "$APP_PID"
+wait "$APP_PID" || true
+for side in pre post; do
+	calls=$(ls "$OUT"/calls-"$APP_PID"-*-"$side".csv) || fail "no $side calls file for the killed session"
+	rows=$(grep -c '^xrEndFrame,' "$calls" || true)
+	[ "$rows" -ge 1 ] || fail "$(basename "$calls"): no xrEndFrame row on disk 1.5 s after the start ($(wc -c <"$calls") bytes)"
+	note "$(basename "$calls"): $rows xrEndFrame rows on disk at the kill"
+done
