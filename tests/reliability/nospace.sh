@@ -11,6 +11,9 @@
 #          are removed, and once a session's files failed for lack of space
 #          the next ones are not made (said once): not one failure burst per
 #          toggle.
+#   close_pre: the same with pre's files alone failing: post's files of
+#          those sessions are whole, and post says it leaves them unmerged
+#          (pre's are lost), handing none to the merge.
 #   log:   the logs cannot be written (the sessions' files can): each side
 #          says so once on stderr, which then gets the first line of each
 #          kind (and the loud ones), not every session's lines.
@@ -59,6 +62,17 @@ case_close() {
 	note "$(grep -h "is lost" "$OUT/xrlm-pre.log" | head -n 1 | sed 's/^.*pre: //')"
 }
 
+# Pre's files alone fail: post's of the same sessions are whole, and its
+# merge must not take them for a session whose pre files are lost.
+case_close_pre() {
+	run_full "*T[0-9][0-9][0-9][0-9][0-9][0-9]-[0-9]*-pre.csv" 300
+	n=$(grep -c "not merged: pre's files of it are lost (No space left on device; see xrlm-pre.log)" \
+		"$OUT/xrlm-post.log" || true)
+	[ "$n" -ge 1 ] || fail "post does not say it left pre's lost sessions unmerged: $(cat "$OUT/xrlm-post.log")"
+	! grep "merge failed\|error:" "$OUT/xrlm-post.log" || fail "a session pre lost was handed to the merge"
+	note "post left $n sessions unmerged whose pre files were lost"
+}
+
 case_log() {
 	# Eight sessions: as many as post's merge queue holds
 	# (XL_HOOK_QUEUE), so that all are merged in the app even when its
@@ -81,6 +95,7 @@ case_log() {
 W=$XRLM_TEST_WORK
 case $1 in
 close) case_close ;;
+close_pre) case_close_pre ;;
 log) case_log ;;
 *) fail "unknown case $1" ;;
 esac
