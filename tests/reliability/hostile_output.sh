@@ -2,7 +2,8 @@
 # An output directory the monitor cannot (fully) use never breaks the app:
 # it runs all its frames with exit 0, one clear line says what happened,
 # nothing is written outside the output directory, no symlink is followed.
-#   missing:  a directory three levels deep that does not exist: created
+#   missing:  a directory three levels deep that does not exist, named with a
+#             trailing '/': created, itself 0700, those on the way 0755
 #   full:     a 64 KiB tmpfs fills up mid-session (ENOSPC), and the same with
 #             `ulimit -f` (EFBIG) where mounting is not allowed
 #   readonly: a read-only tmpfs: the directory cannot be created under it,
@@ -44,11 +45,17 @@ ran_all() {
 
 case_missing() {
 	prepare
-	export XRLM_OUTPUT_DIR=$W/new/a/b/out
+	# A trailing '/' names the same directory: still the last component.
+	export XRLM_OUTPUT_DIR=$W/new/a/b/out/
 	run_app_traced --graphics headless --frames 200
-	OUT=$XRLM_OUTPUT_DIR
+	OUT=$W/new/a/b/out
 	[ "$(check_all_sessions)" -eq 1 ] || fail "no session in the created directory"
 	only_written_under "$OUT"
+	# Private (0700), the directories on the way to it not (0755), less the umask.
+	mode=$(stat -c %a "$OUT")
+	[ "$mode" = "$(printf %o $((0700 & ~$(umask))))" ] || fail "$OUT was made $mode, not 0700"
+	mode=$(stat -c %a "$W/new/a/b")
+	[ "$mode" = "$(printf %o $((0755 & ~$(umask))))" ] || fail "$W/new/a/b was made $mode, not 0755"
 	note "missing directory created, session recorded and merged"
 }
 
