@@ -235,8 +235,10 @@ counts)
 		grep " xrlm:session_begin: .* side = \"$side\"" "$XRLM_TEST_WORK/s4.txt" |
 			sed 's/.* tag = "\([^"]*\)".*/\1/' >"$XRLM_TEST_WORK/s4.$side.tags"
 	done
-	[ -s "$XRLM_TEST_WORK/s4.pre.tags" ] && ! grep -q '^$' "$XRLM_TEST_WORK/s4.pre.tags" ||
-		fail "XRLM_TRACE=lttng: pre's session_begin has no tag: $(cat "$XRLM_TEST_WORK/s4.pre.tags")"
+	# The tag's first form: with no file to collide with, never a "-<n>".
+	[ -s "$XRLM_TEST_WORK/s4.pre.tags" ] &&
+		! grep -qvE '^[0-9]+-[0-9]{8}T[0-9]{6}$' "$XRLM_TEST_WORK/s4.pre.tags" ||
+		fail "XRLM_TRACE=lttng: pre's session_begin tags are not <pid>-<time>: $(cat "$XRLM_TEST_WORK/s4.pre.tags")"
 	cmp -s "$XRLM_TEST_WORK/s4.pre.tags" "$XRLM_TEST_WORK/s4.post.tags" ||
 		fail "XRLM_TRACE=lttng: post's session tags '$(cat "$XRLM_TEST_WORK/s4.post.tags")' are not pre's '$(cat "$XRLM_TEST_WORK/s4.pre.tags")'"
 	note "XRLM_TRACE=lttng: events without CSV files"
