@@ -33,6 +33,11 @@ for side in pre post; do
 		fail "$side calls file's phases_recorded is not every phase: $(header_value "$calls" phases_recorded)"
 	cmp -s "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head" ||
 		fail "$side calls file's header lines differ from the frames file's: $(diff "$XRLM_TEST_WORK/want.head" "$XRLM_TEST_WORK/got.head")"
+	# ... and phases_recorded comes after them, just before the columns (README).
+	case $(grep -B1 '^fn,' "$calls" | head -n 1) in
+	"# phases_recorded="*) ;;
+	*) fail "$side calls file: the line before the columns is not # phases_recorded=: $(grep -B1 '^fn,' "$calls" | head -n 1)" ;;
+	esac
 	grep -q "^# session=$tag\$" "$calls" || fail "$side calls file lacks # session=$tag"
 	# Even: the merge charges a call half of it per bracket, in whole ns.
 	if [ $side = post ]; then
