@@ -45,6 +45,8 @@
  *                1 is in its grace; then a call of session 2 returns: it
  *                is dropped as late, and no file is made for session 2
  *                (its tag was settled as having none).
+ *   gives_up     pre cannot make the file of session 1 (EACCES) while it
+ *                records: the session is stopped (the give-up asks for it).
  *   signal       toggle signals start session 1, stop it and start session
  *                2 while pre's writer is held making session 1's file:
  *                one stderr line for each start and stop (the writer used
@@ -647,6 +649,39 @@ static int case_old_failure(const char *dir)
 	return failures;
 }
 
+/* Whether pre's frame thread, at its next frame, finds nothing recording. */
+static bool stopped(void *ctx)
+{
+	(void)ctx;
+	return frame(0) == 0;
+}
+
+static int case_gives_up(const char *dir)
+{
+	int failures = 0;
+
+	gate.hold = 1;
+	gate.fail = EACCES;
+	setup(dir);
+	uint32_t first = frame(XL_REQ_START);
+	push(&pre, first, 0);
+	push(&post, first, 0);
+	if (!wait_until(gate_held, NULL, 10))
+		die("pre's writer never made session 1's file");
+	gate_release();
+	/* The session still records when its files fail: it is stopped. */
+	if (!wait_until(stopped, NULL, 30)) {
+		fprintf(stderr, "FAIL gives_up: session %u records on after its files failed\n",
+		        first);
+		failures++;
+	}
+	teardown();
+	if (!failures)
+		printf("gives_up: session %u, whose files failed while it recorded, was stopped\n",
+		       first);
+	return failures;
+}
+
 static int case_absent(const char *dir)
 {
 	int failures = 0, pairs;
@@ -1072,11 +1107,12 @@ int main(int argc, char **argv)
 		{"merge", case_merge},
 		{"footers", case_footers},
 		{"late_absent", case_late_absent},
+		{"gives_up", case_gives_up},
 	};
 
 	for (size_t i = 0; argc == 3 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (strcmp(argv[1], cases[i].name) == 0)
 			return cases[i].run(argv[2]) ? 1 : 0;
-	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge|footers|late_absent DIR\n");
+	fprintf(stderr, "usage: rel_sessions reuse|old_failure|absent|late|signal|merge|footers|late_absent|gives_up DIR\n");
 	return 2;
 }
