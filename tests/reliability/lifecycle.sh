@@ -9,7 +9,8 @@
 #  - after each xrDestroyInstance the process has exactly the threads
 #    (/proc/self/task) and descriptors (/proc/self/fd) it has without the
 #    monitor: nothing leaked;
-#  - each cycle's session has its own tag and complete, merged files.
+#  - each cycle's session has its own tag and complete, merged files;
+#  - each cycle installs the toggle signal (the last one gave it back).
 # Both runs use --threads 2: a sanitizer runtime that starts its own thread
 # with the first pthread_create (TSan) then does so in both.
 # With "kept", the app calls xrDestroyInstance with its session alive
@@ -48,6 +49,10 @@ for side in pre post; do
 	[ "$inits" -ge 1 ] && [ "$inits" -eq "$finis" ] || fail "$lib: loaded $inits times, unloaded $finis times"
 done
 [ "$(check_all_sessions)" -eq $CYCLES ] || fail "not one session per cycle"
+# Each instance installs the toggle signal and gives it back at its end:
+# the next one finds the default, not a handler of ours left behind.
+n=$(grep -c "toggle signal: USR2 (12)" "$OUT/xrlm-pre.log" || true)
+[ "$n" -eq $CYCLES ] || fail "the toggle signal was installed $n times, not once a cycle: $(grep 'toggle signal' "$OUT/xrlm-pre.log")"
 [ "$(grep -l '^# session_end dropped_queue_full=0$' "$OUT"/frames-*-p*.csv | wc -l)" -eq $((2 * CYCLES)) ] ||
 	fail "a session destroyed while recording has an unfinished file"
 if [ -n "$keep" ]; then
