@@ -8,7 +8,8 @@
  * of them, raises SIGUSR1 there. Says so on stderr.
  *
  * With REL_EXIT_JOIN (exit_in_destroy.sh), the exit() comes instead while
- * xrDestroyInstance stops post's writer, at post's first pthread_join:
+ * xrDestroyInstance stops post's writer, at post's first pthread_join on
+ * an application thread (not one of the layer's, which block the signal):
  *   same   the handler, on that thread, once the writer is joined
  *   other  another thread, before that thread joins the writer, which
  *          waits until a destructor of the layers sleeps on the exiting
@@ -24,6 +25,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -125,12 +127,22 @@ __attribute__((visibility("default"))) int clock_gettime(clockid_t clock, struct
 	return real_clock_gettime(clock, ts);
 }
 
+/* Whether the calling thread blocks SIGUSR1: one of the layers' own threads. */
+static bool layer_thread(void)
+{
+	sigset_t mask;
+	return pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && sigismember(&mask, SIGUSR1) == 1;
+}
+
 __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void **ret)
 {
 	const char *join = getenv("REL_EXIT_JOIN");
 
+	/* Not a join on one of post's own threads (its merge thread joining
+	 * the worker of a session that ended first, on a loaded machine): the
+	 * signal stayed pending there, blocked, and exit() never came. */
 	if (!join || atomic_load(&fired) ||
-	    !from_library(__builtin_return_address(0), "xrlm_monitor_post") ||
+	    !from_library(__builtin_return_address(0), "xrlm_monitor_post") || layer_thread() ||
 	    atomic_exchange(&fired, 1))
 		return real_pthread_join(thread, ret);
 	if (strcmp(join, "other") == 0) {
