@@ -12,6 +12,12 @@
  * too; also where a thread may not leave SCHED_IDLE (no CAP_SYS_NICE,
  * RLIMIT_NICE 0: the case "unprivileged" drops root's privileges first),
  * and without a word in the log (xl_log, wrapped too).
+ *
+ * And of its queue: while a hook runs, XL_HOOK_QUEUE sessions wait and one
+ * more is refused; the running session is the oldest busy one; each hook
+ * runs once, in order, with its session's id and tag; once stopping, the
+ * running hook is raised back to SCHED_OTHER (where the process may) and
+ * the queued ones run at SCHED_OTHER.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +32,8 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* A layer thread's body: reports the mask it runs with. */
@@ -165,6 +173,97 @@ static void test_trim_unprivileged(void **state)
 	run_jobs();
 }
 
+/* The queue's hooks: the first waits until released; each notes its id, tag and policy. */
+static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
+static bool q_release;
+static atomic_int q_entered, q_count;
+static uint32_t q_ids[2 * XL_HOOK_QUEUE];
+static int q_policies[2 * XL_HOOK_QUEUE];
+static bool q_tags_ok = true;
+
+static void queue_hook(void *ctx, uint32_t id, const char *tag, int dir_fd)
+{
+	char want[16];
+
+	(void)ctx, (void)dir_fd;
+	atomic_fetch_add(&q_entered, 1);
+	pthread_mutex_lock(&q_lock);
+	while (id == 1 && !q_release)
+		pthread_cond_wait(&q_cond, &q_lock);
+	snprintf(want, sizeof(want), "s%u", (unsigned)id);
+	if (strcmp(tag, want) != 0)
+		q_tags_ok = false;
+	int n = atomic_fetch_add(&q_count, 1);
+	if (n < 2 * XL_HOOK_QUEUE) {
+		q_ids[n] = id;
+		q_policies[n] = own_policy();
+	}
+	pthread_mutex_unlock(&q_lock);
+}
+
+static void *stop_thread(void *arg)
+{
+	xl_hook_thread_stop(arg);
+	return NULL;
+}
+
+/* The scheduling policy of @p thread. */
+static int policy_of(pthread_t thread)
+{
+	struct sched_param param;
+	int policy = -1;
+	pthread_getschedparam(thread, &policy, &param);
+	return policy;
+}
+
+static void test_queue(void **state)
+{
+	(void)state;
+	struct xl_hook_thread t;
+	char tag[16];
+	pthread_t stopper;
+	bool may = may_leave_idle();
+
+	xl_hook_thread_init(&t, queue_hook, NULL);
+	/* Session 1's hook runs and waits; sessions 2 to XL_HOOK_QUEUE + 1 wait in the queue. */
+	assert_true(xl_hook_thread_post(&t, 1, "s1", -1));
+	for (int waited = 0; !atomic_load(&q_entered) && waited < 30000; waited++)
+		xl_thread_sleep_ns(1000000);
+	assert_int_equal(atomic_load(&q_entered), 1);
+	for (uint32_t id = 2; id <= XL_HOOK_QUEUE + 1; id++) {
+		snprintf(tag, sizeof(tag), "s%u", (unsigned)id);
+		assert_true(xl_hook_thread_post(&t, id, tag, -1));
+	}
+	assert_false(xl_hook_thread_post(&t, XL_HOOK_QUEUE + 2, "full", -1));
+	/* The running one is the oldest busy. */
+	assert_int_equal(xl_hook_thread_busy_from(&t), 1);
+
+	/* The stop raises the running hook; the queued ones run at the normal policy. */
+	assert_int_equal(pthread_create(&stopper, NULL, stop_thread, &t), 0);
+	for (int waited = 0; waited < 30000; waited++) {
+		pthread_mutex_lock(&t.lock);
+		bool raised = atomic_load(&t.stop) && (!may || policy_of(t.worker) == SCHED_OTHER);
+		pthread_mutex_unlock(&t.lock);
+		if (raised)
+			break;
+		xl_thread_sleep_ns(1000000);
+	}
+	pthread_mutex_lock(&q_lock);
+	q_release = true;
+	pthread_cond_broadcast(&q_cond);
+	pthread_mutex_unlock(&q_lock);
+	pthread_join(stopper, NULL);
+
+	assert_int_equal(atomic_load(&q_count), XL_HOOK_QUEUE + 1);
+	assert_true(q_tags_ok);
+	for (int i = 0; i < XL_HOOK_QUEUE + 1; i++) {
+		assert_int_equal(q_ids[i], (uint32_t)i + 1);
+		if (i > 0 || may)
+			assert_int_equal(q_policies[i], SCHED_OTHER);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -173,6 +272,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_thread_mask),
 		cmocka_unit_test(test_trim_policy),
 		cmocka_unit_test(test_trim_unprivileged),
+		cmocka_unit_test(test_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
