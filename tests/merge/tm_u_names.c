@@ -1,7 +1,8 @@
 /*
  * Unit tests of the session file-name scheme (layer/u_names.c): every name
  * the builders write parses back to what built it, and names that only
- * look like ours are refused.
+ * look like ours are refused; a tag as long as the parsed name holds is
+ * taken, one byte more refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "u_names.h"
@@ -88,6 +90,7 @@ static void test_near_misses(void **state)
 		"frame-1-pre.csv",      "stats-1-pre.csv",    "frames-a/b-pre.csv", "dir/frames-",
 		"frames-1-pre.csv/",    "-1-pre.csv",         "frames-pre.csv",    "gpu-merged-",
 		"",                     "frames-1-PRE.csv",   "frames-1-xpre.csv",
+		"frames-merged-x.txt",  "frames-merged-x.csvx",
 	};
 	struct u_names_parsed n;
 
@@ -121,6 +124,29 @@ static void test_parse_forms(void **state)
 		u_names_sibling(sib, 4, "a/b/gpu-9-post.csv", &n, U_NAMES_FRAMES, U_NAMES_PRE), -1);
 }
 
+/* A tag of U_NAMES_TAG_MAX - 1 bytes is taken whole; one byte more, refused. */
+static void test_longest_tag(void **state)
+{
+	(void)state;
+	char name[U_NAMES_TAG_MAX + 32], tag[U_NAMES_TAG_MAX + 1];
+	struct u_names_parsed n;
+
+	memset(tag, 'x', U_NAMES_TAG_MAX - 1);
+	tag[U_NAMES_TAG_MAX - 1] = '\0';
+	snprintf(name, sizeof(name), "frames-%s-pre.csv", tag);
+	assert_true(u_names_parse(name, &n));
+	assert_string_equal(n.tag, tag);
+	snprintf(name, sizeof(name), "frames-merged-%s.csv", tag);
+	assert_true(u_names_parse(name, &n));
+	assert_string_equal(n.tag, tag);
+	memset(tag, 'x', U_NAMES_TAG_MAX);
+	tag[U_NAMES_TAG_MAX] = '\0';
+	snprintf(name, sizeof(name), "frames-%s-pre.csv", tag);
+	assert_false(u_names_parse(name, &n));
+	snprintf(name, sizeof(name), "frames-merged-%s.csv", tag);
+	assert_false(u_names_parse(name, &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_builders_refuse),
 		cmocka_unit_test(test_near_misses),
 		cmocka_unit_test(test_parse_forms),
+		cmocka_unit_test(test_longest_tag),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
