@@ -26,7 +26,9 @@
 #                                    line, gated all the same, no clock correlation
 #   gate-timeline                    XRLM_GPU_GATE=timeline: on a Vulkan 1.1 instance
 #                                    (vulkan2) pre enables timeline semaphores and
-#                                    gates with one, under the validation layer; on a
+#                                    gates with one, under the validation layer (post,
+#                                    which passes the Vulkan creations through, logs
+#                                    nothing of the device); on a
 #                                    1.0 instance it falls back to the event gate, and
 #                                    the log line names the 1.0 instance as the reason
 #                                    (the runtime, Monado for one, may have enabled
@@ -205,6 +207,9 @@ gate-timeline)
 	run_validated --graphics vulkan2 --frames 150
 	gpu_share 0.95
 	grep -q "timeline semaphores on" "$OUT/xrlm-pre.log" || fail "pre did not enable timeline semaphores"
+	# Pre's hooks alone (layer/xl_hooks.txt): post passes the Vulkan creations through.
+	! grep -q "Vulkan device" "$OUT/xrlm-post.log" ||
+		fail "post hooked xrCreateVulkanDeviceKHR: $(grep 'Vulkan device' "$OUT/xrlm-post.log")"
 	grep -q "gated mode (timeline semaphore gate)" "$OUT/xrlm-pre.log" ||
 		fail "XRLM_GPU_GATE=timeline did not gate with a timeline semaphore"
 	grep -q "XRLM_GPU_GATE=timeline is not possible" "$OUT/xrlm-pre.log" &&
