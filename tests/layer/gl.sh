@@ -373,6 +373,10 @@ modes)
 	[ "$lines" = 1 ] || fail "gated: pre said $lines times that GL has no gated mode"
 	grep -q "XRLM_GPU_MODE=gated is not possible" "$XRLM_TEST_WORK/gated/app.log" ||
 		fail "gated: the line is not on stderr"
+	# Pre's alone: post has no gate to give up.
+	! grep -q "XRLM_GPU_MODE=gated is not possible" "$OUT/xrlm-post.log" || fail "gated: post said it too"
+	[ "$(grep -c "XRLM_GPU_MODE=gated is not possible" "$XRLM_TEST_WORK/gated/app.log")" = 1 ] ||
+		fail "gated: the line is on stderr more than once"
 	rm -rf "$OUT" && mkdir -p "$OUT"
 	XRLM_GPU_MODE=off run_egl_app "$PRE:$TARGET:$POST" "$XRLM_TEST_WORK/off" $FRAMES
 	merged=$(merged_files)

@@ -102,6 +102,10 @@ static struct fake {
 	uint64_t counter_frame, flush_frame; /* the frames of the last glQueryCounter and glFlush */
 	bool in_idle;                   /* the test is in xl_gl_idle: XL_GL_IDLE_AGE */
 	bool no_qbo;                    /* GL_ARB_query_buffer_object not listed */
+	const char *ext_string;         /* GL_EXTENSIONS for glGetString (before GL 3); NULL: "" */
+	bool map_fails;                 /* glMapNamedBufferRange returns NULL */
+	unsigned binding_reads;         /* glGetIntegerv(GL_QUERY_BUFFER_BINDING) */
+	unsigned stuck_logs;            /* xl_log lines saying the mapped readback was given up */
 	bool drop_writes;               /* the GPU never writes a requested result */
 	bool torn_writes;               /* the GPU writes the low half first (complete_torn) */
 	unsigned torn;                  /* writes whose high half is still to come */
@@ -115,6 +119,13 @@ static struct fake {
 	unsigned reads_into_buffer;     /* a result read with GL_QUERY_BUFFER bound */
 	unsigned calls_not_current;     /* GL calls without the context current */
 } f;
+
+/* xl_gl.c's log lines (ld --wrap=xl_log): those about the mapped readback given up counted. */
+void __wrap_xl_log(const char *fmt, ...)
+{
+	if (strstr(fmt, "was not written %u frames later"))
+		f.stuck_logs++;
+}
 
 static void *binding_context(void)
 {
@@ -133,9 +144,17 @@ static void *fake_current(void)
 	return f.current;
 }
 
+/* The process's own, for a getProcAddress that does not give it (exported: ENABLE_EXPORTS). */
+EGLContext EGLAPIENTRY eglGetCurrentContext(void)
+{
+	return f.current;
+}
+
 static const GLubyte *fake_get_string(GLenum name)
 {
 	call();
+	if (name == GL_EXTENSIONS && f.ext_string)
+		return (const GLubyte *)f.ext_string;
 	return (const GLubyte *)(name == GL_VERSION ? f.version : "");
 }
 
@@ -169,8 +188,10 @@ static void fake_get_integerv(GLenum pname, GLint *v)
 	const char *ext[4];
 	if (pname == GL_NUM_EXTENSIONS)
 		*v = (GLint)extensions(ext);
-	else if (pname == GL_QUERY_BUFFER_BINDING)
+	else if (pname == GL_QUERY_BUFFER_BINDING) {
+		f.binding_reads++;
 		*v = (GLint)f.query_buffer;
+	}
 	else
 		*v = 0;
 }
@@ -319,6 +340,8 @@ static void *fake_map_named_buffer_range(GLuint buffer, GLintptr offset, GLsizei
 	assert_int_equal(offset, 0);
 	assert_int_equal(length, sizeof(f.cells));
 	assert_int_equal(access, CELL_FLAGS);
+	if (f.map_fails)
+		return NULL;
 	f.maps++;
 	f.mapped = true;
 	return f.cells;
@@ -451,7 +474,7 @@ static PFN_xrVoidFunction fake_getproc(const char *name)
 	};
 	const size_t old_readback = 13; /* the entries before the mapped buffer's */
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (i >= old_readback && (!f.buffer_fns || (f.missing && !strcmp(name, f.missing))))
+		if ((i >= old_readback && !f.buffer_fns) || (f.missing && !strcmp(name, f.missing)))
 			continue;
 		if (strcmp(name, table[i].name) == 0) {
 			PFN_xrVoidFunction fn;
@@ -466,7 +489,7 @@ static PFN_xrVoidFunction fake_getproc(const char *name)
  * A fresh fake with the mapped buffer's entry points when @p buffer_fns,
  * all but @p missing (NULL: all).
  */
-static struct xl_gl *create_with(bool buffer_fns, const char *missing)
+static struct xl_gl *try_create(bool buffer_fns, const char *missing, char *why, size_t why_size)
 {
 	memset(&f, 0, sizeof(f));
 	f.buffer_fns = buffer_fns;
@@ -481,9 +504,13 @@ static struct xl_gl *create_with(bool buffer_fns, const char *missing)
 		.display = (EGLDisplay)&f,
 		.context = binding_context(),
 	};
+	return xl_gl_create((XrSession)(uintptr_t)1, (const XrBaseInStructure *)&b, why, why_size);
+}
+
+static struct xl_gl *create_with(bool buffer_fns, const char *missing)
+{
 	char why[160] = "";
-	struct xl_gl *gl = xl_gl_create((XrSession)(uintptr_t)1, (const XrBaseInStructure *)&b, why,
-	                                sizeof(why));
+	struct xl_gl *gl = try_create(buffer_fns, missing, why, sizeof(why));
 	assert_non_null(gl);
 	return gl;
 }
@@ -580,8 +607,10 @@ static void test_pool_full_overflows(void **state)
 
 	for (uint64_t frame = 1; frame <= XL_GL_QUERIES; frame++)
 		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	unsigned flushes = f.flushes;
 	assert_int_equal(stamp(gl, XL_GL_QUERIES + 1, true), XL_GL_OVERFLOW);
 	assert_int_equal(f.counters, XL_GL_QUERIES);
+	assert_int_equal(f.flushes, flushes); /* nothing issued: nothing to flush */
 	finish_up_to(1);
 	assert_int_equal(stamp(gl, XL_GL_QUERIES + 2, true), XL_GL_STAMPED);
 	assert_int_equal(f.result_reads, 1);
@@ -920,6 +949,8 @@ static void test_buffer_stuck(void **state)
 		stamp(gl, frame, true);
 	}
 	assert_true(atomic_load(&gl->cells_stuck));
+	/* That frame's poll already read the finished ones back with glGetQueryObject. */
+	assert_true(f.result_reads > 0);
 	unsigned requests = f.requests;
 	for (uint64_t end = frame + 2 * XL_GL_QUERIES; frame < end; frame++) {
 		finish_up_to(frame - 1);
@@ -935,6 +966,8 @@ static void test_buffer_stuck(void **state)
 		else
 			assert_true(c.s[i].display_time > c.s[i - 1].display_time);
 	}
+	drain(gl, &c);
+	assert_int_equal(f.stuck_logs, 1); /* said once, however often the writer looks */
 	f.in_finish = true;
 	end_undisturbed(gl);
 }
@@ -1212,6 +1245,167 @@ static void test_buffer_needs(void **state)
 	}
 }
 
+
+/*
+ * Timer queries found by the context's version: GL 3.0 and later list
+ * extensions by index (a core context's glGetString(GL_EXTENSIONS) has
+ * none); older ones in one string, where a name must match whole, first
+ * and last in the list included.
+ */
+static void test_extension_lists(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		const char *string; /* GL_EXTENSIONS for glGetString */
+		bool indexed;       /* the index list has GL_ARB_timer_query */
+		bool supported;
+	} cases[] = {
+		{"3.3 (Core Profile) fake", NULL, true, true},
+		{"3.0 fake", NULL, true, true},
+		{"2.1 fake", "GL_ARB_timer_query GL_EXT_other", false, true},
+		{"2.1 fake", "GL_EXT_other GL_ARB_timer_query", false, true},
+		{"2.1 fake", "GL_EXT_a GL_ARB_timer_query GL_EXT_b", false, true},
+		{"2.1 fake", "XGL_ARB_timer_query GL_EXT_other", false, false},
+		{"2.1 fake", "GL_EXT_other GL_ARB_timer_query_2", false, false},
+		{"2.1 fake", "", true, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xl_gl *gl = create();
+		f.version = cases[i].version;
+		f.ext_string = cases[i].string;
+		f.timer_query = cases[i].indexed;
+		enum xl_gl_stamp_result r = stamp(gl, 1, true);
+		assert_int_equal(r, cases[i].supported ? XL_GL_STAMPED : XL_GL_SKIPPED);
+		assert_int_equal(atomic_load(&gl->status),
+		                 cases[i].supported ? XL_GL_STATUS_READY : XL_GL_STATUS_UNSUPPORTED);
+		end_undisturbed(gl);
+	}
+}
+
+/*
+ * A required entry point the binding's getProcAddress does not give: no
+ * state, and which one; eglGetCurrentContext, when it does not give that,
+ * is looked up in the process (this test exports its own).
+ */
+static void test_entry_points(void **state)
+{
+	(void)state;
+	char why[160] = "";
+
+	assert_null(try_create(false, "glQueryCounter", why, sizeof(why)));
+	assert_string_equal(why, "glQueryCounter is missing");
+	struct xl_gl *gl = try_create(false, "eglGetCurrentContext", why, sizeof(why));
+	assert_non_null(gl);
+	assert_int_equal(stamp(gl, 1, true), XL_GL_STAMPED);
+	f.current = NULL;
+	assert_int_equal(stamp(gl, 2, true), XL_GL_SKIPPED);
+	f.current = binding_context();
+	end_undisturbed(gl);
+}
+
+/* A binding without a context: no state, and why. */
+static void test_no_context(void **state)
+{
+	(void)state;
+	XrGraphicsBindingEGLMNDX b = {
+		.type = XR_TYPE_GRAPHICS_BINDING_EGL_MNDX,
+		.getProcAddress = fake_getproc,
+		.display = (EGLDisplay)&f,
+		.context = NULL,
+	};
+	char why[160] = "";
+	memset(&f, 0, sizeof(f));
+	assert_null(xl_gl_create((XrSession)(uintptr_t)1, (const XrBaseInStructure *)&b, why,
+	                         sizeof(why)));
+	assert_string_equal(why, "the binding has no EGL context");
+	assert_int_equal(f.calls, 0);
+}
+
+/*
+ * A GL 4.4 context has query buffer objects in core whether or not it
+ * lists the extension: a buffer the app bound to GL_QUERY_BUFFER is
+ * stepped around there too.
+ */
+static void test_query_buffer_core(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create();
+
+	f.version = "4.4 (Core Profile) fake";
+	f.no_qbo = true;
+	assert_int_equal(stamp(gl, 1, true), XL_GL_STAMPED);
+	f.query_buffer = 7;
+	finish_up_to(1);
+	assert_int_equal(stamp(gl, 2, true), XL_GL_STAMPED);
+	assert_int_equal(f.result_reads, 1);
+	assert_int_equal(f.query_buffer, 7);
+	end_undisturbed(gl);
+}
+
+/*
+ * Nothing in flight: no GL call to read back (glGetIntegerv of the query
+ * buffer binding would make a glthread application wait for its GL thread).
+ */
+static void test_nothing_in_flight(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create();
+
+	assert_int_equal(stamp(gl, 1, true), XL_GL_STAMPED);
+	assert_int_equal(f.binding_reads, 0);
+	finish_up_to(1);
+	assert_int_equal(stamp(gl, 2, true), XL_GL_STAMPED);
+	assert_int_equal(f.binding_reads, 1);
+	end_undisturbed(gl);
+}
+
+/* A mapping that fails: the buffer deleted, the glGetQueryObject readback used. */
+static void test_buffer_map_fails(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create_with(true, NULL);
+
+	f.map_fails = true;
+	for (uint64_t frame = 1; frame <= 3; frame++) {
+		finish_up_to(frame - 1);
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	}
+	assert_false(gl->mapped_readback);
+	assert_int_equal(f.buffers_created, 1);
+	assert_int_equal(f.buffers_deleted, 1);
+	assert_int_equal(f.result_reads, 2);
+	assert_int_equal(f.requests, 0);
+	end_undisturbed(gl);
+	assert_int_equal(f.buffers_deleted, 1); /* not again at the end */
+}
+
+/*
+ * A writer that falls behind: the samples beyond what the ring holds are
+ * counted lost, and those kept are the oldest, whole and in order (none
+ * written over before the writer took it).
+ */
+static void test_writer_behind(void **state)
+{
+	(void)state;
+	struct xl_gl *gl = create();
+	struct collected c = {0};
+	const unsigned frames = XL_GL_DONE + 10;
+
+	/* The calibration takes one entry of the ring. */
+	for (uint64_t frame = 1; frame <= frames; frame++) {
+		finish_up_to(frame - 1);
+		assert_int_equal(stamp(gl, frame, true), XL_GL_STAMPED);
+	}
+	/* Frames 1 .. frames - 1 read back: one calibration and frames - 1 samples offered. */
+	assert_int_equal(atomic_load(&gl->done_overflow), frames - XL_GL_DONE);
+	drain(gl, &c);
+	assert_int_equal(c.n, XL_GL_DONE - 1);
+	for (unsigned i = 0; i < c.n; i++)
+		assert_int_equal(c.s[i].display_time, 100 + 1 + i);
+	end_undisturbed(gl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1236,6 +1430,13 @@ int main(void)
 		cmocka_unit_test(test_buffer_mark_first),
 		cmocka_unit_test(test_buffer_finish_unfinished),
 		cmocka_unit_test(test_buffer_needs),
+		cmocka_unit_test(test_extension_lists),
+		cmocka_unit_test(test_entry_points),
+		cmocka_unit_test(test_no_context),
+		cmocka_unit_test(test_query_buffer_core),
+		cmocka_unit_test(test_nothing_in_flight),
+		cmocka_unit_test(test_buffer_map_fails),
+		cmocka_unit_test(test_writer_behind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,6 +42,7 @@
 #include "xl_gl_session.h"
 #include "xl_hooks.h"
 #include "xl_log.h"
+#include "xl_session.h"
 #include "xl_side_frame.h"
 #include "xl_thread.h"
 #include "tl_thread.h"
@@ -60,6 +61,7 @@ const struct xl_side xl_side = {XL_SIDE_POST, "post", POST_LAYER_NAME, PRE_LAYER
  * that a test can make a live one unreadable (mmap), or in the heap for
  * the sanitizers to watch (stress). */
 static bool in_heap;
+static bool gl_create_fails; /* xl_gl_create finds no usable GL (its why given) */
 static atomic_int live_states, created_states;
 static atomic_int stamps_of_a, stamps_other;
 static XrSession session_a;
@@ -180,7 +182,11 @@ const XrBaseInStructure *xl_gl_find_binding(const XrSessionCreateInfo *info)
 struct xl_gl *xl_gl_create(XrSession session, const XrBaseInStructure *binding, char *why,
                            size_t why_size)
 {
-	(void)binding, (void)why, (void)why_size;
+	(void)binding;
+	if (gl_create_fails) {
+		snprintf(why, why_size, "glQueryCounter is missing");
+		return NULL;
+	}
 	note_create();
 	struct xl_gl *gl = state_new(sizeof(*gl));
 	if (!gl)
@@ -378,6 +384,48 @@ static void test_other_frames_vulkan(void **state)
 {
 	(void)state;
 	other_frames(false);
+}
+
+/*
+ * An OpenGL session whose GL state cannot be made gives the claim back:
+ * a second session, while the first lives on, is measured.
+ */
+static void test_gl_failed_gives_back(void **state)
+{
+	(void)state;
+	gl_create_fails = true;
+	XrSession first = create(true);
+	gl_create_fails = false;
+	assert_null(atomic_load(&inst.gpu.gl));
+	XrSession second = create(true);
+	struct xl_gl *gl = atomic_load(&inst.gpu.gl);
+	assert_non_null(gl);
+	assert_true(gl->session == second);
+	assert_int_equal(xl_session_destroy(&inst, first), XR_SUCCESS);
+	assert_non_null(atomic_load(&inst.gpu.gl)); /* not the first's to end */
+	assert_int_equal(xl_session_destroy(&inst, second), XR_SUCCESS);
+	assert_null(atomic_load(&inst.gpu.gl));
+	assert_int_equal(atomic_load(&live_states), 0);
+}
+
+/*
+ * The instance ends (or the process exits) with an OpenGL session alive:
+ * its GL state is freed, and the claim given back.
+ */
+static void test_gl_instance_end(void **state)
+{
+	(void)state;
+	for (int exiting = 0; exiting <= 1; exiting++) {
+		create(true);
+		assert_non_null(atomic_load(&inst.gpu.gl));
+		if (exiting)
+			xl_session_exit_gpu(&inst);
+		else
+			xl_session_destroy_gpu(&inst);
+		assert_null(atomic_load(&inst.gpu.gl));
+		assert_int_equal(atomic_load(&live_states), 0);
+		assert_null(atomic_load(&inst.gpu.session));
+	}
 }
 
 static void test_other_frames_gl(void **state)
@@ -694,6 +742,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_other_frames_vulkan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_frames_gl, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gl_failed_gives_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gl_instance_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_claim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frame_ids_pipelined, setup, teardown),
