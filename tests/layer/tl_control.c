@@ -24,6 +24,7 @@
 #include "xl_control.h"
 #include "xl_ctl_cmd.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -382,6 +383,293 @@ static void test_stop_now_idle(void **state)
 	assert_int_equal(xl_control_ended_id(word_of(ctl)), 1);
 }
 
+/* A fresh idle client (a static one of @p n), its request @p line answered at @p now. */
+static struct xl_ctl_client *request(struct xl_control *ctl, unsigned n, const char *line,
+                                     uint64_t now)
+{
+	static struct xl_ctl_client clients[XL_MARKS_SLOTS + 1];
+	char text[U_CTL_LINE_MAX];
+	struct xl_ctl_client *c = &clients[n];
+
+	memset(c, 0, sizeof(*c));
+	c->fd = (int)n + 10;
+	snprintf(text, sizeof(text), "%s", line);
+	xl_ctl_cmd_request(ctl, c, text, now);
+	return c;
+}
+
+/* Session @p id recording (one frame), its tag "<TAG>-<id>" settled. */
+static void record_tagged(struct xl_control *ctl, uint32_t id)
+{
+	char tag[XL_TAG_MAX];
+	snprintf(tag, sizeof(tag), TAG "-%u", (unsigned)id);
+	xl_control_request(ctl, XL_REQ_START);
+	assert_int_equal(xl_control_pre_frame(ctl), id);
+	assert_true(xl_control_settle_tag(ctl, id, XL_TAG_READY, 0, tag));
+}
+
+/* Ends the session recording (a frame takes the stop). */
+static void stop_recording(struct xl_control *ctl)
+{
+	xl_control_request(ctl, XL_REQ_STOP);
+	assert_int_equal(xl_control_pre_frame(ctl), 0);
+}
+
+/*
+ * mark: an empty text is refused as one (not as "not recording"); as
+ * many marks as there are slots wait for the writers, one more is told to
+ * try again; one no writer takes by its deadline is said not written.
+ */
+static void test_mark_requests(void **state)
+{
+	struct xl_control *ctl = *state;
+	uint64_t now = now_ns();
+
+	struct xl_ctl_client *c = request(ctl, 0, "mark ", now);
+	assert_string_equal(c->out, "ERR mark: the text must be 1 to 256 bytes of UTF-8 without "
+	                            "control characters");
+	record_tagged(ctl, 1);
+	for (unsigned i = 0; i < XL_MARKS_SLOTS; i++) {
+		c = request(ctl, i, "mark waiting", now);
+		assert_int_equal(c->wait, XL_CTL_MARK);
+		assert_int_equal(c->out_len, 0);
+	}
+	c = request(ctl, XL_MARKS_SLOTS, "mark one too many", now);
+	assert_string_equal(c->out, "ERR too many marks waiting to be written; try again");
+	assert_int_equal(c->wait, XL_CTL_IDLE);
+}
+
+/*
+ * A mark no writer takes: still waiting before its deadline, said not
+ * written at it, its slot freed.
+ */
+static void test_mark_deadline(void **state)
+{
+	struct xl_control *ctl = *state;
+	uint64_t now = now_ns();
+
+	record_tagged(ctl, 1);
+	struct xl_ctl_client *c = request(ctl, 0, "mark nobody writes", now);
+	assert_int_equal(c->wait, XL_CTL_MARK);
+	xl_ctl_cmd_progress(ctl, c, c->deadline_ns - 1, false);
+	assert_int_equal(c->wait, XL_CTL_MARK);
+	assert_string_equal(reply_of(ctl, c, c->deadline_ns, false),
+	                    "ERR the mark was not written: the session ended (or its files failed) "
+	                    "first");
+	assert_true(xl_marks_add(&ctl->marks, 1, now, "freed") != 0);
+}
+
+/*
+ * A stop on a connection whose earlier stop went through (its client
+ * state says stopped): this one still waits for its own frame, and with
+ * none by its deadline is withdrawn as such, not taken for a merge wait.
+ */
+static void test_stop_withdrawn_at_deadline(void **state)
+{
+	struct xl_control *ctl = *state;
+
+	record_tagged(ctl, 1);
+	struct xl_ctl_client *c = request(ctl, 0, "status", now_ns());
+	c->out_len = 0;
+	c->out[0] = '\0';
+	c->stopped = true; /* as an earlier stop on this connection left it */
+	char line[] = "stop";
+	xl_ctl_cmd_request(ctl, c, line, now_ns());
+	assert_int_equal(c->wait, XL_CTL_STOP);
+	xl_ctl_cmd_progress(ctl, c, c->deadline_ns - 1, false);
+	assert_int_equal(c->wait, XL_CTL_STOP);
+	assert_string_equal(reply_of(ctl, c, c->deadline_ns, false),
+	                    "ERR no frame ended within 5 s (is the application rendering?): stop "
+	                    "withdrawn");
+	assert_int_equal(word_of(ctl) & XL_REQ_STOP, 0);
+	assert_int_equal(xl_control_recording(ctl), 1);
+}
+
+/* status after a session ended: no frames counted (the ended session's rows are not shown). */
+static void test_status_idle_frames(void **state)
+{
+	struct xl_control *ctl = *state;
+
+	record_tagged(ctl, 1);
+	atomic_store(&ctl->session_rows, 5);
+	struct xl_ctl_client *c = request(ctl, 0, "status", now_ns());
+	assert_non_null(strstr(c->out, " recording=1 session=" TAG "-1 frames=5 "));
+	stop_recording(ctl);
+	c = request(ctl, 0, "status", now_ns());
+	assert_non_null(strstr(c->out, " recording=0 session= frames=0 "));
+}
+
+/*
+ * The watch's line a second: to watching clients only (not an idle one,
+ * not a closed one's slot); values blank with no frame; the drops of the
+ * second, not the session's total.
+ */
+static void test_watch_tick(void **state)
+{
+	struct xl_control *ctl = *state;
+	static struct xl_ctl_client clients[3];
+	static double scratch[2 * XL_LIVE_VALUES];
+	uint64_t seen = 0;
+
+	memset(clients, 0, sizeof(clients));
+	clients[0].fd = 10;
+	clients[0].wait = XL_CTL_WATCH;
+	clients[1].fd = 11; /* idle */
+	clients[2].fd = -1; /* a closed one's slot */
+	clients[2].wait = XL_CTL_WATCH;
+	xl_ctl_cmd_watch_tick(ctl, clients, 3, scratch, &seen, 123);
+	assert_string_equal(clients[0].out,
+	                    "t=123 recording=0 session= frames=0 cpu_mean_us= cpu_p99_us= "
+	                    "gpu_frames=0 gpu_mean_us= gpu_p99_us= dropped=0");
+	assert_int_equal(clients[1].out_len, 0);
+	assert_int_equal(clients[2].out_len, 0);
+
+	record_tagged(ctl, 1);
+	static const uint64_t totals[] = {3, 3, 5};
+	static const char *const wanted[] = {"dropped=3", "dropped=0", "dropped=2"};
+	for (unsigned i = 0; i < 3; i++) {
+		atomic_store(&xl_control_session(ctl, 1)->dropped[XL_SIDE_PRE], totals[i] - 1);
+		atomic_store(&xl_control_session(ctl, 1)->dropped[XL_SIDE_POST], 1);
+		clients[0].out_len = 0;
+		xl_ctl_cmd_watch_tick(ctl, clients, 3, scratch, &seen, 124 + i);
+		assert_non_null(strstr(clients[0].out, "recording=1 session=" TAG "-1 "));
+		const char *d = strstr(clients[0].out, " dropped=");
+		assert_non_null(d);
+		assert_string_equal(d + 1, wanted[i]);
+	}
+}
+
+/* The reply to a stop, once post's writer has settled the session, for each outcome. */
+static void test_stop_replies(void **state)
+{
+	struct xl_control *ctl = *state;
+	static const struct {
+		enum xl_merge_state merge;
+		int lost_errno; /* > 0: the files lost so */
+		bool tag;
+		const char *reply;
+	} cases[] = {
+		{XL_MERGE_FAILED, 0, true,
+		 "ERR stopped session " TAG "-1, but its merge failed (see xrlm-post.log; `xrlm merge` "
+		 "can retry)"},
+		{XL_MERGE_NONE, 0, true, "ERR stopped; no frame was recorded, so nothing was merged"},
+		{XL_MERGE_NONE, 0, false,
+		 "ERR stopped; no frame was recorded or its files could not be created, so nothing "
+		 "was merged"},
+		{XL_MERGE_LOST, EIO, true,
+		 "ERR stopped; session " TAG "-4 is lost: its files could not be written "
+		 "(Input/output error; see xrlm-pre.log and xrlm-post.log)"},
+	};
+	for (uint32_t id = 1; id <= sizeof(cases) / sizeof(cases[0]); id++) {
+		const typeof(cases[0]) *k = &cases[id - 1];
+		if (k->tag) {
+			record_tagged(ctl, id);
+		} else {
+			xl_control_request(ctl, XL_REQ_START);
+			assert_int_equal(xl_control_pre_frame(ctl), id);
+			assert_true(xl_control_settle_tag(ctl, id, XL_TAG_NONE, 0, NULL));
+		}
+		struct xl_ctl_client *c = request(ctl, 0, "stop", now_ns());
+		assert_int_equal(c->wait, XL_CTL_STOP);
+		stop_recording(ctl);
+		if (k->lost_errno)
+			xl_control_files_lost(ctl, id, k->lost_errno, true);
+		else
+			xl_control_settle_merge(ctl, id, k->merge);
+		xl_ctl_cmd_progress(ctl, c, now_ns(), false);
+		assert_int_equal(c->wait, XL_CTL_STOP); /* post has not settled it */
+		atomic_store(&ctl->settled[XL_SIDE_POST], id);
+		assert_string_equal(reply_of(ctl, c, now_ns(), false), k->reply);
+	}
+}
+
+/*
+ * A stop whose session ended but whose merge is not over: at the merge's
+ * deadline, or when the thread ends, said so (which of the two).
+ */
+static void test_stop_merge_unfinished(void **state)
+{
+	struct xl_control *ctl = *state;
+
+	record_tagged(ctl, 1);
+	for (int give_up = 0; give_up <= 1; give_up++) {
+		struct xl_ctl_client *c = request(ctl, give_up, "stop", now_ns());
+		if (!give_up)
+			stop_recording(ctl);
+		else {
+			/* A client state as the first one's stop left it, waiting on the merge. */
+			c->wait = XL_CTL_STOP;
+			c->wait_id = 1;
+			c->deadline_ns = now_ns() + 1000000000ull;
+			c->out_len = 0;
+			c->out[0] = '\0';
+		}
+		xl_ctl_cmd_progress(ctl, c, now_ns(), false);
+		assert_true(c->stopped);
+		assert_int_equal(c->wait, XL_CTL_STOP);
+		assert_string_equal(reply_of(ctl, c, give_up ? now_ns() : c->deadline_ns, give_up),
+		                    give_up ? "ERR stopped, but the merge was not finished when the "
+		                              "instance went away (see xrlm-post.log)"
+		                            : "ERR stopped, but the merge took too long to wait for "
+		                              "(see xrlm-post.log)");
+	}
+}
+
+/*
+ * A start answered late, after the session it began has ended and the
+ * next one begun: the reply names the session the start began, not the
+ * one recording now.
+ */
+static void test_start_names_its_session(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct xl_ctl_client *c = start_client(ctl);
+
+	record_tagged(ctl, 1);
+	stop_recording(ctl);
+	record_tagged(ctl, 2);
+	assert_string_equal(reply_of(ctl, c, now_ns(), false),
+	                    "session=" TAG "-1OK recording; the session has ended already");
+}
+
+/* Sessions @p from on, enough to refill every slot: the first's is reused. */
+static void sessions_overwrite(struct xl_control *ctl, uint32_t from)
+{
+	for (uint32_t id = from; id <= from + XL_SESSION_SLOTS; id++) {
+		record_tagged(ctl, id);
+		stop_recording(ctl);
+	}
+}
+
+/*
+ * A start or stop answered after so many sessions went by that its
+ * session's slot holds a later one: said so, never that later session's
+ * tag or outcome taken for its own.
+ */
+static void test_replies_overwritten(void **state)
+{
+	struct xl_control *ctl = *state;
+	struct xl_ctl_client *c = start_client(ctl);
+
+	sessions_overwrite(ctl, 1);
+	assert_string_equal(reply_of(ctl, c, now_ns(), false),
+	                    "ERR recording started; the session's data was overwritten by later "
+	                    "sessions (toggled too fast)");
+
+	const uint32_t id = 2 + XL_SESSION_SLOTS;
+	record_tagged(ctl, id);
+	c = request(ctl, 0, "stop", now_ns());
+	stop_recording(ctl);
+	xl_ctl_cmd_progress(ctl, c, now_ns(), false);
+	assert_true(c->stopped);
+	sessions_overwrite(ctl, id + 1);
+	xl_control_settle_merge(ctl, id + XL_SESSION_SLOTS, XL_MERGE_FAILED);
+	atomic_store(&ctl->settled[XL_SIDE_POST], id + 1 + XL_SESSION_SLOTS);
+	assert_string_equal(reply_of(ctl, c, now_ns(), false),
+	                    "ERR stopped; the session's data was overwritten by later sessions "
+	                    "(toggled too fast)");
+}
+
 /* Usage: tl_control [PATTERN] (a cmocka test filter: one test, for a check). */
 int main(int argc, char **argv)
 {
@@ -396,6 +684,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_start_dropped_at_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_withdrawn_at_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mark_abandoned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_requests, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_withdrawn_at_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_status_idle_frames, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_watch_tick, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_replies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_merge_unfinished, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_names_its_session, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replies_overwritten, setup, teardown),
 	};
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
