@@ -157,6 +157,11 @@ check_counts() {
 			sed 's/.* frames = \([0-9]*\),.*/\1/' | awk '{ n += $1 } END { print n + 0 }')
 		[ "$frames" = "$(count_rows "$OUT/frames-*-$side.csv")" ] ||
 			fail "$side: session_end counts $frames frames, not the frames files' rows"
+		# xrlm:shutdown, once at the end, counts the side's sessions and calls.
+		shutdown=$(app_events "$1" | grep " xrlm:shutdown: .* side = \"$side\"" || true)
+		[ "$(echo "$shutdown" | grep -c .)" = 1 ] || fail "$side: not one xrlm:shutdown: $shutdown"
+		echo "$shutdown" | grep -q "sessions = $sessions, calls = $got_calls }" ||
+			fail "$side: xrlm:shutdown does not count $sessions sessions and $got_calls calls: $shutdown"
 		# xrlm:init precedes the side's every other event.
 		first=$(app_events "$1" | grep " side = \"$side\"" | head -n 1 |
 			sed 's/.* \(xrlm:[a-z_]*\):.*/\1/')
