@@ -9,8 +9,10 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,37 @@ static void test_fmt_round_reads_back(void **state)
 		int d = rand() % 10;
 		double v = ldexp((double)rand() / RAND_MAX + 1.0, 47 + rand() % 9) / pow(10, d);
 		check_reads_back(rand() % 2 ? v : -v, d);
+	}
+}
+
+/*
+ * fmt_ns_as_us_value() is the value of fmt_ns_as_us()'s text, read back:
+ * also past 2^53 ns, where (double)ns rounds before the division and the
+ * quotient may then be the neighbour of the text's value (9007199254748911
+ * ns: 9007199254748.9121, not the text's 9007199254748.9102).
+ */
+static void test_fmt_ns_as_us_value(void **state)
+{
+	(void)state;
+	char text[FMT_NUM_MAX];
+	const int64_t edges[] = {0, 1, -1, 999, 1000, 9007199254740992, -9007199254740992,
+	                         9007199254740993, 9007199254748911, -9007199254748911,
+	                         INT64_MAX, INT64_MIN};
+
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		*fmt_ns_as_us(text, edges[i]) = '\0';
+		if (fmt_ns_as_us_value(edges[i]) != strtod(text, NULL))
+			fail_msg("%lld ns: %.17g, its text %s", (long long)edges[i],
+			         fmt_ns_as_us_value(edges[i]), text);
+	}
+	srand(5);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t u = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 11) ^ (uint64_t)rand();
+		int64_t ns = (int64_t)(u >> (1 + rand() % 20)); /* most of them past 2^53 */
+		ns = i % 2 ? -ns : ns;
+		*fmt_ns_as_us(text, ns) = '\0';
+		if (fmt_ns_as_us_value(ns) != strtod(text, NULL))
+			fail_msg("%lld ns: %.17g, its text %s", (long long)ns, fmt_ns_as_us_value(ns), text);
 	}
 }
 
@@ -824,6 +857,45 @@ static void test_window_lazy_pulls(void **state)
 		assert_int_equal(window_take(&w, &far, &found), far.key);
 		assert_true(src.next >= 1000 + WINDOW_AHEAD);
 		assert_int_equal(window_take(&w, &beyond, &found), WINDOW_NONE);
+		/* The rows never pulled are pulled by the drain, and counted. */
+		assert_true(src.next < N);
+		assert_int_equal(window_drain(&w), 0);
+		assert_int_equal(w.total, N);
+		window_destroy(&w);
+	}
+	free(rows);
+}
+
+/*
+ * Rows the other side lacks before the ones it has (post's frames that
+ * pre's full queue dropped), more than the scan ahead of the cursor and
+ * fewer than the window holds ahead: the cursor moves past the first
+ * match, found far ahead, so the window follows the rows after it and
+ * every one of them is matched, eager or lazy.
+ */
+static void test_window_rows_skipped(void **state)
+{
+	(void)state;
+	enum { SKIPPED = 3000, N = SKIPPED + 20000 };
+	struct tw_row *rows = malloc(N * sizeof(*rows));
+	assert_non_null(rows);
+	for (size_t i = 0; i < N; i++)
+		rows[i] = (struct tw_row){.key = i < SKIPPED ? 1000000 + i : i - SKIPPED, .pos = i};
+	for (int lazy = 0; lazy < 2; lazy++) {
+		struct tw_source src = {.rows = rows, .n = N, .batch = 100};
+		const struct window_source ws = {.row_size = sizeof(struct tw_row), .hash = tw_hash,
+		                                 .same = tw_same, .pull = tw_pull, .ctx = &src,
+		                                 .lazy = lazy};
+		struct window w;
+		assert_int_equal(window_init(&w, &ws), 0);
+		for (uint64_t key = 0; key < N - SKIPPED; key++) {
+			const struct tw_row k = {.key = key};
+			const void *found;
+			if (window_take(&w, &k, &found) != key + SKIPPED)
+				fail_msg("lazy %d: key %llu not matched", lazy, (unsigned long long)key);
+		}
+		assert_int_equal(window_drain(&w), 0);
+		assert_int_equal(w.total, N);
 		window_destroy(&w);
 	}
 	free(rows);
@@ -847,6 +919,16 @@ static void test_spill_grows(void **state)
 	spill_round_trip(&sp, 123457);
 	assert_int_equal(sp.mem_cap, 20000); /* grown to the bound, not past it */
 	assert_true(sp.fd >= 0);
+	/* The file is closed with the spill (it holds the disk space). */
+	int fd = sp.fd;
+	spill_destroy(&sp);
+	assert_int_equal(fcntl(fd, F_GETFD), -1);
+
+	/* A bound below the first allocation: the memory is the bound. */
+	assert_int_equal(spill_init(&sp, sizeof(uint64_t), 50, dir), 0);
+	assert_int_equal(sp.mem_cap, 50);
+	spill_round_trip(&sp, 1234);
+	assert_int_equal(sp.mem_cap, 50);
 	spill_destroy(&sp);
 	tm_dir_remove(dir);
 }
@@ -1091,6 +1173,20 @@ static void test_rows_writer(void **state)
 		assert_int_equal(access(path, F_OK), -1);
 	}
 	workers_set_max(WORKERS_DEFAULT);
+
+	/* One row, not ready: not formatted, however long the writer is given
+	 * (the merge's rows are all ready at once, or none: a row formatted
+	 * before would lack its every-function cells' frames). */
+	struct merged_writer o;
+	struct merged_rows rows;
+	struct ready_fill one = {0};
+	assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+	merged_write_rows_start(&rows, &o, 1, 0, ready_fill, &one);
+	for (int i = 0; i < 100 && __atomic_load_n(&one.calls, __ATOMIC_SEQ_CST) == 0; i++)
+		usleep(1000);
+	merged_write_rows_cancel(&rows);
+	merged_write_abort(&o);
+	assert_int_equal(one.calls, 0);
 	tm_dir_remove(dir);
 }
 
@@ -1110,8 +1206,9 @@ static size_t after_prefix_fill(void *ctx, size_t first, size_t last, char *buf,
 /*
  * Rows formatted before the writer started (the rows formatted early)
  * go after the summary and before the writer's first row, in the order
- * given, in pieces of any size; with no rows of its own the writer starts
- * no thread and still writes them.
+ * given, in pieces of any size (empty ones too) and number (more than one
+ * writev() takes); with no rows of its own the writer starts no thread
+ * and still writes them.
  */
 static void test_rows_writer_prefix(void **state)
 {
@@ -1154,6 +1251,30 @@ static void test_rows_writer_prefix(void **state)
 		check_numbered_rows(in, 1000 + later);
 		fclose(in);
 	}
+
+	/* Each row a piece, each followed by an empty one: 2000 pieces, more
+	 * than IOV_MAX, the last one empty. */
+	struct merged_writer o;
+	struct merged_rows rows;
+	unlink(path);
+	assert_int_equal(merged_write_open(&o, path, msg, sizeof(msg)), 0);
+	merged_write_rows_start(&rows, &o, 0, 0, after_prefix_fill, NULL);
+	for (size_t i = 0, off = 0, n; i < 1000; i++, off += n) {
+		n = (size_t)(strchr(text + off, '\n') + 1 - (text + off));
+		assert_int_equal(merged_write_rows_prefix(&rows, text + off, n), 0);
+		assert_int_equal(merged_write_rows_prefix(&rows, text + off + n, 0), 0);
+	}
+	assert_true(rows.prefix_n > IOV_MAX);
+	o.len = (size_t)sprintf(o.buf, "# summary\n");
+	merged_write_rows_finish(&rows);
+	assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
+	FILE *in = fopen(path, "r");
+	char line[64];
+	assert_non_null(in);
+	assert_non_null(fgets(line, sizeof(line), in));
+	assert_string_equal(line, "# summary\n");
+	check_numbered_rows(in, 1000);
+	fclose(in);
 	workers_set_max(WORKERS_DEFAULT);
 	tm_dir_remove(dir);
 }
@@ -1273,8 +1394,8 @@ static void test_early_rows_written_ahead(void **state)
 		assert_int_equal(e.write_error, 0);
 		if (cases[c].thrown)
 			first_later = merge_early_finish(&e, false);
-		else
-			assert_true(merge_early_finish(&e, true) >= first_later);
+		else /* every row was formatted early, the last block's 276 too */
+			assert_int_equal(merge_early_finish(&e, true), early_rows);
 		size_t later = total - first_later;
 		merged_write_rows_start(&rows, &o, later, later, later_numbered, &first_later);
 		o.len = (size_t)sprintf(o.buf, "# summary\n");
@@ -1297,31 +1418,37 @@ static void test_early_rows_written_ahead(void **state)
 	tm_dir_remove(dir);
 }
 
-/* What a test's fill saw of the block holding row 0. */
+/* What a test's fill saw of the block holding row 0, and of the longest. */
 struct first_fill {
 	size_t first_block; /* rows asked for from row 0 (0: not yet) */
+	size_t longest;     /* the most rows asked for at once (atomic) */
 };
 
 /* merged_write_fill_fn: numbered rows; keeps the size of the range that starts at row 0. */
 static size_t first_fill(void *ctx, size_t first, size_t last, char *buf, size_t cap, size_t *used)
 {
 	struct first_fill *f = ctx;
+	size_t n = last - first, seen = __atomic_load_n(&f->longest, __ATOMIC_SEQ_CST);
 
 	if (first == 0)
 		f->first_block = last;
+	while (n > seen && !__atomic_compare_exchange_n(&f->longest, &seen, n, false,
+	                                                 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
 	return numbered_rows(first, last, buf, cap, used);
 }
 
 /*
  * Rows all ready at once (as with calls files): the first block is a
  * small one, whatever the count, so that the file's writes start early;
+ * the blocks double up to the writer's rows per block and no further;
  * every row reaches the file once, in order, across the blocks' growth.
  */
 static void test_rows_writer_first_block(void **state)
 {
 	(void)state;
 	char dir[256], path[512], msg[256];
-	const size_t counts[] = {1, 511, 512, 513, 1535, 1536, 1537, 3584, 40000};
+	const size_t counts[] = {1, 511, 512, 513, 1535, 1536, 1537, 3584, 40000, 200000};
 
 	tm_dir_create(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/rows.csv", dir);
@@ -1340,6 +1467,7 @@ static void test_rows_writer_first_block(void **state)
 			assert_int_equal(merged_write_commit(&o, msg, sizeof(msg)), 0);
 			assert_true(f.first_block >= 1);
 			assert_true(f.first_block <= MERGED_BLOCK_MIN);
+			assert_true(f.longest <= rows.block_items);
 
 			FILE *in = fopen(path, "r");
 			assert_non_null(in);
@@ -1364,6 +1492,54 @@ static size_t long_fill(void *ctx, size_t first, size_t last, char *buf, size_t 
 		p += sprintf(p, "%-*zu\n", ROW_LONG - 1, first);
 	*used = (size_t)(p - buf);
 	return first;
+}
+
+/* merge_early_fill_fn: long_fill()'s rows, their frames final at once. */
+static size_t early_long(void *ctx, size_t first, size_t last, char *buf, size_t cap,
+                         size_t *used, int *state)
+{
+	*state = 1;
+	return long_fill(ctx, first, last, buf, cap, used);
+}
+
+/*
+ * What goes early: with MERGE_EARLY_MIN_WORKERS threads or more, a session
+ * of at most MERGE_EARLY_BYTES' rows; of a longer one (its files' length
+ * guessed short) the first of them only, the rest left to the file's
+ * writers. Rows longer than a block's room assumed still go early, in a
+ * buffer grown for them.
+ */
+static void test_early_rows_bounds(void **state)
+{
+	(void)state;
+	const size_t most = MERGE_EARLY_BYTES / MERGE_EARLY_ROW_BYTES;
+	struct merge_early e;
+
+	workers_set_max(MERGE_EARLY_MIN_WORKERS - 1);
+	assert_false(merge_early_wanted(1000));
+	assert_int_equal(merge_early_bytes(1000), 0);
+	workers_set_max(MERGE_EARLY_MIN_WORKERS);
+	assert_true(merge_early_wanted(most));
+	assert_false(merge_early_wanted(most + 1));
+	assert_int_equal(merge_early_bytes(1000), 1000 * MERGE_EARLY_ROW_BYTES);
+
+	merge_early_start(&e, 3 * most, early_numbered, NULL);
+	assert_true(e.started);
+	assert_int_equal(merge_early_final(&e), most);
+	assert_int_equal(merge_early_finish(&e, true), most);
+	merge_early_destroy(&e);
+
+	merge_early_start(&e, 1300, early_long, NULL);
+	assert_true(e.started);
+	assert_int_equal(merge_early_final(&e), 1300);
+	assert_int_equal(merge_early_finish(&e, true), 1300);
+	for (size_t b = 0; b < e.blocks; b++) {
+		size_t rows = b + 1 < e.blocks ? MERGE_EARLY_BLOCK_ROWS : 1300 % MERGE_EARLY_BLOCK_ROWS;
+		assert_int_equal(e.block[b].len, rows * ROW_LONG);
+		assert_int_equal(strtoull(e.block[b].buf, NULL, 10), b * MERGE_EARLY_BLOCK_ROWS);
+	}
+	merge_early_destroy(&e);
+	workers_set_max(WORKERS_DEFAULT);
 }
 
 /*
@@ -1527,7 +1703,8 @@ static void test_merge_exact_file(void **state)
 /*
  * Each summary line writes its own statistic: with every value distinct,
  * a line that reads a neighbour's field (the p99 for the p95, the max for
- * the mean) or the wrong column's shows.
+ * the mean) or the wrong column's shows. A name's CR and LF become blanks,
+ * and merged_write_summary_bytes() is the summary's length.
  */
 static void test_summary_each_statistic(void **state)
 {
@@ -1544,7 +1721,7 @@ static void test_summary_each_statistic(void **state)
 		.target_gpu_pct = {.count = 6, .mean = 16, .min = 17, .max = 18},
 		.frame_interval_us = {.count = 8, .median = 19},
 		.frame_rate_hz = 20,
-		.target_layer = "T",
+		.target_layer = "T\rU\nV",
 		.gpu_mode = "gated",
 	};
 	(void)state;
@@ -1578,6 +1755,11 @@ static void test_summary_each_statistic(void **state)
 	                            "# target_gpu_us_p99=15.000\n"
 	                            "# frame_interval_us_median=19.000\n"
 	                            "# frame_rate_hz=20.000\n"));
+	/* A name's line ends are blanks: one line per key whatever it holds. */
+	assert_non_null(strstr(got, "\n# target_layer=T U V\n# gpu_mode=gated\n"));
+	/* The summary's length, known before it is written (the rows written
+	 * ahead of it go there: merge_early_write()). */
+	assert_int_equal(merged_write_summary_bytes(&s), strlen(got));
 	free(got);
 	tm_dir_remove(dir);
 }
@@ -1718,6 +1900,53 @@ static void test_merge_gpu_rules(void **state)
 	assert_false(s.has_gpu_bracket);
 	assert_non_null(strstr(got, "\n# gpu_bracket_ns=\n"));
 	free(got);
+	tm_dir_remove(dir);
+}
+
+/*
+ * GPU files that go on far past the frames files' last frame (rows no
+ * frame matches, more than a window holds ahead): each is read to its
+ * end, where its session_end line is, and its rows all counted.
+ */
+static void test_merge_gpu_rows_after_frames(void **state)
+{
+	(void)state;
+	char dir[256], pre[512], post[512], gpre[512], gpost[512], out[512];
+	struct merge_paths p = {.pre_csv = pre, .post_csv = post, .gpu_pre_csv = gpre,
+	                        .gpu_post_csv = gpost};
+	struct tm_log log = {0};
+	struct merge_summary s;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(pre, sizeof(pre), "%s/frames-g-pre.csv", dir);
+	snprintf(post, sizeof(post), "%s/frames-g-post.csv", dir);
+	snprintf(gpre, sizeof(gpre), "%s/gpu-g-pre.csv", dir);
+	snprintf(gpost, sizeof(gpost), "%s/gpu-g-post.csv", dir);
+	snprintf(out, sizeof(out), "%s/frames-merged-g.csv", dir);
+	assert_int_equal(tm_file_write(pre, "# side=pre\ndisplay_time,thread_id,t_entry,t_exit\n"
+	                                    "10,5,1000,1100\n20,5,2000,2100\n"),
+	                 0);
+	assert_int_equal(tm_file_write(post, "# side=post\ndisplay_time,thread_id,t_entry,t_exit\n"
+	                                     "10,5,1010,1060\n20,5,2010,2060\n"),
+	                 0);
+	FILE *a = fopen(gpre, "w"), *b = fopen(gpost, "w");
+	assert_non_null(a);
+	assert_non_null(b);
+	fprintf(a, "# side=pre\ndisplay_time,gpu_ticks,gpu_period_ns,valid\n");
+	fprintf(b, "# side=post\ndisplay_time,gpu_ticks,gpu_period_ns,valid\n");
+	for (int i = 1; i <= 10002; i++) {
+		fprintf(a, "%d,%d,1,1\n", i * 10, i * 1000);
+		fprintf(b, "%d,%d,1,1\n", i * 10, i * 1000 + 500);
+	}
+	fprintf(a, "# session_end gpu_ring_overflow=6\n");
+	fprintf(b, "# session_end gpu_ring_overflow=7\n");
+	assert_int_equal(fclose(a), 0);
+	assert_int_equal(fclose(b), 0);
+	assert_int_equal(merge_files(&p, out, &s, tm_log_fn, &log), 0);
+	assert_int_equal(s.frame_count, 2);
+	assert_int_equal(s.gpu_frame_count, 2);
+	assert_int_equal(s.gpu_ring_overflow_pre, 6);
+	assert_int_equal(s.gpu_ring_overflow_post, 7);
 	tm_dir_remove(dir);
 }
 
@@ -1914,6 +2143,27 @@ static void test_merge_file_size_limit(void **state)
 	assert_int_equal(log.count, 1);
 	assert_non_null(strstr(log.last, "frames-merged-big.csv: error: cannot write: File too large"));
 	assert_int_equal(tm_dir_count(dir), 2); /* the inputs only */
+
+	/* A limit below the summary's length: this thread's write of it
+	 * fails, and the SIGXFSZ it left pending is taken before the mask is
+	 * restored (else delivered then, it ends this process). */
+	small.rlim_cur = 512;
+	log = (struct tm_log){0};
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ret = merge_files(&p, out, NULL, tm_log_fn, &log);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(ret, -1);
+	assert_non_null(strstr(log.last, "frames-merged-big.csv: error: cannot write: File too large"));
+	assert_int_equal(tm_dir_count(dir), 2);
+
+	/* A file that cannot be created: the caller's mask is as it was. */
+	struct merged_writer o;
+	char msg[256], missing[600];
+	sigset_t mask;
+	snprintf(missing, sizeof(missing), "%s/missing/out.csv", dir);
+	assert_int_equal(merged_write_open(&o, missing, msg, sizeof(msg)), -1);
+	assert_int_equal(pthread_sigmask(SIG_BLOCK, NULL, &mask), 0);
+	assert_false(sigismember(&mask, SIGXFSZ));
 	tm_dir_remove(dir);
 }
 
@@ -2160,6 +2410,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_integers_as_printf),
 		cmocka_unit_test(test_fmt_fixed_digits),
 		cmocka_unit_test(test_fmt_round_reads_back),
+		cmocka_unit_test(test_fmt_ns_as_us_value),
 		cmocka_unit_test(test_stats_known),
 		cmocka_unit_test(test_stats_random_against_sort),
 		cmocka_unit_test(test_stats_stream_against_compute),
@@ -2179,12 +2430,14 @@ int main(void)
 		cmocka_unit_test_prestate(test_window_far_rows, &window_lazy[0]),
 		cmocka_unit_test_prestate(test_window_far_rows, &window_lazy[1]),
 		cmocka_unit_test(test_window_lazy_pulls),
+		cmocka_unit_test(test_window_rows_skipped),
 		cmocka_unit_test(test_rows_writer),
 		cmocka_unit_test(test_rows_writer_first_block),
 		cmocka_unit_test(test_rows_writer_pieces),
 		cmocka_unit_test(test_rows_writer_prefix),
 		cmocka_unit_test(test_early_rows_written_ahead),
 		cmocka_unit_test(test_early_rows_all_after_final),
+		cmocka_unit_test(test_early_rows_bounds),
 		cmocka_unit_test(test_out_file_reserve),
 		cmocka_unit_test(test_merge_exact_file),
 		cmocka_unit_test(test_summary_each_statistic),
@@ -2192,6 +2445,7 @@ int main(void)
 		cmocka_unit_test(test_merge_unmatched_each_side),
 		cmocka_unit_test(test_merge_gpu_both_invalid),
 		cmocka_unit_test(test_merge_gpu_rules),
+		cmocka_unit_test(test_merge_gpu_rows_after_frames),
 		cmocka_unit_test(test_gpu_correct),
 		cmocka_unit_test(test_merge_gpu_bracket),
 		cmocka_unit_test(test_merge_gpu_bracket_mean),
