@@ -866,6 +866,25 @@ threads)
 	cmp -s "$work/l1.csv" "$work/l8.csv" || fail "late call: other merged bytes with 8 threads"
 	cmp -s "$work/l1.functions.csv" "$work/l8.functions.csv" ||
 		fail "late call: other functions bytes with 8 threads"
+	# More frames than the rows formatted early hold (MERGE_EARLY_BYTES,
+	# 41943 rows), in files whose short rows (an unpaced app's, its times
+	# shifted down: ~33 bytes) make their length guess fewer: the first
+	# 41943 rows go early, the writers format the rest from there on.
+	"$gen" "$work" e 50000 --calls 2 --period-ns 4000 || fail "generator"
+	for f in "$work"/frames-e-*.csv "$work"/gpu-e-*.csv "$work"/calls-e-*.csv; do
+		awk -F, -v OFS=, '/^[0-9]/ { $1 -= 33724160000000 }
+			/^[0-9]/ && NF == 4 && $3 > 1000 { $3 -= 17834950000000; $4 -= 17834950000000 }
+			/^xr/ { $3 -= 17834950000000; $4 -= 17834950000000 }
+			{ print }' "$f" >"$work/shifted" || fail "awk"
+		mv "$work/shifted" "$f"
+	done
+	[ "$(wc -c <"$work/frames-e-pre.csv")" -lt $((41943 * 50)) ] || fail "rows not short enough"
+	for n in 1 8; do
+		run merge "$work/frames-e-pre.csv" "$work/frames-e-post.csv" --threads "$n" -o "$work/e$n.csv"
+		[ "$rc" -eq 0 ] || fail "50000 short rows, --threads $n: status $rc: $(cat "$work/err")"
+	done
+	cmp -s "$work/e1.csv" "$work/e8.csv" || fail "50000 short rows: other merged bytes with 8 threads"
+	[ "$(grep -c -v '^#' "$work/e8.csv")" -eq 50001 ] || fail "not 50000 rows"
 	for bad in 0 9 x -1; do
 		run merge "$work/frames-t-pre.csv" "$work/frames-t-post.csv" --threads "$bad" -o "$work/b.csv"
 		expect_error 2 "--threads must be 1 to 8"
