@@ -732,6 +732,43 @@ static void spill_round_trip(struct spill *sp, uint64_t n)
 	}
 }
 
+/*
+ * An item patched in the file, at an offset inside it (a joined record's
+ * frame interval, set when the next row comes, after a flush took it):
+ * the patched field changes, the others stay.
+ */
+static void test_spill_patch(void **state)
+{
+	(void)state;
+	struct pair {
+		uint64_t key, value;
+	};
+	char dir[256];
+	struct spill sp;
+
+	tm_dir_create(dir, sizeof(dir));
+	assert_int_equal(spill_init(&sp, sizeof(struct pair), 64, dir), 0);
+	for (uint64_t i = 0; i < 1000; i++) {
+		struct pair *slot = spill_append(&sp);
+		assert_non_null(slot);
+		*slot = (struct pair){i, 0};
+		if (i == 0)
+			continue;
+		uint64_t v = i * 7;
+		assert_int_equal(spill_patch(&sp, i - 1, offsetof(struct pair, value), &v, sizeof(v)), 0);
+	}
+	assert_true(sp.fd >= 0); /* the patches went to the file too */
+	assert_int_equal(spill_flush(&sp), 0);
+	for (uint64_t i = 0; i + 1 < 1000; i++) {
+		struct pair got;
+		assert_int_equal(spill_read(&sp, i, 1, &got), 0);
+		assert_int_equal(got.key, i);
+		assert_int_equal(got.value, (i + 1) * 7);
+	}
+	spill_destroy(&sp);
+	tm_dir_remove(dir);
+}
+
 /* Memory starts small and doubles up to the bound; past it, the file. */
 /* ---- the join's window ---- */
 
@@ -2156,6 +2193,22 @@ static void test_merge_file_size_limit(void **state)
 	assert_non_null(strstr(log.last, "frames-merged-big.csv: error: cannot write: File too large"));
 	assert_int_equal(tm_dir_count(dir), 2);
 
+	/* The same with SIGXFSZ blocked by the caller: the signal is left
+	 * pending for it, not taken. */
+	sigset_t xfsz, pending;
+	const struct timespec now = {0, 0};
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	assert_int_equal(pthread_sigmask(SIG_BLOCK, &xfsz, NULL), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ret = merge_files(&p, out, NULL, tm_log_fn, &log);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(ret, -1);
+	assert_int_equal(sigpending(&pending), 0);
+	assert_true(sigismember(&pending, SIGXFSZ));
+	assert_int_equal(sigtimedwait(&xfsz, NULL, &now), SIGXFSZ);
+	assert_int_equal(pthread_sigmask(SIG_UNBLOCK, &xfsz, NULL), 0);
+
 	/* A file that cannot be created: the caller's mask is as it was. */
 	struct merged_writer o;
 	char msg[256], missing[600];
@@ -2425,6 +2478,7 @@ int main(void)
 		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_read_integers),
 		cmocka_unit_test(test_spill_grows),
+		cmocka_unit_test(test_spill_patch),
 		cmocka_unit_test(test_spill_shared),
 		cmocka_unit_test(test_spill_shared_readers),
 		cmocka_unit_test_prestate(test_window_far_rows, &window_lazy[0]),
