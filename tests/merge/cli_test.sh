@@ -1398,6 +1398,18 @@ stale_temporaries)
 	echo left >"$work/.x.xlsx.tmp-$dead-1a"
 	echo kept >"$work/elsewhere/f"
 	ln -s "$work/elsewhere" "$work/.x.xlsx.tmpd-$dead-5"
+	# A dead run's directory of more entries than one read of it returns
+	# (getdents64's 4 KiB): emptied and removed all the same.
+	i=0
+	while [ $i -lt 300 ]; do
+		: >"$work/.x.xlsx.tmpd-$dead-2b/tmp.entry-with-a-long-name-$i"
+		i=$((i + 1))
+	done
+	# A link with a temporary file's name (not the regular file a run
+	# leaves), and a pid past INT_MAX that would wrap to the dead one's:
+	# not ours, kept.
+	ln -s "$work/elsewhere/f" "$work/.x.xlsx.tmp-$dead-6"
+	echo kept >"$work/.x.xlsx.tmp-$((dead + 4294967296))-7"
 	run xlsx "$work/m.csv" -o "$work/x.xlsx"
 	[ "$rc" -eq 0 ] || fail "xlsx: status $rc"
 	grep -q "x.xlsx: removed 2 temporary files of an earlier run cut short" "$work/err" ||
@@ -1405,10 +1417,11 @@ stale_temporaries)
 	for gone in ".x.xlsx.tmpd-$dead-2b" ".x.xlsx.tmp-$dead-1a"; do
 		[ ! -e "$work/$gone" ] || fail "$gone left"
 	done
-	for kept in ".x.xlsx.tmpd-$$-3c" ".x.xlsx.tmpd-${dead}x-4" ".y.xlsx.tmpd-$dead-1" elsewhere/f; do
+	for kept in ".x.xlsx.tmpd-$$-3c" ".x.xlsx.tmpd-${dead}x-4" ".y.xlsx.tmpd-$dead-1" elsewhere/f \
+		".x.xlsx.tmp-$((dead + 4294967296))-7"; do
 		[ -e "$work/$kept" ] || fail "$kept removed"
 	done
-	[ -L "$work/.x.xlsx.tmpd-$dead-5" ] || fail "the link removed"
+	[ -L "$work/.x.xlsx.tmpd-$dead-5" ] && [ -L "$work/.x.xlsx.tmp-$dead-6" ] || fail "a link removed"
 	echo left >"$work/.r.html.tmp-$dead-7"
 	run report "$work/m.csv" -o "$work/r.html"
 	[ "$rc" -eq 0 ] && [ ! -e "$work/.r.html.tmp-$dead-7" ] || fail "report: status $rc, or its leftover kept"

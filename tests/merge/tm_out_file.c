@@ -4,7 +4,8 @@
  * leaves it once it is (out_file_unwatch()). Each case runs in a child
  * that arms the signals and ends by SIGTERM. And of out_file_remove_placed():
  * a failed merge removes its own functions file, never one another merge
- * put in its place.
+ * put in its place. And of out_file_dir_of(): the directory in which a
+ * temporary file goes and stale ones are looked for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,12 +96,30 @@ static void test_remove_placed(void **state)
 	assert_int_equal(out_file_remove_placed(path, &other), -1);
 }
 
+static void test_dir_of(void **state)
+{
+	static const char *const cases[][2] = {
+		{"a/b/c.csv", "a/b"}, {"c.csv", "."}, {"/c.csv", "/"}, {"/a/c.csv", "/a"}, {"a/", "a"},
+	};
+	char dir[64];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out_file_dir_of(cases[i][0], dir, sizeof(dir));
+		assert_string_equal(dir, cases[i][1]);
+	}
+	/* Cut to its buffer, never past it. */
+	out_file_dir_of("abcdef/x", dir, 4);
+	assert_string_equal(dir, "abc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_watched_file_removed),
 		cmocka_unit_test(test_unwatched_file_kept),
 		cmocka_unit_test(test_remove_placed),
+		cmocka_unit_test(test_dir_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
