@@ -310,11 +310,12 @@ static char *escaped(const char *s, size_t len)
 
 static void test_jsonw_escaping(void **state)
 {
-	static const char hostile[] = "</script><!--\"'&\\\n\x01\xe2\x80\xa8\xe2\x80\xa9\xff\xc3\xa9\xc0\xaf";
+	static const char hostile[] = "</script><!--\"'&\\\n\x01\xe2\x80\xa8\xe2\x80\xa9\xff\xc3\xa9\xc0\xaf"
+	                              "\t\x7f\xef\xbf\xbe\xef\xbf\xbd";
 	char *out = escaped(hostile, sizeof(hostile) - 1);
 	(void)state;
 	assert_string_equal(out, "\\u003c/script\\u003e\\u003c!--\\\"\\u0027\\u0026\\\\\\n\\u0001"
-	                         "\\u2028\\u2029\\ufffd\xc3\xa9\\ufffd\\ufffd");
+	                         "\\u2028\\u2029\\ufffd\xc3\xa9\\ufffd\\ufffd\\t\\u007f\\ufffd\\ufffd");
 	free(out);
 }
 
@@ -346,6 +347,55 @@ static void test_jsonw_structure(void **state)
 	free(buf);
 }
 
+/* @p buf (@p size bytes, as open_memstream() left them) is exactly @p want. */
+static void assert_written(const char *buf, size_t size, const char *want)
+{
+	assert_int_equal(size, strlen(want));
+	assert_memory_equal(buf, want, size);
+}
+
+/* Infinities as null, 0 and negative values in exponent form, booleans,
+ * and nesting past JSONW_MAX_DEPTH or ends past the top: ignored. */
+static void test_jsonw_edges(void **state)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	struct jsonw w;
+	(void)state;
+	jsonw_init(&w, f);
+	jsonw_array(&w);
+	jsonw_fixed(&w, INFINITY, 3);
+	jsonw_fixed(&w, -INFINITY, 3);
+	jsonw_sci(&w, INFINITY, 3);
+	jsonw_sci(&w, 0, 4);
+	jsonw_sci(&w, -0.000123456, 3);
+	jsonw_bool(&w, true);
+	jsonw_bool(&w, false);
+	jsonw_end(&w);
+	jsonw_end(&w);
+	fclose(f);
+	assert_written(buf, size, "[null,null,null,0,-1.23e-4,true,false]");
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &size);
+	jsonw_init(&w, f);
+	for (int i = 0; i < JSONW_MAX_DEPTH + 1; i++)
+		jsonw_array(&w);
+	jsonw_uint(&w, 1);
+	for (int i = 0; i < JSONW_MAX_DEPTH + 2; i++)
+		jsonw_end(&w);
+	fclose(f);
+	char want[2 * JSONW_MAX_DEPTH + 2];
+	memset(want, '[', JSONW_MAX_DEPTH);
+	want[JSONW_MAX_DEPTH] = '1';
+	memset(want + JSONW_MAX_DEPTH + 1, ']', JSONW_MAX_DEPTH);
+	want[2 * JSONW_MAX_DEPTH + 1] = '\0';
+	assert_written(buf, size, want);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_ncsv_truncated_last_row),
 		cmocka_unit_test(test_jsonw_escaping),
 		cmocka_unit_test(test_jsonw_structure),
+		cmocka_unit_test(test_jsonw_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
