@@ -516,6 +516,14 @@ functions_check)
 	done
 	run report "$m" -o "$work/given.html" --functions "$f"
 	stderr_once "its frame_count=999 is not its merged file's 3 frames"
+	# A merged file without its frame_count line: its rows are its frames.
+	mkdir "$work/nofc"
+	grep -v '^# frame_count=' "$m" >"$work/nofc/frames-merged-s1.csv"
+	cp "$work/f.keep" "$work/nofc/functions-merged-s1.csv"
+	for cmd in stats report xlsx; do
+		read_back "$cmd" "$work/nofc/frames-merged-s1.csv" "$m" "$work/nofc/o.$cmd"
+		[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "$cmd of a file without frame_count: status $rc or stderr"
+	done
 	head -n 4 "$work/f.keep" >"$f"
 	run stats "$m"
 	stderr_once "^xrlm: $f: warning: its functions' shares add up to [0-9.]* %, not 100: rows missing or added?$"
@@ -943,19 +951,45 @@ report_hist)
 	# The page's histogram reaches p50 + 3 (p99 - p50) with the p50 and p99
 	# it marks (interpolated): 148 frames of 10 us and two of 1000 us have
 	# a p99 of 514.9 us, inside the range, no frame left above it.
+	# The maximum at the range's top is in the last bin. target_gpu_us
+	# (147 frames of 100.25 us, two of 100.37, one of 3000) is cut at
+	# p50 + 3 (p99 - p50), 100.61 us: bins of 0.0036 us, one frame above.
+	# The statistics have 3 decimals; a column without values has none
+	# (null); blank cells are no values; the key columns no entries.
 	constant a 10 100 150
-	awk -F, -v OFS=, 'NR == 77 || NR == 152 { $4 = "1300.000"; $6 = "1000.000" } 1' "$work/a.csv" >"$work/t.csv"
+	awk -F, -v OFS=, 'NR == 77 || NR == 152 { $4 = "1300.000"; $6 = "1000.000" }
+		NR > 2 { $8 = NR == 10 || NR == 20 ? "100.370" : NR == 30 ? "3000.000" : "100.250" } 1' \
+		"$work/a.csv" >"$work/t.csv"
 	run report "$work/t.csv" -o "$work/t.html"
 	[ "$rc" -eq 0 ] || fail "status $rc"
 	page_json "$work/t.html" | python3 -c '
 import json, sys
 data = json.load(sys.stdin)
-c = [c for c in data["columns"] if c["name"] == "target_us"][0]
+col = {c["name"]: c for c in data["columns"]}
+c = col["target_us"]
 h = c["hist"]
 hi = h["lo"] + h["width"] * len(h["counts"])
 assert abs(c["p99"] - 514.9) < 1e-9, c["p99"]
 assert h["lo"] == 10 and hi >= c["p99"] and h["above"] == 0, (h["lo"], hi, h["above"])
-' || fail "the histogram's range"
+assert abs(h["width"] - 9.9) < 1e-9 and h["counts"][0] == 148 and h["counts"][99] == 2, h
+g = col["target_gpu_us"]
+h = g["hist"]
+assert abs(g["p99"] - 100.37) < 1e-9 and g["median"] == 100.25, (g["p99"], g["median"])
+assert h["lo"] == 100.25 and abs(h["width"] - 0.0036) < 1e-9, h
+assert h["above"] == 1 and h["counts"][0] == 147 and h["counts"][33] == 2 and sum(h["counts"]) == 149, h
+assert g["mean"] == round((147 * 100.25 + 2 * 100.37 + 3000) / 150, 3), g["mean"]
+assert col["frame_interval_us"]["count"] == 149, col["frame_interval_us"]["count"]
+p = col["target_cpu_pct_of_frame"]
+assert p["count"] == 0 and all(p[k] is None for k in ("mean", "median", "p95", "p99", "min", "max")), p
+assert "display_time" not in col and "thread_id" not in col, list(col)
+# Each series whole, little-endian float32 in base64, blanks as NaN.
+import base64, math, struct
+want = [float(l.split(",")[7]) for l in open(sys.argv[1]) if l[0].isdigit()]
+got = struct.unpack("<150f", base64.b64decode(g["data"]))
+assert all(abs(a - b) < 1e-3 for a, b in zip(got, want)), got
+got = struct.unpack("<150f", base64.b64decode(col["frame_interval_us"]["data"]))
+assert abs(got[0] - 11111.111) < 1e-3 and math.isnan(got[149]), got
+' "$work/t.csv" || fail "the histogram's range"
 	;;
 huge_values)
 	# A column whose values are huge and all equal: xlsx crashed (its
@@ -986,6 +1020,7 @@ charts = zipfile.ZipFile(sys.argv[2]).read("xl/worksheets/sheet3.xml").decode()
 if sys.argv[1] == "2e305":
     h = c["hist"]
     assert h["width"] > 0 and sum(h["counts"]) == 30 and h["above"] == 0, h
+    assert abs(h["width"] / (2e305 * 1e-12 / 100) - 1) < 1e-3, h["width"]
     assert "<c r=\"H2\"><v>30</v></c>" in charts, charts
 else:
     assert "hist" not in c and len(c["cdf"]) > 0, c.keys()
@@ -1463,7 +1498,7 @@ report_title)
 	# got their control bytes and bytes that are not UTF-8 raw. Each is
 	# U+FFFD now, as in the data block; markup characters are references.
 	constant a 10 100 5
-	{ printf '# target_layer=A\377\303B\033[31m\001<i>&\302\233\357\277\276\342\202\254E\n'; cat "$work/a.csv"; } >"$work/t.csv"
+	{ printf '# target_layer=A\377\303B\033[31m\001<i>&\302\233\357\277\276\342\202\254\047\042\177E\n'; cat "$work/a.csv"; } >"$work/t.csv"
 	cp "$work/a.csv" "$work/d$(printf '\033[31m\377\tx').csv"
 	run report "$work/t.csv" -o "$work/t.html"
 	[ "$rc" -eq 0 ] || fail "report: status $rc"
@@ -1474,7 +1509,7 @@ import re, sys
 def title(path):
     raw = re.search(rb"<title>(.*?)</title>", open(path, "rb").read(), re.S).group(1)
     return raw.decode("utf-8")  # strict: fails on a byte that is not UTF-8
-want = "xrlm report: A\ufffd\ufffdB\ufffd[31m\ufffd&lt;i&gt;&amp;\ufffd\ufffd\u20acE"
+want = "xrlm report: A\ufffd\ufffdB\ufffd[31m\ufffd&lt;i&gt;&amp;\ufffd\ufffd\u20ac&#39;&quot;\ufffdE"
 assert title(sys.argv[1]) == want, ascii(title(sys.argv[1]))
 assert title(sys.argv[2]) == "xrlm report: " + sys.argv[3] + "/d\ufffd[31m\ufffd\ufffdx.csv", ascii(title(sys.argv[2]))
 EOF

@@ -177,6 +177,9 @@ bad_input)
 		grep -q "functions-merged-x.csv:1: error: wrong column header: only 3 columns" "$work/err" ||
 		fail "a sibling that is no functions file: $(cat "$work/err")"
 	grep -q xrLocateViews "$work/g.html" && fail "a sibling that is no functions file shown as one"
+	# --no-functions: the sibling is not read at all.
+	"$xrlm" report "$work/frames-merged-x.csv" --no-functions -o "$work/g.html" >"$work/out" 2>"$work/err"
+	[ $? -eq 0 ] && [ ! -s "$work/err" ] || fail "--no-functions: the sibling was read: $(cat "$work/err")"
 	rm "$work/functions-merged-x.csv"
 	# A CSV with no merged column (a per-side frames file): refused, no page.
 	printf 'display_time,thread_id,t_entry,t_exit\n1000,7,1100,1200\n' >"$work/frames-x-pre.csv"
