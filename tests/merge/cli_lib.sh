@@ -87,9 +87,9 @@ hold_tmp() {
 	done
 }
 
-# no_leftovers DIR: no workbook temporary file left behind
+# no_leftovers DIR: no temporary file or directory left behind
 no_leftovers() {
-	! ls -a "$1" | grep -q '\.tmp-' || fail "temporary file left in $1: $(ls -a "$1")"
+	! ls -a "$1" | grep -q '\.tmpd\{0,1\}-' || fail "temporary file left in $1: $(ls -a "$1")"
 }
 
 # well_formed XLSX: every XML part of the workbook parses (python3's

@@ -122,6 +122,19 @@ fixture)
 	! ls "$work"/csv/*-Functions.csv >/dev/null 2>&1 || fail "a Functions sheet without a file"
 	check_histogram "$(sheet Charts)" "$work/m.csv" 6 1
 	check_histogram "$(sheet Charts)" "$work/m.csv" 8 6
+	# A frame far above the others: the overflow bin, ">= from" with no
+	# upper edge (the third sheet, Charts, read without LibreOffice).
+	constant a 10 100 200
+	awk -F, -v OFS=, 'NR == 50 { $6 = "5000.000" } 1' "$work/a.csv" >"$work/o.csv"
+	run xlsx "$work/o.csv" -o "$work/o.xlsx"
+	[ "$rc" -eq 0 ] || fail "a frame far above the others: status $rc"
+	python3 - "$work/o.xlsx" <<'EOF' || fail "the overflow bin"
+import re, sys, zipfile
+s = zipfile.ZipFile(sys.argv[1]).read("xl/worksheets/sheet3.xml").decode()
+row = re.search(r'<row r="3">.*?</row>', s).group(0)
+assert '<c r="A3"><v>10.001</v></c><c r="C3"><v>1</v></c><c r="D3" t="inlineStr"><is><t>&gt;= 10.001</t></is></c>' in row, row
+assert '<row r="4"' not in s, s
+EOF
 	;;
 split)
 	# More frames than --rows-per-sheet: Frames, Frames 2, Frames 3, each
@@ -144,6 +157,13 @@ split)
 	[ "$(wc -l <"$(sheet 'Frames 3')")" -eq 51 ] || fail "Frames 3 should hold 50 frames"
 	table_of "$work/frames-merged-t2.csv" >"$work/want.frames"
 	same "$work/want.frames" "$work/got.frames" Frames
+	# The line chart spans the first Frames sheet's 100 rows of target_us
+	# (column F), and has no GPU series (column H) without GPU values.
+	python3 - "$work/s.xlsx" <<'EOF' || fail "the line chart's series"
+import sys, zipfile
+chart = zipfile.ZipFile(sys.argv[1]).read("xl/charts/chart1.xml").decode()
+assert "<c:f>Frames!$F$2:$F$101</c:f>" in chart and "$H$" not in chart, chart
+EOF
 	;;
 errors)
 	cp "$data/frames-merged-x1.csv" "$work/m.csv"
@@ -164,6 +184,20 @@ errors)
 	expect_error 1 "bad.csv:23: error"
 	[ ! -e "$work/bad.xlsx" ] || fail "a workbook from a bad file"
 	no_leftovers "$work"
+	# A merged file without frames: its Summary and a Frames sheet with
+	# the header, no Charts.
+	sed -e '/^[0-9-]/d' -e 's/^# frame_count=.*/# frame_count=0/' "$work/m.csv" >"$work/empty.csv"
+	run xlsx "$work/empty.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "a file without frames: status $rc"
+	[ "$(cat "$work/out")" = "wrote $work/empty.xlsx: 0 frames" ] || fail "a file without frames: $(cat "$work/out")"
+	no_leftovers "$work"
+	python3 - "$work/empty.xlsx" <<'EOF' || fail "the workbook of a file without frames"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+sheets = re.findall(r'<sheet name="([^"]*)"', z.read("xl/workbook.xml").decode())
+assert sheets == ["Summary", "Frames"], sheets
+assert "display_time" in z.read("xl/worksheets/sheet2.xml").decode(), "no header"
+EOF
 	# An existing output is never replaced.
 	echo keep >"$work/m.xlsx"
 	run xlsx "$work/m.csv"
@@ -177,6 +211,14 @@ errors)
 	(ulimit -f 64 && "$xrlm" xlsx "$work/frames-merged-big.csv" >"$work/out" 2>"$work/err")
 	rc=$?
 	expect_error 1 "frames-merged-big.xlsx: error: .*File too large"
+	[ ! -e "$work/frames-merged-big.xlsx" ] || fail "a workbook despite the write error"
+	no_leftovers "$work"
+	# Past the limit only as the zip is assembled (sheets of 1000 rows,
+	# each well under 1 MiB; the workbook, 1.3 MB, over it): the same
+	# reason, named.
+	(ulimit -f 2048 && "$xrlm" xlsx "$work/frames-merged-big.csv" --rows-per-sheet 1000 >"$work/out" 2>"$work/err")
+	rc=$?
+	expect_error 1 "frames-merged-big.xlsx: error: cannot write: File too large$"
 	[ ! -e "$work/frames-merged-big.xlsx" ] || fail "a workbook despite the write error"
 	no_leftovers "$work"
 	;;
