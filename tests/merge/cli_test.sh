@@ -385,6 +385,13 @@ gate_column)
 	sed '$d' "$work/out" >"$work/merge-table"
 	run stats "$m"
 	cmp "$work/out" "$work/merge-table" || fail "stats table differs from merge table"
+	# A gate_tripped that is neither 0 nor 1: an error at its row.
+	for v in 2 7; do
+		awk -F, -v OFS=, -v v=$v '/^2000,/ { $23 = v } 1' "$m" >"$work/g.csv"
+		line=$(grep -n '^2000,' "$work/g.csv" | cut -d: -f1)
+		run stats "$work/g.csv"
+		expect_error 1 "g.csv:$line: error: column 23 (gate_tripped) is not 0 or 1$"
+	done
 	# Without GPU files the column is blank and the table says so.
 	run merge "$work/frames-gate-pre.csv" "$work/frames-gate-post.csv" --no-gpu -o "$work/n.csv"
 	[ "$(grep -v '^#' "$work/n.csv" | tail -n +2 | cut -d, -f10 | tr -d '\n')" = "" ] ||
@@ -609,6 +616,31 @@ summary_lines)
 	[ "$rc" -eq 0 ] || fail "stats of a key given twice: status $rc"
 	stderr_once "d.csv: warning: the summary gives target_layer more than once (an edited or joined file?): the first is used$"
 	grep -q "Second" "$work/out" && fail "stats took the second target_layer"
+	# frame_count given twice: the first is the one the rows are checked
+	# against (no second warning, of 3 rows against 999).
+	sed 's/^# frame_count=.*/&\n# frame_count=999/' "$work/m.csv" >"$work/f.csv"
+	run stats "$work/f.csv"
+	stderr_once "f.csv: warning: the summary gives frame_count more than once"
+	# A '#' line after the rows is no summary line: no key given twice.
+	{ cat "$work/m.csv"; echo "# frame_count=999"; } >"$work/after.csv"
+	run stats "$work/after.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "a '#' line after the rows read as the summary's"
+	# Two keys given twice: the first of them is named (b, repeated
+	# before a is). A key of 64 bytes or more is never taken for a repeat,
+	# nor for the 63 bytes it begins with.
+	k63=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk
+	{ printf '# a=1\n# b=1\n# b=2\n# a=2\n'; cat "$work/m.csv"; } >"$work/t.csv"
+	run stats "$work/t.csv"
+	[ "$rc" -eq 0 ] || fail "stats of two keys given twice: status $rc"
+	stderr_once "t.csv: warning: the summary gives b more than once (an edited or joined file?): the first is used$"
+	{ printf '# %sx=1\n# %s=2\n' "$k63" "$k63"; cat "$work/m.csv"; } >"$work/k.csv"
+	run stats "$work/k.csv"
+	[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "a key of 64 bytes taken for the 63 it begins with"
+	# The last of a merge's ~60 keys, given twice (after the others).
+	last=$(grep '^# [a-z_0-9]*=' "$work/m.csv" | tail -n 1)
+	sed "/^display_time,/i $last" "$work/m.csv" >"$work/l.csv"
+	run stats "$work/l.csv"
+	stderr_once "l.csv: warning: the summary gives $(echo "$last" | sed 's/^# \([^=]*\)=.*/\1/') more than once"
 	# A median frame interval of 0 has no rate (it read "~0.0 Hz").
 	sed -E '/^[0-9]/s/^([0-9]+),([0-9]+),[0-9.]+,/\1,\2,0.000,/' "$work/m.csv" >"$work/z.csv"
 	run stats "$work/z.csv"
@@ -1109,6 +1141,12 @@ output_is_input)
 stats_wrong_file)
 	run stats "$data/frames-s1-pre.csv"
 	expect_error 1 "frames-s1-pre.csv:7: error: wrong column header"
+	# Wrong after the nine columns every layout begins with: measured
+	# against the layout of as many columns (ten: gate_tripped tenth).
+	constant a 10 100 5
+	sed 's/^display_time,.*/&,bogus/' "$work/a.csv" >"$work/w.csv"
+	run stats "$work/w.csv"
+	expect_error 1 "w.csv:2: error: wrong column header: column 10 is \"bogus\", expected \"gate_tripped\""
 	run stats "$work/none.csv"
 	expect_error 1 "none.csv: error: cannot open"
 	;;
