@@ -1119,6 +1119,9 @@ output_is_input)
 	ln m.csv link.html
 	cp m.csv m.keep
 	cp m.functions.csv f.keep
+	# The functions file the merge would write is an input (a GPU file).
+	cp gpu-s1-pre.csv g.functions.csv
+	cp g.functions.csv g.keep
 	while IFS='|' read -r words output input; do
 		eval "run $words"
 		expect_error 2 "$output: error: is the input $input; not writing over it"
@@ -1131,8 +1134,11 @@ output_is_input)
 	trace frames-s1-pre.csv -o ./calls-s1-post.csv|./calls-s1-post.csv|./calls-s1-post.csv
 	merge frames-s1-pre.csv frames-s1-post.csv -o calls-s1-pre.csv|calls-s1-pre.csv|calls-s1-pre.csv
 	merge frames-s1-pre.csv frames-s1-post.csv --gpu-pre m.csv --gpu-post m.csv -o link.html|link.html|m.csv
+	merge frames-s1-pre.csv frames-s1-post.csv --gpu-pre g.functions.csv -o g.csv|g.functions.csv|g.functions.csv
 	EOF
-	cmp -s m.csv m.keep && cmp -s m.functions.csv f.keep || fail "an input was changed"
+	cmp -s m.csv m.keep && cmp -s m.functions.csv f.keep && cmp -s g.functions.csv g.keep ||
+		fail "an input was changed"
+	[ ! -e g.csv ] || fail "a merged file beside a functions file that is an input"
 	cmp -s "$data/calls-s1-pre.csv" calls-s1-pre.csv || fail "a calls file was changed"
 	# Another output is still written.
 	run report m.csv -o m.html
@@ -1183,6 +1189,16 @@ bad_args)
 	trace s.csv --from 1 --from 2|--from
 	trace s.csv -o a.json --output b.json|--output
 	ctl watch 1 --count 1 --count 2|--count
+	EOF
+	# Options that contradict each other, in either order.
+	while IFS='|' read -r words message; do
+		eval "run $words"
+		expect_error 2 "$message"
+	done <<-EOF
+	merge a-pre.csv b-post.csv --no-gpu --gpu-post y.csv|--no-gpu conflicts with --gpu-pre/--gpu-post
+	merge a-pre.csv b-post.csv --gpu-pre y.csv --no-gpu|--no-gpu conflicts with --gpu-pre/--gpu-post
+	report m.csv --no-functions --functions a.csv|--no-functions conflicts with --functions
+	report m.csv --functions a.csv --no-functions|--no-functions conflicts with --functions
 	EOF
 	[ ! -e x.csv ] && [ ! -e y.csv ] || fail "a refused command wrote a file"
 	;;
@@ -1375,6 +1391,9 @@ merge_dir_options)
 	--gpu-pre x.csv|--gpu-pre/--gpu-post
 	--all|--all
 	EOF
+	# A directory and a second operand is no merge DIR.
+	run merge "$work" "$work/frames-$t-post.csv"
+	expect_error 2 "cannot derive the output name"
 	[ ! -e "$work/frames-merged-$t.csv" ] || fail "a refused command merged"
 	run merge "$work" --threads 9
 	expect_error 2 "--threads must be 1 to 8"
