@@ -133,7 +133,27 @@ import re, sys, zipfile
 s = zipfile.ZipFile(sys.argv[1]).read("xl/worksheets/sheet3.xml").decode()
 row = re.search(r'<row r="3">.*?</row>', s).group(0)
 assert '<c r="A3"><v>10.001</v></c><c r="C3"><v>1</v></c><c r="D3" t="inlineStr"><is><t>&gt;= 10.001</t></is></c>' in row, row
+assert '<c r="D2" t="inlineStr"><is><t>10.000 to 10.001</t></is></c>' in s, s
 assert '<row r="4"' not in s, s
+EOF
+	# The Frames sheet's formats: microseconds with 3 decimals, shares
+	# with 4; -(2^53 - 1), exact in a double, a number, not text.
+	awk -F, -v OFS=, 'NR == 3 { $1 = "-9007199254740991"; $7 = "0.09" } 1' "$work/a.csv" >"$work/f.csv"
+	run xlsx "$work/f.csv" -o "$work/f.xlsx"
+	[ "$rc" -eq 0 ] || fail "formats: status $rc"
+	python3 - "$work/f.xlsx" <<'EOF' || fail "the Frames sheet's formats"
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+sheet = z.read("xl/worksheets/sheet2.xml").decode()
+styles = z.read("xl/styles.xml").decode()
+codes = dict(re.findall(r'<numFmt numFmtId="(\d+)" formatCode="([^"]*)"', styles))
+xfs = re.findall(r'<xf numFmtId="(\d+)"', re.search(r"<cellXfs.*?</cellXfs>", styles, re.S).group(0))
+def code(col):
+    m = re.search(r'<col min="%d" max="%d"[^>]* style="(\d+)"' % (col, col), sheet)
+    return codes.get(xfs[int(m.group(1))], "General") if m else "General"
+assert [code(c) for c in (1, 2, 6, 7, 8, 9)] == ["General", "General", "0.000", "0.0000", "0.000", "0.0000"], \
+    [code(c) for c in range(1, 10)]
+assert '<c r="A2"><v>-9007199254740991</v></c>' in sheet, re.search(r'<row r="2".*?</row>', sheet).group(0)
 EOF
 	;;
 split)
