@@ -523,6 +523,15 @@ functions_check)
 	done
 	run report "$m" -o "$work/given.html" --functions "$f"
 	stderr_once "its frame_count=999 is not its merged file's 3 frames"
+	# Both warnings on the page: the merged file's (cut) and the table's.
+	head -n -1 "$m" >"$work/cut.csv"
+	run report "$work/cut.csv" -o "$work/cut.html" --functions "$f"
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$work/err")" -eq 2 ] || fail "report of a cut file and another's table: status $rc"
+	page_json "$work/cut.html" | python3 -c '
+import json, sys
+w = json.load(sys.stdin)["warnings"]
+assert len(w) == 2 and "cut short" in w[0] and "frame_count=999" in w[1], w
+' || fail "the page does not show both warnings"
 	# A merged file without its frame_count line: its rows are its frames.
 	mkdir "$work/nofc"
 	grep -v '^# frame_count=' "$m" >"$work/nofc/frames-merged-s1.csv"
@@ -1014,6 +1023,13 @@ assert col["frame_interval_us"]["count"] == 149, col["frame_interval_us"]["count
 p = col["target_cpu_pct_of_frame"]
 assert p["count"] == 0 and all(p[k] is None for k in ("mean", "median", "p95", "p99", "min", "max")), p
 assert "display_time" not in col and "thread_id" not in col, list(col)
+# Columns metrics.h does not know come after its own, with no series.
+known = [c["order"] for c in col.values() if c["group"] != "other"]
+other = [c for c in col.values() if c["group"] == "other"]
+assert other and all(c["order"] > max(known) and "data" not in c for c in other), other
+# The percentile curve: every 0.1 % to 99 %, then every 0.01 % to 100 %.
+cdf = c["cdf"]
+assert len(cdf) == 1091 and cdf[990][1] == 99 and cdf[991][1] == 99.01 and cdf[-1] == [1000, 100], cdf[-3:]
 # Each series whole, little-endian float32 in base64, blanks as NaN.
 import base64, math, struct
 want = [float(l.split(",")[7]) for l in open(sys.argv[1]) if l[0].isdigit()]
