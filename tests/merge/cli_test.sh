@@ -540,6 +540,10 @@ assert len(w) == 2 and "cut short" in w[0] and "frame_count=999" in w[1], w
 		read_back "$cmd" "$work/nofc/frames-merged-s1.csv" "$m" "$work/nofc/o.$cmd"
 		[ "$rc" -eq 0 ] && [ ! -s "$work/err" ] || fail "$cmd of a file without frame_count: status $rc or stderr"
 	done
+	# ... nor when it is no count (its own warning only).
+	sed 's/^# frame_count=.*/# frame_count=x/' "$m" >"$work/nofc/frames-merged-s1.csv"
+	run stats "$work/nofc/frames-merged-s1.csv"
+	stderr_once "warning: its summary's frame_count is not a count"
 	head -n 4 "$work/f.keep" >"$f"
 	run stats "$m"
 	stderr_once "^xrlm: $f: warning: its functions' shares add up to [0-9.]* %, not 100: rows missing or added?$"
@@ -619,6 +623,14 @@ summary_lines)
 	run report "$work/s.csv" -o "$work/s.html"
 	[ "$rc" -eq 0 ] || fail "report of blanks around '=': status $rc"
 	grep -q '"target_layer":"SpacedXR_APILAYER' "$work/s.html" || fail "report does not see 'target_layer = '"
+	# ... and stats, xlsx and compare frame_count: the rows of a cut file
+	# are checked against ' = 3'.
+	head -n -1 "$work/m.csv" | sed 's/^# frame_count=/# frame_count = /' >"$work/sc.csv"
+	for cmd in stats xlsx compare; do
+		read_back "$cmd" "$work/sc.csv" "$work/m.csv" "$work/sc.$cmd"
+		[ "$rc" -eq 0 ] || fail "$cmd of blanks around '=': status $rc"
+		stderr_once "sc.csv: warning: 2 rows, but its summary says frame_count=3 (cut short"
+	done
 	# A key twice: the first, and a warning, for stats as for report.
 	sed 's/^# target_layer=.*/&\n# target_layer=Second/' "$work/m.csv" >"$work/d.csv"
 	run stats "$work/d.csv"
