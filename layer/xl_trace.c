@@ -99,6 +99,7 @@ void xl_trace_session_end_on(struct xl_trace *t, uint64_t dropped, uint64_t gpu_
 	t->counts.dropped_queue_full = dropped;
 	t->counts.gpu_ring_overflow = gpu_overflow;
 	t->api->session_end(t->id.side, t->tag, t->session_id, &t->counts);
+	t->ended_id = t->session_id;
 	t->session_id = 0;
 }
 
@@ -180,7 +181,11 @@ void xl_trace_gpu_on(struct xl_trace *t, const struct xl_gpu_sample *s,
 		.valid = s->valid,
 	};
 
-	if (s->session_id != t->session_id)
+	/* The ended session's sample follows its session_end, which counted
+	 * the samples traced before it. */
+	bool late = s->session_id == t->ended_id;
+
+	if (!s->session_id || (s->session_id != t->session_id && !late))
 		return;
 	recalibrate(t, calibrate, ctx);
 	if (t->cal_valid && s->valid) {
@@ -191,6 +196,7 @@ void xl_trace_gpu_on(struct xl_trace *t, const struct xl_gpu_sample *s,
 		g.t_ns = at > 0 ? (uint64_t)at : 0;
 		g.cal_deviation_ns = t->cal.max_deviation_ns;
 	}
-	t->counts.gpu_samples++;
+	if (!late)
+		t->counts.gpu_samples++;
 	t->api->gpu(t->id.side, &g);
 }

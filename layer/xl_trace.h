@@ -27,6 +27,7 @@ struct xl_trace {
 	const struct xl_trace_api *api; /* NULL: not tracing */
 	struct xl_trace_ident id;
 	uint32_t session_id; /* the open session, 0 = none */
+	uint32_t ended_id;   /* the session that ended last, 0 = none */
 	const char *tag;     /* its tag (the writer's buffer) */
 	struct xl_trace_counts counts; /* the open session's */
 	uint32_t sessions;   /* sessions traced since xl_trace_open() */
@@ -79,8 +80,11 @@ static inline void xl_trace_record(struct xl_trace *t, const struct xl_call_reco
 }
 
 /*
- * One GPU sample of the open session: xrlm:gpu, its time placed on
- * CLOCK_MONOTONIC through @p calibrate (re-taken about once a second).
+ * One GPU sample of the open session, or of the one that ended last (a
+ * frame's timestamps come back after it: the last frames' often once the
+ * next session has begun): xrlm:gpu, its time placed on CLOCK_MONOTONIC
+ * through @p calibrate (re-taken about once a second). The caller traces
+ * only what it writes to a file (or would, without files).
  */
 static inline void xl_trace_gpu(struct xl_trace *t, const struct xl_gpu_sample *s,
                                 xl_trace_calibrate_fn calibrate, void *ctx)

@@ -611,8 +611,9 @@ static void emit_gpu_sample(void *ctx, const struct xl_gpu_sample *sample)
 	struct xl_writer *w = c->w;
 	struct xl_writer_session *s = session_of(w, sample->session_id);
 
-	/* A bracket measurement is no frame: only the GPU file carries it. */
-	if (!sample->bracket)
+	/* A bracket measurement is no frame: only the GPU file carries it. The
+	 * trace takes what its session's files still take, the ended one's too. */
+	if (!sample->bracket && s)
 		xl_trace_gpu(&w->trace, sample, trace_calibrate, c);
 	if (!s && !sample->bracket)
 		xl_log_once(XL_ONCE_GPU_LATE, "a GPU sample of session %u came after its files "

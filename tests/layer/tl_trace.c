@@ -346,6 +346,62 @@ static void test_gpu_time(void **state)
 	assert_int_equal(got.e[got.n - 1].counts.gpu_samples, 7);
 }
 
+/*
+ * A frame's timestamps come back after it, the last frames' often once the
+ * next session has begun: a sample of the session that ended last is
+ * traced after its session_end (which counted those before it), with its
+ * own session id, and counted in no session; one of an older session is
+ * not traced.
+ */
+static void test_gpu_late(void **state)
+{
+	(void)state;
+	struct xl_trace t;
+	struct xl_gpu_sample s;
+
+	open_fake(&t);
+	memset(&cal, 0, sizeof(cal));
+	xl_trace_session_begin_on(&t, 1, "tag-1");
+	s = gpu_sample(100, 1);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	xl_trace_session_end_on(&t, 0, 0);
+	assert_int_equal(got.e[got.n - 1].counts.gpu_samples, 1);
+
+	/* Session 1 ended, none open: its late sample is traced. */
+	unsigned at = got.n;
+	s = gpu_sample(200, 1);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	assert_int_equal(got.n, at + 1);
+	assert_int_equal(last_gpu()->session_id, 1);
+	assert_int_equal(last_gpu()->gpu_ticks, 200);
+
+	/* Session 2 begun: session 1's next late sample still is, and counts
+	 * in neither session; session 2's own are counted in it. */
+	xl_trace_session_begin_on(&t, 2, "tag-2");
+	s = gpu_sample(300, 1);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	assert_int_equal(last_gpu()->session_id, 1);
+	assert_int_equal(last_gpu()->gpu_ticks, 300);
+	s = gpu_sample(400, 2);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	assert_int_equal(last_gpu()->session_id, 2);
+	xl_trace_session_end_on(&t, 0, 0);
+	assert_int_equal(got.e[got.n - 1].counts.gpu_samples, 1);
+
+	/* Session 2 ended last: session 1's samples are no longer traced, nor
+	 * a sample of no session. */
+	at = got.n;
+	s = gpu_sample(500, 1);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	s = gpu_sample(600, 0);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	assert_int_equal(got.n, at);
+	s = gpu_sample(700, 2);
+	xl_trace_gpu_on(&t, &s, fake_calibrate, &cal);
+	assert_int_equal(got.n, at + 1);
+	assert_int_equal(last_gpu()->session_id, 2);
+}
+
 /* No calibration to be had: the samples traced without a time, and asked again each time. */
 static void test_gpu_uncalibrated(void **state)
 {
@@ -381,6 +437,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_and_sessions),
 		cmocka_unit_test(test_gpu_time),
+		cmocka_unit_test(test_gpu_late),
 		cmocka_unit_test(test_gpu_uncalibrated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
