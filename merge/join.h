@@ -6,8 +6,11 @@
  * the session's length.
  *
  * CPU rows are joined on (display_time, thread_id), GPU rows on
- * display_time; a key that appears more than once is matched
- * first-to-first, in file order. frame_interval_us runs to the next pre
+ * display_time; a key that appears more than once is matched to the
+ * first unmatched row of it the walk finds from where it stands (16 rows
+ * ahead, then the window's index): first-to-first where both files hold
+ * that key's rows in the same order, not always where they do not (a
+ * hostile file's). frame_interval_us runs to the next pre
  * row (the session's next frame, whatever its thread): the record of the
  * previous row is patched in place when it arrives.
  */
