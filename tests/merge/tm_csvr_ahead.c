@@ -204,6 +204,20 @@ static void check_same(const char *body)
 	tm_dir_remove(dir);
 }
 
+/* The trace of @p body after the header, read by libcsv alone (check_same() compares the ways). */
+static char *trace_of(const char *body)
+{
+	char dir[256], path[300];
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/t.csv", dir);
+	write_file(path, body, 0);
+	char *got = read_trace(path, false, SIZE_MAX, csvr_ahead_seg_bytes, csvr_ahead_own_bytes);
+	remove(path);
+	tm_dir_remove(dir);
+	return got;
+}
+
 static void test_plain_rows(void **state)
 {
 	(void)state;
@@ -218,19 +232,34 @@ static void test_cut_line_that_looks_like_a_row(void **state)
 	check_same("f,1,2,3\n\"f,1\n2,3\",1,2,3\nf,4,5,6\nf,7,8,9\n");
 }
 
-/* A short row is an error only if another row follows it. */
+/* A short row is an error only if another row follows it (or a comment). */
 static void test_short_rows(void **state)
 {
 	(void)state;
 	check_same("f,1,2,3\nf,1,2\nf,4,5,6\n");
 	check_same("f,1,2,3\nf,4,5,6\nf,1,2\n");
 	check_same("f,1,2,3\nf,4,5,6\nf,1,2");
+	/* The error ends the read: neither the row nor the comment after it is delivered. */
+	static const char *const after[] = {"f,4,5,6\n", "# end=1\n"};
+	for (size_t i = 0; i < 2; i++) {
+		char body[64];
+		snprintf(body, sizeof(body), "f,1,2,3\nf,1,2\n%s", after[i]);
+		check_same(body);
+		char *got = trace_of(body);
+		static const char want[] = "comment 1 side=pre\nrow f f 1 2 3\n"
+		                           "ret -1 truncated 0 error ";
+		if (strncmp(got, want, sizeof(want) - 1) != 0 ||
+		    !strstr(got, "t.csv:4: error: expected 4 fields, got 3\n"))
+			fail_msg("a short row, then \"%s\": %s", after[i], got);
+		free(got);
+	}
 }
 
 static void test_comments_crlf_quotes_blanks(void **state)
 {
 	(void)state;
 	check_same("f,1,2,3\n# mid=1\nf,4,5,6\r\nf , 7,8,9\n\"g\",1,2,3\n\nf,1,2,3\n# end=2\n");
+	check_same("f,1,2,3\n\tg\t,1,2,3\nf,4,5,6\n"); /* libcsv trims tabs as it trims blanks */
 	check_same("f,1,2,3\nf,x,2,3\nf,4,5,6\n");
 	check_same("f,1,2,3,4\nf,4,5,6\n");
 	check_same("f,1,2,3\n\"open,1,2,3\nf,4,5,6\n");
@@ -238,7 +267,8 @@ static void test_comments_crlf_quotes_blanks(void **state)
 
 /*
  * Text cells, which the threads check but do not copy: a blank one (not
- * present), the longest kept and one byte too long (libcsv's error).
+ * present), the longest kept and one byte too long (libcsv's error: an
+ * error for every way of reading, not only the same).
  */
 static void test_text_cells(void **state)
 {
@@ -251,10 +281,19 @@ static void test_text_cells(void **state)
 	name[CSVR_TEXT_MAX - 1] = '\0';
 	snprintf(body, sizeof(body), "f,1,2,3\n%s,4,5,6\nf,7,8,9\n", name);
 	check_same(body);
+	char *got = trace_of(body);
+	assert_non_null(strstr(got, "ret 0 "));
+	free(got);
 	name[CSVR_TEXT_MAX - 1] = 'n';
 	name[CSVR_TEXT_MAX] = '\0';
 	snprintf(body, sizeof(body), "f,1,2,3\n%s,4,5,6\nf,7,8,9\n", name);
 	check_same(body);
+	got = trace_of(body);
+	if (!strstr(got, "ret -1 truncated 0 error ") ||
+	    !strstr(got, "t.csv:4: error: column 1 (fn) is out of range (expected text of at most "
+	                 "255 bytes): \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...\"\n"))
+		fail_msg("a text cell of %d bytes: %s", CSVR_TEXT_MAX, got);
+	free(got);
 }
 
 /* Many rows: every segment boundary falls somewhere in a row. */
@@ -275,8 +314,9 @@ static void test_many_rows(void **state)
 /*
  * Numbers of every length from 1 to 20 digits (the fast path reads 8
  * bytes at a time and leaves more than 19 digits to libcsv's path),
- * leading zeros, each kind's limits and one past them (each an error of
- * its own: an error ends the read); text cells of 1 to 18 bytes with
+ * leading zeros, each kind's limits and one past them, a digit followed
+ * by one of the bytes after '9' (each an error of its own: an error ends
+ * the read); text cells of 1 to 18 bytes with
  * bytes that end nothing ('!', '+', a control byte, bytes above 0x7f).
  */
 static void test_numbers_and_text_bytes(void **state)
@@ -286,6 +326,8 @@ static void test_numbers_and_text_bytes(void **state)
 		"f,9223372036854775808,1,1\n", "f,1,-9223372036854775809,1\n",
 		"f,1,1,18446744073709551616\n", "f,12345678901234567890,1,1\n",
 		"f,-,1,1\n", "f,1,1,-1\n", "f,1,1,1-\n", "f,1,12345678901234567x,1\n",
+		/* The bytes just after '9', which the 8-byte digit test must not take. */
+		"f,1:,1,1\n", "f,1,-2;,1\n", "f,1,1,3<\n", "f,4=,1,1\n", "f,5>,1,1\n", "f,6?,1,1\n",
 	};
 	const char *digits = "12345678901234567890";
 	char body[8192];

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "side_cpu.h"
 #include "side_gpu.h"
 #include "fmt.h"
@@ -592,6 +593,9 @@ static void test_read_limits(void **state)
 		{true, "# gpu_valid_bits=65\n", "1,5,1.0,1\n", ":1: error: gpu_valid_bits is not"},
 		{true, "", "1,5,1.0,2\n", ":2: error: column 4 (valid) is not 0 or 1"},
 		{true, "", "1,5,999999.5,1\n", NULL},
+		/* A last row cut in a number's exponent is cut, not bad. */
+		{true, "", "1,5,1.0,1\n2,5,1.5e", NULL},
+		{true, "", "1,5,1.0,1\n2,5,1.5E", NULL},
 		{true, "", "1,5,1000000,1\n", ":2: error: gpu_period_ns out of range"},
 		{true, "", "# gpu_bracket_ns=1000000000\n1,5,1.0,1\n", NULL},
 		{true, "", "# gpu_bracket_ns=1000000001\n1,5,1.0,1\n",
@@ -710,6 +714,221 @@ static void test_read_integers(void **state)
 	}
 	free(text);
 	tm_dir_remove(dir);
+}
+
+/*
+ * A bad row's message names its first bad field and what is wrong with
+ * it (negative, out of range, or not a number of the column's kind); a
+ * field after the first that begins with '#' is a bad field, not the
+ * start of a comment line.
+ */
+static void test_read_field_messages(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *row, *error;
+	} cases[] = {
+		{"1,x,-y,4",
+		 ":2: error: column 2 (thread_id) is not a non-negative integer: \"x\""},
+		{"1,-2,3,4", ":2: error: column 2 (thread_id) is negative (expected a non-negative "
+		             "integer): \"-2\""},
+		{"1,2,3,99999999999999999999", ":2: error: column 4 (t_exit) is out of range "
+		                              "(expected an integer): \"99999999999999999999\""},
+		{"1,#7,10,20",
+		 ":2: error: column 2 (thread_id) is not a non-negative integer: \"#7\""},
+	};
+	char dir[256], path[512], text[256];
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct side_cpu_file f;
+		snprintf(text, sizeof(text), "display_time,thread_id,t_entry,t_exit\n%s\n5,5,5,5\n",
+		         cases[i].row);
+		assert_int_equal(tm_file_write(path, text), 0);
+		if (side_cpu_read(path, NULL, &f) != -1 || !strstr(f.diag.error, cases[i].error))
+			fail_msg("row \"%s\": \"%s\"", cases[i].row, f.diag.error);
+		side_cpu_destroy(&f);
+	}
+	tm_dir_remove(dir);
+}
+
+/* Writes "# note=" and 'x's: a line of @p len bytes, then its '\n'. */
+static size_t put_long_line(char *text, size_t len)
+{
+	size_t n = (size_t)sprintf(text, "# note=");
+
+	memset(text + n, 'x', len - n);
+	text[len] = '\n';
+	text[len + 1] = '\0';
+	return len + 1;
+}
+
+/*
+ * The lines around the rows: a '#' line of CSVR_COMMENT_MAX - 1 bytes is
+ * read whole and one a byte longer is cut with a warning, before the
+ * column header and after the rows; a '#' line saved by a spreadsheet (in
+ * quotes, a quote doubled in them, a CR inside them at its end) reads as
+ * it was written; blank lines before the header are skipped; a UTF-8
+ * byte-order mark is one only at the start of the file (elsewhere the
+ * header is wrong); a line before the header longer than the reader's
+ * buffer is an error; a header in quotes too long to unquote is read as
+ * it is (a wrong header).
+ */
+static void test_read_comment_lines(void **state)
+{
+	(void)state;
+	static const char header[] = "display_time,thread_id,t_entry,t_exit\n";
+	char dir[256], path[512];
+	static char text[3 * CSVR_COMMENT_MAX + 256];
+	struct side_cpu_file f;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/frames-x-pre.csv", dir);
+	for (int after = 0; after < 2; after++) {
+		for (size_t len = CSVR_COMMENT_MAX - 1; len <= CSVR_COMMENT_MAX; len++) {
+			size_t n = 0;
+			if (!after)
+				n += put_long_line(text, len);
+			n += (size_t)sprintf(text + n, "%s1,7,10,20\n", header);
+			if (after)
+				n += put_long_line(text + n, len);
+			strcpy(text + n, "# session_end dropped_queue_full=3\n");
+			assert_int_equal(tm_file_write(path, text), 0);
+			assert_int_equal(side_cpu_read(path, NULL, &f), 0);
+			assert_int_equal(f.meta.dropped_queue_full, 3);
+			const char *want = after ? ":3: warning: '#' line longer than 2047 bytes"
+			                         : ":1: warning: '#' line longer than 2047 bytes";
+			if (len < CSVR_COMMENT_MAX ? f.diag.warning_count != 0
+			                           : f.diag.warning_count != 1 ||
+			                                     !strstr(f.diag.warnings[0], want))
+				fail_msg("a line of %zu bytes: %d warnings, \"%s\"", len,
+				         f.diag.warning_count, f.diag.warnings[0]);
+			side_cpu_destroy(&f);
+		}
+	}
+
+	snprintf(text, sizeof(text), "\"# target_layer=a\"\"b\"\" c\",,\n\"# layer=x\r\",,\n"
+	         "\n\r\n%s1,7,10,20\n", header);
+	assert_int_equal(tm_file_write(path, text), 0);
+	if (side_cpu_read(path, NULL, &f) != 0)
+		fail_msg("%s", f.diag.error);
+	assert_string_equal(f.meta.target_layer, "a\"b\" c");
+	assert_string_equal(f.meta.layer, "x");
+	assert_int_equal(f.count, 1);
+	side_cpu_destroy(&f);
+
+	snprintf(text, sizeof(text), "# side=pre\n\xef\xbb\xbf%s1,7,10,20\n", header);
+	assert_int_equal(tm_file_write(path, text), 0);
+	assert_int_equal(side_cpu_read(path, NULL, &f), -1);
+	assert_non_null(strstr(f.diag.error, ":2: error: wrong column header: column 1 is"));
+	side_cpu_destroy(&f);
+
+	/* A line before the header that does not fit the reader's buffer (1 MiB). */
+	size_t big = ((size_t)1 << 20) + 100;
+	char *huge = malloc(big + sizeof(header) + 64);
+	assert_non_null(huge);
+	strcpy(huge, "# side=pre\n");
+	size_t at = put_long_line(huge + strlen(huge), big) + strlen(huge);
+	sprintf(huge + at, "%s1,7,10,20\n", header);
+	assert_int_equal(tm_file_write(path, huge), 0);
+	free(huge);
+	assert_int_equal(side_cpu_read(path, NULL, &f), -1);
+	if (!strstr(f.diag.error, ":2: error: line too long"))
+		fail_msg("%s", f.diag.error);
+	side_cpu_destroy(&f);
+
+	/* A header in quotes too long to be unquoted (its message's buffer) is taken as it is. */
+	size_t n = (size_t)sprintf(text, "%s",
+	                           "\"display_time\",\"thread_id\",\"t_entry\",\"t_exit\",\"");
+	memset(text + n, 'x', 1000);
+	strcpy(text + n + 1000, "\"\n1,7,10,20,1\n");
+	assert_int_equal(tm_file_write(path, text), 0);
+	assert_int_equal(side_cpu_read(path, NULL, &f), -1);
+	if (!strstr(f.diag.error,
+	            ":1: error: wrong column header: column 1 is \"\"display_time\"\""))
+		fail_msg("%s", f.diag.error);
+	side_cpu_destroy(&f);
+	tm_dir_remove(dir);
+}
+
+/*
+ * The footers' words are whole words: "session_end" and "gate_tripped"
+ * with more letters after them are other comments (nothing), blanks or a
+ * tab after them are theirs; "# gpu_gate_tripped=" is a trip with 1 only.
+ */
+static void test_read_footer_words(void **state)
+{
+	(void)state;
+	static const char cpu[] = "display_time,thread_id,t_entry,t_exit\n1,7,10,20\n";
+	static const char gpu[] = "display_time,gpu_ticks,gpu_period_ns,valid\n1,5,1.0,1\n";
+	char dir[256], path[512], text[512];
+	struct side_cpu_file c;
+	struct side_gpu_file g;
+
+	tm_dir_create(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/x.csv", dir);
+	snprintf(text, sizeof(text), "%s# session_ended dropped_queue_full=5\n"
+	         "# gate_trippedness display_time=7\n", cpu);
+	assert_int_equal(tm_file_write(path, text), 0);
+	if (side_cpu_read(path, NULL, &c) != 0)
+		fail_msg("%s", c.diag.error);
+	assert_false(c.meta.has_session_end);
+	assert_int_equal(c.meta.dropped_queue_full, 0);
+	assert_int_equal(c.meta.gate_trip_count, 0);
+	side_cpu_destroy(&c);
+
+	snprintf(text, sizeof(text), "%s# session_end\tdropped_queue_full=6\n"
+	         "# gate_tripped\tdisplay_time=7\n", cpu);
+	assert_int_equal(tm_file_write(path, text), 0);
+	if (side_cpu_read(path, NULL, &c) != 0)
+		fail_msg("%s", c.diag.error);
+	assert_true(c.meta.has_session_end);
+	assert_int_equal(c.meta.dropped_queue_full, 6);
+	assert_int_equal(c.meta.gate_trip_count, 1);
+	assert_int_equal(c.meta.gate_trips[0], 7);
+	side_cpu_destroy(&c);
+
+	for (int tripped = 0; tripped < 2; tripped++) {
+		snprintf(text, sizeof(text), "%s# gpu_gate_tripped=%d\n", gpu, tripped);
+		assert_int_equal(tm_file_write(path, text), 0);
+		if (side_gpu_read(path, NULL, &g) != 0)
+			fail_msg("%s", g.diag.error);
+		assert_int_equal(g.meta.gate_tripped_unknown_frame, tripped);
+		side_gpu_destroy(&g);
+	}
+	tm_dir_remove(dir);
+}
+
+/*
+ * The statistics of a merged file's columns (columns.c, `xrlm stats` and
+ * the workbook): negative_target_frames counts the frames below 0, not
+ * those at 0; a median interval of 0 gives no frame rate (0), not an
+ * infinite one; a blank (NAN) cell is left out of its column only.
+ */
+static void test_columns_summary(void **state)
+{
+	(void)state;
+	for (int streaming = 0; streaming < 2; streaming++) {
+		struct columns c;
+		struct merge_summary s;
+		memset(&s, 0, sizeof(s));
+		if (streaming)
+			assert_int_equal(columns_create_stream(&c, NULL), 0);
+		else
+			assert_int_equal(columns_create(&c, 0), 0);
+		assert_int_equal(columns_add(&c, 0.0, 1, NAN, NAN, 0), 0);
+		assert_int_equal(columns_add(&c, -1.0, 2, 5, NAN, 0), 0);
+		assert_int_equal(columns_add(&c, 3.0, NAN, 7, 1, 0), 0);
+		assert_int_equal(columns_summarize(&c, &s), 0);
+		assert_int_equal(s.frame_count, 3);
+		assert_int_equal(s.negative_target_frames, 1);
+		assert_int_equal(s.gpu_frame_count, 2);
+		assert_int_equal(s.target_cpu_pct.count, 2);
+		assert_int_equal(s.target_gpu_pct.count, 1);
+		assert_true(s.frame_interval_us.median == 0 && s.frame_rate_hz == 0);
+		columns_destroy(&c);
+	}
 }
 
 /* ---- spill ---- */
@@ -2477,6 +2696,10 @@ int main(void)
 		cmocka_unit_test(test_read_rejects_bad_numbers),
 		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_read_integers),
+		cmocka_unit_test(test_read_field_messages),
+		cmocka_unit_test(test_read_comment_lines),
+		cmocka_unit_test(test_read_footer_words),
+		cmocka_unit_test(test_columns_summary),
 		cmocka_unit_test(test_spill_grows),
 		cmocka_unit_test(test_spill_patch),
 		cmocka_unit_test(test_spill_shared),

@@ -1,7 +1,8 @@
 /*
  * Unit tests of quote_path(): ordinary names as they are, others escaped
  * so that no control byte reaches a terminal and no two names look alike,
- * and a long escaped name cut inside its buffer.
+ * and a long escaped name cut inside its buffer; and csvr_quote_field(),
+ * a bad field quoted in a reader's message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csvr.h"
 #include "quote.h"
 
 static void test_ordinary_unchanged(void **state)
@@ -127,6 +129,29 @@ static void test_path_to(void **state)
 	assert_string_equal(quote_path_to(small, sizeof(small), "abcdef", (size_t)-1), "abc");
 }
 
+/*
+ * csvr_quote_field(), a bad field in a reader's message: its first 40
+ * bytes, "..." when there are more, '?' for every byte that is not
+ * printable ASCII (DEL and the bytes above it too), cut to its buffer.
+ */
+static void test_quote_field(void **state)
+{
+	char buf[64], small[8];
+	const char *forty = "0123456789012345678901234567890123456789";
+	(void)state;
+
+	csvr_quote_field(buf, sizeof(buf), " a~\x1f\x7f\x80\xff", 7);
+	assert_string_equal(buf, " a~????");
+	csvr_quote_field(buf, sizeof(buf), forty, 40);
+	assert_string_equal(buf, forty);
+	csvr_quote_field(buf, sizeof(buf), "01234567890123456789012345678901234567890", 41);
+	assert_string_equal(buf, "0123456789012345678901234567890123456789...");
+	csvr_quote_field(buf, sizeof(buf), "a\0b", 3);
+	assert_string_equal(buf, "a?b");
+	csvr_quote_field(small, sizeof(small), forty, 40);
+	assert_string_equal(small, "012");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_long_name_cut),
 		cmocka_unit_test(test_text_controls_replaced),
 		cmocka_unit_test(test_path_to),
+		cmocka_unit_test(test_quote_field),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
