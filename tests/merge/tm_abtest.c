@@ -259,6 +259,48 @@ static void test_ncsv_reads_by_name(void **state)
 	ncsv_destroy(&t);
 }
 
+/*
+ * Column names as a spreadsheet quotes them: a name in quotes with a
+ * quote doubled inside is the name with one quote, as libcsv reads a
+ * cell (the engine unquotes only names without a quote inside).
+ */
+static void test_ncsv_quoted_names(void **state)
+{
+	const char *p = temp_file("\"a\"\"b\",\"c\",d\n1,2,3\n");
+	struct ncsv t;
+	char err[NCSV_MSG_MAX];
+	(void)state;
+	assert_int_equal(ncsv_read(p, NULL, &t, err, sizeof(err)), 0);
+	unlink(p);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(t.cols[0].name, "a\"b");
+	assert_string_equal(t.cols[1].name, "c");
+	assert_string_equal(t.cols[2].name, "d");
+	assert_int_equal(t.nrows, 1);
+	ncsv_destroy(&t);
+}
+
+/*
+ * Metadata lines: blanks around the '=' are neither the key's nor the
+ * value's (as merged_read.c reads them), and a line without '=' carries
+ * no value: a key's first value is the first line that gives it one.
+ */
+static void test_ncsv_metadata(void **state)
+{
+	const char *p = temp_file("# frame_count\n# frame_count = 12 \n# frame_count=13\n"
+	                          "# gpu_mode\t=\tgated\na\n1\n");
+	struct ncsv t;
+	char err[NCSV_MSG_MAX];
+	(void)state;
+	assert_int_equal(ncsv_read(p, NULL, &t, err, sizeof(err)), 0);
+	unlink(p);
+	assert_int_equal(t.nmeta, 4);
+	assert_string_equal(ncsv_meta_value(&t, "frame_count"), "12");
+	assert_string_equal(ncsv_meta_value(&t, "gpu_mode"), "gated");
+	assert_null(ncsv_meta_value(&t, "frame"));
+	ncsv_destroy(&t);
+}
+
 static void expect_ncsv_error(const char *text, const char *needle)
 {
 	struct ncsv t;
@@ -408,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_compare_relative_undefined),
 		cmocka_unit_test(test_compare_intervals_exact),
 		cmocka_unit_test(test_ncsv_reads_by_name),
+		cmocka_unit_test(test_ncsv_quoted_names),
+		cmocka_unit_test(test_ncsv_metadata),
 		cmocka_unit_test(test_ncsv_errors),
 		cmocka_unit_test(test_ncsv_truncated_last_row),
 		cmocka_unit_test(test_jsonw_escaping),
