@@ -7,7 +7,7 @@
  * still written; what clients still waiting hear when the instance goes.
  *
  * Every wait is for an event (a reply, a state the server sets), bounded
- * by the clients' receive timeout or WAIT_NS: never a sleep standing in
+ * by the clients' receive timeout or WAIT_S: never a sleep standing in
  * for one.
  */
 #include <setjmp.h>
