@@ -829,7 +829,8 @@ static void test_read_comment_lines(void **state)
 	char *huge = malloc(big + sizeof(header) + 64);
 	assert_non_null(huge);
 	strcpy(huge, "# side=pre\n");
-	size_t at = put_long_line(huge + strlen(huge), big) + strlen(huge);
+	size_t at = strlen(huge); /* before the line is put after it */
+	at += put_long_line(huge + at, big);
 	sprintf(huge + at, "%s1,7,10,20\n", header);
 	assert_int_equal(tm_file_write(path, huge), 0);
 	free(huge);
