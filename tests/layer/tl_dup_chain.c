@@ -53,21 +53,6 @@ static XRAPI_ATTR XrResult XRAPI_CALL bottom_create(const XrInstanceCreateInfo *
 	return XR_SUCCESS;
 }
 
-static XrApiLayerNextInfo node(const char *name, PFN_xrGetInstanceProcAddr gipa,
-                               PFN_xrCreateApiLayerInstance create, XrApiLayerNextInfo *next)
-{
-	XrApiLayerNextInfo n = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO,
-		.structVersion = XR_API_LAYER_NEXT_INFO_STRUCT_VERSION,
-		.structSize = sizeof(n),
-		.nextGetInstanceProcAddr = gipa,
-		.nextCreateApiLayerInstance = create,
-		.next = next,
-	};
-	snprintf(n.layerName, sizeof(n.layerName), "%s", name);
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	XrNegotiateApiLayerRequest layer;
@@ -78,15 +63,10 @@ int main(int argc, char **argv)
 	if (!lib || !tl_negotiate(lib, &layer))
 		return failed("cannot load and negotiate with the layer");
 	/* The loader's chain: the layer, the layer again, the rest. */
-	XrApiLayerNextInfo rest = node("XR_APILAYER_rest", bottom_gipa, bottom_create, NULL);
-	XrApiLayerNextInfo inner = node(argv[2], layer.getInstanceProcAddr,
-	                                layer.createApiLayerInstance, &rest);
-	XrApiLayerCreateInfo info = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO,
-		.structVersion = XR_API_LAYER_CREATE_INFO_STRUCT_VERSION,
-		.structSize = sizeof(info),
-		.nextInfo = &inner,
-	};
+	XrApiLayerNextInfo rest = tl_next_info("XR_APILAYER_rest", bottom_gipa, bottom_create, NULL);
+	XrApiLayerNextInfo inner = tl_next_info(argv[2], layer.getInstanceProcAddr,
+	                                        layer.createApiLayerInstance, &rest);
+	XrApiLayerCreateInfo info = tl_create_info(&inner);
 	XrInstanceCreateInfo create = {.type = XR_TYPE_INSTANCE_CREATE_INFO};
 	snprintf(create.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "tl_dup_chain");
 	create.applicationInfo.apiVersion = XR_MAKE_VERSION(1, 0, 0);

@@ -137,31 +137,6 @@ static XRAPI_ATTR XrResult XRAPI_CALL create2(const XrInstanceCreateInfo *create
 	return fail2 ? XR_ERROR_RUNTIME_FAILURE : XR_SUCCESS;
 }
 
-static XrApiLayerNextInfo node(const char *name, PFN_xrGetInstanceProcAddr gipa,
-                               PFN_xrCreateApiLayerInstance create, XrApiLayerNextInfo *next)
-{
-	XrApiLayerNextInfo n = {
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO,
-		.structVersion = XR_API_LAYER_NEXT_INFO_STRUCT_VERSION,
-		.structSize = sizeof(n),
-		.nextGetInstanceProcAddr = gipa,
-		.nextCreateApiLayerInstance = create,
-		.next = next,
-	};
-	snprintf(n.layerName, sizeof(n.layerName), "%s", name);
-	return n;
-}
-
-static XrApiLayerCreateInfo create_info(XrApiLayerNextInfo *next)
-{
-	return (XrApiLayerCreateInfo){
-		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO,
-		.structVersion = XR_API_LAYER_CREATE_INFO_STRUCT_VERSION,
-		.structSize = sizeof(XrApiLayerCreateInfo),
-		.nextInfo = next,
-	};
-}
-
 static XrNegotiateApiLayerRequest layer;
 static XrInstanceCreateInfo app_create = {.type = XR_TYPE_INSTANCE_CREATE_INFO};
 
@@ -175,8 +150,8 @@ static PFN_xrVoidFunction lookup(XrInstance instance, const char *name)
 /* Creates an instance through the layer above chain 2; XR_NULL_HANDLE on failure. */
 static XrInstance create_on_2(void)
 {
-	XrApiLayerNextInfo rest = node("XR_APILAYER_rest2", gipa2, create2, NULL);
-	XrApiLayerCreateInfo info = create_info(&rest);
+	XrApiLayerNextInfo rest = tl_next_info("XR_APILAYER_rest2", gipa2, create2, NULL);
+	XrApiLayerCreateInfo info = tl_create_info(&rest);
 	XrInstance instance = XR_NULL_HANDLE;
 	return layer.createApiLayerInstance(&app_create, &info, &instance) == XR_SUCCESS
 	               ? instance
@@ -198,33 +173,33 @@ static void refused(const XrApiLayerCreateInfo *info, const char *what)
 
 static void malformed_chains(const char *layer_name)
 {
-	XrApiLayerNextInfo rest = node("XR_APILAYER_rest2", gipa2, create2, NULL);
+	XrApiLayerNextInfo rest = tl_next_info("XR_APILAYER_rest2", gipa2, create2, NULL);
 	XrApiLayerCreateInfo info;
 
 	refused(NULL, "no create info");
-	info = create_info(&rest);
+	info = tl_create_info(&rest);
 	info.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO;
 	refused(&info, "a create info of another type");
-	info = create_info(NULL);
+	info = tl_create_info(NULL);
 	refused(&info, "no next layer");
 	XrApiLayerNextInfo bad = rest;
 	bad.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO;
-	info = create_info(&bad);
+	info = tl_create_info(&bad);
 	refused(&info, "a next layer's info of another type");
 	bad = rest;
 	bad.nextCreateApiLayerInstance = NULL;
-	info = create_info(&bad);
+	info = tl_create_info(&bad);
 	refused(&info, "a next layer without its create function");
 	bad = rest;
 	bad.nextGetInstanceProcAddr = NULL;
-	info = create_info(&bad);
+	info = tl_create_info(&bad);
 	refused(&info, "a next layer without its xrGetInstanceProcAddr");
 	/* Below the library, nothing but two more copies of it. */
-	XrApiLayerNextInfo copy2 = node(layer_name, layer.getInstanceProcAddr,
-	                                layer.createApiLayerInstance, NULL);
-	XrApiLayerNextInfo copy1 = node(layer_name, layer.getInstanceProcAddr,
-	                                layer.createApiLayerInstance, &copy2);
-	info = create_info(&copy1);
+	XrApiLayerNextInfo copy2 = tl_next_info(layer_name, layer.getInstanceProcAddr,
+	                                        layer.createApiLayerInstance, NULL);
+	XrApiLayerNextInfo copy1 = tl_next_info(layer_name, layer.getInstanceProcAddr,
+	                                        layer.createApiLayerInstance, &copy2);
+	info = tl_create_info(&copy1);
 	refused(&info, "nothing below but copies of the library");
 }
 
@@ -322,8 +297,8 @@ int main(int argc, char **argv)
 
 	malformed_chains(argv[2]);
 
-	XrApiLayerNextInfo rest1 = node("XR_APILAYER_rest1", gipa1, create1, NULL);
-	XrApiLayerCreateInfo info1 = create_info(&rest1);
+	XrApiLayerNextInfo rest1 = tl_next_info("XR_APILAYER_rest1", gipa1, create1, NULL);
+	XrApiLayerCreateInfo info1 = tl_create_info(&rest1);
 	XrInstance a = XR_NULL_HANDLE;
 	expect(layer.createApiLayerInstance(&app_create, &info1, &a) == XR_SUCCESS && a == HANDLE_A &&
 	               creates1 == 1,

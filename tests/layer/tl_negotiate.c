@@ -4,6 +4,7 @@
 #include "tl_negotiate.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 
 XrNegotiateLoaderInfo tl_loader_info(void)
 {
@@ -24,6 +25,31 @@ XrNegotiateApiLayerRequest tl_layer_request(void)
 		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST,
 		.structVersion = XR_API_LAYER_INFO_STRUCT_VERSION,
 		.structSize = sizeof(XrNegotiateApiLayerRequest),
+	};
+}
+
+XrApiLayerNextInfo tl_next_info(const char *name, PFN_xrGetInstanceProcAddr gipa,
+                                PFN_xrCreateApiLayerInstance create, XrApiLayerNextInfo *next)
+{
+	XrApiLayerNextInfo n = {
+		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO,
+		.structVersion = XR_API_LAYER_NEXT_INFO_STRUCT_VERSION,
+		.structSize = sizeof(n),
+		.nextGetInstanceProcAddr = gipa,
+		.nextCreateApiLayerInstance = create,
+		.next = next,
+	};
+	snprintf(n.layerName, sizeof(n.layerName), "%s", name);
+	return n;
+}
+
+XrApiLayerCreateInfo tl_create_info(XrApiLayerNextInfo *next)
+{
+	return (XrApiLayerCreateInfo){
+		.structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO,
+		.structVersion = XR_API_LAYER_CREATE_INFO_STRUCT_VERSION,
+		.structSize = sizeof(XrApiLayerCreateInfo),
+		.nextInfo = next,
 	};
 }
 
