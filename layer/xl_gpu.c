@@ -482,6 +482,25 @@ static VkResult submit_one(struct xl_gpu *gpu, VkCommandBuffer cmd, VkFence fenc
 }
 
 /*
+ * Frame thread: whether a bracket measurement is due at @p now (noting it
+ * as submitted then). A window's worth close together at the start, for
+ * the median to start from, then one a period; and one every
+ * XL_GPU_BRACKET_START_NS while the writer asks for them.
+ */
+static bool bracket_due(struct xl_gpu_bracket *b, uint64_t now)
+{
+	bool asked = now < atomic_load_explicit(&b->fast_until_ns, memory_order_relaxed) &&
+	             now - b->last_ns >= XL_GPU_BRACKET_START_NS;
+
+	if (now < b->due_ns && !asked)
+		return false;
+	b->last_ns = now;
+	b->due_ns = now + (++b->submitted >= XL_BRACKET_WINDOW ? XL_GPU_BRACKET_PERIOD_NS
+	                                                        : XL_GPU_BRACKET_START_NS);
+	return true;
+}
+
+/*
  * Frame thread, pre: submits the bracket measurement when it is due, just
  * before the frame's own timestamp (slot @p head), gated like the frame:
  * its event is set after the three submissions, so they run back to back
@@ -492,12 +511,8 @@ static void bracket_submit(struct xl_gpu *gpu, uint32_t head, uint32_t session_i
 	struct xl_gpu_bracket *b = &gpu->bracket;
 	if (!b->fence || b->broken || atomic_load_explicit(&b->state, memory_order_acquire) != SLOT_FREE)
 		return;
-	uint64_t now = xl_clock_mono_ns();
-	if (now < b->due_ns)
+	if (!bracket_due(b, xl_clock_mono_ns()))
 		return;
-	/* A window's worth close together, for the median to start from. */
-	b->due_ns = now + (++b->submitted >= XL_GPU_BRACKET_WINDOW ? XL_GPU_BRACKET_PERIOD_NS
-	                                                          : XL_GPU_BRACKET_START_NS);
 	b->before = head;
 	b->session_id = session_id;
 	if (!gated)
@@ -609,33 +624,34 @@ static int64_t bracket_read(struct xl_gpu *gpu)
 	return (int64_t)((double)(outer - inner) * gpu->period_ns + 0.5);
 }
 
-/* Writer: the median of the last measurements (at least one). */
-static int64_t recent_median(const struct xl_gpu_bracket *b)
+/*
+ * Writer: takes measurement @p ns; returns the correction in effect from
+ * it on. A measurement off the correction asks the frame thread for the
+ * next ones soon: enough to confirm a step, or, once one is confirmed, to
+ * fill the window that starts from it.
+ */
+static int64_t bracket_take(struct xl_gpu_bracket *b, int64_t ns)
 {
-	int64_t v[XL_GPU_BRACKET_WINDOW];
-	uint32_t n = b->measured < XL_GPU_BRACKET_WINDOW ? b->measured : XL_GPU_BRACKET_WINDOW;
-	memcpy(v, b->recent, n * sizeof(v[0]));
-	for (uint32_t i = 1; i < n; i++) /* insertion sort: a few values */
-		for (uint32_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			int64_t t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+	enum xl_bracket_change c = xl_bracket_track_take(&b->track, ns);
+	uint64_t fast = 0;
 
-/* Writer: the median of the last measurements, @p ns among them. */
-static int64_t bracket_median(struct xl_gpu_bracket *b, int64_t ns)
-{
-	b->recent[b->measured++ % XL_GPU_BRACKET_WINDOW] = ns;
-	return recent_median(b);
+	if (c == XL_BRACKET_DOUBT)
+		fast = XL_BRACKET_CONFIRM;
+	else if (c == XL_BRACKET_RESTART)
+		fast = XL_BRACKET_WINDOW - XL_BRACKET_CONFIRM;
+	if (fast)
+		atomic_store_explicit(&b->fast_until_ns,
+		                      xl_clock_mono_ns() + fast * XL_GPU_BRACKET_START_NS +
+		                              XL_GPU_BRACKET_START_NS / 2,
+		                      memory_order_relaxed);
+	return xl_bracket_track_median(&b->track);
 }
 
 bool xl_gpu_bracket_now(const struct xl_gpu *gpu, int64_t *ns)
 {
-	if (gpu->bracket.measured == 0)
+	if (xl_bracket_track_count(&gpu->bracket.track) == 0)
 		return false;
-	*ns = recent_median(&gpu->bracket);
+	*ns = xl_bracket_track_median(&gpu->bracket.track);
 	return true;
 }
 
@@ -666,7 +682,7 @@ static bool bracket_collect(struct xl_gpu *gpu, uint32_t max_session,
 	atomic_store_explicit(&b->state, SLOT_FREE, memory_order_release);
 	if (s.bracket_ns < 0)
 		return true;
-	s.bracket_ns = bracket_median(b, s.bracket_ns);
+	s.bracket_ns = bracket_take(b, s.bracket_ns);
 	emit(ctx, &s);
 	return true;
 }

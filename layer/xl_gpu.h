@@ -42,6 +42,7 @@
 #ifndef XL_GPU_H
 #define XL_GPU_H
 
+#include "xl_bracket_track.h"
 #include "xl_gate.h"
 #include "xl_gpu_device.h"
 #include "xl_vk.h"
@@ -56,18 +57,20 @@
 #define XL_GPU_SLOTS 32
 /*
  * Pre measures the bracket of an empty submission on the session's first
- * frame, then every XL_GPU_BRACKET_START_NS until it has
- * XL_GPU_BRACKET_WINDOW measurements, then every XL_GPU_BRACKET_PERIOD_NS;
- * what it writes is the median of the last XL_GPU_BRACKET_WINDOW
- * measurements. One submission's latency can be far off, on a loaded CPU
- * especially, and such delays come in bursts (lavapipe under a parallel
- * test run: 1-4.5 ms on two or three consecutive frames against ~0.4 ms):
- * measurements on consecutive frames would share one burst, so the first
- * ones are spread over the session's first ~0.4 s.
+ * frame, then every XL_GPU_BRACKET_START_NS until it has XL_BRACKET_WINDOW
+ * measurements, then every XL_GPU_BRACKET_PERIOD_NS; what it writes is the
+ * median of the last XL_BRACKET_WINDOW measurements (xl_bracket_track.h).
+ * One submission's latency can be far off, on a loaded CPU especially, and
+ * such delays come in bursts (lavapipe under a parallel test run: 1-4.5 ms
+ * on two or three consecutive frames against ~0.4 ms): measurements on
+ * consecutive frames would share one burst, so the first ones are spread
+ * over the session's first ~0.4 s. A measurement off the median (the GPU's
+ * clocks changed, or a stray one) brings the next ones back to the start's
+ * pace, so that a step in the bracket is followed within
+ * XL_GPU_BRACKET_PERIOD_NS and a few XL_GPU_BRACKET_START_NS.
  */
-#define XL_GPU_BRACKET_PERIOD_NS 2000000000ull
+#define XL_GPU_BRACKET_PERIOD_NS 500000000ull
 #define XL_GPU_BRACKET_START_NS 50000000ull
-#define XL_GPU_BRACKET_WINDOW 9
 
 /* One finished timestamp, as the GPU CSV records it. */
 struct xl_gpu_sample {
@@ -114,11 +117,13 @@ struct xl_gpu_bracket {
 	uint32_t before;        /* the frame slot (head) it was submitted just before */
 	uint32_t session_id;
 	uint64_t due_ns;        /* frame thread: when the next one is due */
+	uint64_t last_ns;       /* frame thread: when the last one was submitted */
 	uint32_t submitted;     /* frame thread: how many so far */
+	/* Writer to frame thread: until then, one every XL_GPU_BRACKET_START_NS. */
+	_Atomic uint64_t fast_until_ns;
 	bool broken;            /* a submission failed: no more of them */
 	uint8_t broken_sent;    /* of a broken one's A, E, B: how many were submitted (never collected) */
-	int64_t recent[XL_GPU_BRACKET_WINDOW]; /* writer: the last measurements */
-	uint32_t measured;      /* writer: how many so far */
+	struct xl_bracket_track track; /* writer: the measurements */
 };
 
 /* The GPU state both sides of a process share, inside the control block. */

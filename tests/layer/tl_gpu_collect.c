@@ -14,8 +14,12 @@
  *     timeout, one asleep on a timer only past the hard timeout;
  *   - the timeline gate's first armed value is 1, never 0 ("not armed");
  *     gated, the bracket's event is set after its three submissions, plain
- *     before them; the first XL_GPU_BRACKET_WINDOW brackets come
+ *     before them; the first XL_BRACKET_WINDOW brackets come
  *     XL_GPU_BRACKET_START_NS apart, then one a period;
+ *   - a step in the bracket (the GPU's clocks changed) is followed: a
+ *     measurement off the correction brings the next one due at the
+ *     start's pace, not a period later, and the third in a row off it the
+ *     same way is the correction;
  *   - destroying a broken bracket waits for E's fence when E was
  *     submitted, and leaves everything to the device when A alone was.
  * lavapipe's timestamps are 64 bits wide and its brackets vary: the
@@ -370,15 +374,15 @@ static void check_timeline(void)
 	free(gpu);
 }
 
-/* XL_GPU_BRACKET_WINDOW measurements XL_GPU_BRACKET_START_NS apart, then one a period. */
+/* XL_BRACKET_WINDOW measurements XL_GPU_BRACKET_START_NS apart, then one a period. */
 static void check_spacing(void)
 {
 	struct xl_gpu *gpu = fake_gpu();
 	gpu->bracket.fence = (VkFence)(uintptr_t)1;
-	for (int64_t id = 1; id <= XL_GPU_BRACKET_WINDOW + 1; id++) {
+	for (int64_t id = 1; id <= XL_BRACKET_WINDOW + 1; id++) {
 		stamp(gpu, id, true);
 		uint64_t ahead = gpu->bracket.due_ns - xl_clock_mono_ns();
-		bool period = id >= XL_GPU_BRACKET_WINDOW;
+		bool period = id >= XL_BRACKET_WINDOW;
 		if (period ? ahead <= XL_GPU_BRACKET_START_NS : ahead > XL_GPU_BRACKET_START_NS) {
 			fprintf(stderr, "FAIL: after bracket %lld the next is due in %llu ns: want %s\n",
 			        (long long)id, (unsigned long long)ahead,
@@ -387,6 +391,65 @@ static void check_spacing(void)
 		}
 		xl_gpu_collect(gpu, 1, emit, NULL);
 	}
+	free(gpu);
+}
+
+/*
+ * One bracket measurement of @p ns (B - A, E's span 0) submitted with frame
+ * @p id if one is due by the frame thread's own schedule, and collected.
+ * Returns whether one was submitted; its line's value goes to *@p line.
+ */
+static bool scheduled_bracket(struct xl_gpu *gpu, int64_t id, uint64_t ns, int64_t *line)
+{
+	memcpy(bracket_q, (uint64_t[4]){1000, 2000, 2000, 1000 + ns}, sizeof(bracket_q));
+	if (!xl_gpu_stamp(gpu, 1000 + id, id, 1, false, 1))
+		expect(false, "a frame's timestamp was not submitted");
+	ngot = 0;
+	xl_gpu_collect(gpu, 1, emit, NULL);
+	if (ngot != 2 || !got[0].bracket)
+		return false;
+	*line = got[0].bracket_ns;
+	return true;
+}
+
+/*
+ * The GPU's clocks drop under a light load and the bracket steps from 18 to
+ * 35 us (H200, bench/RESULTS.md): the correction follows after three
+ * measurements, which come at the start's pace once the first is off.
+ */
+static void check_step(void)
+{
+	struct xl_gpu *gpu = fake_gpu();
+	gpu->bracket.fence = (VkFence)(uintptr_t)1;
+	int64_t line = 0;
+	int64_t id = 1;
+
+	for (int i = 0; i < XL_BRACKET_WINDOW; i++) {
+		gpu->bracket.due_ns = 0;
+		expect(scheduled_bracket(gpu, id++, 18000, &line) && line == 18000,
+		       "nine measurements of 18 us read 18 us");
+	}
+	/* The period's measurement, off: the next is due at the start's pace. */
+	gpu->bracket.due_ns = 0;
+	expect(scheduled_bracket(gpu, id++, 35000, &line) && line == 18000,
+	       "one measurement off the correction leaves it as it was");
+	for (int k = 2; k <= XL_BRACKET_CONFIRM; k++) {
+		expect(gpu->bracket.due_ns - xl_clock_mono_ns() > XL_GPU_BRACKET_START_NS,
+		       "the period's own schedule is more than XL_GPU_BRACKET_START_NS ahead");
+		gpu->bracket.last_ns -= XL_GPU_BRACKET_START_NS; /* as if that long had passed */
+		bool submitted = scheduled_bracket(gpu, id++, 35000, &line);
+		expect(submitted, "after a measurement off the correction, the next one is due "
+		                  "XL_GPU_BRACKET_START_NS later, not a period");
+		expect(!submitted || line == (k < XL_BRACKET_CONFIRM ? 18000 : 35000),
+		       "the correction becomes 35 us with the third measurement of it in a row");
+	}
+	/* The restarted window is filled at the start's pace too. */
+	expect(atomic_load(&gpu->bracket.fast_until_ns) - xl_clock_mono_ns() >=
+	               (XL_BRACKET_WINDOW - XL_BRACKET_CONFIRM) * XL_GPU_BRACKET_START_NS,
+	       "after a step, the window's other measurements are asked for at the start's pace");
+	/* Not earlier than the start's pace, though. */
+	expect(!scheduled_bracket(gpu, id++, 35000, &line),
+	       "asked for measurements, the frame thread still spaces them");
 	free(gpu);
 }
 
@@ -433,6 +496,7 @@ int main(void)
 	check_sleeper();
 	check_timeline();
 	check_spacing();
+	check_step();
 	check_broken();
 	if (!failures)
 		printf("-- GPU samples, bracket lines, trips and timeline tokens read back as "
