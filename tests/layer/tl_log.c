@@ -46,17 +46,25 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The whole of file @p name in the directory (or of an open descriptor, @p fd >= 0). */
-static char *slurp(const char *name, int fd)
+/* The whole of the file open as @p fd. */
+static char *slurp_fd(int fd)
 {
 	static char buf[8192];
-	int own = fd < 0 ? openat(dir_fd, name, O_RDONLY | O_CLOEXEC) : fd;
-	ssize_t n = own >= 0 ? pread(own, buf, sizeof(buf) - 1, 0) : -1;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
-	if (fd < 0 && own >= 0)
-		close(own);
 	buf[n > 0 ? n : 0] = '\0';
 	return buf;
+}
+
+/* The whole of file @p name in the directory. */
+static char *slurp(const char *name)
+{
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+	char *text = slurp_fd(fd);
+
+	if (fd >= 0)
+		close(fd);
+	return text;
 }
 
 /* Lines of @p text matching the extended regular expression @p re. */
@@ -87,7 +95,7 @@ static void test_line_format(void **state)
 	snprintf(re, sizeof(re),
 	         "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3} \\[%d\\] t: hello 5$",
 	         (int)getpid());
-	const char *text = slurp("xrlm-t.log", -1);
+	const char *text = slurp("xrlm-t.log");
 	assert_int_equal(lines_matching(text, re), 1);
 	assert_int_equal(lines_matching(text, ""), 1);
 }
@@ -126,12 +134,12 @@ static void test_once_per_opening(void **state)
 	xl_log_once(XL_ONCE_SESSION_INFO, "said once");
 	xl_log_once(XL_ONCE_SESSION_INFO, "said once");
 	xl_log("between");
-	assert_int_equal(lines_matching(slurp("xrlm-t.log", -1), "t: said once$"), 1);
+	assert_int_equal(lines_matching(slurp("xrlm-t.log"), "t: said once$"), 1);
 	/* The next instance opens the log again: appended, the warning said anew. */
 	assert_true(xl_log_open(dir_fd, "t", why, sizeof(why)));
 	xl_log_once(XL_ONCE_SESSION_INFO, "said once");
 	xl_log_once(XL_ONCE_SESSION_INFO, "said once");
-	const char *text = slurp("xrlm-t.log", -1);
+	const char *text = slurp("xrlm-t.log");
 	assert_int_equal(lines_matching(text, "t: said once$"), 2);
 	assert_int_equal(lines_matching(text, "t: between$"), 1);
 	assert_int_equal(lines_matching(text, ""), 3);
@@ -148,7 +156,7 @@ static char *stderr_of(void (*fn)(void))
 	fn();
 	dup2(saved, STDERR_FILENO);
 	close(saved);
-	char *text = slurp(NULL, fd);
+	char *text = slurp_fd(fd);
 	close(fd);
 	unlinkat(dir_fd, "stderr", 0);
 	return text;
@@ -167,7 +175,7 @@ static void test_stderr(void **state)
 
 	assert_true(xl_log_open(dir_fd, "t", why, sizeof(why)));
 	assert_string_equal(stderr_of(loud_and_plain), "xrlm t: look here\n");
-	assert_int_equal(lines_matching(slurp("xrlm-t.log", -1), "t: (look here|only in the file)$"),
+	assert_int_equal(lines_matching(slurp("xrlm-t.log"), "t: (look here|only in the file)$"),
 	                 2);
 	/* No log file at all: every line to stderr. */
 	assert_true(xl_log_open(-1, "t", why, sizeof(why)));

@@ -519,7 +519,7 @@ static int files_named(const char *prefix, const char *suffix)
 /* How many lines of DIR/xrlm-rel.log contain @p text. */
 static int log_lines(const char *dir, const char *text)
 {
-	char path[4096], line[1024];
+	char path[4096 + sizeof("/xrlm-rel.log")], line[1024];
 	int n = 0;
 
 	snprintf(path, sizeof(path), "%s/xrlm-rel.log", dir);
