@@ -593,7 +593,7 @@ static struct xl_writer_session *session_of(struct xl_writer *w, uint32_t id)
 
 /*
  * The bracket correction in effect, at the top of a recording that starts
- * between two measurements (pre measures every 2 s per XrSession, not per
+ * between two measurements (pre measures every 0.5 s per XrSession, not per
  * recording): else its rows up to the next one would read uncorrected.
  */
 static void carry_bracket(struct xl_writer_session *s, const struct gpu_emit_ctx *c)
