@@ -5,7 +5,8 @@
 # before (raw) and after the bracket correction, the corrected value's
 # error frame by frame against the target's own measurement of that frame
 # (median and p90), the bracket pre measured (# gpu_bracket_ns=) and the
-# p95; then what each mode adds to the application's frame thread.
+# p95; then what each mode adds to the application's frame thread (its
+# xrEndFrame's median, mean and p99).
 #
 # Usage: bench/gpu_sweep.sh [BUILD_DIR] [FRAMES]   (default: build, 300)
 # Environment: SWEEP_K ("0 10 50 250 1000 4000"), SWEEP_HEAVY_US (5000),
@@ -155,8 +156,8 @@ done
 
 [ "${SWEEP_FRAME_COST:-1}" = 1 ] || exit 0
 echo
-echo "What the monitor adds to the application's frame (K = 0; medians over $frames frames):"
-printf '%-30s %-6s %16s %16s\n' configuration load endframe_cpu_us frame_interval_us
+echo "What the monitor adds to the application's frame (K = 0; over $frames frames; the interval's median):"
+printf '%-30s %-6s %13s %13s %13s %17s\n' configuration load endframe_p50 endframe_mean endframe_p99 frame_interval_us
 for lname in $loads; do
 	load=$(load_us "$lname")
 	for cfg in none off sandwich gated gated-timeline; do
@@ -169,8 +170,10 @@ for lname in $loads; do
 		label="monitor, GPU $cfg"
 		[ "$cfg" != gated ] || label="monitor, GPU gated (event)"
 		[ "$cfg" != none ] || label="target only (no monitor)"
-		printf '%-30s %-6s %16s %16s\n' "$label" "$lname" \
+		printf '%-30s %-6s %13s %13s %13s %17s\n' "$label" "$lname" \
 			"$(awk -v v="$(app_stat "$t" endframe_cpu_ns p50)" 'BEGIN { printf "%.1f", v / 1000 }')" \
+			"$(awk -v v="$(app_stat "$t" endframe_cpu_ns mean)" 'BEGIN { printf "%.1f", v / 1000 }')" \
+			"$(awk -v v="$(app_stat "$t" endframe_cpu_ns p99)" 'BEGIN { printf "%.1f", v / 1000 }')" \
 			"$(awk -v v="$(app_stat "$t" frame_interval_ns p50)" 'BEGIN { printf "%.1f", v / 1000 }')"
 	done
 done
