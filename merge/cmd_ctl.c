@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,17 +37,40 @@ static int failed(const char *message)
 	return CMD_EXIT_INPUT;
 }
 
-/* Removes a socket nobody listens on, if it is this user's socket. */
-static void remove_stale(const char *path, pid_t pid)
+/*
+ * Whether process @p pid runs (as far as this user can tell: one of
+ * another user's answers EPERM, and is alive too).
+ */
+static bool process_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/*
+ * A socket nobody listens on: removed, if it is this user's socket and its
+ * process is gone; true then. A process that runs may have bound its
+ * socket and not listen on it yet (the layer binds, then listens, at
+ * instance creation: a loaded machine can hold it between the two for
+ * milliseconds); removing its socket then would leave it unreachable for
+ * the rest of its life. Its socket stays; false, and @p c->error says so.
+ */
+static bool remove_stale(struct ctl_conn *c)
 {
 	struct stat st;
-
-	if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid())
-		return;
 	char q[QUOTE_PATH_MAX];
-	if (unlink(path) == 0)
-		fprintf(stderr, "xrlm: process %d is gone: removed its stale socket %s\n", (int)pid,
-		        quote_path(q, path));
+
+	if (process_alive(c->pid)) {
+		snprintf(c->error, sizeof(c->error), "process %d runs but does not accept "
+		         "connections on %s (not listening yet?): try again", (int)c->pid,
+		         quote_path(q, c->path));
+		return false;
+	}
+	if (lstat(c->path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != geteuid())
+		return true;
+	if (unlink(c->path) == 0)
+		fprintf(stderr, "xrlm: process %d is gone: removed its stale socket %s\n",
+		        (int)c->pid, quote_path(q, c->path));
+	return true;
 }
 
 /* Connects to @p pid's socket; prints why not and returns false. */
@@ -56,7 +80,8 @@ static bool open_pid(struct ctl_conn *c, const char *dir, pid_t pid, int timeout
 	case CTL_CONN_OK:
 		return true;
 	case CTL_CONN_STALE:
-		remove_stale(c->path, pid);
+		if (!remove_stale(c))
+			failed(c->error);
 		break;
 	case CTL_CONN_ABSENT: {
 		char q[QUOTE_PATH_MAX];
@@ -128,8 +153,8 @@ static void list_one(const char *dir, pid_t pid)
 
 	if (!c || !data) {
 		fprintf(stderr, "xrlm: out of memory\n");
-	} else if (ctl_conn_open(c, dir, pid, 2000) == CTL_CONN_STALE) {
-		remove_stale(c->path, pid);
+	} else if (ctl_conn_open(c, dir, pid, 2000) == CTL_CONN_STALE && remove_stale(c)) {
+		/* gone: not listed */
 	} else if (c->fd < 0) {
 		printf("%-8d %-9s %s\n", (int)pid, "?", c->error);
 	} else {

@@ -1394,6 +1394,28 @@ ctl_version)
 	expect_error 1 "process $srv speaks protocol version 2, this xrlm 1"
 	[ ! -s "$work/out" ] || fail "a status printed from a version 2 process: $(cat "$work/out")"
 	;;
+ctl_not_listening)
+	# A live process whose socket is bound but not listened on yet (the
+	# layer between bind and listen; a loaded machine may hold it there)
+	# is refused, not taken for a dead one: its socket stays, one line
+	# says so. Once the process is gone, the socket is removed as stale.
+	server bound
+	sock=$XDG_RUNTIME_DIR/xrlm/$srv.sock
+	run ctl status "$srv"
+	expect_error 1 "process $srv runs but does not accept connections on $sock (not listening yet?): try again"
+	[ -S "$sock" ] || fail "status removed a live process's socket"
+	run ctl list
+	[ "$rc" -eq 0 ] || fail "list: status $rc"
+	[ ! -s "$work/err" ] || fail "list said something on stderr"
+	grep -q "^$srv .*? .*process $srv runs but does not accept connections" "$work/out" ||
+		fail "list does not show the process as not accepting"
+	[ -S "$sock" ] || fail "list removed a live process's socket"
+	kill "$srv"
+	wait "$srv" 2>/dev/null
+	run ctl status "$srv"
+	expect_error 1 "process $srv is gone: removed its stale socket $sock"
+	[ ! -e "$sock" ] || fail "the dead process's socket is still there"
+	;;
 ctl_timeout)
 	# --timeout bounds a whole reply: a process that sends data lines and
 	# never ends its reply does not hold xrlm past it (timeout(1) ends a

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A stand-in for a monitored process's control socket, for xrlm ctl's tests.
 
-  ctl_server.py MODE     binds $XDG_RUNTIME_DIR/xrlm/<its pid>.sock, prints
-                         its pid on stdout, then serves one client at a time
+  ctl_server.py MODE     binds $XDG_RUNTIME_DIR/xrlm/<its pid>.sock, listens,
+                         prints its pid on stdout (the sign that it accepts
+                         connections), then serves one client at a time
                          until killed
 
 MODE says what its replies hold (the protocol: README, "Control socket"):
@@ -11,6 +12,9 @@ MODE says what its replies hold (the protocol: README, "Control socket"):
            escaped backslash: what xrlm must not show raw
   drip     a reply that never ends: a data line every 0.2 s, no OK or ERR
   v2       greets as a process speaking protocol version 2, then as hostile
+  bound    never listens: prints its pid once bound, then sleeps until
+           killed (a live process between bind and listen, as the layer is
+           for a moment at instance creation)
 """
 import os
 import socket
@@ -51,6 +55,10 @@ def main():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
     os.chmod(path, 0o600)
+    if mode == "bound":
+        print(os.getpid(), flush=True)
+        while True:
+            time.sleep(60)
     s.listen(8)
     print(os.getpid(), flush=True)
     while True:
