@@ -45,7 +45,12 @@ read_back() {
 }
 
 # server MODE: starts tests/merge/ctl_server.py MODE, a stand-in for a
-# monitored process's control socket; sets $srv, its pid.
+# monitored process's control socket; sets $srv, its pid. Returns once the
+# server listens: it prints its pid after listen(). The socket file is
+# there from bind(), before: a client connecting then is refused (a
+# loaded machine held the server between the two, and xrlm took the
+# socket for a dead process's). Up to 60 s: python3 starts slowly on a
+# busy machine.
 server() {
 	export XDG_RUNTIME_DIR="$work/run"
 	mkdir -m 700 "$XDG_RUNTIME_DIR"
@@ -53,11 +58,12 @@ server() {
 	srv=$!
 	trap 'kill $srv 2>/dev/null; rm -rf "$work"' EXIT
 	i=0
-	while [ ! -S "$XDG_RUNTIME_DIR/xrlm/$srv.sock" ]; do
+	while [ "$(cat "$work/srv")" != "$srv" ]; do
 		i=$((i + 1))
-		[ $i -le 200 ] || fail "the stand-in server did not start"
+		[ $i -le 1200 ] && kill -0 "$srv" 2>/dev/null || fail "the stand-in server did not start"
 		sleep 0.05
 	done
+	[ -S "$XDG_RUNTIME_DIR/xrlm/$srv.sock" ] || fail "the stand-in server listens, but not at its socket"
 }
 
 # constant NAME CPU_US GPU_US N: $work/NAME.csv, N frames at 90 Hz whose
