@@ -143,12 +143,13 @@ same_frames() {
 		fail "pre and post recorded different frames: $pre vs $post"
 }
 
-# Waits (up to 10 s) until FILE contains PATTERN.
+# Waits (up to 60 s: an application starts slowly on a busy machine) until
+# FILE contains PATTERN.
 wait_for_line() {
 	i=0
 	while ! grep -q "$2" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -le 200 ] || fail "timed out waiting for '$2' in $1"
+		[ $i -le 1200 ] || fail "timed out waiting for '$2' in $1"
 		sleep 0.05
 	done
 }

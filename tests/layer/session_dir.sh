@@ -3,11 +3,18 @@
 # killed mid-recording (kill -9) in the same directory.
 #  - while the app runs, `xrlm ls` says the session may be recording and
 #    `xrlm merge DIR` leaves it alone;
-#  - after the kill, `xrlm ls` shows it unmerged and `xrlm merge DIR` merges
-#    it (and only it), one line;
+#  - killed once both its per-side files hold 500 rows on disk: after the
+#    kill, `xrlm ls` shows it unmerged and `xrlm merge DIR` merges it (and
+#    only it), one line, 500 frames or more;
 #  - `xrlm ls` then shows both merged, with their frame counts; `xrlm xlsx`
 #    turns the recovered file into a workbook.
 . "$(dirname "$0")/lib.sh"
+
+# The data rows of per-side file $1 written whole (with their line end).
+whole_rows() {
+	grep -v '^#' "$1" 2>/dev/null | tail -n +2 | wc -l
+}
+
 setup
 export XRTEST_FRAME_RATE=1000 XRLM_RECORD=1
 xrlm=$XRLM_TEST_XRLM
@@ -26,7 +33,18 @@ tag=$(ls "$OUT" | sed -n "s/^frames-\($app-[0-9T-]*\)-pre\.csv$/\1/p")
 grep -q "^$tag .*recording? (pid $app is running)$" "$log" || fail "running session not shown as such: $(cat "$log")"
 "$xrlm" merge "$OUT" >"$log" 2>&1 || fail "xrlm merge DIR failed: $(cat "$log")"
 grep -q "^$tag: skipped: pid $app is still running" "$log" || fail "the running session was not skipped: $(cat "$log")"
-sleep 1
+# Killed once both sides have 500 whole rows on disk (the writers flush
+# every 0.5 s), not after a fixed second: beside other work the app
+# misses its 1 ms periods and the writers run late, and the session held
+# 278 frames after that second under load. Up to 60 s.
+i=0
+until [ "$(whole_rows "$OUT/frames-$tag-pre.csv")" -ge 500 ] &&
+	[ "$(whole_rows "$OUT/frames-$tag-post.csv")" -ge 500 ]; do
+	i=$((i + 1))
+	[ $i -le 1200 ] || fail "fewer than 500 rows on disk after 60 s: $(whole_rows "$OUT/frames-$tag-pre.csv") pre, $(whole_rows "$OUT/frames-$tag-post.csv") post"
+	kill -0 "$app" 2>/dev/null || fail "the app ended before it was killed: $(cat "$XRLM_TEST_WORK/app.log")"
+	sleep 0.05
+done
 kill -9 "$app"
 wait "$app" || true
 
