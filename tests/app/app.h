@@ -48,6 +48,18 @@ struct app {
 	struct app_stats stats;
 	/* --pipeline: the game-to-render handoff, drained before xrEndSession. */
 	struct app_pipe *pipe;
+	/*
+	 * --frame-log: the first opts.frames xrEndFrame calls, filled by the
+	 * thread that ends frames (one at a time), written after the loop.
+	 */
+	struct app_frame_time *frame_log;
+	uint64_t frame_log_len;
+};
+
+/* One xrEndFrame of --frame-log: its display time and the app's clock around it. */
+struct app_frame_time {
+	int64_t display_time;
+	uint64_t end_entry_ns, end_exit_ns;
 };
 
 /* One frame handed from the game thread to the render thread (--pipeline). */

@@ -34,7 +34,7 @@ static void usage(void)
 	       "                     [--keep-session]\n"
 	       "                     [--gpu-us N] [--calls full|frame] [--vk-1.0]\n"
 	       "                     [--gl-uncurrent-every N] [--fork-at N] [--fork-destroy]\n"
-	       "                     [--pipeline] [--wait-ahead]\n"
+	       "                     [--pipeline] [--wait-ahead] [--frame-log FILE]\n"
 	       "  --frames N     frames (xrEndFrame calls) before requesting exit (default 300)\n"
 	       "  --graphics G   graphics binding (default vulkan2)\n"
 	       "  --warmup N     first N frames left out of --stats (default 0)\n"
@@ -68,7 +68,10 @@ static void usage(void)
 	       "                 xrEndFrame(N) (not with --threads, --stats, --toggle-every,\n"
 	       "                 --fork-at or --graphics egl)\n"
 	       "  --wait-ahead   each frame's thread calls xrWaitFrame(N+1) after\n"
-	       "                 xrBeginFrame(N), before xrEndFrame(N) (not with --pipeline)\n");
+	       "                 xrBeginFrame(N), before xrEndFrame(N) (not with --pipeline)\n"
+	       "  --frame-log FILE  after the loop, write FILE: a line per xrEndFrame,\n"
+	       "                 display_time,end_entry_ns,end_exit_ns (the app's\n"
+	       "                 CLOCK_MONOTONIC right around the call; not with --cycles)\n");
 }
 
 static bool parse_number(const char *opt, const char *text, uint64_t min, uint64_t max,
@@ -128,6 +131,12 @@ static bool parse_valued(const char *opt, const char *value, struct app_options 
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->gl_uncurrent_every);
 	if (strcmp(opt, "--fork-at") == 0)
 		return parse_number(opt, value, 1, APP_MAX_FRAMES, &o->fork_at);
+	if (strcmp(opt, "--frame-log") == 0) {
+		o->frame_log = value;
+		if (!value[0])
+			app_error("--frame-log needs a file name");
+		return value[0] != '\0';
+	}
 	if (strcmp(opt, "--cycles") == 0) {
 		if (!parse_number(opt, value, 1, APP_MAX_CYCLES, &n))
 			return false;
@@ -154,7 +163,8 @@ static bool takes_value(const char *opt)
 	       strcmp(opt, "--graphics") == 0 || strcmp(opt, "--threads") == 0 ||
 	       strcmp(opt, "--cycles") == 0 || strcmp(opt, "--toggle-every") == 0 ||
 	       strcmp(opt, "--gpu-us") == 0 || strcmp(opt, "--calls") == 0 ||
-	       strcmp(opt, "--gl-uncurrent-every") == 0 || strcmp(opt, "--fork-at") == 0;
+	       strcmp(opt, "--gl-uncurrent-every") == 0 || strcmp(opt, "--fork-at") == 0 ||
+	       strcmp(opt, "--frame-log") == 0;
 }
 
 /*
@@ -244,6 +254,10 @@ enum app_args_result app_args_parse(int argc, char **argv, struct app_options *o
 	}
 	if (o->fork_destroy && !o->fork_at) {
 		app_error("--fork-destroy is what the child of --fork-at does: it needs --fork-at");
+		return APP_ARGS_BAD;
+	}
+	if (o->frame_log && o->cycles > 1) {
+		app_error("--frame-log holds one cycle's frames: it takes no --cycles");
 		return APP_ARGS_BAD;
 	}
 	if (o->exit_without_destroy && o->cycles > 1) {

@@ -5,7 +5,7 @@
  *                 [--cycles N] [--toggle-every N] [--exit-without-destroy]
  *                 [--gpu-us N] [--calls full|frame] [--vk-1.0]
  *                 [--gl-uncurrent-every N] [--fork-at N] [--fork-destroy]
- *                 [--keep-session] [--pipeline]
+ *                 [--keep-session] [--pipeline] [--frame-log FILE]
  */
 #ifndef APP_ARGS_H
 #define APP_ARGS_H
@@ -46,6 +46,7 @@ struct app_options {
 	bool fork_destroy; /* that child first destroys the session and instance it inherited */
 	bool pipeline; /* game thread waits, render thread begins and ends (app_pipeline.c) */
 	bool wait_ahead; /* xrWaitFrame(N+1) between xrBeginFrame(N) and xrEndFrame(N), one thread */
+	const char *frame_log; /* --frame-log: where each xrEndFrame's times go; NULL = nowhere */
 };
 
 enum app_args_result {

@@ -88,6 +88,12 @@ static bool end_frame(struct app *app, const XrFrameEndInfo *info)
 	if (app->has_vk && !app_gpu_mark_after(&app->gpu))
 		return false;
 	app_stats_cpu(&app->stats, app->frames_done, entry, exit);
+	if (app->frame_log && app->frame_log_len < app->opts.frames)
+		app->frame_log[app->frame_log_len++] = (struct app_frame_time){
+			.display_time = info->displayTime,
+			.end_entry_ns = entry,
+			.end_exit_ns = exit,
+		};
 	app->frames_done++;
 	return true;
 }

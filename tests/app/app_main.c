@@ -8,8 +8,10 @@
 #include "app_check.h"
 #include "app_proc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void print_stats(struct app *app)
 {
@@ -40,10 +42,45 @@ static bool print_cycle(uint32_t cycle)
 	return true;
 }
 
+/* --frame-log: the frames ended, a line each, after a header line. */
+static bool write_frame_log(const struct app *app)
+{
+	const char *path = app->opts.frame_log;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		app_error("--frame-log %s: %s", path, strerror(errno));
+		return false;
+	}
+	fprintf(f, "display_time,end_entry_ns,end_exit_ns\n");
+	for (uint64_t i = 0; i < app->frame_log_len; i++) {
+		const struct app_frame_time *t = &app->frame_log[i];
+		fprintf(f, "%lld,%llu,%llu\n", (long long)t->display_time,
+		        (unsigned long long)t->end_entry_ns, (unsigned long long)t->end_exit_ns);
+	}
+	bool written = !ferror(f);
+	if (fclose(f) != 0 || !written) {
+		app_error("--frame-log %s: cannot write it", path);
+		return false;
+	}
+	return true;
+}
+
 /* One instance's whole life: create, run the loop, destroy. */
 static bool run_cycle(struct app *app)
 {
+	if (app->opts.frame_log) {
+		/* Before the loop: no allocation among the frames. */
+		app->frame_log = calloc(app->opts.frames, sizeof(*app->frame_log));
+		if (!app->frame_log) {
+			app_error("out of memory");
+			return false;
+		}
+	}
 	bool ok = app_xr_create(app) && app_loop_run(app);
+	if (app->opts.frame_log)
+		ok = write_frame_log(app) && ok;
+	free(app->frame_log);
+	app->frame_log = NULL;
 	if (app->opts.exit_without_destroy) {
 		/* A host that quits with the instance alive: the monitor's
 		 * destructors must still finish the recording. */

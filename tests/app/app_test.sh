@@ -10,6 +10,9 @@
 #   app_test.sh APP calls GRAPHICS full|frame
 #       the runtime's call counts (XRTEST_CALL_COUNTS): exactly the calls the
 #       --calls mix makes per frame; the app's per-call series agree
+#   app_test.sh APP frame-log
+#       --frame-log: a line per frame ended, display times increasing, each
+#       xrEndFrame's entry before its exit and after the last one's exit
 set -u
 # Only what a test sets may influence it.
 unset XR_ENABLE_API_LAYERS XRTEST_EXIT_AFTER_FRAMES XRTEST_COMPOSITOR_CPU_US XRTEST_COMPOSITOR_GPU_US \
@@ -106,6 +109,8 @@ bad_args() {
 	bad_one --graphics egl --threads new
 	bad_one --calls all
 	bad_one --fork-destroy
+	bad_one --frame-log ""
+	bad_one --frame-log "$tmp/log" --cycles 2
 	bad_one --calls
 	bad_one --bogus
 	bad_one extra
@@ -167,8 +172,25 @@ calls_mode() {
 	echo "PASS"
 }
 
+frame_log() {
+	"$app" --frames 40 --graphics headless --frame-log "$tmp/log" >"$tmp/out" 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; fail "exit status $?"; }
+	[ "$(head -n 1 "$tmp/log")" = display_time,end_entry_ns,end_exit_ns ] || fail "no header"
+	[ "$(tail -n +2 "$tmp/log" | wc -l)" -eq 40 ] || fail "$(tail -n +2 "$tmp/log" | wc -l) frames logged, want 40"
+	awk -F, 'NR > 1 {
+		if (NF != 3 || $3 < $2 || (NR > 2 && ($1 <= d || $2 < x))) { print "bad line " NR ": " $0; exit 1 }
+		d = $1; x = $3
+	}' "$tmp/log" || fail "frame log out of order"
+	"$app" --frames 5 --graphics headless --frame-log /nonexistent/dir/log >"$tmp/out" 2>"$tmp/err" &&
+		fail "an unwritable --frame-log exited 0"
+	grep -q "frame-log /nonexistent/dir/log: No such file or directory" "$tmp/err" ||
+		fail "unwritable --frame-log: $(cat "$tmp/err")"
+	echo "PASS"
+}
+
 case $mode in
 run) run_mode "$@" ;;
+frame-log) frame_log ;;
 runtime-exit) runtime_exit ;;
 bad-args) bad_args ;;
 calls) calls_mode "$@" ;;
