@@ -1,10 +1,10 @@
 /*
  * Pacing test: a headless session runs FRAMES frames and checks that
  * xrWaitFrame paces at the requested rate: predictedDisplayPeriod is
- * 1/HZ, the display times step by whole periods and mostly by one, no
- * wait returns before its wake-up, and the median interval of the
- * returns is within 2 % of the period (see check_paced: what a loaded
- * machine cannot change); that display times are unique and increasing;
+ * 1/HZ, the display times step by whole periods and mostly by one, and
+ * no wait returns before its wake-up (see check_paced: what a loaded
+ * machine cannot change; the median interval of the returns is printed,
+ * not judged); that display times are unique and increasing;
  * and that rate 0 runs unpaced (fast: the median interval).
  *
  * usage: rtt_pacing --rate HZ --frames N [--expect-exit] [--cpu-us US] [--period-only]
